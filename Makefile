@@ -1,0 +1,55 @@
+# stc - self-tuning cache generator.  `make` runs the demo, `make test` the tests.
+SHELL := /bin/bash
+CC ?= gcc
+CFLAGS_COMMON := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+OPT := -O2
+B := build
+
+LIB_SRC := $(filter-out ref/stcsim.c,$(wildcard ref/*.c))
+LIB_HDR := $(wildcard ref/*.h)
+TEST_SRC := $(wildcard tests/test_*.c)
+TESTS := $(notdir $(TEST_SRC:.c=))
+
+# Three builds of everything: gcc (the tools), clang, and gcc with sanitizers.
+define variant
+$(B)/$(1)/stcsim: ref/stcsim.c $(LIB_SRC) $(LIB_HDR) | $(B)/$(1)
+	$(2) $(CFLAGS_COMMON) $(3) -Iref -o $$@ ref/stcsim.c $(LIB_SRC) -lm
+$(B)/$(1)/test_%: tests/test_%.c tests/check.h $(LIB_SRC) $(LIB_HDR) | $(B)/$(1)
+	$(2) $(CFLAGS_COMMON) $(3) -Iref -Itests -o $$@ $$< $(LIB_SRC) -lm
+$(B)/$(1):
+	mkdir -p $$@
+endef
+$(eval $(call variant,gcc,gcc,$(OPT) -g))
+$(eval $(call variant,clang,clang,$(OPT) -g))
+$(eval $(call variant,asan,gcc,-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all))
+
+STCSIM := $(B)/gcc/stcsim
+
+.PHONY: all tools demo test unit traces oracle bench clean deps deps-traces
+all: demo
+
+deps:
+	@scripts/ensure-tools.sh gcc:gcc clang:clang valgrind:valgrind zstd:zstd gzip:gzip
+
+tools: deps $(STCSIM)
+
+demo: tools traces
+	scripts/demo.sh $(STCSIM)
+
+traces: deps
+	traces/make-traces.sh $(B)/traces
+
+unit: deps $(foreach v,gcc clang asan,$(addprefix $(B)/$(v)/,$(TESTS) stcsim))
+	@set -e; for v in gcc clang asan; do for t in $(TESTS); do \
+	    echo "== $$v/$$t"; $(B)/$$v/$$t; done; done
+
+test: unit
+	tests/cli-errors.sh $(B)/asan/stcsim
+	tests/oracle-cachegrind.sh $(STCSIM) $(B)/traces
+	@echo "make test: all checks passed"
+
+bench: tools traces
+	scripts/bench.sh $(STCSIM) $(B)/traces
+
+clean:
+	rm -rf $(B)
