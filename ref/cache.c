@@ -1,0 +1,604 @@
+/* cache.c - the configurable cache model (docs/ARCHITECTURE.md sections 3-9). */
+#include "cache.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { SLOT_VALID = 1, SLOT_DIRTY = 2 };
+
+struct stc_cache {
+    stc_geometry geometry;
+    stc_cache_kind kind;
+    stc_config config;
+    stc_memory memory;
+    bool has_data;
+
+    /* Per slot, indexed row * banks + bank so one row's banks are adjacent. */
+    uint64_t *tags;
+    uint8_t *flags;
+    uint64_t *stamps; /* recency: a larger stamp is more recent within a row */
+    uint8_t *data;    /* line_bytes per slot, or NULL */
+    uint64_t clock;   /* next stamp to hand out */
+
+    /* Derived from config. */
+    unsigned groups;
+    unsigned group_mask;
+
+    stc_counters counters;
+    uint32_t scramble_seed; /* makes powered-off data visibly garbage */
+};
+
+void stc_counters_add(stc_counters *into, const stc_counters *from)
+{
+    const uint64_t *source = (const uint64_t *)from;
+    uint64_t *target = (uint64_t *)into;
+    for (size_t field = 0; field < sizeof *into / sizeof(uint64_t); field++) {
+        target[field] += source[field];
+    }
+}
+
+static size_t slot_index(const stc_cache *cache, unsigned bank, unsigned row)
+{
+    return (size_t)row * cache->geometry.banks + bank;
+}
+
+static void apply_config(stc_cache *cache, const stc_config *config)
+{
+    cache->config = *config;
+    cache->groups = stc_config_groups(config);
+    cache->group_mask = cache->groups - 1;
+}
+
+stc_cache *stc_cache_create(const stc_geometry *geometry, stc_cache_kind kind,
+                            const stc_config *config, const stc_memory *memory, char *err,
+                            size_t err_len)
+{
+    const char *rule = stc_config_check(geometry, config);
+    if (rule) {
+        snprintf(err, err_len, "illegal configuration: %s", rule);
+        return NULL;
+    }
+    stc_cache *cache = calloc(1, sizeof *cache);
+    if (!cache) {
+        snprintf(err, err_len, "out of memory");
+        return NULL;
+    }
+    cache->geometry = *geometry;
+    cache->kind = kind;
+    size_t slots = (size_t)geometry->banks * geometry->rows;
+    cache->tags = calloc(slots, sizeof *cache->tags);
+    cache->flags = calloc(slots, sizeof *cache->flags);
+    cache->stamps = calloc(slots, sizeof *cache->stamps);
+    if (memory) {
+        cache->memory = *memory;
+        cache->has_data = true;
+        cache->data = calloc(slots, geometry->line_bytes);
+    }
+    if (!cache->tags || !cache->flags || !cache->stamps || (memory && !cache->data)) {
+        stc_cache_destroy(cache);
+        snprintf(err, err_len, "out of memory");
+        return NULL;
+    }
+    /* Reset recency: bank 0 most recent, bank B-1 least, in every row. */
+    for (unsigned row = 0; row < geometry->rows; row++) {
+        for (unsigned bank = 0; bank < geometry->banks; bank++) {
+            cache->stamps[slot_index(cache, bank, row)] = geometry->banks - bank;
+        }
+    }
+    cache->clock = geometry->banks + 1;
+    cache->scramble_seed = 0x9e3779b9u;
+    apply_config(cache, config);
+    return cache;
+}
+
+void stc_cache_destroy(stc_cache *cache)
+{
+    if (!cache) {
+        return;
+    }
+    free(cache->tags);
+    free(cache->flags);
+    free(cache->stamps);
+    free(cache->data);
+    free(cache);
+}
+
+const stc_counters *stc_cache_counters(const stc_cache *cache)
+{
+    return &cache->counters;
+}
+
+const stc_config *stc_cache_config(const stc_cache *cache)
+{
+    return &cache->config;
+}
+
+const stc_geometry *stc_cache_geometry(const stc_cache *cache)
+{
+    return &cache->geometry;
+}
+
+static unsigned row_of(const stc_cache *cache, uint64_t addr)
+{
+    return (unsigned)(addr >> cache->geometry.offset_bits) & (cache->geometry.rows - 1);
+}
+
+static uint64_t tag_of(const stc_cache *cache, uint64_t addr)
+{
+    return (addr & cache->geometry.addr_mask) >> cache->geometry.bank_shift;
+}
+
+static uint64_t line_addr_of(const stc_cache *cache, uint64_t tag, unsigned row)
+{
+    return (tag << cache->geometry.bank_shift) | ((uint64_t)row << cache->geometry.offset_bits);
+}
+
+/* Candidate j (0..ways-1) of a line whose tag selects bank group tag % groups. */
+static unsigned candidate_bank(const stc_cache *cache, uint64_t tag, unsigned j)
+{
+    return ((unsigned)tag & cache->group_mask) + cache->groups * j;
+}
+
+/* The candidate bank holding (tag, row), or -1. */
+static int find_bank(const stc_cache *cache, uint64_t tag, unsigned row)
+{
+    size_t base = (size_t)row * cache->geometry.banks;
+    for (unsigned j = 0; j < cache->config.ways; j++) {
+        unsigned bank = candidate_bank(cache, tag, j);
+        size_t slot = base + bank;
+        if ((cache->flags[slot] & SLOT_VALID) && cache->tags[slot] == tag) {
+            return (int)bank;
+        }
+    }
+    return -1;
+}
+
+static unsigned most_recent_candidate(const stc_cache *cache, uint64_t tag, unsigned row)
+{
+    size_t base = (size_t)row * cache->geometry.banks;
+    unsigned best = candidate_bank(cache, tag, 0);
+    for (unsigned j = 1; j < cache->config.ways; j++) {
+        unsigned bank = candidate_bank(cache, tag, j);
+        if (cache->stamps[base + bank] > cache->stamps[base + best]) {
+            best = bank;
+        }
+    }
+    return best;
+}
+
+/* Victim for a logical line whose first row is first_row: the lowest
+ * candidate whose slot in first_row is invalid, else the least recent
+ * candidate in first_row. */
+static unsigned choose_victim(const stc_cache *cache, uint64_t tag, unsigned first_row)
+{
+    size_t base = (size_t)first_row * cache->geometry.banks;
+    for (unsigned j = 0; j < cache->config.ways; j++) {
+        unsigned bank = candidate_bank(cache, tag, j);
+        if (!(cache->flags[base + bank] & SLOT_VALID)) {
+            return bank;
+        }
+    }
+    unsigned oldest = candidate_bank(cache, tag, 0);
+    for (unsigned j = 1; j < cache->config.ways; j++) {
+        unsigned bank = candidate_bank(cache, tag, j);
+        if (cache->stamps[base + bank] < cache->stamps[base + oldest]) {
+            oldest = bank;
+        }
+    }
+    return oldest;
+}
+
+static unsigned memory_cycles(const stc_cache *cache, unsigned lines)
+{
+    return cache->geometry.mem_latency + cache->geometry.beats_per_line * lines;
+}
+
+/* Write back slot if dirty; returns the cycles it took. */
+static unsigned write_back_if_dirty(stc_cache *cache, unsigned bank, unsigned row)
+{
+    size_t slot = slot_index(cache, bank, row);
+    if ((cache->flags[slot] & (SLOT_VALID | SLOT_DIRTY)) != (SLOT_VALID | SLOT_DIRTY)) {
+        return 0;
+    }
+    if (cache->has_data) {
+        cache->memory.write_burst(cache->memory.context, line_addr_of(cache, cache->tags[slot], row),
+                                  cache->data + slot * cache->geometry.line_bytes,
+                                  cache->geometry.line_bytes);
+    }
+    cache->flags[slot] &= (uint8_t)~SLOT_DIRTY;
+    return memory_cycles(cache, 1);
+}
+
+/* Bring the missing physical lines of the logical line containing addr into
+ * victim. Returns the memory cycles; fills in the result's counts. */
+static unsigned fill_logical_line(stc_cache *cache, uint64_t addr, unsigned victim,
+                                  stc_access_result *result)
+{
+    const stc_geometry *geometry = &cache->geometry;
+    unsigned sublines = cache->config.sublines;
+    uint64_t tag = tag_of(cache, addr);
+    unsigned first_row = row_of(cache, addr) & ~(sublines - 1);
+    bool missing[STC_MAX_SUBLINES];
+    unsigned cycles = 0;
+
+    /* 1. Which physical lines are missing, and evict what the victim bank
+     *    holds in their rows (writebacks in ascending row order). */
+    for (unsigned sub = 0; sub < sublines; sub++) {
+        unsigned row = first_row + sub;
+        missing[sub] = find_bank(cache, tag, row) < 0;
+        if (!missing[sub]) {
+            continue;
+        }
+        unsigned wb_cycles = write_back_if_dirty(cache, victim, row);
+        if (wb_cycles) {
+            cycles += wb_cycles;
+            result->writebacks++;
+        }
+        cache->flags[slot_index(cache, victim, row)] = 0;
+    }
+    /* 2. One read burst per run of consecutive missing lines. */
+    for (unsigned sub = 0; sub < sublines;) {
+        if (!missing[sub]) {
+            sub++;
+            continue;
+        }
+        unsigned run = 1;
+        while (sub + run < sublines && missing[sub + run]) {
+            run++;
+        }
+        if (cache->has_data) {
+            uint8_t burst[STC_MAX_SUBLINES * 1024];
+            uint8_t *buffer = burst;
+            uint8_t *heap = NULL;
+            size_t burst_bytes = (size_t)run * geometry->line_bytes;
+            if (burst_bytes > sizeof burst) {
+                heap = malloc(burst_bytes);
+                buffer = heap;
+            }
+            if (!buffer) {
+                abort(); /* cannot continue a bit-exact model without the data */
+            }
+            cache->memory.read_burst(cache->memory.context,
+                                     line_addr_of(cache, tag, first_row + sub), buffer,
+                                     (unsigned)burst_bytes);
+            for (unsigned line = 0; line < run; line++) {
+                size_t slot = slot_index(cache, victim, first_row + sub + line);
+                memcpy(cache->data + slot * geometry->line_bytes,
+                       buffer + (size_t)line * geometry->line_bytes, geometry->line_bytes);
+            }
+            free(heap);
+        }
+        for (unsigned line = 0; line < run; line++) {
+            size_t slot = slot_index(cache, victim, first_row + sub + line);
+            cache->tags[slot] = tag;
+            cache->flags[slot] = SLOT_VALID;
+        }
+        cycles += memory_cycles(cache, run);
+        result->fills += run;
+        result->bursts++;
+        sub += run;
+    }
+    return cycles;
+}
+
+/* The recency update covers the whole logical line: bank becomes the most
+ * recent bank in every row of it. */
+static void touch_logical_line(stc_cache *cache, unsigned bank, unsigned row)
+{
+    unsigned sublines = cache->config.sublines;
+    unsigned first_row = row & ~(sublines - 1);
+    uint64_t stamp = cache->clock++;
+    for (unsigned sub = 0; sub < sublines; sub++) {
+        cache->stamps[slot_index(cache, bank, first_row + sub)] = stamp;
+    }
+}
+
+int stc_cache_access(stc_cache *cache, stc_op op, uint64_t addr, unsigned bytes,
+                     const uint8_t *write_data, const uint8_t *write_mask, uint8_t *read_data,
+                     stc_access_result *result)
+{
+    const stc_geometry *geometry = &cache->geometry;
+    stc_access_result local;
+    if (!result) {
+        result = &local;
+    }
+    memset(result, 0, sizeof *result);
+    addr &= geometry->addr_mask;
+    unsigned offset = (unsigned)addr & (geometry->line_bytes - 1);
+    if (bytes == 0 || offset + bytes > geometry->line_bytes) {
+        return -1;
+    }
+    if (op != STC_OP_READ && (cache->kind == STC_ICACHE || (cache->has_data && !write_data))) {
+        return -1;
+    }
+    uint64_t tag = tag_of(cache, addr);
+    unsigned row = row_of(cache, addr);
+    int hit_bank = find_bank(cache, tag, row);
+    unsigned cycles;
+    stc_counters *counters = &cache->counters;
+
+    result->probes = 1;
+    if (cache->config.way_predict) {
+        unsigned predicted = most_recent_candidate(cache, tag, row);
+        if (hit_bank >= 0 && (unsigned)hit_bank == predicted) {
+            result->predicted = true;
+            counters->first_probe_hits++;
+        } else {
+            result->probes = 2;
+            if (hit_bank >= 0) {
+                counters->second_probe_hits++;
+            }
+        }
+    }
+    cycles = result->probes;
+
+    unsigned bank;
+    if (hit_bank >= 0) {
+        result->hit = true;
+        bank = (unsigned)hit_bank;
+    } else {
+        unsigned first_row = row & ~(cache->config.sublines - 1);
+        bank = choose_victim(cache, tag, first_row);
+        cycles += fill_logical_line(cache, addr, bank, result);
+        counters->misses++;
+        if (op == STC_OP_WRITE) {
+            counters->write_misses++;
+        } else {
+            counters->read_misses++;
+        }
+        counters->fills += result->fills;
+        counters->fill_bursts += result->bursts;
+        counters->writebacks += result->writebacks;
+    }
+    result->bank = bank;
+
+    size_t slot = slot_index(cache, bank, row);
+    if (cache->has_data) {
+        uint8_t *line = cache->data + slot * geometry->line_bytes + offset;
+        if (read_data && op != STC_OP_WRITE) {
+            memcpy(read_data, line, bytes);
+        }
+        if (op != STC_OP_READ) {
+            for (unsigned byte = 0; byte < bytes; byte++) {
+                if (!write_mask || write_mask[byte]) {
+                    line[byte] = write_data[byte];
+                }
+            }
+        }
+    }
+    if (op != STC_OP_READ) {
+        cache->flags[slot] |= SLOT_DIRTY;
+    }
+    touch_logical_line(cache, bank, row);
+
+    counters->accesses++;
+    if (op != STC_OP_WRITE) {
+        counters->reads++;
+    }
+    if (op != STC_OP_READ) {
+        counters->writes++;
+    }
+    counters->cycles += cycles;
+    result->cycles = cycles;
+    return 0;
+}
+
+int stc_cache_request(stc_cache *cache, stc_op op, uint64_t addr, unsigned bytes,
+                      const uint8_t *write_data, uint8_t *read_data, unsigned *cycles)
+{
+    const stc_geometry *geometry = &cache->geometry;
+    if (bytes == 0 || (op != STC_OP_READ && cache->kind == STC_ICACHE) ||
+        (op != STC_OP_READ && cache->has_data && !write_data)) {
+        return -1;
+    }
+    unsigned missed = 0;
+    unsigned total_cycles = 0;
+    unsigned done = 0;
+    while (done < bytes) {
+        uint64_t piece_addr = (addr + done) & geometry->addr_mask;
+        unsigned offset = (unsigned)piece_addr & (geometry->line_bytes - 1);
+        unsigned piece = geometry->line_bytes - offset;
+        if (piece > bytes - done) {
+            piece = bytes - done;
+        }
+        stc_access_result result;
+        stc_cache_access(cache, op, piece_addr, piece, write_data ? write_data + done : NULL, NULL,
+                         read_data ? read_data + done : NULL, &result);
+        missed += result.hit ? 0 : 1;
+        total_cycles += result.cycles;
+        done += piece;
+    }
+    cache->counters.requests++;
+    if (missed) {
+        cache->counters.request_misses++;
+    }
+    if (cycles) {
+        *cycles = total_cycles;
+    }
+    return (int)missed;
+}
+
+/* Overwrite a powered-off bank's contents so nothing can read them unnoticed. */
+static void scramble_bank(stc_cache *cache, unsigned bank)
+{
+    for (unsigned row = 0; row < cache->geometry.rows; row++) {
+        size_t slot = slot_index(cache, bank, row);
+        cache->scramble_seed = cache->scramble_seed * 1664525u + 1013904223u;
+        cache->tags[slot] = cache->scramble_seed;
+        if (cache->has_data) {
+            uint8_t *line = cache->data + slot * cache->geometry.line_bytes;
+            for (unsigned byte = 0; byte < cache->geometry.line_bytes; byte++) {
+                cache->scramble_seed = cache->scramble_seed * 1664525u + 1013904223u;
+                line[byte] = (uint8_t)(cache->scramble_seed >> 24);
+            }
+        }
+    }
+}
+
+int stc_cache_reconfigure(stc_cache *cache, const stc_config *next, stc_reconfig_result *result)
+{
+    stc_reconfig_result local;
+    if (!result) {
+        result = &local;
+    }
+    memset(result, 0, sizeof *result);
+    if (stc_config_check(&cache->geometry, next)) {
+        return -1;
+    }
+    if (stc_config_equal(&cache->config, next)) {
+        return 0;
+    }
+    const stc_geometry *geometry = &cache->geometry;
+    unsigned old_banks = cache->config.banks_on;
+    unsigned old_groups = cache->groups;
+    unsigned cycles = 0;
+
+    /* 1. Wake new banks one after another (staggered against in-rush
+     *    current). They are all-invalid: they were invalidated when they went
+     *    off, or have been off since reset. */
+    if (next->banks_on > old_banks) {
+        result->woken_banks = next->banks_on - old_banks;
+        cycles += result->woken_banks * geometry->wake_cycles;
+    }
+    apply_config(cache, next);
+
+    /* 2. Walk. Lines may become unfindable only if the address picks among
+     *    more bank groups than before, or if their bank goes off. */
+    uint32_t walked = 0;
+    if (cache->groups > old_groups) {
+        walked = (old_banks >= 32 ? UINT32_MAX : ((uint32_t)1 << old_banks) - 1);
+    } else if (next->banks_on < old_banks) {
+        for (unsigned bank = next->banks_on; bank < old_banks; bank++) {
+            walked |= (uint32_t)1 << bank;
+        }
+    }
+    if (walked) {
+        for (unsigned row = 0; row < geometry->rows; row++) {
+            cycles += 1;
+            for (unsigned bank = 0; bank < old_banks; bank++) {
+                if (!(walked >> bank & 1)) {
+                    continue;
+                }
+                size_t slot = slot_index(cache, bank, row);
+                if (!(cache->flags[slot] & SLOT_VALID)) {
+                    continue;
+                }
+                bool keep = bank < next->banks_on &&
+                            (bank & cache->group_mask) == ((unsigned)cache->tags[slot] & cache->group_mask);
+                if (keep) {
+                    continue;
+                }
+                unsigned wb_cycles = write_back_if_dirty(cache, bank, row);
+                if (wb_cycles) {
+                    cycles += wb_cycles;
+                    result->writebacks++;
+                }
+                cache->flags[slot] = 0;
+                result->invalidations++;
+            }
+        }
+        result->walked_rows = geometry->rows;
+    }
+
+    /* 3. Power down banks no longer used: isolated and switched off, their
+     *    contents lost. */
+    if (next->banks_on < old_banks) {
+        result->slept_banks = old_banks - next->banks_on;
+        for (unsigned bank = next->banks_on; bank < old_banks; bank++) {
+            scramble_bank(cache, bank);
+        }
+    }
+
+    result->cycles = cycles;
+    cache->counters.reconfigs++;
+    cache->counters.reconfig_cycles += cycles;
+    cache->counters.cycles += cycles;
+    cache->counters.walk_writebacks += result->writebacks;
+    cache->counters.walk_invalidations += result->invalidations;
+    return 0;
+}
+
+unsigned stc_cache_clean(stc_cache *cache)
+{
+    unsigned written = 0;
+    for (unsigned bank = 0; bank < cache->geometry.banks; bank++) {
+        for (unsigned row = 0; row < cache->geometry.rows; row++) {
+            if (write_back_if_dirty(cache, bank, row)) {
+                written++;
+            }
+        }
+    }
+    cache->counters.walk_writebacks += written;
+    return written;
+}
+
+int stc_cache_lookup(const stc_cache *cache, uint64_t addr)
+{
+    addr &= cache->geometry.addr_mask;
+    return find_bank(cache, tag_of(cache, addr), row_of(cache, addr));
+}
+
+void stc_cache_slot(const stc_cache *cache, unsigned bank, unsigned row, stc_slot *slot)
+{
+    size_t index = slot_index(cache, bank, row);
+    slot->valid = (cache->flags[index] & SLOT_VALID) != 0;
+    slot->dirty = (cache->flags[index] & SLOT_DIRTY) != 0;
+    slot->tag = cache->tags[index];
+    slot->line_addr = line_addr_of(cache, cache->tags[index], row);
+    slot->data = cache->has_data ? cache->data + index * cache->geometry.line_bytes : NULL;
+}
+
+uint32_t stc_cache_candidates(const stc_cache *cache, uint64_t addr)
+{
+    uint64_t tag = tag_of(cache, addr);
+    uint32_t mask = 0;
+    for (unsigned j = 0; j < cache->config.ways; j++) {
+        mask |= (uint32_t)1 << candidate_bank(cache, tag, j);
+    }
+    return mask;
+}
+
+unsigned stc_cache_predicted_bank(const stc_cache *cache, uint64_t addr)
+{
+    addr &= cache->geometry.addr_mask;
+    return most_recent_candidate(cache, tag_of(cache, addr), row_of(cache, addr));
+}
+
+int stc_cache_check(const stc_cache *cache, char *err, size_t err_len)
+{
+    const stc_geometry *geometry = &cache->geometry;
+    for (unsigned row = 0; row < geometry->rows; row++) {
+        for (unsigned bank = 0; bank < geometry->banks; bank++) {
+            size_t slot = slot_index(cache, bank, row);
+            uint8_t flags = cache->flags[slot];
+            if ((flags & SLOT_DIRTY) && !(flags & SLOT_VALID)) {
+                snprintf(err, err_len, "bank %u row %u: dirty but not valid", bank, row);
+                return -1;
+            }
+            if (!(flags & SLOT_VALID)) {
+                continue;
+            }
+            uint64_t tag = cache->tags[slot];
+            if (bank >= cache->config.banks_on) {
+                snprintf(err, err_len, "bank %u row %u: valid line in a powered-off bank", bank, row);
+                return -1;
+            }
+            if ((bank & cache->group_mask) != ((unsigned)tag & cache->group_mask)) {
+                snprintf(err, err_len,
+                         "bank %u row %u: line 0x%llx is not in one of its candidate banks", bank,
+                         row, (unsigned long long)line_addr_of(cache, tag, row));
+                return -1;
+            }
+            for (unsigned other = bank + 1; other < geometry->banks; other++) {
+                size_t other_slot = slot_index(cache, other, row);
+                if ((cache->flags[other_slot] & SLOT_VALID) && cache->tags[other_slot] == tag) {
+                    snprintf(err, err_len, "row %u: line 0x%llx held by banks %u and %u", row,
+                             (unsigned long long)line_addr_of(cache, tag, row), bank, other);
+                    return -1;
+                }
+            }
+        }
+    }
+    return 0;
+}

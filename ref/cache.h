@@ -1,0 +1,138 @@
+/*
+ * cache.h - bit-exact model of one configurable cache (I or D) as defined by
+ * docs/ARCHITECTURE.md: address mapping, full-tag compare, recency (LRU)
+ * order, logical-line fills, write-back/write-allocate, way prediction, the
+ * reconfiguration walk, cycle timing and event counters.
+ *
+ * The model is sequential: each call is one complete CPU access (or one
+ * reconfiguration) and returns its cycle cost against a fixed-latency memory.
+ *
+ * Data is optional. Created with a memory (stc_memory), the cache holds real
+ * bytes, fetches lines through memory->read_burst and writes dirty lines back
+ * through memory->write_burst, in exactly the order the hardware issues those
+ * transactions. Created without one, it keeps tags and state only, which is
+ * all a miss-count or energy study needs, and is faster.
+ */
+#ifndef STC_CACHE_H
+#define STC_CACHE_H
+
+#include "config.h"
+#include "counters.h"
+#include "geometry.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum { STC_ICACHE = 0, STC_DCACHE = 1 } stc_cache_kind;
+
+typedef enum {
+    STC_OP_READ = 0,   /* load or instruction fetch */
+    STC_OP_WRITE = 1,  /* store (D-cache only) */
+    STC_OP_MODIFY = 2  /* load then store of the same bytes, one access (D-cache only) */
+} stc_op;
+
+/* The memory below the cache. addr is always aligned to the physical line;
+ * bytes is a multiple of the physical line. */
+typedef struct {
+    void *context;
+    void (*read_burst)(void *context, uint64_t addr, uint8_t *data, unsigned bytes);
+    void (*write_burst)(void *context, uint64_t addr, const uint8_t *data, unsigned bytes);
+} stc_memory;
+
+/* What one access did. */
+typedef struct {
+    bool hit;               /* the accessed physical line was present */
+    bool predicted;         /* way prediction on and the first probe hit */
+    unsigned bank;          /* bank holding the accessed line afterwards */
+    unsigned probes;        /* 1, or 2 when way prediction's first probe failed */
+    unsigned cycles;        /* total cycles of the access */
+    unsigned fills;         /* physical lines read from memory */
+    unsigned bursts;        /* read bursts issued */
+    unsigned writebacks;    /* dirty physical lines written back */
+} stc_access_result;
+
+/* What one reconfiguration did. */
+typedef struct {
+    unsigned cycles;        /* wake-up + walk rows + writeback cycles */
+    unsigned woken_banks;   /* banks powered up */
+    unsigned slept_banks;   /* banks powered down */
+    unsigned walked_rows;   /* 0 when no walk was needed */
+    unsigned writebacks;    /* dirty lines written back by the walk */
+    unsigned invalidations; /* valid lines dropped by the walk */
+} stc_reconfig_result;
+
+typedef struct stc_cache stc_cache;
+
+/* Create a cache in configuration config (all lines invalid, recency order
+ * bank 0 most recent .. bank B-1 least). memory may be NULL (no data kept).
+ * Returns NULL with a message in err on an illegal geometry/configuration or
+ * out of memory. The geometry must have passed stc_geometry_init. */
+stc_cache *stc_cache_create(const stc_geometry *geometry, stc_cache_kind kind,
+                            const stc_config *config, const stc_memory *memory, char *err,
+                            size_t err_len);
+void stc_cache_destroy(stc_cache *cache);
+
+/* One access that lies inside one physical line: bytes in 1..line_bytes and
+ * (addr % line_bytes) + bytes <= line_bytes. Addresses are taken modulo
+ * 2^addr_bits. write_data (WRITE, MODIFY) supplies bytes; write_mask, if not
+ * NULL, has one entry per byte, nonzero = write that byte (byte enables).
+ * read_data (READ, MODIFY; may be NULL) receives the bytes before the write.
+ * Returns 0, or -1 for a misuse (a write to an I-cache, a piece crossing a
+ * physical line): such calls change nothing. */
+int stc_cache_access(stc_cache *cache, stc_op op, uint64_t addr, unsigned bytes,
+                     const uint8_t *write_data, const uint8_t *write_mask, uint8_t *read_data,
+                     stc_access_result *result);
+
+/* One CPU request of any size (a trace reference): split at physical-line
+ * boundaries into accesses performed in address order. Counts one request,
+ * and one request miss if any piece missed. Returns the number of pieces
+ * that missed, or -1 for a misuse. Buffers, if given, hold `bytes` bytes. */
+int stc_cache_request(stc_cache *cache, stc_op op, uint64_t addr, unsigned bytes,
+                      const uint8_t *write_data, uint8_t *read_data, unsigned *cycles);
+
+/* Switch to next, restoring the invariant of ARCHITECTURE.md section 7
+ * (wake-up, walk, writebacks, power-down). Returns -1 with no change if next
+ * is illegal. Switching to the same configuration costs nothing. */
+int stc_cache_reconfigure(stc_cache *cache, const stc_config *next, stc_reconfig_result *result);
+
+/* Write back every dirty line (in bank-major, row-ascending order) and mark
+ * it clean, without invalidating: lets a test compare memory with a shadow.
+ * Counts the writebacks as walk writebacks. Returns the number written. */
+unsigned stc_cache_clean(stc_cache *cache);
+
+const stc_counters *stc_cache_counters(const stc_cache *cache);
+const stc_config *stc_cache_config(const stc_cache *cache);
+const stc_geometry *stc_cache_geometry(const stc_cache *cache);
+
+/* Inspection, for tests and the lockstep harness. */
+
+/* The bank holding the physical line of addr under the current
+ * configuration, or -1 if absent. No side effects. */
+int stc_cache_lookup(const stc_cache *cache, uint64_t addr);
+
+/* The state of one slot. data is NULL for a cache without data. */
+typedef struct {
+    bool valid;
+    bool dirty;
+    uint64_t tag;         /* addr >> bank_shift of the line held */
+    uint64_t line_addr;   /* address of the line held */
+    const uint8_t *data;  /* line_bytes bytes */
+} stc_slot;
+void stc_cache_slot(const stc_cache *cache, unsigned bank, unsigned row, stc_slot *slot);
+
+/* The candidate banks of addr under the current configuration, ascending,
+ * as a bit mask (bit b = bank b). */
+uint32_t stc_cache_candidates(const stc_cache *cache, uint64_t addr);
+
+/* The bank way prediction would probe first for addr (the most recent
+ * candidate in addr's row). */
+unsigned stc_cache_predicted_bank(const stc_cache *cache, uint64_t addr);
+
+/* Check every structural invariant: each valid line sits in a powered bank
+ * that is one of its candidates, no physical line is held twice, dirty
+ * implies valid, powered-off banks hold nothing. Returns 0 or -1 with the
+ * first violation described in err. */
+int stc_cache_check(const stc_cache *cache, char *err, size_t err_len);
+
+#endif
