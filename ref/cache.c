@@ -27,6 +27,14 @@ struct stc_cache {
 
     stc_counters counters;
     uint32_t scramble_seed; /* makes powered-off data visibly garbage */
+
+    /* The physical line of the previous access and its bank. A repeat access
+     * to it is a hit in a bank that is already the most recent in every row
+     * of its logical line, so the lookup and the recency update can be
+     * skipped without changing any behaviour. Cleared by reconfiguration. */
+    bool last_valid;
+    uint64_t last_line;
+    unsigned last_bank;
 };
 
 void stc_counters_add(stc_counters *into, const stc_counters *from)
@@ -314,13 +322,15 @@ int stc_cache_access(stc_cache *cache, stc_op op, uint64_t addr, unsigned bytes,
     }
     uint64_t tag = tag_of(cache, addr);
     unsigned row = row_of(cache, addr);
-    int hit_bank = find_bank(cache, tag, row);
+    uint64_t line_number = addr >> geometry->offset_bits;
+    bool repeat = cache->last_valid && cache->last_line == line_number;
+    int hit_bank = repeat ? (int)cache->last_bank : find_bank(cache, tag, row);
     unsigned cycles;
     stc_counters *counters = &cache->counters;
 
     result->probes = 1;
     if (cache->config.way_predict) {
-        unsigned predicted = most_recent_candidate(cache, tag, row);
+        unsigned predicted = repeat ? cache->last_bank : most_recent_candidate(cache, tag, row);
         if (hit_bank >= 0 && (unsigned)hit_bank == predicted) {
             result->predicted = true;
             counters->first_probe_hits++;
@@ -370,7 +380,12 @@ int stc_cache_access(stc_cache *cache, stc_op op, uint64_t addr, unsigned bytes,
     if (op != STC_OP_READ) {
         cache->flags[slot] |= SLOT_DIRTY;
     }
-    touch_logical_line(cache, bank, row);
+    if (!repeat) {
+        touch_logical_line(cache, bank, row);
+    }
+    cache->last_valid = true;
+    cache->last_line = line_number;
+    cache->last_bank = bank;
 
     counters->accesses++;
     if (op != STC_OP_WRITE) {
@@ -452,14 +467,15 @@ int stc_cache_reconfigure(stc_cache *cache, const stc_config *next, stc_reconfig
     const stc_geometry *geometry = &cache->geometry;
     unsigned old_banks = cache->config.banks_on;
     unsigned old_groups = cache->groups;
-    unsigned cycles = 0;
+    uint64_t cycles = 0;
+    cache->last_valid = false;
 
     /* 1. Wake new banks one after another (staggered against in-rush
      *    current). They are all-invalid: they were invalidated when they went
      *    off, or have been off since reset. */
     if (next->banks_on > old_banks) {
         result->woken_banks = next->banks_on - old_banks;
-        cycles += result->woken_banks * geometry->wake_cycles;
+        cycles += (uint64_t)result->woken_banks * geometry->wake_cycles;
     }
     apply_config(cache, next);
 

@@ -54,7 +54,8 @@ typedef struct {
 
 /* What one reconfiguration did. */
 typedef struct {
-    unsigned cycles;        /* wake-up + walk rows + writeback cycles */
+    uint64_t cycles;        /* wake-up + walk rows + writeback cycles (a walk of
+                               many dirty banks with a slow memory exceeds 32 bits) */
     unsigned woken_banks;   /* banks powered up */
     unsigned slept_banks;   /* banks powered down */
     unsigned walked_rows;   /* 0 when no walk was needed */

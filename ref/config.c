@@ -93,7 +93,12 @@ int stc_config_parse(const stc_geometry *geometry, const char *name, stc_config 
         }
         cursor = underscore + 1;
     }
-    bool syntax_ok = (count == 3 || count == 4) && strchr(cursor, '_') == NULL;
+    size_t consumed = count - 1;
+    for (size_t field = 0; field < count; field++) {
+        consumed += lengths[field];
+    }
+    /* Fields beyond the fourth leave unconsumed characters. */
+    bool syntax_ok = (count == 3 || count == 4) && consumed == strlen(name);
     if (count == 4 && !(lengths[3] == 1 && (fields[3][0] == 'P' || fields[3][0] == 'p'))) {
         syntax_ok = false;
     }

@@ -1,0 +1,512 @@
+/*
+ * stcsim - run a memory-reference trace through configurable caches.
+ *
+ * One pass over the trace drives every requested configuration (or
+ * reconfiguration schedule); results are printed at the end, as an aligned
+ * table or as JSON, so an error mid-trace leaves no partial report.
+ */
+#include "cache.h"
+#include "config.h"
+#include "geometry.h"
+#include "system.h"
+#include "trace.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { BATCH_REFS = 1 << 16, MAX_RUNS = STC_MAX_CONFIGS + 64, ERR_LEN = 512 };
+
+static const char usage_text[] =
+    "usage: stcsim [options] TRACE\n"
+    "Run a memory-reference trace (a file, or - for stdin; plain, gzip or zstd)\n"
+    "through an I-cache and a D-cache and report accesses, misses, writebacks\n"
+    "and cycles per configuration.\n"
+    "\n"
+    "  -f, --format FMT       auto (default), din or lackey\n"
+    "  -c, --config NAME      simulate configuration NAME, e.g. 8K_4W_32B (repeatable)\n"
+    "  -a, --all              every legal configuration (the default)\n"
+    "  -g, --geometry LIST    e.g. banks=8,bank_bytes=1024,line_bytes=16,addr_bits=32,\n"
+    "                         mem_latency=20,wake_cycles=4 (defaults: the paper's cache)\n"
+    "      --reconfig-every N change configuration every N references, following\n"
+    "      --order ORDER      ascending | descending | random:SEED | list:CFG,CFG,...\n"
+    "                         (repeatable: one run per order; default ascending)\n"
+    "      --limit N          stop after N references\n"
+    "      --json             machine-readable output\n"
+    "  -h, --help             this text\n";
+
+typedef struct {
+    char name[STC_CONFIG_NAME_MAX + 64];
+    stc_config config;      /* fixed configuration, or the first of the schedule */
+    stc_config *schedule;   /* owned; NULL for a fixed configuration */
+    size_t schedule_len;
+    stc_system system;
+} sim_run;
+
+typedef struct {
+    const char *trace_path;
+    stc_trace_format format;
+    stc_geometry geometry;
+    const char *config_names[MAX_RUNS];
+    size_t config_count;
+    const char *orders[64];
+    size_t order_count;
+    uint64_t reconfig_every;
+    uint64_t limit;
+    bool json;
+} options;
+
+static int fail(const char *fmt, const char *detail)
+{
+    fprintf(stderr, "stcsim: ");
+    fprintf(stderr, fmt, detail);
+    fputc('\n', stderr);
+    return 2;
+}
+
+static int parse_count(const char *text, uint64_t *value)
+{
+    char *end = NULL;
+    if (*text < '0' || *text > '9') {
+        return -1;
+    }
+    unsigned long long parsed = strtoull(text, &end, 10);
+    if (*end != '\0') {
+        return -1;
+    }
+    *value = parsed;
+    return 0;
+}
+
+/* Returns 0, 1 for --help, or 2 after printing an error. */
+static int parse_options(int argc, char **argv, options *opts)
+{
+    char err[ERR_LEN];
+    memset(opts, 0, sizeof *opts);
+    stc_geometry_default(&opts->geometry);
+    const char *geometry_list = NULL;
+    for (int index = 1; index < argc; index++) {
+        const char *arg = argv[index];
+        const char *value = index + 1 < argc ? argv[index + 1] : NULL;
+        bool takes_value = true;
+        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+            fputs(usage_text, stdout);
+            return 1;
+        } else if (!strcmp(arg, "-a") || !strcmp(arg, "--all")) {
+            takes_value = false;
+        } else if (!strcmp(arg, "--json")) {
+            opts->json = true;
+            takes_value = false;
+        } else if (!strcmp(arg, "-f") || !strcmp(arg, "--format") || !strcmp(arg, "-c") ||
+                   !strcmp(arg, "--config") || !strcmp(arg, "-g") || !strcmp(arg, "--geometry") ||
+                   !strcmp(arg, "--reconfig-every") || !strcmp(arg, "--order") ||
+                   !strcmp(arg, "--limit")) {
+            if (!value) {
+                return fail("option %s needs a value (see --help)", arg);
+            }
+            if (!strcmp(arg, "-f") || !strcmp(arg, "--format")) {
+                if (stc_trace_format_parse(value, &opts->format) != 0) {
+                    return fail("--format '%s': expected auto, din or lackey", value);
+                }
+            } else if (!strcmp(arg, "-c") || !strcmp(arg, "--config")) {
+                if (opts->config_count == MAX_RUNS) {
+                    return fail("too many --config options (%s)", value);
+                }
+                opts->config_names[opts->config_count++] = value;
+            } else if (!strcmp(arg, "-g") || !strcmp(arg, "--geometry")) {
+                geometry_list = value;
+            } else if (!strcmp(arg, "--reconfig-every")) {
+                if (parse_count(value, &opts->reconfig_every) != 0 || opts->reconfig_every == 0) {
+                    return fail("--reconfig-every '%s': expected a positive number of references",
+                                value);
+                }
+            } else if (!strcmp(arg, "--order")) {
+                if (opts->order_count == sizeof opts->orders / sizeof opts->orders[0]) {
+                    return fail("too many --order options (%s)", value);
+                }
+                opts->orders[opts->order_count++] = value;
+            } else {
+                if (parse_count(value, &opts->limit) != 0 || opts->limit == 0) {
+                    return fail("--limit '%s': expected a positive number of references", value);
+                }
+            }
+            index++;
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            return fail("unknown option '%s' (see --help)", arg);
+        } else {
+            if (opts->trace_path) {
+                return fail("more than one trace given ('%s'); stcsim reads one trace", arg);
+            }
+            opts->trace_path = arg;
+            takes_value = false;
+        }
+        (void)takes_value;
+    }
+    if (!opts->trace_path) {
+        return fail("%s", "no trace given (a file, or - for stdin; see --help)");
+    }
+    if (geometry_list && stc_geometry_parse(&opts->geometry, geometry_list, err, sizeof err) != 0) {
+        return fail("--geometry: %s", err);
+    }
+    if (!geometry_list && stc_geometry_init(&opts->geometry, err, sizeof err) != 0) {
+        return fail("%s", err);
+    }
+    if (opts->order_count && !opts->reconfig_every) {
+        return fail("%s", "--order needs --reconfig-every N");
+    }
+    if (opts->reconfig_every && opts->config_count) {
+        return fail("%s", "--config and --reconfig-every do not mix: give the configurations as "
+                          "--order list:CFG,CFG,...");
+    }
+    return 0;
+}
+
+/* Build the schedule of an order; returns -1 with a message. */
+static int build_schedule(const stc_geometry *geometry, const char *order, sim_run *run, char *err,
+                          size_t err_len)
+{
+    stc_config all[STC_MAX_CONFIGS];
+    size_t total = stc_config_enumerate(geometry, all, STC_MAX_CONFIGS);
+    snprintf(run->name, sizeof run->name, "order:%s", order);
+    if (!strcmp(order, "ascending") || !strcmp(order, "descending")) {
+        run->schedule = calloc(total, sizeof *run->schedule);
+        if (!run->schedule) {
+            snprintf(err, err_len, "out of memory");
+            return -1;
+        }
+        for (size_t index = 0; index < total; index++) {
+            run->schedule[index] = all[order[0] == 'a' ? index : total - 1 - index];
+        }
+        run->schedule_len = total;
+    } else if (!strncmp(order, "random:", 7)) {
+        uint64_t seed;
+        if (parse_count(order + 7, &seed) != 0) {
+            snprintf(err, err_len, "--order '%s': random needs a decimal seed, e.g. random:1",
+                     order);
+            return -1;
+        }
+        /* A fixed-length pseudo-random sequence, reproducible from the seed. */
+        enum { RANDOM_SCHEDULE = 4096 };
+        run->schedule = calloc(RANDOM_SCHEDULE, sizeof *run->schedule);
+        if (!run->schedule) {
+            snprintf(err, err_len, "out of memory");
+            return -1;
+        }
+        uint64_t state = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        for (size_t index = 0; index < RANDOM_SCHEDULE; index++) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            run->schedule[index] = all[(state >> 33) % total];
+        }
+        run->schedule_len = RANDOM_SCHEDULE;
+    } else if (!strncmp(order, "list:", 5)) {
+        const char *cursor = order + 5;
+        size_t count = 1;
+        for (const char *scan = cursor; *scan; scan++) {
+            count += *scan == ',';
+        }
+        run->schedule = calloc(count, sizeof *run->schedule);
+        if (!run->schedule) {
+            snprintf(err, err_len, "out of memory");
+            return -1;
+        }
+        for (size_t index = 0; index < count; index++) {
+            char name[STC_CONFIG_NAME_MAX];
+            const char *comma = strchr(cursor, ',');
+            size_t len = comma ? (size_t)(comma - cursor) : strlen(cursor);
+            if (len >= sizeof name) {
+                len = sizeof name - 1;
+            }
+            memcpy(name, cursor, len);
+            name[len] = '\0';
+            if (stc_config_parse(geometry, name, &run->schedule[index], err, err_len) != 0) {
+                return -1;
+            }
+            cursor = comma ? comma + 1 : cursor + len;
+        }
+        run->schedule_len = count;
+    } else {
+        snprintf(err, err_len,
+                 "--order '%s': expected ascending, descending, random:SEED or list:CFG,CFG,...",
+                 order);
+        return -1;
+    }
+    run->config = run->schedule[0];
+    return 0;
+}
+
+static int setup_runs(const options *opts, sim_run *runs, size_t *run_count, char *err,
+                      size_t err_len)
+{
+    const stc_geometry *geometry = &opts->geometry;
+    size_t count = 0;
+    if (opts->reconfig_every) {
+        const char *default_order = "ascending";
+        size_t orders = opts->order_count ? opts->order_count : 1;
+        for (size_t index = 0; index < orders; index++) {
+            const char *order = opts->order_count ? opts->orders[index] : default_order;
+            sim_run *run = &runs[count++];
+            if (build_schedule(geometry, order, run, err, err_len) != 0 ||
+                stc_system_init_scheduled(&run->system, geometry, run->schedule,
+                                          run->schedule_len, opts->reconfig_every, err,
+                                          err_len) != 0) {
+                *run_count = count;
+                return -1;
+            }
+        }
+    } else if (opts->config_count) {
+        for (size_t index = 0; index < opts->config_count; index++) {
+            sim_run *run = &runs[count++];
+            if (stc_config_parse(geometry, opts->config_names[index], &run->config, err,
+                                 err_len) != 0) {
+                *run_count = count;
+                return -1;
+            }
+            stc_config_name(geometry, &run->config, run->name, sizeof run->name);
+            if (stc_system_init(&run->system, geometry, &run->config, err, err_len) != 0) {
+                *run_count = count;
+                return -1;
+            }
+        }
+    } else {
+        stc_config all[STC_MAX_CONFIGS];
+        size_t total = stc_config_enumerate(geometry, all, STC_MAX_CONFIGS);
+        for (size_t index = 0; index < total; index++) {
+            sim_run *run = &runs[count++];
+            run->config = all[index];
+            stc_config_name(geometry, &run->config, run->name, sizeof run->name);
+            if (stc_system_init(&run->system, geometry, &run->config, err, err_len) != 0) {
+                *run_count = count;
+                return -1;
+            }
+        }
+    }
+    *run_count = count;
+    return 0;
+}
+
+typedef struct {
+    uint64_t by_kind[4];
+    uint64_t truncated;
+    uint64_t total;
+} trace_totals;
+
+static void print_cache_json(const char *label, const stc_counters *counters, bool last)
+{
+    printf("\"%s\":{\"requests\":%" PRIu64 ",\"request_misses\":%" PRIu64 ",\"accesses\":%" PRIu64
+           ",\"reads\":%" PRIu64 ",\"writes\":%" PRIu64 ",\"misses\":%" PRIu64
+           ",\"read_misses\":%" PRIu64 ",\"write_misses\":%" PRIu64
+           ",\"first_probe_hits\":%" PRIu64 ",\"second_probe_hits\":%" PRIu64 ",\"fills\":%" PRIu64
+           ",\"fill_bursts\":%" PRIu64 ",\"writebacks\":%" PRIu64 ",\"cycles\":%" PRIu64
+           ",\"reconfigs\":%" PRIu64 ",\"reconfig_cycles\":%" PRIu64
+           ",\"walk_writebacks\":%" PRIu64 ",\"walk_invalidations\":%" PRIu64 "}%s",
+           label, counters->requests, counters->request_misses, counters->accesses,
+           counters->reads, counters->writes, counters->misses, counters->read_misses,
+           counters->write_misses, counters->first_probe_hits, counters->second_probe_hits,
+           counters->fills, counters->fill_bursts, counters->writebacks, counters->cycles,
+           counters->reconfigs, counters->reconfig_cycles, counters->walk_writebacks,
+           counters->walk_invalidations, last ? "" : ",");
+}
+
+/* JSON string body with the characters JSON requires escaped. */
+static void print_json_string(const char *text)
+{
+    putchar('"');
+    for (const unsigned char *cursor = (const unsigned char *)text; *cursor; cursor++) {
+        if (*cursor == '"' || *cursor == '\\') {
+            printf("\\%c", *cursor);
+        } else if (*cursor < 0x20) {
+            printf("\\u%04x", *cursor);
+        } else {
+            putchar(*cursor);
+        }
+    }
+    putchar('"');
+}
+
+static void print_json(const options *opts, stc_trace_format format, const trace_totals *totals,
+                       const sim_run *runs, size_t run_count)
+{
+    const stc_geometry *geometry = &opts->geometry;
+    printf("{\"trace\":");
+    print_json_string(opts->trace_path);
+    printf(",\"format\":\"%s\",\n", stc_trace_format_name(format));
+    printf("\"geometry\":{\"banks\":%u,\"bank_bytes\":%u,\"line_bytes\":%u,\"addr_bits\":%u,"
+           "\"mem_latency\":%u,\"wake_cycles\":%u},\n",
+           geometry->banks, geometry->bank_bytes, geometry->line_bytes, geometry->addr_bits,
+           geometry->mem_latency, geometry->wake_cycles);
+    printf("\"references\":{\"ifetch\":%" PRIu64 ",\"load\":%" PRIu64 ",\"store\":%" PRIu64
+           ",\"modify\":%" PRIu64 ",\"truncated\":%" PRIu64 "},\n",
+           totals->by_kind[STC_REF_IFETCH], totals->by_kind[STC_REF_LOAD],
+           totals->by_kind[STC_REF_STORE], totals->by_kind[STC_REF_MODIFY], totals->truncated);
+    if (opts->reconfig_every) {
+        printf("\"reconfig_every\":%" PRIu64 ",\n", opts->reconfig_every);
+    }
+    printf("\"configs\":[\n");
+    for (size_t index = 0; index < run_count; index++) {
+        const sim_run *run = &runs[index];
+        const stc_config *config = stc_cache_config(run->system.icache);
+        printf(" {\"name\":");
+        print_json_string(run->name);
+        printf(",\"size_bytes\":%lu,\"ways\":%u,\"line_bytes\":%u,\"way_prediction\":%s,",
+               stc_config_size_bytes(geometry, config), config->ways,
+               stc_config_line_bytes(geometry, config), config->way_predict ? "true" : "false");
+        print_cache_json("icache", stc_cache_counters(run->system.icache), false);
+        print_cache_json("dcache", stc_cache_counters(run->system.dcache), true);
+        printf("}%s\n", index + 1 < run_count ? "," : "");
+    }
+    printf("]}\n");
+}
+
+static double percent(uint64_t part, uint64_t whole)
+{
+    return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void print_table(const options *opts, stc_trace_format format, const trace_totals *totals,
+                        const sim_run *runs, size_t run_count)
+{
+    const stc_geometry *geometry = &opts->geometry;
+    printf("trace %s (%s): %" PRIu64 " references: %" PRIu64 " fetch, %" PRIu64 " load, %" PRIu64
+           " store, %" PRIu64 " modify\n",
+           opts->trace_path, stc_trace_format_name(format), totals->total,
+           totals->by_kind[STC_REF_IFETCH], totals->by_kind[STC_REF_LOAD],
+           totals->by_kind[STC_REF_STORE], totals->by_kind[STC_REF_MODIFY]);
+    printf("geometry: %u banks x %u B, %u B physical lines, %u-bit addresses, memory latency %u, "
+           "wake %u\n",
+           geometry->banks, geometry->bank_bytes, geometry->line_bytes, geometry->addr_bits,
+           geometry->mem_latency, geometry->wake_cycles);
+    if (totals->truncated) {
+        printf("note: %" PRIu64 " references had address bits above bit %u; they were taken "
+               "modulo 2^%u (raise addr_bits with --geometry to keep them)\n",
+               totals->truncated, geometry->addr_bits - 1, geometry->addr_bits);
+    }
+    if (opts->reconfig_every) {
+        printf("reconfiguration every %" PRIu64 " references\n", opts->reconfig_every);
+    }
+    bool show_reconfig = opts->reconfig_every != 0;
+    printf("%-24s %12s %11s %7s %12s %11s %7s %10s %13s %13s", "config", "I-requests",
+           "I-misses", "I-miss%", "D-requests", "D-misses", "D-miss%", "D-wbacks", "I-cycles",
+           "D-cycles");
+    if (show_reconfig) {
+        printf(" %9s %12s %11s", "reconfigs", "reconf-cyc", "walk-wb");
+    }
+    putchar('\n');
+    for (size_t index = 0; index < run_count; index++) {
+        const stc_counters *icounters = stc_cache_counters(runs[index].system.icache);
+        const stc_counters *dcounters = stc_cache_counters(runs[index].system.dcache);
+        printf("%-24s %12" PRIu64 " %11" PRIu64 " %7.3f %12" PRIu64 " %11" PRIu64 " %7.3f %10" PRIu64
+               " %13" PRIu64 " %13" PRIu64,
+               runs[index].name, icounters->requests, icounters->request_misses,
+               percent(icounters->request_misses, icounters->requests), dcounters->requests,
+               dcounters->request_misses, percent(dcounters->request_misses, dcounters->requests),
+               dcounters->writebacks, icounters->cycles, dcounters->cycles);
+        if (show_reconfig) {
+            printf(" %9" PRIu64 " %12" PRIu64 " %11" PRIu64,
+                   icounters->reconfigs + dcounters->reconfigs,
+                   icounters->reconfig_cycles + dcounters->reconfig_cycles,
+                   icounters->walk_writebacks + dcounters->walk_writebacks);
+        }
+        putchar('\n');
+    }
+}
+
+int main(int argc, char **argv)
+{
+    options opts;
+    int status = parse_options(argc, argv, &opts);
+    if (status == 1) {
+        return 0;
+    }
+    if (status != 0) {
+        return status;
+    }
+    char err[ERR_LEN];
+    static sim_run runs[MAX_RUNS];
+    size_t run_count = 0;
+    int exit_code = 0;
+    stc_ref *batch = NULL;
+    stc_trace *trace = NULL;
+    if (setup_runs(&opts, runs, &run_count, err, sizeof err) != 0) {
+        fprintf(stderr, "stcsim: %s\n", err);
+        exit_code = 2;
+        goto done;
+    }
+    trace = stc_trace_open(opts.trace_path, opts.format, err, sizeof err);
+    if (!trace) {
+        fprintf(stderr, "stcsim: %s\n", err);
+        exit_code = 1;
+        goto done;
+    }
+    batch = malloc(BATCH_REFS * sizeof *batch);
+    if (!batch) {
+        fprintf(stderr, "stcsim: out of memory\n");
+        exit_code = 1;
+        goto done;
+    }
+    trace_totals totals = {{0}, 0, 0};
+    bool progress = isatty(STDERR_FILENO);
+    uint64_t next_progress = 1u << 24;
+    for (;;) {
+        size_t want = BATCH_REFS;
+        if (opts.limit && opts.limit - totals.total < want) {
+            want = (size_t)(opts.limit - totals.total);
+        }
+        if (want == 0) {
+            break;
+        }
+        long got = stc_trace_read(trace, batch, want);
+        if (got < 0) {
+            fprintf(stderr, "stcsim: %s\n", stc_trace_error(trace));
+            exit_code = 1;
+            goto done;
+        }
+        if (got == 0) {
+            break;
+        }
+        for (long index = 0; index < got; index++) {
+            totals.by_kind[batch[index].kind & 3]++;
+            totals.truncated += (batch[index].addr & ~opts.geometry.addr_mask) != 0;
+        }
+        totals.total += (uint64_t)got;
+        for (size_t run = 0; run < run_count; run++) {
+            stc_system_run(&runs[run].system, batch, (size_t)got);
+        }
+        if (progress && totals.total >= next_progress) {
+            fprintf(stderr, "\rstcsim: %" PRIu64 " M references", totals.total >> 20);
+            next_progress += 1u << 24;
+        }
+    }
+    if (progress && totals.total >= (1u << 24)) {
+        fputc('\n', stderr);
+    }
+    stc_trace_format format = stc_trace_format_of(trace);
+    int close_status = stc_trace_close(trace, err, sizeof err);
+    trace = NULL;
+    if (close_status != 0) {
+        fprintf(stderr, "stcsim: %s\n", err);
+        exit_code = 1;
+        goto done;
+    }
+    if (opts.json) {
+        print_json(&opts, format, &totals, runs, run_count);
+    } else {
+        print_table(&opts, format, &totals, runs, run_count);
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "stcsim: error writing the report\n");
+        exit_code = 1;
+    }
+done:
+    if (trace) {
+        stc_trace_close(trace, err, sizeof err);
+    }
+    free(batch);
+    for (size_t run = 0; run < run_count; run++) {
+        stc_system_free(&runs[run].system);
+        free(runs[run].schedule);
+    }
+    return exit_code;
+}

@@ -1,0 +1,74 @@
+#!/bin/bash
+# Bad input to stcsim: each case must exit non-zero, print a message naming
+# the problem on stderr, and write nothing to stdout (no half report).
+set -u
+STCSIM=${1:?usage: cli-errors.sh STCSIM}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+
+# expect_error NAME EXPECTED-STDERR-SUBSTRING -- stcsim arguments...
+expect_error() {
+    local name=$1 expected=$2
+    shift 3
+    local status=0
+    "$STCSIM" "$@" >"$work/out" 2>"$work/err" </dev/null || status=$?
+    if [ "$status" -eq 0 ]; then
+        echo "FAIL $name: exit status 0"; failed=$((failed + 1)); return
+    fi
+    if [ -s "$work/out" ]; then
+        echo "FAIL $name: wrote to stdout:"; head -3 "$work/out"; failed=$((failed + 1)); return
+    fi
+    if ! grep -qF -- "$expected" "$work/err"; then
+        echo "FAIL $name: stderr lacks '$expected':"; cat "$work/err"; failed=$((failed + 1)); return
+    fi
+    passed=$((passed + 1))
+}
+
+printf 'I  0400a000,4\n L 0800fff0,4\n Q 12,4\n' >"$work/bad-record.lackey"
+printf '2 400a00\n0 zz12\n' >"$work/bad-addr.din"
+printf '2 400a00\n7 1234\n' >"$work/bad-label.din"
+printf 'I  0400a000,0\n' >"$work/zero-size.lackey"
+printf 'I  0400a000,4\n L 0800fff0\n' >"$work/no-size.lackey"
+printf 'I  0400a000,4\n' >"$work/good.lackey"
+for i in $(seq 1 20000); do printf 'I  %08x,4\n' $((i * 4)); done >"$work/long.lackey"
+zstd -q -c "$work/long.lackey" | head -c 2000 >"$work/truncated.lackey.zst"
+
+expect_error bad-record    "bad-record.lackey:3:" -- "$work/bad-record.lackey"
+expect_error bad-address   "bad-addr.din:2:"      -- "$work/bad-addr.din"
+expect_error bad-label     "bad-label.din:2:"     -- "$work/bad-label.din"
+expect_error zero-size     "zero-size.lackey:1:"  -- "$work/zero-size.lackey"
+expect_error missing-size  "no-size.lackey:2:"    -- "$work/no-size.lackey"
+expect_error stdin-error   "<stdin>:3:"           -- - <"$work/bad-record.lackey"
+expect_error truncated-zst "truncated.lackey.zst" -- "$work/truncated.lackey.zst"
+expect_error no-file       "$work/nonexistent"    -- "$work/nonexistent"
+expect_error no-trace      "no trace given"       --
+expect_error two-traces    "more than one trace"  -- "$work/good.lackey" "$work/good.lackey"
+expect_error bad-format    "--format 'xml'"       -- --format xml "$work/good.lackey"
+expect_error unknown-opt   "unknown option '--frobnicate'" -- --frobnicate "$work/good.lackey"
+expect_error missing-value "option --config needs a value" -- "$work/good.lackey" --config
+expect_error geom-banks    "banks=3: must be a power of two" -- --geometry banks=3 "$work/good.lackey"
+expect_error geom-line     "line_bytes=2:"        -- -g line_bytes=2 "$work/good.lackey"
+expect_error geom-bank     "bank_bytes=32:"       -- -g bank_bytes=32 "$work/good.lackey"
+expect_error geom-addr     "addr_bits=12:"        -- -g addr_bits=12 "$work/good.lackey"
+expect_error geom-unknown  "geometry parameter 'size' unknown" -- -g size=4 "$work/good.lackey"
+expect_error geom-number   "banks=four: not a decimal number" -- -g banks=four "$work/good.lackey"
+expect_error config-assoc  "configuration '2K_2W_16B' is illegal" -- -c 2K_2W_16B "$work/good.lackey"
+expect_error config-wp     "way prediction needs an associativity" -- -c 8K_1W_16B_P "$work/good.lackey"
+expect_error config-syntax "configuration 'banana': expected" -- -c banana "$work/good.lackey"
+expect_error config-line   "line 48 B is not" -- -c 8K_4W_48B "$work/good.lackey"
+expect_error config-size   "size 3072 B is not a whole number" -- -c 3K_1W_16B "$work/good.lackey"
+expect_error order-bad     "--order 'sideways'" -- --reconfig-every 10 --order sideways "$work/good.lackey"
+expect_error order-list    "configuration '9K_1W_16B'" -- --reconfig-every 10 --order list:8K_1W_16B,9K_1W_16B "$work/good.lackey"
+expect_error order-alone   "--order needs --reconfig-every" -- --order ascending "$work/good.lackey"
+expect_error every-zero    "--reconfig-every '0'" -- --reconfig-every 0 "$work/good.lackey"
+
+# The good trace must succeed, so the cases above fail for their own reason.
+if "$STCSIM" -c 8K_4W_32B "$work/good.lackey" >"$work/out" 2>"$work/err" && grep -q 8K_4W_32B "$work/out"; then
+    passed=$((passed + 1))
+else
+    echo "FAIL good-trace: stcsim rejected a good trace:"; cat "$work/err"; failed=$((failed + 1))
+fi
+echo "cli-errors: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
