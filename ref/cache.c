@@ -302,69 +302,60 @@ static void touch_logical_line(stc_cache *cache, unsigned bank, unsigned row)
     }
 }
 
-int stc_cache_access(stc_cache *cache, stc_op op, uint64_t addr, unsigned bytes,
-                     const uint8_t *write_data, const uint8_t *write_mask, uint8_t *read_data,
-                     stc_access_result *result)
+/* One access inside one physical line, already validated. result may be
+ * NULL (trace simulation), which skips the bookkeeping only it needs.
+ * Returns whether the access hit; adds its cycles to *cycles. */
+static inline bool access_piece(stc_cache *cache, stc_op op, uint64_t addr, unsigned bytes,
+                                const uint8_t *write_data, const uint8_t *write_mask,
+                                uint8_t *read_data, stc_access_result *result, unsigned *cycles)
 {
     const stc_geometry *geometry = &cache->geometry;
-    stc_access_result local;
-    if (!result) {
-        result = &local;
-    }
-    memset(result, 0, sizeof *result);
-    addr &= geometry->addr_mask;
-    unsigned offset = (unsigned)addr & (geometry->line_bytes - 1);
-    if (bytes == 0 || offset + bytes > geometry->line_bytes) {
-        return -1;
-    }
-    if (op != STC_OP_READ && (cache->kind == STC_ICACHE || (cache->has_data && !write_data))) {
-        return -1;
-    }
     uint64_t tag = tag_of(cache, addr);
     unsigned row = row_of(cache, addr);
     uint64_t line_number = addr >> geometry->offset_bits;
     bool repeat = cache->last_valid && cache->last_line == line_number;
     int hit_bank = repeat ? (int)cache->last_bank : find_bank(cache, tag, row);
-    unsigned cycles;
     stc_counters *counters = &cache->counters;
+    unsigned probes = 1;
+    bool predicted = false;
 
-    result->probes = 1;
     if (cache->config.way_predict) {
-        unsigned predicted = repeat ? cache->last_bank : most_recent_candidate(cache, tag, row);
-        if (hit_bank >= 0 && (unsigned)hit_bank == predicted) {
-            result->predicted = true;
+        unsigned predicted_bank =
+            repeat ? cache->last_bank : most_recent_candidate(cache, tag, row);
+        if (hit_bank >= 0 && (unsigned)hit_bank == predicted_bank) {
+            predicted = true;
             counters->first_probe_hits++;
         } else {
-            result->probes = 2;
+            probes = 2;
             if (hit_bank >= 0) {
                 counters->second_probe_hits++;
             }
         }
     }
-    cycles = result->probes;
+    unsigned access_cycles = probes;
 
     unsigned bank;
+    stc_access_result fill = {0};
     if (hit_bank >= 0) {
-        result->hit = true;
         bank = (unsigned)hit_bank;
     } else {
         unsigned first_row = row & ~(cache->config.sublines - 1);
         bank = choose_victim(cache, tag, first_row);
-        cycles += fill_logical_line(cache, addr, bank, result);
+        access_cycles += fill_logical_line(cache, addr, bank, &fill);
         counters->misses++;
         if (op == STC_OP_WRITE) {
             counters->write_misses++;
         } else {
             counters->read_misses++;
         }
-        counters->fills += result->fills;
-        counters->fill_bursts += result->bursts;
-        counters->writebacks += result->writebacks;
+        counters->fills += fill.fills;
+        counters->fill_bursts += fill.bursts;
+        counters->writebacks += fill.writebacks;
     }
-    result->bank = bank;
 
     size_t slot = slot_index(cache, bank, row);
     if (cache->has_data) {
+        unsigned offset = (unsigned)addr & (geometry->line_bytes - 1);
         uint8_t *line = cache->data + slot * geometry->line_bytes + offset;
         if (read_data && op != STC_OP_WRITE) {
             memcpy(read_data, line, bytes);
@@ -394,8 +385,84 @@ int stc_cache_access(stc_cache *cache, stc_op op, uint64_t addr, unsigned bytes,
     if (op != STC_OP_READ) {
         counters->writes++;
     }
-    counters->cycles += cycles;
-    result->cycles = cycles;
+    counters->cycles += access_cycles;
+    *cycles += access_cycles;
+    if (result) {
+        result->hit = hit_bank >= 0;
+        result->predicted = predicted;
+        result->bank = bank;
+        result->probes = probes;
+        result->cycles = access_cycles;
+        result->fills = fill.fills;
+        result->bursts = fill.bursts;
+        result->writebacks = fill.writebacks;
+    }
+    return hit_bank >= 0;
+}
+
+int stc_cache_access(stc_cache *cache, stc_op op, uint64_t addr, unsigned bytes,
+                     const uint8_t *write_data, const uint8_t *write_mask, uint8_t *read_data,
+                     stc_access_result *result)
+{
+    const stc_geometry *geometry = &cache->geometry;
+    stc_access_result local;
+    if (!result) {
+        result = &local;
+    }
+    memset(result, 0, sizeof *result);
+    addr &= geometry->addr_mask;
+    unsigned offset = (unsigned)addr & (geometry->line_bytes - 1);
+    if (bytes == 0 || offset + bytes > geometry->line_bytes) {
+        return -1;
+    }
+    if (op != STC_OP_READ && (cache->kind == STC_ICACHE || (cache->has_data && !write_data))) {
+        return -1;
+    }
+    unsigned cycles = 0;
+    access_piece(cache, op, addr, bytes, write_data, write_mask, read_data, result, &cycles);
+    return 0;
+}
+
+/* Counters of `count` requests that each repeat the previous access's
+ * physical line: hits in the most recent bank, 1 cycle, first-probe hits. */
+static void count_repeats(stc_cache *cache, stc_op op, uint64_t count)
+{
+    stc_counters *counters = &cache->counters;
+    counters->requests += count;
+    counters->accesses += count;
+    counters->cycles += count;
+    if (op != STC_OP_WRITE) {
+        counters->reads += count;
+    }
+    if (op != STC_OP_READ) {
+        counters->writes += count;
+    }
+    if (cache->config.way_predict) {
+        counters->first_probe_hits += count;
+    }
+}
+
+void stc_cache_add_repeat_counts(stc_cache *cache, const stc_repeat_counts *counts)
+{
+    count_repeats(cache, STC_OP_READ, counts->reads);
+    count_repeats(cache, STC_OP_WRITE, counts->writes);
+    count_repeats(cache, STC_OP_MODIFY, counts->modifies);
+}
+
+int stc_cache_count_repeats(stc_cache *cache, stc_op op, uint64_t count)
+{
+    if (count == 0) {
+        return 0;
+    }
+    if (!cache->last_valid || (op != STC_OP_READ && cache->kind == STC_ICACHE)) {
+        return -1;
+    }
+    if (op != STC_OP_READ) {
+        cache->flags[slot_index(cache, cache->last_bank,
+                                (unsigned)cache->last_line & (cache->geometry.rows - 1))] |=
+            SLOT_DIRTY;
+    }
+    count_repeats(cache, op, count);
     return 0;
 }
 
@@ -407,6 +474,18 @@ int stc_cache_request(stc_cache *cache, stc_op op, uint64_t addr, unsigned bytes
         (op != STC_OP_READ && cache->has_data && !write_data)) {
         return -1;
     }
+    /* Fast path for trace simulation: a one-piece request to the line of the
+     * previous access (most instruction fetches). */
+    uint64_t first_addr = addr & geometry->addr_mask;
+    if (!cache->has_data && cache->last_valid &&
+        (first_addr >> geometry->offset_bits) == cache->last_line &&
+        ((unsigned)first_addr & (geometry->line_bytes - 1)) + bytes <= geometry->line_bytes) {
+        stc_cache_count_repeats(cache, op, 1);
+        if (cycles) {
+            *cycles = 1;
+        }
+        return 0;
+    }
     unsigned missed = 0;
     unsigned total_cycles = 0;
     unsigned done = 0;
@@ -417,11 +496,10 @@ int stc_cache_request(stc_cache *cache, stc_op op, uint64_t addr, unsigned bytes
         if (piece > bytes - done) {
             piece = bytes - done;
         }
-        stc_access_result result;
-        stc_cache_access(cache, op, piece_addr, piece, write_data ? write_data + done : NULL, NULL,
-                         read_data ? read_data + done : NULL, &result);
-        missed += result.hit ? 0 : 1;
-        total_cycles += result.cycles;
+        bool hit = access_piece(cache, op, piece_addr, piece,
+                                write_data ? write_data + done : NULL, NULL,
+                                read_data ? read_data + done : NULL, NULL, &total_cycles);
+        missed += hit ? 0 : 1;
         done += piece;
     }
     cache->counters.requests++;

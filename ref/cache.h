@@ -92,6 +92,30 @@ int stc_cache_access(stc_cache *cache, stc_op op, uint64_t addr, unsigned bytes,
 int stc_cache_request(stc_cache *cache, stc_op op, uint64_t addr, unsigned bytes,
                       const uint8_t *write_data, uint8_t *read_data, unsigned *cycles);
 
+/* Account `count` one-piece requests of kind op that each fall in the
+ * physical line of the cache's previous access, without performing them:
+ * each is a hit in the bank that served that access (already the most
+ * recent, so recency does not change), 1 cycle, a first-probe hit with way
+ * prediction; a write marks the line dirty. Exactly what `count` calls of
+ * stc_cache_request would do. A sweep over many configurations uses it to
+ * skip such requests once for all of them (they repeat the same physical
+ * line in every configuration). Returns -1 if there is no previous access
+ * (e.g. right after a reconfiguration) or op writes to an I-cache. */
+int stc_cache_count_repeats(stc_cache *cache, stc_op op, uint64_t count);
+
+/* Requests that repeated the physical line of the access just before them
+ * and changed no state: reads, and writes/modifies of a line already dirty. */
+typedef struct {
+    uint64_t reads;
+    uint64_t writes;
+    uint64_t modifies;
+} stc_repeat_counts;
+
+/* Add the counters of such requests (counted by a caller that skipped
+ * them, see sweep.h): requests, accesses, reads/writes, 1 cycle each and,
+ * with way prediction, first-probe hits. Changes no other state. */
+void stc_cache_add_repeat_counts(stc_cache *cache, const stc_repeat_counts *counts);
+
 /* Switch to next, restoring the invariant of ARCHITECTURE.md section 7
  * (wake-up, walk, writebacks, power-down). Returns -1 with no change if next
  * is illegal. Switching to the same configuration costs nothing. */

@@ -57,7 +57,8 @@ int stc_geometry_init(stc_geometry *geometry, char *err, size_t err_len);
 int stc_geometry_set(stc_geometry *geometry, const char *assignment, char *err, size_t err_len);
 
 /* Parse a comma-separated list of assignments, e.g.
- * "banks=8,bank_bytes=1024", on top of the defaults, and init. */
+ * "banks=8,bank_bytes=1024", on top of the values already in geometry
+ * (usually stc_geometry_default's), and init. */
 int stc_geometry_parse(stc_geometry *geometry, const char *list, char *err, size_t err_len);
 
 static inline unsigned stc_log2(uint64_t power_of_two)

@@ -8,6 +8,7 @@
 #include "cache.h"
 #include "config.h"
 #include "geometry.h"
+#include "sweep.h"
 #include "system.h"
 #include "trace.h"
 
@@ -428,6 +429,8 @@ int main(int argc, char **argv)
     size_t run_count = 0;
     int exit_code = 0;
     stc_ref *batch = NULL;
+    stc_filtered_batch filtered = {0};
+    stc_repeat_filter filter;
     stc_trace *trace = NULL;
     if (setup_runs(&opts, runs, &run_count, err, sizeof err) != 0) {
         fprintf(stderr, "stcsim: %s\n", err);
@@ -441,7 +444,10 @@ int main(int argc, char **argv)
         goto done;
     }
     batch = malloc(BATCH_REFS * sizeof *batch);
-    if (!batch) {
+    filtered.ifetch = malloc(BATCH_REFS * sizeof *filtered.ifetch);
+    filtered.data = malloc(BATCH_REFS * sizeof *filtered.data);
+    stc_repeat_filter_init(&filter, &opts.geometry);
+    if (!batch || !filtered.ifetch || !filtered.data) {
         fprintf(stderr, "stcsim: out of memory\n");
         exit_code = 1;
         goto done;
@@ -471,8 +477,13 @@ int main(int argc, char **argv)
             totals.truncated += (batch[index].addr & ~opts.geometry.addr_mask) != 0;
         }
         totals.total += (uint64_t)got;
+        stc_repeat_filter_run(&filter, batch, (size_t)got, &filtered);
         for (size_t run = 0; run < run_count; run++) {
-            stc_system_run(&runs[run].system, batch, (size_t)got);
+            if (runs[run].schedule) {
+                stc_system_run(&runs[run].system, batch, (size_t)got);
+            } else {
+                stc_sweep_run(&runs[run].system, &filtered);
+            }
         }
         if (progress && totals.total >= next_progress) {
             fprintf(stderr, "\rstcsim: %" PRIu64 " M references", totals.total >> 20);
@@ -504,6 +515,8 @@ done:
         stc_trace_close(trace, err, sizeof err);
     }
     free(batch);
+    free(filtered.ifetch);
+    free(filtered.data);
     for (size_t run = 0; run < run_count; run++) {
         stc_system_free(&runs[run].system);
         free(runs[run].schedule);

@@ -14,6 +14,9 @@
  *           skipped.
  *
  * Blank lines and lines starting with '#' are skipped in both formats.
+ * Fields are separated by spaces or tabs; "\r\n" line ends and a last line
+ * without '\n' are accepted. SIZE is 1..4096; lines are at most 4096
+ * characters.
  * Input may be a file or standard input ("-"), plain, gzip or zstd
  * compressed (detected from the magic bytes, decompressed by a gzip/zstd
  * child process). Memory use is constant in the length of the trace.
@@ -53,7 +56,10 @@ typedef struct stc_trace stc_trace;
 stc_trace *stc_trace_open(const char *path, stc_trace_format format, char *err, size_t err_len);
 
 /* Read up to max references into refs. Returns the number read, 0 at the
- * end of the trace, -1 on error (see stc_trace_error). */
+ * end of the trace, -1 on error (see stc_trace_error). The references before
+ * a malformed line are returned first, the -1 comes on the next call, and
+ * every call after an error returns -1 again. A failed decompressor (corrupt
+ * or truncated input) is an error here as soon as its output ends. */
 long stc_trace_read(stc_trace *trace, stc_ref *refs, size_t max);
 
 /* "FILE:LINE: message" for the last error, or "" if none. */
@@ -67,7 +73,9 @@ stc_trace_format stc_trace_format_of(const stc_trace *trace);
 uint64_t stc_trace_lines(const stc_trace *trace);
 
 /* Close, reaping any decompressor. Returns 0, or -1 with a message in err
- * if the decompressor failed (corrupt or truncated compressed input). */
+ * if the decompressor failed (corrupt or truncated compressed input). When
+ * closed before the end of the trace, the decompressor is killed and its
+ * exit status is not reported. */
 int stc_trace_close(stc_trace *trace, char *err, size_t err_len);
 
 /* "din" or "lackey" (or "auto"). */

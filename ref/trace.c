@@ -1,0 +1,1055 @@
+/*
+ * trace.c - streaming din / lackey trace reader (the contract is trace.h).
+ *
+ * How it is put together, and why:
+ *
+ * - Input is read in READ_CHUNK blocks into one buffer. Only whole lines (up
+ *   to the last '\n' in the buffer) are handed to the parsers, so a parser
+ *   never checks bounds: every line ends in '\n', which no field accepts, so
+ *   every scanning loop stops there at the latest. The unterminated tail of
+ *   a block is moved to the front before the next read; a last line without
+ *   '\n' gets one appended. Memory use is the one buffer, whatever the trace
+ *   length.
+ *
+ * - There is one tight loop per format. It only *detects* that a line is
+ *   wrong and hands it to explain_bad_line(), a slow validator that walks
+ *   the line again field by field to say exactly what is wrong. That keeps
+ *   the hot loops small; tests/test_trace.c pins every message so the two
+ *   cannot drift apart unnoticed.
+ *
+ * - Compressed input (recognised by its magic bytes) is decompressed by a
+ *   gzip/zstd child started with fork/exec, no shell, so any file name is
+ *   safe. Its stdout is a pipe we read like a plain file. Sniffing the magic
+ *   consumes the first bytes of the input; for a regular file we seek back
+ *   and give the file to the decompressor as its stdin, for anything else
+ *   (a pipe on stdin) a second child, the feeder, writes the bytes already
+ *   read and then copies the rest of the input into the decompressor.
+ *
+ * - When the decompressed stream ends, the decompressor is reaped at once,
+ *   so a corrupt or truncated file is reported by stc_trace_read (before a
+ *   torn last line could be misreported as a syntax error) and again by
+ *   stc_trace_close. Closing before the end kills the children with SIGKILL
+ *   and only then closes the pipe: they have nothing to clean up, the kill
+ *   cannot be ignored (so close never hangs, even on a child blocked reading
+ *   a slow stdin), and no "Broken pipe" complaint reaches stderr. Their exit
+ *   status is then deliberately not reported: the caller chose to stop.
+ */
+#include "trace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(fmt_index, args_index) __attribute__((format(printf, fmt_index, args_index)))
+#else
+#define PRINTF_LIKE(fmt_index, args_index)
+#endif
+
+enum {
+    READ_CHUNK = 1 << 20,
+    MAX_LINE = 4096,     /* characters, not counting the "\n" or "\r\n" */
+    MAX_REF_SIZE = 4096, /* bytes in one reference */
+    SNIFF_BYTES = 4,     /* enough for the longest magic (zstd) */
+    TOKEN_SHOWN = 40,    /* characters of an offending token quoted in a message */
+    ERROR_LEN = 4096 + 512
+};
+
+/* A tail of up to MAX_LINE + 1 bytes (a full line and a '\r' whose '\n' has
+ * not arrived yet) may sit in front of a chunk, and one byte after the data
+ * is kept for the '\n' appended to an unterminated last line. */
+#define BUFFER_CAPACITY ((size_t)MAX_LINE + 1 + READ_CHUNK + 1)
+
+struct stc_trace {
+    char *name; /* the path, or "<stdin>", as it appears in messages */
+    int fd;     /* what we read: the file, stdin, or the decompressor's stdout */
+    bool fd_owned;
+    stc_trace_format format;
+
+    const char *decompressor; /* "gzip", "zstd", or NULL for plain input */
+    pid_t decompressor_pid;   /* 0 when there is none left to reap */
+    pid_t feeder_pid;         /* 0 when there is none left to reap */
+    bool decompression_failed;
+
+    unsigned char *buffer;
+    size_t parse_pos;   /* start of the first line not yet consumed */
+    size_t parse_limit; /* just after the last '\n' in the buffer */
+    size_t data_end;    /* end of the bytes read so far */
+    bool input_ended;   /* read() has returned 0 */
+
+    uint64_t lines; /* lines consumed so far */
+    bool failed;
+    char error[ERROR_LEN];
+};
+
+static const char DIN_LABELS_HELP[] = "(0 read, 1 write, 2 fetch)";
+
+/* din label 0, 1, 2 -> kind. */
+static const uint8_t din_label_kind[3] = {STC_REF_LOAD, STC_REF_STORE, STC_REF_IFETCH};
+
+/* Zero means "not a hexadecimal digit", so only the digits need listing. */
+static const uint8_t hex_digit_plus_one[256] = {
+    ['0'] = 1,   ['1'] = 2,   ['2'] = 3,   ['3'] = 4,   ['4'] = 5,   ['5'] = 6,
+    ['6'] = 7,   ['7'] = 8,   ['8'] = 9,   ['9'] = 10,  ['a'] = 11,  ['b'] = 12,
+    ['c'] = 13,  ['d'] = 14,  ['e'] = 15,  ['f'] = 16,  ['A'] = 11,  ['B'] = 12,
+    ['C'] = 13,  ['D'] = 14,  ['E'] = 15,  ['F'] = 16,
+};
+
+/* Same trick for lackey's record letters -> kind + 1. */
+static const uint8_t lackey_kind_plus_one[256] = {
+    ['I'] = STC_REF_IFETCH + 1,
+    ['L'] = STC_REF_LOAD + 1,
+    ['S'] = STC_REF_STORE + 1,
+    ['M'] = STC_REF_MODIFY + 1,
+};
+
+/* For hex strings over 16 digits, which are fine if the excess is leading
+ * zeros (the shifted-out bits were then all zero). */
+static bool fits_64_bits(const unsigned char *digits, const unsigned char *end)
+{
+    while (end - digits > 16 && *digits == '0')
+        digits++;
+    return end - digits <= 16;
+}
+
+static inline bool is_blank(unsigned char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+static inline bool is_digit(unsigned char c)
+{
+    return (unsigned)c - '0' <= 9;
+}
+
+/* ------------------------------------------------------------------ errors */
+
+static void set_error(stc_trace *trace, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void set_error(stc_trace *trace, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(trace->error, sizeof trace->error, fmt, args);
+    va_end(args);
+    trace->failed = true;
+}
+
+/* The error is about the line after the last one consumed. */
+static void fail_line(stc_trace *trace, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void fail_line(stc_trace *trace, const char *fmt, ...)
+{
+    char message[512];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(message, sizeof message, fmt, args);
+    va_end(args);
+    set_error(trace, "%s:%" PRIu64 ": %s", trace->name, trace->lines + 1, message);
+}
+
+static void copy_message(char *out, size_t out_len, const char *message)
+{
+    if (out && out_len)
+        snprintf(out, out_len, "%s", message);
+}
+
+/* Quote-ready form of untrusted text: at most TOKEN_SHOWN characters, the
+ * unprintable ones escaped so a message stays one readable line. */
+static const char *show_text(char *out, size_t out_len, const unsigned char *text, size_t text_len)
+{
+    size_t used = 0;
+    for (size_t i = 0; i < text_len && i < TOKEN_SHOWN && used + 5 < out_len; i++) {
+        unsigned char c = text[i];
+        if (c >= 0x20 && c < 0x7f && c != '\'' && c != '\\')
+            out[used++] = (char)c;
+        else
+            used += (size_t)snprintf(out + used, out_len - used, "\\x%02x", c);
+    }
+    if (text_len > TOKEN_SHOWN && used + 4 < out_len) {
+        memcpy(out + used, "...", 3);
+        used += 3;
+    }
+    out[used] = '\0';
+    return out;
+}
+
+/* ------------------------------------------------ explaining a bad line */
+
+/* A line being explained: [at, end) is what is left of its content. */
+typedef struct {
+    const unsigned char *at;
+    const unsigned char *end;
+} line_cursor;
+
+typedef struct {
+    const unsigned char *text;
+    size_t len;
+} token;
+
+static void skip_blanks(line_cursor *cursor)
+{
+    while (cursor->at < cursor->end && is_blank(*cursor->at))
+        cursor->at++;
+}
+
+/* The next field: up to a blank, the end of the line, or (for lackey's
+ * "ADDR,SIZE") a comma. */
+static token take_token(line_cursor *cursor, bool comma_ends)
+{
+    token field = {cursor->at, 0};
+    while (cursor->at < cursor->end && !is_blank(*cursor->at) && !(comma_ends && *cursor->at == ','))
+        cursor->at++;
+    field.len = (size_t)(cursor->at - field.text);
+    return field;
+}
+
+/* Returns false (with the error set) if the address field is not valid. */
+static bool check_address(stc_trace *trace, token field, bool prefix_allowed)
+{
+    char shown[TOKEN_SHOWN * 4 + 8];
+    const unsigned char *digits = field.text;
+    size_t digit_count = field.len;
+    if (field.len == 0) {
+        fail_line(trace, "missing address");
+        return false;
+    }
+    if (prefix_allowed && digit_count >= 2 && digits[0] == '0' && (digits[1] | 0x20) == 'x') {
+        digits += 2;
+        digit_count -= 2;
+    }
+    bool all_hex = digit_count > 0;
+    for (size_t i = 0; i < digit_count; i++)
+        all_hex = all_hex && hex_digit_plus_one[digits[i]] != 0;
+    if (!all_hex) {
+        fail_line(trace, "bad hexadecimal address '%s'", show_text(shown, sizeof shown, field.text, field.len));
+        return false;
+    }
+    while (digit_count > 1 && digits[0] == '0') {
+        digits++;
+        digit_count--;
+    }
+    if (digit_count > 16) {
+        fail_line(trace, "address does not fit in 64 bits");
+        return false;
+    }
+    return true;
+}
+
+static bool check_size(stc_trace *trace, token field)
+{
+    char shown[TOKEN_SHOWN * 4 + 8];
+    unsigned long size = 0;
+    for (size_t i = 0; i < field.len; i++) {
+        if (!is_digit(field.text[i])) {
+            fail_line(trace, "bad size '%s'", show_text(shown, sizeof shown, field.text, field.len));
+            return false;
+        }
+        if (size <= MAX_REF_SIZE)
+            size = size * 10 + (field.text[i] - '0');
+    }
+    if (size == 0) {
+        fail_line(trace, "size 0 is not allowed");
+        return false;
+    }
+    if (size > MAX_REF_SIZE) {
+        fail_line(trace, "size must be at most %d", MAX_REF_SIZE);
+        return false;
+    }
+    return true;
+}
+
+static bool check_nothing_left(stc_trace *trace, line_cursor *cursor)
+{
+    char shown[TOKEN_SHOWN * 4 + 8];
+    skip_blanks(cursor);
+    if (cursor->at == cursor->end)
+        return true;
+    fail_line(trace, "unexpected text after the record: '%s'",
+              show_text(shown, sizeof shown, cursor->at, (size_t)(cursor->end - cursor->at)));
+    return false;
+}
+
+static bool explain_din(stc_trace *trace, line_cursor *cursor)
+{
+    char shown[TOKEN_SHOWN * 4 + 8];
+    skip_blanks(cursor);
+    token label = take_token(cursor, false);
+    bool numeric = label.len > 0;
+    for (size_t i = 0; i < label.len; i++)
+        numeric = numeric && is_digit(label.text[i]);
+    show_text(shown, sizeof shown, label.text, label.len);
+    if (!numeric) {
+        fail_line(trace, "unknown din label '%s' %s", shown, DIN_LABELS_HELP);
+        return false;
+    }
+    if (label.len == 1 && label.text[0] == '3') {
+        fail_line(trace, "din label 3 (DineroIV escape) is not supported %s", DIN_LABELS_HELP);
+        return false;
+    }
+    if (label.len == 1 && label.text[0] == '4') {
+        fail_line(trace, "din label 4 (DineroIV cache flush) is not supported %s", DIN_LABELS_HELP);
+        return false;
+    }
+    if (label.len != 1 || label.text[0] > '2') {
+        fail_line(trace, "unknown din label %s %s", shown, DIN_LABELS_HELP);
+        return false;
+    }
+    skip_blanks(cursor);
+    if (!check_address(trace, take_token(cursor, false), true))
+        return false;
+    skip_blanks(cursor);
+    if (cursor->at < cursor->end && !check_size(trace, take_token(cursor, false)))
+        return false;
+    return check_nothing_left(trace, cursor);
+}
+
+static bool explain_lackey(stc_trace *trace, line_cursor *cursor)
+{
+    char shown[TOKEN_SHOWN * 4 + 8];
+    skip_blanks(cursor);
+    token kind = take_token(cursor, false);
+    if (kind.len != 1 || !memchr("ILSM", kind.text[0], 4)) {
+        fail_line(trace, "unknown lackey record '%s' (expected I, L, S or M)",
+                  show_text(shown, sizeof shown, kind.text, kind.len));
+        return false;
+    }
+    skip_blanks(cursor);
+    if (!check_address(trace, take_token(cursor, true), false))
+        return false;
+    if (cursor->at == cursor->end) {
+        fail_line(trace, "missing ',SIZE' after the address");
+        return false;
+    }
+    if (*cursor->at != ',') {
+        fail_line(trace, "expected ',' right after the address, found '%s'",
+                  show_text(shown, sizeof shown, cursor->at, (size_t)(cursor->end - cursor->at)));
+        return false;
+    }
+    cursor->at++;
+    token size = take_token(cursor, false);
+    if (size.len == 0) {
+        fail_line(trace, "missing size after ','");
+        return false;
+    }
+    if (!check_size(trace, size))
+        return false;
+    return check_nothing_left(trace, cursor);
+}
+
+/* Sets the error for a line the fast path rejected. The line is whole: it
+ * ends in '\n' before parse_limit. */
+static void explain_bad_line(stc_trace *trace, const unsigned char *line, stc_trace_format format)
+{
+    const unsigned char *newline = memchr(line, '\n', (size_t)(trace->buffer + trace->parse_limit - line));
+    const unsigned char *end = newline;
+    if (end > line && end[-1] == '\r')
+        end--;
+    if (memchr(line, '\0', (size_t)(newline - line))) {
+        fail_line(trace, "NUL byte in the input (not a text trace?)");
+        return;
+    }
+    if (end - line > MAX_LINE) {
+        fail_line(trace, "line longer than %d characters", MAX_LINE);
+        return;
+    }
+    line_cursor cursor = {line, end};
+    bool explained = false;
+    if (format == STC_TRACE_DIN) {
+        explained = !explain_din(trace, &cursor);
+    } else if (format == STC_TRACE_LACKEY) {
+        explained = !explain_lackey(trace, &cursor);
+    } else {
+        char shown[TOKEN_SHOWN * 4 + 8];
+        skip_blanks(&cursor);
+        fail_line(trace,
+                  "cannot tell the trace format from '%s' (expected din \"LABEL ADDRESS [SIZE]\" "
+                  "or lackey \"I|L|S|M ADDRESS,SIZE\")",
+                  show_text(shown, sizeof shown, cursor.at, (size_t)(end - cursor.at)));
+        explained = true;
+    }
+    if (!explained) /* the fast path and the validator disagree: a bug here */
+        fail_line(trace, "malformed %s record", stc_trace_format_name(format));
+}
+
+/* ------------------------------------------------------- child processes */
+
+/* Both ends close-on-exec, so no other child (nor a later decompressor of
+ * another trace) holds them open and hides the end of the stream; and both
+ * above 2, so moving them onto stdin/stdout in a child cannot clobber one. */
+static int make_pipe(int ends[2])
+{
+    int raw[2];
+    if (pipe(raw) != 0)
+        return -1;
+    for (int i = 0; i < 2; i++) {
+        ends[i] = fcntl(raw[i], F_DUPFD_CLOEXEC, 3);
+        close(raw[i]);
+    }
+    if (ends[0] >= 0 && ends[1] >= 0)
+        return 0;
+    int saved = errno;
+    for (int i = 0; i < 2; i++)
+        if (ends[i] >= 0)
+            close(ends[i]);
+    errno = saved;
+    return -1;
+}
+
+/* Child side: make fd available as target, without close-on-exec. */
+static int place_fd(int fd, int target)
+{
+    if (fd == target)
+        return fcntl(fd, F_SETFD, 0);
+    return dup2(fd, target) < 0 ? -1 : 0;
+}
+
+static int write_all(int fd, const unsigned char *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t written = write(fd, data, len);
+        if (written < 0 && errno == EINTR)
+            continue;
+        if (written < 0)
+            return -1;
+        data += written;
+        len -= (size_t)written;
+    }
+    return 0;
+}
+
+/* Child side. The exit status is the errno of a failure (they are all
+ * below 256 in practice), so the parent can name it. */
+static _Noreturn void run_feeder(unsigned char *buffer, size_t already_read, int input_fd, int output_fd)
+{
+    if (write_all(output_fd, buffer, already_read) != 0)
+        _exit(errno > 0 && errno < 256 ? errno : 255);
+    for (;;) {
+        ssize_t got = read(input_fd, buffer, READ_CHUNK);
+        if (got == 0)
+            _exit(0);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0 || write_all(output_fd, buffer, (size_t)got) != 0)
+            _exit(errno > 0 && errno < 256 ? errno : 255);
+    }
+}
+
+/* Child side: exec the decompressor, or report errno through report_fd. */
+static _Noreturn void run_decompressor(const char *program, int input_fd, int output_fd, int report_fd)
+{
+    char *const argv[] = {(char *)program, strcmp(program, "zstd") == 0 ? "-dcq" : "-dc", NULL};
+    if (place_fd(input_fd, STDIN_FILENO) == 0 && place_fd(output_fd, STDOUT_FILENO) == 0)
+        execvp(program, argv);
+    int exec_errno = errno;
+    if (write(report_fd, &exec_errno, sizeof exec_errno) < 0) {
+        /* nothing left to tell anyone: the parent sees a short report */
+    }
+    _exit(127);
+}
+
+static int wait_for_child(pid_t pid, int *status)
+{
+    while (waitpid(pid, status, 0) < 0) {
+        if (errno != EINTR)
+            return -1;
+    }
+    return 0;
+}
+
+static void kill_and_reap(pid_t *pid)
+{
+    int status;
+    if (*pid <= 0)
+        return;
+    kill(*pid, SIGKILL);
+    wait_for_child(*pid, &status);
+    *pid = 0;
+}
+
+static const char *describe_status(char *out, size_t out_len, int status)
+{
+    if (WIFEXITED(status))
+        snprintf(out, out_len, "exit status %d", WEXITSTATUS(status));
+    else if (WIFSIGNALED(status))
+        snprintf(out, out_len, "killed by signal %d", WTERMSIG(status));
+    else
+        snprintf(out, out_len, "wait status %d", status);
+    return out;
+}
+
+/* Replaces trace->fd by the stdout of a decompressor reading the same input
+ * from its start (the first data_end bytes of which are in the buffer). */
+static int start_decompressor(stc_trace *trace, const char *program)
+{
+    int input_fd = trace->fd;
+    int feed[2] = {-1, -1};
+    int output[2] = {-1, -1};
+    int report[2] = {-1, -1};
+    struct stat input_stat;
+
+    trace->decompressor = program;
+    if (fstat(trace->fd, &input_stat) == 0 && S_ISREG(input_stat.st_mode) &&
+        lseek(trace->fd, -(off_t)trace->data_end, SEEK_CUR) >= 0) {
+        /* the decompressor reads the file itself, from where we started */
+    } else {
+        if (make_pipe(feed) != 0)
+            goto system_error;
+        trace->feeder_pid = fork();
+        if (trace->feeder_pid < 0) {
+            trace->feeder_pid = 0;
+            goto system_error;
+        }
+        if (trace->feeder_pid == 0) {
+            close(feed[0]);
+            run_feeder(trace->buffer, trace->data_end, trace->fd, feed[1]);
+        }
+        close(feed[1]);
+        feed[1] = -1;
+        input_fd = feed[0];
+    }
+
+    if (make_pipe(output) != 0 || make_pipe(report) != 0)
+        goto system_error;
+    trace->decompressor_pid = fork();
+    if (trace->decompressor_pid < 0) {
+        trace->decompressor_pid = 0;
+        goto system_error;
+    }
+    if (trace->decompressor_pid == 0)
+        run_decompressor(program, input_fd, output[1], report[1]);
+    close(output[1]);
+    close(report[1]);
+    if (feed[0] >= 0)
+        close(feed[0]);
+
+    /* The report pipe closes on a successful exec, or carries its errno. */
+    int exec_errno = 0;
+    ssize_t got;
+    do
+        got = read(report[0], &exec_errno, sizeof exec_errno);
+    while (got < 0 && errno == EINTR);
+    close(report[0]);
+    if (got == (ssize_t)sizeof exec_errno) {
+        close(output[0]);
+        kill_and_reap(&trace->decompressor_pid);
+        kill_and_reap(&trace->feeder_pid);
+        set_error(trace, "%s: cannot run '%s' to decompress it: %s (is %s installed?)", trace->name,
+                  program, strerror(exec_errno), program);
+        return -1;
+    }
+
+    if (trace->fd_owned)
+        close(trace->fd);
+    trace->fd = output[0];
+    trace->fd_owned = true;
+    trace->data_end = 0;
+    trace->input_ended = false;
+    return 0;
+
+system_error:
+    set_error(trace, "%s: cannot start %s: %s", trace->name, program, strerror(errno));
+    for (int i = 0; i < 2; i++) {
+        if (feed[i] >= 0)
+            close(feed[i]);
+        if (output[i] >= 0)
+            close(output[i]);
+        if (report[i] >= 0)
+            close(report[i]);
+    }
+    kill_and_reap(&trace->feeder_pid);
+    return -1;
+}
+
+/* Called when the decompressed stream has ended: the decompressor's verdict
+ * on the compressed data is due now. */
+static int finish_decompression(stc_trace *trace)
+{
+    char status_text[64];
+    int status;
+    if (trace->decompressor_pid <= 0)
+        return 0;
+    if (wait_for_child(trace->decompressor_pid, &status) != 0) {
+        int wait_errno = errno;
+        trace->decompressor_pid = 0;
+        kill_and_reap(&trace->feeder_pid);
+        set_error(trace, "%s: cannot wait for %s: %s", trace->name, trace->decompressor, strerror(wait_errno));
+        trace->decompression_failed = true;
+        return -1;
+    }
+    trace->decompressor_pid = 0;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        /* it will not read any more, so the feeder has nothing left to do */
+        kill_and_reap(&trace->feeder_pid);
+        set_error(trace, "%s: %s failed (%s): corrupt or truncated compressed input?", trace->name,
+                  trace->decompressor, describe_status(status_text, sizeof status_text, status));
+        trace->decompression_failed = true;
+        return -1;
+    }
+    /* A successful gzip/zstd has read its input to the end, so the feeder is
+     * exiting and waiting for it cannot block. */
+    if (trace->feeder_pid > 0) {
+        int feeder_status = 0;
+        int waited = wait_for_child(trace->feeder_pid, &feeder_status);
+        trace->feeder_pid = 0;
+        if (waited == 0 && feeder_status != 0) {
+            set_error(trace, "%s: copying the input to %s failed: %s", trace->name, trace->decompressor,
+                      WIFEXITED(feeder_status) ? strerror(WEXITSTATUS(feeder_status))
+                                               : describe_status(status_text, sizeof status_text, feeder_status));
+            trace->decompression_failed = true;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- buffer */
+
+static ssize_t read_retrying(int fd, void *into, size_t len)
+{
+    ssize_t got;
+    do
+        got = read(fd, into, len);
+    while (got < 0 && errno == EINTR);
+    return got;
+}
+
+/* Makes at least one whole line available in [parse_pos, parse_limit).
+ * Returns 1, 0 at the end of the input, -1 on error. Only called when
+ * parse_pos == parse_limit. */
+static int refill(stc_trace *trace)
+{
+    unsigned char *buffer = trace->buffer;
+    size_t tail = trace->data_end - trace->parse_pos;
+    memmove(buffer, buffer + trace->parse_pos, tail);
+    trace->parse_pos = 0;
+    trace->parse_limit = 0;
+    trace->data_end = tail;
+
+    size_t searched = 0; /* bytes of the tail known to hold no '\n' */
+    for (;;) {
+        size_t after_newline = trace->data_end;
+        while (after_newline > searched && buffer[after_newline - 1] != '\n')
+            after_newline--;
+        if (after_newline > searched) {
+            trace->parse_limit = after_newline;
+            return 1;
+        }
+        searched = trace->data_end;
+        if (trace->data_end > (size_t)MAX_LINE + 1) {
+            fail_line(trace, "line longer than %d characters", MAX_LINE);
+            return -1;
+        }
+        if (!trace->input_ended) {
+            ssize_t got = read_retrying(trace->fd, buffer + trace->data_end, READ_CHUNK);
+            if (got < 0) {
+                set_error(trace, "%s: %s", trace->name, strerror(errno));
+                return -1;
+            }
+            if (got > 0) {
+                trace->data_end += (size_t)got;
+                continue;
+            }
+            trace->input_ended = true;
+            if (finish_decompression(trace) != 0)
+                return -1;
+        }
+        if (trace->data_end == 0)
+            return 0;
+        buffer[trace->data_end++] = '\n';
+        trace->parse_limit = trace->data_end;
+        return 1;
+    }
+}
+
+/* If the line is one to skip (blank, '#' comment, and valgrind's "==" when
+ * they may occur), returns where the next line starts, else NULL. first is
+ * the line's first non-blank character. */
+static const unsigned char *skip_ignored_line(const unsigned char *line, const unsigned char *first,
+                                              bool valgrind_messages)
+{
+    const unsigned char *at = first;
+    if (*at == '#' || (valgrind_messages && at[0] == '=' && at[1] == '=')) {
+        while (*at != '\n') {
+            if (*at == '\0')
+                return NULL;
+            at++;
+        }
+    } else if (*at == '\r' && at[1] == '\n') {
+        at++;
+    } else if (*at != '\n') {
+        return NULL;
+    }
+    const unsigned char *end = at > line && at[-1] == '\r' ? at - 1 : at;
+    return end - line > MAX_LINE ? NULL : at + 1;
+}
+
+/* --------------------------------------------------------------- parsing */
+
+/* Decides the format from the first record without consuming it. Returns
+ * 1 when decided, 0 at the end of an input with no records, -1 on error. */
+static int detect_format(stc_trace *trace)
+{
+    for (;;) {
+        if (trace->parse_pos == trace->parse_limit) {
+            int more = refill(trace);
+            if (more <= 0)
+                return more;
+        }
+        const unsigned char *line = trace->buffer + trace->parse_pos;
+        const unsigned char *first = line;
+        while (is_blank(*first))
+            first++;
+        if (memchr("ILSM", *first, 4) && is_blank(first[1])) {
+            trace->format = STC_TRACE_LACKEY;
+            return 1;
+        }
+        if (is_digit(*first)) {
+            trace->format = STC_TRACE_DIN;
+            return 1;
+        }
+        const unsigned char *next = skip_ignored_line(line, first, true);
+        if (!next) {
+            explain_bad_line(trace, line, STC_TRACE_AUTO);
+            return -1;
+        }
+        trace->parse_pos = (size_t)(next - trace->buffer);
+        trace->lines++;
+    }
+}
+
+/*
+ * The two hot loops. They keep the position and line count in locals and
+ * write them back before anything that looks at the trace (refill, errors).
+ * Sizes saturate just above MAX_REF_SIZE so a long digit string cannot
+ * overflow; an address is checked for a 17th significant digit only after
+ * its loop, as a per-digit test would cost more than the whole check.
+ */
+
+static size_t read_din(stc_trace *trace, stc_ref *refs, size_t max)
+{
+    const unsigned char *p = trace->buffer + trace->parse_pos;
+    const unsigned char *limit = trace->buffer + trace->parse_limit;
+    const unsigned char *line = p;
+    uint64_t lines = trace->lines;
+    size_t count = 0;
+
+    while (count < max) {
+        if (p == limit) {
+            trace->parse_pos = (size_t)(p - trace->buffer);
+            trace->lines = lines;
+            if (refill(trace) <= 0)
+                return count;
+            p = trace->buffer + trace->parse_pos;
+            limit = trace->buffer + trace->parse_limit;
+        }
+        line = p;
+        while (is_blank(*p))
+            p++;
+        unsigned label = (unsigned)*p - '0';
+        if (label > 2 || !is_blank(p[1])) {
+            p = skip_ignored_line(line, p, false);
+            if (!p)
+                goto bad_line;
+            lines++;
+            continue;
+        }
+        p += 2;
+        while (is_blank(*p))
+            p++;
+        if (p[0] == '0' && (p[1] | 0x20) == 'x')
+            p += 2;
+        const unsigned char *digits = p;
+        uint64_t address = 0;
+        unsigned digit;
+        while ((digit = hex_digit_plus_one[*p]) != 0) {
+            address = address << 4 | (digit - 1);
+            p++;
+        }
+        if (p - digits > 16 && !fits_64_bits(digits, p))
+            goto bad_line;
+        if (p == digits)
+            goto bad_line;
+        unsigned size = 4;
+        if (is_blank(*p)) {
+            do
+                p++;
+            while (is_blank(*p));
+            if (is_digit(*p)) {
+                size = (unsigned)*p - '0';
+                while ((digit = (unsigned)*++p - '0') <= 9) {
+                    if (size <= MAX_REF_SIZE)
+                        size = size * 10 + digit;
+                }
+                if (size == 0 || size > MAX_REF_SIZE)
+                    goto bad_line;
+                while (is_blank(*p))
+                    p++;
+            }
+        }
+        const unsigned char *content_end = p;
+        if (*p == '\r')
+            p++;
+        if (*p != '\n' || content_end - line > MAX_LINE)
+            goto bad_line;
+        p++;
+        lines++;
+        refs[count].addr = address;
+        refs[count].size = size;
+        refs[count].kind = din_label_kind[label];
+        count++;
+    }
+    trace->parse_pos = (size_t)(p - trace->buffer);
+    trace->lines = lines;
+    return count;
+
+bad_line:
+    trace->parse_pos = (size_t)(line - trace->buffer);
+    trace->lines = lines;
+    explain_bad_line(trace, line, STC_TRACE_DIN);
+    return count;
+}
+
+static size_t read_lackey(stc_trace *trace, stc_ref *refs, size_t max)
+{
+    const unsigned char *p = trace->buffer + trace->parse_pos;
+    const unsigned char *limit = trace->buffer + trace->parse_limit;
+    const unsigned char *line = p;
+    uint64_t lines = trace->lines;
+    size_t count = 0;
+
+    while (count < max) {
+        if (p == limit) {
+            trace->parse_pos = (size_t)(p - trace->buffer);
+            trace->lines = lines;
+            if (refill(trace) <= 0)
+                return count;
+            p = trace->buffer + trace->parse_pos;
+            limit = trace->buffer + trace->parse_limit;
+        }
+        line = p;
+        while (is_blank(*p))
+            p++;
+        unsigned kind_code = lackey_kind_plus_one[*p];
+        if (kind_code == 0) {
+            p = skip_ignored_line(line, p, true);
+            if (!p)
+                goto bad_line;
+            lines++;
+            continue;
+        }
+        if (!is_blank(p[1]))
+            goto bad_line;
+        p += 2;
+        while (is_blank(*p))
+            p++;
+        const unsigned char *digits = p;
+        uint64_t address = 0;
+        unsigned digit;
+        while ((digit = hex_digit_plus_one[*p]) != 0) {
+            address = address << 4 | (digit - 1);
+            p++;
+        }
+        if (p - digits > 16 && !fits_64_bits(digits, p))
+            goto bad_line;
+        if (p == digits || *p != ',')
+            goto bad_line;
+        p++;
+        unsigned size = (unsigned)*p - '0';
+        if (size > 9)
+            goto bad_line;
+        while ((digit = (unsigned)*++p - '0') <= 9) {
+            if (size <= MAX_REF_SIZE)
+                size = size * 10 + digit;
+        }
+        if (size == 0 || size > MAX_REF_SIZE)
+            goto bad_line;
+        while (is_blank(*p))
+            p++;
+        const unsigned char *content_end = p;
+        if (*p == '\r')
+            p++;
+        if (*p != '\n' || content_end - line > MAX_LINE)
+            goto bad_line;
+        p++;
+        lines++;
+        refs[count].addr = address;
+        refs[count].size = size;
+        refs[count].kind = (uint8_t)(kind_code - 1);
+        count++;
+    }
+    trace->parse_pos = (size_t)(p - trace->buffer);
+    trace->lines = lines;
+    return count;
+
+bad_line:
+    trace->parse_pos = (size_t)(line - trace->buffer);
+    trace->lines = lines;
+    explain_bad_line(trace, line, STC_TRACE_LACKEY);
+    return count;
+}
+
+/* ------------------------------------------------------------ public API */
+
+static void free_trace(stc_trace *trace)
+{
+    /* Kill, then close, then reap: either of the first two alone ends a
+     * child blocked writing to us, so waiting cannot hang. */
+    if (trace->decompressor_pid > 0)
+        kill(trace->decompressor_pid, SIGKILL);
+    if (trace->feeder_pid > 0)
+        kill(trace->feeder_pid, SIGKILL);
+    if (trace->fd_owned)
+        close(trace->fd);
+    kill_and_reap(&trace->decompressor_pid);
+    kill_and_reap(&trace->feeder_pid);
+    free(trace->buffer);
+    free(trace->name);
+    free(trace);
+}
+
+stc_trace *stc_trace_open(const char *path, stc_trace_format format, char *err, size_t err_len)
+{
+    bool from_stdin = strcmp(path, "-") == 0;
+    const char *name = from_stdin ? "<stdin>" : path;
+    copy_message(err, err_len, "");
+    if (format != STC_TRACE_AUTO && format != STC_TRACE_DIN && format != STC_TRACE_LACKEY) {
+        if (err && err_len)
+            snprintf(err, err_len, "%s: invalid trace format %d", name, (int)format);
+        return NULL;
+    }
+    stc_trace *trace = calloc(1, sizeof *trace);
+    if (!trace || !(trace->name = strdup(name)) || !(trace->buffer = malloc(BUFFER_CAPACITY))) {
+        if (err && err_len)
+            snprintf(err, err_len, "%s: out of memory", name);
+        if (trace)
+            free(trace->name);
+        free(trace);
+        return NULL;
+    }
+    trace->format = format;
+    trace->fd = STDIN_FILENO;
+    if (!from_stdin) {
+        trace->fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (trace->fd < 0) {
+            if (err && err_len)
+                snprintf(err, err_len, "%s: %s", name, strerror(errno));
+            trace->fd = STDIN_FILENO;
+            free_trace(trace);
+            return NULL;
+        }
+        trace->fd_owned = true;
+    }
+
+    /* Sniff: the first bytes stay in the buffer as the start of the data. */
+    while (trace->data_end < SNIFF_BYTES) {
+        ssize_t got = read_retrying(trace->fd, trace->buffer + trace->data_end, READ_CHUNK);
+        if (got < 0) {
+            set_error(trace, "%s: %s", name, strerror(errno));
+            copy_message(err, err_len, trace->error);
+            free_trace(trace);
+            return NULL;
+        }
+        if (got == 0) {
+            trace->input_ended = true;
+            break;
+        }
+        trace->data_end += (size_t)got;
+    }
+    const unsigned char *magic = trace->buffer;
+    const char *decompressor = NULL;
+    if (trace->data_end >= 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+        decompressor = "gzip";
+    else if (trace->data_end >= 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd)
+        decompressor = "zstd";
+    if (decompressor && start_decompressor(trace, decompressor) != 0) {
+        copy_message(err, err_len, trace->error);
+        free_trace(trace);
+        return NULL;
+    }
+    return trace;
+}
+
+long stc_trace_read(stc_trace *trace, stc_ref *refs, size_t max)
+{
+    if (trace->failed)
+        return -1;
+    if (max > LONG_MAX)
+        max = LONG_MAX;
+    if (trace->format == STC_TRACE_AUTO) {
+        int detected = detect_format(trace);
+        if (detected <= 0)
+            return detected;
+    }
+    size_t count = trace->format == STC_TRACE_DIN ? read_din(trace, refs, max) : read_lackey(trace, refs, max);
+    /* Records before a bad line are delivered first; the error comes on the
+     * next call, so what a caller sees does not depend on its batch size. */
+    if (count == 0 && trace->failed)
+        return -1;
+    return (long)count;
+}
+
+const char *stc_trace_error(const stc_trace *trace)
+{
+    return trace->failed ? trace->error : "";
+}
+
+stc_trace_format stc_trace_format_of(const stc_trace *trace)
+{
+    return trace->format;
+}
+
+uint64_t stc_trace_lines(const stc_trace *trace)
+{
+    return trace->lines;
+}
+
+int stc_trace_close(stc_trace *trace, char *err, size_t err_len)
+{
+    copy_message(err, err_len, "");
+    if (!trace)
+        return 0;
+    int result = 0;
+    if (trace->decompression_failed) {
+        copy_message(err, err_len, trace->error);
+        result = -1;
+    }
+    /* Children still running here were abandoned before the end; see the
+     * top of this file for why they are killed before the pipe is closed. */
+    free_trace(trace);
+    return result;
+}
+
+const char *stc_trace_format_name(stc_trace_format format)
+{
+    switch (format) {
+    case STC_TRACE_AUTO:
+        return "auto";
+    case STC_TRACE_DIN:
+        return "din";
+    case STC_TRACE_LACKEY:
+        return "lackey";
+    }
+    return "unknown";
+}
+
+int stc_trace_format_parse(const char *name, stc_trace_format *format)
+{
+    static const stc_trace_format all[] = {STC_TRACE_AUTO, STC_TRACE_DIN, STC_TRACE_LACKEY};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (name && strcmp(name, stc_trace_format_name(all[i])) == 0) {
+            *format = all[i];
+            return 0;
+        }
+    }
+    return -1;
+}
