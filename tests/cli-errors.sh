@@ -13,7 +13,7 @@ expect_error() {
     local name=$1 expected=$2
     shift 3
     local status=0
-    "$STCSIM" "$@" >"$work/out" 2>"$work/err" </dev/null || status=$?
+    "$STCSIM" "$@" >"$work/out" 2>"$work/err" <"${STDIN_FILE:-/dev/null}" || status=$?
     if [ "$status" -eq 0 ]; then
         echo "FAIL $name: exit status 0"; failed=$((failed + 1)); return
     fi
@@ -40,7 +40,7 @@ expect_error bad-address   "bad-addr.din:2:"      -- "$work/bad-addr.din"
 expect_error bad-label     "bad-label.din:2:"     -- "$work/bad-label.din"
 expect_error zero-size     "zero-size.lackey:1:"  -- "$work/zero-size.lackey"
 expect_error missing-size  "no-size.lackey:2:"    -- "$work/no-size.lackey"
-expect_error stdin-error   "<stdin>:3:"           -- - <"$work/bad-record.lackey"
+STDIN_FILE="$work/bad-record.lackey" expect_error stdin-error "<stdin>:3:" -- -
 expect_error truncated-zst "truncated.lackey.zst" -- "$work/truncated.lackey.zst"
 expect_error no-file       "$work/nonexistent"    -- "$work/nonexistent"
 expect_error no-trace      "no trace given"       --
@@ -57,7 +57,8 @@ expect_error geom-number   "banks=four: not a decimal number" -- -g banks=four "
 expect_error config-assoc  "configuration '2K_2W_16B' is illegal" -- -c 2K_2W_16B "$work/good.lackey"
 expect_error config-wp     "way prediction needs an associativity" -- -c 8K_1W_16B_P "$work/good.lackey"
 expect_error config-syntax "configuration 'banana': expected" -- -c banana "$work/good.lackey"
-expect_error config-line   "line 48 B is not" -- -c 8K_4W_48B "$work/good.lackey"
+expect_error config-line   "line 8 B is not" -- -c 8K_4W_8B "$work/good.lackey"
+expect_error config-lines  "the logical line must be 1, 2 or 4 physical lines" -- -c 8K_4W_48B "$work/good.lackey"
 expect_error config-size   "size 3072 B is not a whole number" -- -c 3K_1W_16B "$work/good.lackey"
 expect_error order-bad     "--order 'sideways'" -- --reconfig-every 10 --order sideways "$work/good.lackey"
 expect_error order-list    "configuration '9K_1W_16B'" -- --reconfig-every 10 --order list:8K_1W_16B,9K_1W_16B "$work/good.lackey"
