@@ -305,9 +305,17 @@ static void touch_logical_line(stc_cache *cache, unsigned bank, unsigned row)
 /* One access inside one physical line, already validated. result may be
  * NULL (trace simulation), which skips the bookkeeping only it needs.
  * Returns whether the access hit; adds its cycles to *cycles. */
-static inline bool access_piece(stc_cache *cache, stc_op op, uint64_t addr, unsigned bytes,
-                                const uint8_t *write_data, const uint8_t *write_mask,
-                                uint8_t *read_data, stc_access_result *result, unsigned *cycles)
+/* Inlined into each caller so the tag-only trace path (with_data a
+ * constant false) loses every data branch. */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+static ALWAYS_INLINE bool access_piece(stc_cache *cache, stc_op op, uint64_t addr, unsigned bytes,
+                                       const uint8_t *write_data, const uint8_t *write_mask,
+                                       uint8_t *read_data, stc_access_result *result,
+                                       unsigned *cycles, const bool with_data)
 {
     const stc_geometry *geometry = &cache->geometry;
     uint64_t tag = tag_of(cache, addr);
@@ -354,7 +362,7 @@ static inline bool access_piece(stc_cache *cache, stc_op op, uint64_t addr, unsi
     }
 
     size_t slot = slot_index(cache, bank, row);
-    if (cache->has_data) {
+    if (with_data && cache->has_data) {
         unsigned offset = (unsigned)addr & (geometry->line_bytes - 1);
         uint8_t *line = cache->data + slot * geometry->line_bytes + offset;
         if (read_data && op != STC_OP_WRITE) {
@@ -419,7 +427,7 @@ int stc_cache_access(stc_cache *cache, stc_op op, uint64_t addr, unsigned bytes,
         return -1;
     }
     unsigned cycles = 0;
-    access_piece(cache, op, addr, bytes, write_data, write_mask, read_data, result, &cycles);
+    access_piece(cache, op, addr, bytes, write_data, write_mask, read_data, result, &cycles, true);
     return 0;
 }
 
@@ -496,9 +504,12 @@ int stc_cache_request(stc_cache *cache, stc_op op, uint64_t addr, unsigned bytes
         if (piece > bytes - done) {
             piece = bytes - done;
         }
-        bool hit = access_piece(cache, op, piece_addr, piece,
-                                write_data ? write_data + done : NULL, NULL,
-                                read_data ? read_data + done : NULL, NULL, &total_cycles);
+        bool hit = cache->has_data
+                       ? access_piece(cache, op, piece_addr, piece,
+                                      write_data ? write_data + done : NULL, NULL,
+                                      read_data ? read_data + done : NULL, NULL, &total_cycles, true)
+                       : access_piece(cache, op, piece_addr, piece, NULL, NULL, NULL, NULL,
+                                      &total_cycles, false);
         missed += hit ? 0 : 1;
         done += piece;
     }
