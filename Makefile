@@ -25,16 +25,16 @@ $(eval $(call variant,asan,gcc,-O1 -g -fsanitize=address,undefined -fno-omit-fra
 
 STCSIM := $(B)/gcc/stcsim
 
-.PHONY: all tools demo test unit traces oracle bench clean deps deps-traces
+.PHONY: all tools demo test unit traces bench clean deps
 all: demo
 
 deps:
-	@scripts/ensure-tools.sh gcc:gcc clang:clang valgrind:valgrind zstd:zstd gzip:gzip
+	@scripts/ensure-tools.sh gcc:gcc clang:clang valgrind:valgrind zstd:zstd gzip:gzip jq:jq
 
 tools: deps $(STCSIM)
 
 demo: tools traces
-	scripts/demo.sh $(STCSIM)
+	scripts/demo.sh $(STCSIM) $(B)/traces
 
 traces: deps
 	traces/make-traces.sh $(B)/traces

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# bench.sh STCSIM TRACEDIR [NAME] - stcsim speed on a real trace.
+#
+# Prints references per second (CPU time, best of 3) for:
+#   one I+D configuration, plain text input (the >= 20 M refs/s target)
+#   one configuration, zstd input (decompression runs in a child process)
+#   all configurations in one pass, against the same configurations run as
+#   separate processes (the >= 5x target)
+# and, for scale, valgrind cachegrind's time running the traced program with
+# one configuration. A benchmark, not a test: it asserts nothing.
+set -euo pipefail
+STCSIM=${1:?usage: bench.sh STCSIM TRACEDIR [NAME]}
+TRACEDIR=${2:?usage: bench.sh STCSIM TRACEDIR [NAME]}
+NAME=${3:-djpeg.i386}
+ZST=$TRACEDIR/$NAME.lackey.zst
+[ -f "$ZST" ] || { echo "bench: no trace $ZST (run make traces)" >&2; exit 1; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# Repeat the trace so each run takes long enough to time.
+plain=$work/$NAME.lackey
+for _ in 1 2 3 4; do zstd -dcq "$ZST"; done >"$plain"
+refs=$(grep -c . "$plain")
+
+# cpu_once CMD...: user+system seconds of one run (bash's time keyword, so
+# no extra package is needed).
+cpu_once() {
+    local TIMEFORMAT='%U %S'
+    { time "$@" >/dev/null 2>"$work/stderr"; } 2>"$work/time"
+    awk '{ print $1 + $2 }' "$work/time"
+}
+# cpu_seconds CMD...: the best of 3 runs.
+cpu_seconds() {
+    local best="" t
+    for _ in 1 2 3; do
+        t=$(cpu_once "$@")
+        if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi
+    done
+    echo "$best"
+}
+rate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.1f M refs/s", n / (s > 0 ? s : 1e-9) / 1e6 }'; }
+
+echo "stcsim benchmark on $NAME x4: $refs references ($(nproc) cores, CPU time, best of 3)"
+one=$(cpu_seconds "$STCSIM" -c 8K_4W_32B "$plain")
+printf '  %-46s %7.2f s  %s\n' "one configuration (8K_4W_32B), text" "$one" "$(rate "$refs" "$one")"
+one_zst=$(cpu_seconds "$STCSIM" -c 8K_4W_32B "$ZST")
+printf '  %-46s %7.2f s  %s (CPU of stcsim and its zstd child)\n' \
+    "one configuration, zstd input (1/4 of the refs)" "$one_zst" "$(rate $((refs / 4)) "$one_zst")"
+
+: >"$work/empty"
+configs=$("$STCSIM" --json "$work/empty" | jq -r '.configs[].name')
+count=$(echo "$configs" | wc -l)
+sweep=$(cpu_seconds "$STCSIM" --all "$plain")
+printf '  %-46s %7.2f s  %s\n' "all $count configurations, one pass" "$sweep" \
+    "$(rate $((refs * count)) "$sweep") (configuration x references)"
+separate=0
+for config in $configs; do
+    t=$(cpu_once "$STCSIM" -c "$config" "$plain")
+    separate=$(awk -v a="$separate" -v b="$t" 'BEGIN { print a + b }')
+done
+printf '  %-46s %7.2f s\n' "the same $count configurations, separate runs" "$separate"
+awk -v a="$separate" -v b="$sweep" 'BEGIN { printf "  one-pass speed-up over separate runs: %.1fx (target 5x)\n", a / b }'
+
+# cachegrind on the traced program itself, for scale.
+cmd=$TRACEDIR/$NAME.cmd
+if [ -f "$cmd" ]; then
+    cwd=$(sed -n 's/^cwd: //p' "$cmd")
+    prefix=$(sed -n 's/^prefix: //p' "$cmd")
+    command=$(sed -n 's/^command: //p' "$cmd")
+    run_cachegrind() {
+        # shellcheck disable=SC2086
+        (cd "$TRACEDIR/$cwd" && $prefix --tool=cachegrind --cache-sim=yes --I1=8192,4,32 \
+            --D1=8192,4,32 --LL=1048576,16,64 --cachegrind-out-file=/dev/null $command)
+    }
+    cg=$(cpu_once run_cachegrind)
+    if [ -n "$cg" ]; then
+        printf '  %-46s %7.2f s  %s (program run + simulation, 1/4 of the refs)\n' \
+            "valgrind cachegrind, one configuration" "$cg" "$(rate $((refs / 4)) "$cg")"
+    fi
+fi

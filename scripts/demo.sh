@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# demo.sh STCSIM TRACEDIR - the embedded default job of `make`: run every
+# legal configuration of the default cache on a real program's trace.
+set -euo pipefail
+STCSIM=${1:?usage: demo.sh STCSIM TRACEDIR}
+TRACEDIR=${2:?usage: demo.sh STCSIM TRACEDIR}
+NAME=${DEMO_TRACE:-djpeg.i386}
+TRACE=$TRACEDIR/$NAME.lackey.zst
+[ -f "$TRACE" ] || { echo "demo: no trace $TRACE (make traces makes it)" >&2; exit 1; }
+echo "== stcsim: all configurations of the default cache (4 x 2 KiB banks, 16 B lines)"
+echo "== on $NAME: $(sed -n 's/^command: //p' "$TRACEDIR/$NAME.cmd")"
+"$STCSIM" --all "$TRACE"
+echo
+echo "== the same trace, reconfiguring every 200000 references, small-to-large vs large-to-small"
+"$STCSIM" --reconfig-every 200000 --order ascending --order descending "$TRACE"

@@ -1,0 +1,449 @@
+#!/usr/bin/env bash
+# make-traces.sh OUTDIR - build the memory-reference traces used by stc.
+#
+# Every trace is a zstd-compressed valgrind/lackey trace of a 32-bit x86
+# (i386) program run on a small input that this script makes itself
+# (deterministically: same bytes on every run):
+#
+#   real-debian  Debian's own i386 builds of gzip, cksum (coreutils), toast
+#                (libgsm-tools), djpeg and cjpeg (libjpeg-turbo-progs) and
+#                sox (IMA ADPCM encoding), unpacked with their shared
+#                libraries into OUTDIR/i386/root (apt-get download + dpkg -x:
+#                nothing of the host is installed or replaced) and run with
+#                the host's 32-bit glibc (libc6-i386, from gcc-multilib).
+#   real-static  MPEG-2 decoding: Debian's i386 libmpeg2.a driven by
+#                libmpeg2's own example program sample1.c (shipped in
+#                libmpeg2-4-dev), linked with gcc -m32 -static. (Debian's
+#                mpeg2dec binary is traced only with STC_TRACE_EXTRA=1.)
+#   kernel       traces/kernels/*.c (crc, fir, bitcount, bsearch, qsort,
+#                blit), built with gcc -m32 -static -O2.
+#
+# Why i386: stc models a 32-bit address space, and cachegrind (the oracle,
+# tests/oracle-cachegrind.sh) accepts 16-byte lines only for i386 programs.
+# Lackey is slow on this kind of machine for 32-bit programs (one int $0x80
+# write per reference, ~0.1 M references/s), so inputs are small: 0.6-2.5 M
+# references per trace.
+#
+# For each trace NAME this writes into OUTDIR:
+#   NAME.lackey.zst       the trace (lackey --trace-mem=yes output)
+#   NAME.main.lackey.zst  static programs only: the same trace from main's
+#                         first instruction (the Debian binaries are stripped)
+#   NAME.cmd              how it was made: working directory, environment,
+#                         command; the oracle re-runs exactly this command
+#   NAME.counts           reference counts: I L S M, largest data size
+#   NAME.stamp            hash of the recipe (command, tools, package
+#                         versions, contents of binary and inputs); a trace
+#                         whose stamp matches is not made again
+# and OUTDIR/index.txt listing the traces. Runs are made reproducible with
+# env -i and a fixed environment, setarch -R (no address randomisation) and
+# working directories inside OUTDIR (commands use relative paths only).
+#
+# Installs what it needs when missing: valgrind, zstd, gcc, gcc-multilib,
+# mjpegtools (mpeg2enc, without recommends), the i386 architecture in dpkg.
+#
+# Environment: STC_TRACE_JOBS  parallel valgrind runs (default 2)
+#              STC_TRACE_ONLY  space-separated trace names to make (default all)
+#              STC_TRACE_EXTRA=1  also trace Debian's mpeg2dec (slow, 9 M
+#                                 references of library loading)
+set -euo pipefail
+
+die() { echo "make-traces: error: $*" >&2; exit 1; }
+say() { echo "make-traces: $*" >&2; }
+
+[ $# -eq 1 ] || die "usage: $0 OUTDIR"
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(dirname "$HERE")
+mkdir -p "$1"
+OUT=$(cd "$1" && pwd)
+# One run at a time per OUTDIR (e.g. make -j running "traces" and "test").
+exec 9>"$OUT/.lock"
+flock 9
+JOBS=${STC_TRACE_JOBS:-2}
+ONLY=${STC_TRACE_ONLY:-}
+# Bump when the way traces are made changes (forces every trace to be redone).
+RECIPE_VERSION=1
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+
+# ---------------------------------------------------------------- tools ---
+"$REPO/scripts/ensure-tools.sh" valgrind:valgrind zstd:zstd gcc:gcc setarch:util-linux \
+    sha256sum:coreutils || die "could not install the basic tools (valgrind, zstd, gcc)"
+
+apt_updated=0
+apt_update() {
+    if [ $apt_updated -eq 0 ]; then
+        say "apt-get update"
+        $SUDO apt-get update -qq >/dev/null || die "apt-get update failed"
+        apt_updated=1
+    fi
+}
+
+# The i386 package lists, so that apt-get download finds i386 packages.
+if ! dpkg --print-foreign-architectures | grep -qx i386; then
+    say "enabling the i386 architecture (dpkg --add-architecture i386)"
+    $SUDO dpkg --add-architecture i386
+    apt_updated=0
+fi
+i386_lists() { ls /var/lib/apt/lists/*_binary-i386_Packages* >/dev/null 2>&1; }
+if ! i386_lists; then
+    apt_updated=0
+    apt_update
+    i386_lists || die "no i386 package lists after apt-get update"
+fi
+
+# mpeg2enc (mjpegtools) encodes the MPEG-2 test stream. Without
+# --no-install-recommends it would pull in ~100 packages.
+if ! command -v mpeg2enc >/dev/null 2>&1; then
+    say "installing mjpegtools (mpeg2enc)"
+    apt_update
+    $SUDO apt-get install -y -qq --no-install-recommends mjpegtools >/dev/null ||
+        die "could not install mjpegtools (needed for mpeg2enc)"
+fi
+
+# 32-bit static builds need gcc-multilib (it also brings libc6-i386, the
+# 32-bit glibc and /lib/ld-linux.so.2 that runs the Debian i386 programs).
+m32_works() {
+    printf 'int main(void){return 0;}\n' | gcc -m32 -static -x c -o /dev/null - >/dev/null 2>&1
+}
+if ! m32_works || [ ! -e /lib/ld-linux.so.2 ]; then
+    say "installing gcc-multilib"
+    apt_update
+    $SUDO apt-get install -y -qq gcc-multilib >/dev/null || die "could not install gcc-multilib"
+    m32_works || die "gcc -m32 -static still fails after installing gcc-multilib"
+fi
+
+VG_VERSION=$(valgrind --version)
+
+# ------------------------------------------------------ i386 programs ---
+# The Debian packages whose programs are traced (libmpeg2-4-dev: the static
+# libmpeg2 and its example decoder sample1.c). mpeg2dec itself is traced only
+# with STC_TRACE_EXTRA=1: it links SDL, X11 and PulseAudio, and loading those
+# 40 libraries takes 9 M references before the first frame. It is unpacked
+# all the same, so that the private root (part of every Debian trace's
+# recipe) does not depend on the setting.
+I386_PROGRAMS="gzip coreutils libgsm-tools libjpeg-turbo-progs sox libmpeg2-4-dev mpeg2dec"
+I386=$OUT/i386
+ROOT=$I386/root
+
+APT_DEPENDS_OPTS="--no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces --no-enhances"
+
+# closure PROGRAM...: "PACKAGE VERSION" for the programs' i386 packages and
+# every shared library they need, found breadth first over the dependency
+# graph, taking the first alternative of each dependency and the first i386
+# provider of a virtual package. Only libraries are followed, recognised as
+# Multi-Arch: same packages (Debian's convention for them): programs such as
+# dpkg or install-info that a package also depends on are not needed to run
+# it. Left out: libc6 (the host's libc6-i386 of the same glibc version is
+# used, with its loader) and sox's format plugins (sox looks for them in a
+# fixed system path, so they could not be loaded from the private root).
+# Two apt-cache calls in all: each costs seconds when apt keeps no binary
+# cache (as in Debian's container images).
+closure() {
+    local graph info
+    # shellcheck disable=SC2046,SC2086 # package names: split on purpose
+    graph=$(apt-cache depends --recurse $APT_DEPENDS_OPTS $(for p in "$@"; do echo "$p:i386"; done) 2>/dev/null |
+        awk '
+        /^[^ ]/ { pkg = $1; ingroup = 0; next }
+        /^ [ |](Pre)?Depends:/ {
+            alt = ($1 ~ /^\|/)
+            name = $2
+            if (!ingroup) chosen = 0
+            ingroup = alt
+            virtual = 0
+            if (!chosen) {
+                chosen = 1
+                if (name ~ /^</) virtual = 1; else print pkg, name
+            }
+            next
+        }
+        /^    / { if (virtual && $1 ~ /:i386$/) print pkg, $1; virtual = 0; next }
+        ' | grep ':i386 .*:i386$' | sed 's/:i386//g' | sort -u)
+    [ -n "$graph" ] || die "apt-cache depends found nothing for: $*"
+    # shellcheck disable=SC2046,SC2086 # package names: split on purpose
+    info=$(apt-cache show --no-all-versions $( (echo "$@"; echo "$graph") | tr ' ' '\n' | sort -u |
+        sed 's/$/:i386/') 2>/dev/null |
+        awk '/^Package:/ { p = $2; ma = "no" } /^Multi-Arch:/ { ma = $2 } /^Version:/ { v = $2 }
+             /^$/ && p != "" { print "pkg", p, ma, v; p = "" } END { if (p != "") print "pkg", p, ma, v }')
+    (echo "$info"; echo "$graph" | sed 's/^/dep /'; echo "start $*") | awk '
+        $1 == "pkg" { ma[$2] = $3; ver[$2] = $4; next }
+        $1 == "dep" { n = ++ndeps[$2]; dep[$2, n] = $3; next }
+        $1 == "start" {
+            for (i = 2; i <= NF; i++) { queue[++qn] = $i; seen[$i] = 1 }
+            for (q = 1; q <= qn; q++) {
+                p = queue[q]
+                for (j = 1; j <= ndeps[p]; j++) {
+                    d = dep[p, j]
+                    if (d in seen || ma[d] != "same" || d ~ /^libc6($|-)/ || d ~ /^libsox-fmt-/) continue
+                    seen[d] = 1; queue[++qn] = d
+                }
+            }
+            for (q = 1; q <= qn; q++) {
+                if (ver[queue[q]] == "") { print "unknown " queue[q]; continue }
+                print queue[q], ver[queue[q]]
+            }
+        }' | sort
+}
+
+# Unpack the programs and their libraries into ROOT, unless the package set
+# and versions are unchanged. The resolution is cached against the state of
+# apt's package lists (it takes a few apt-cache calls).
+setup_i386_root() {
+    local lists key pkgs want
+    # shellcheck disable=SC2010 # apt's own file names
+    lists=$(ls -l --time-style=+%s /var/lib/apt/lists/ 2>/dev/null | grep -i 'packages' || true)
+    key=$( (echo "$I386_PROGRAMS"; echo "$lists") | sha256sum | cut -c1-64)
+    if [ -d "$ROOT" ] && [ -f "$I386/packages.txt" ] && [ "$(cat "$I386/lists.key" 2>/dev/null)" = "$key" ]; then
+        return 0
+    fi
+    say "resolving the i386 packages of: $I386_PROGRAMS"
+    # The exact versions apt will download: part of the recipe of every trace.
+    want=$(closure $I386_PROGRAMS)
+    if echo "$want" | grep -q '^unknown '; then
+        die "apt-cache does not know these i386 packages: $(echo "$want" | sed -n 's/^unknown //p')"
+    fi
+    pkgs=$(echo "$want" | cut -d' ' -f1)
+    if [ "$want" != "$(cat "$I386/packages.txt" 2>/dev/null)" ] || [ ! -d "$ROOT" ]; then
+        say "unpacking $(echo "$pkgs" | wc -w) i386 packages into $ROOT"
+        rm -rf "$ROOT" "$I386/debs" "$I386/packages.txt"
+        mkdir -p "$ROOT" "$I386/debs"
+        # apt-get download writes into the current directory; when _apt cannot
+        # write there apt warns (harmlessly) and downloads as root.
+        # shellcheck disable=SC2046,SC2086 # package names: split on purpose
+        (cd "$I386/debs" && apt-get download -qq $(for p in $pkgs; do echo "$p:i386"; done) 2>&1 |
+            grep -v 'Download is performed unsandboxed' >&2 || true)
+        for p in $pkgs; do
+            f=$(ls "$I386/debs/${p}_"*_i386.deb 2>/dev/null | head -n 1)
+            [ -n "$f" ] || die "apt-get download of $p:i386 failed"
+            dpkg -x "$f" "$ROOT"
+        done
+        echo "$want" >"$I386/packages.txt"
+        rm -rf "$I386/debs"
+    fi
+    echo "$key" >"$I386/lists.key"
+}
+setup_i386_root
+
+# Library search path for the private root, relative to OUT (commands run
+# there). Every directory that holds a shared library.
+LIBPATH=$(cd "$OUT" && find i386/root -name '*.so*' \( -type f -o -type l \) -printf '%h\n' |
+    sort -u | grep -v '/sox$' | paste -s -d:)
+[ -n "$LIBPATH" ] || die "no shared libraries found in $ROOT"
+
+# ------------------------------------------------------------- builds ---
+mkdir -p "$OUT/bin" "$OUT/inputs" "$OUT/logs" "$OUT/work"
+
+# build OUTFILE "CC FLAGS" SOURCE [EXTRA...]: compile when anything changed.
+build() {
+    local out=$1 cc=$2 src=$3 h
+    shift 3
+    h=$( (echo "$cc $*"; gcc --version | head -n 1; cat "$src" "$@") | sha256sum | cut -c1-16)
+    if [ -x "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$h" ]; then
+        return 0
+    fi
+    # shellcheck disable=SC2086
+    $cc -o "$out.tmp" "$src" "$@" || die "compiling $src failed"
+    mv "$out.tmp" "$out"
+    echo "$h" >"$out.stamp"
+}
+
+say "building the input generator and the kernels"
+build "$OUT/bin/gen-inputs" "gcc -O2 -std=c11 -Wall -Wextra -Werror" "$HERE/gen-inputs.c"
+KERNELS="crc fir bitcount bsearch qsort blit"
+for k in $KERNELS; do
+    build "$OUT/bin/$k" "gcc -m32 -static -O2 -std=c11 -Wall -Wextra -Werror" "$HERE/kernels/$k.c"
+done
+# libmpeg2's own example decoder (upstream's sample1.c, shipped by Debian),
+# linked statically with Debian's i386 libmpeg2.a: an MPEG-2 decoder without
+# the 40 shared libraries of mpeg2dec.
+build "$OUT/bin/mpeg2-sample1" "gcc -m32 -static -O2 -w -I$ROOT/usr/include/mpeg2dec" \
+    "$ROOT/usr/share/doc/libmpeg2-4-dev/examples/sample1.c" "$ROOT/usr/lib/i386-linux-gnu/libmpeg2.a"
+
+# ------------------------------------------------------------- inputs ---
+# update FILE: move FILE.new over FILE unless identical (keeps the stamps of
+# traces whose input did not change valid).
+update() {
+    if [ -f "$1" ] && cmp -s "$1.new" "$1"; then rm -f "$1.new"; else mv "$1.new" "$1"; fi
+}
+# Run an i386 program of the private root (for making inputs).
+run386() {
+    (cd "$OUT" && env -i PATH=/usr/bin:/bin LC_ALL=C LD_LIBRARY_PATH="$LIBPATH" "$@")
+}
+GEN=$OUT/bin/gen-inputs
+IN=$OUT/inputs
+say "making inputs"
+"$GEN" text 5000 >"$IN/text.txt.new" || die "gen-inputs text failed"
+update "$IN/text.txt"
+"$GEN" text 160000 >"$IN/text-long.txt.new" || die "gen-inputs text failed"
+update "$IN/text-long.txt"
+"$GEN" ppm 128 96 >"$IN/image.ppm.new" || die "gen-inputs ppm failed"
+update "$IN/image.ppm"
+run386 i386/root/usr/bin/cjpeg -quality 80 -outfile inputs/image.jpg.new inputs/image.ppm ||
+    die "cjpeg failed to make the JPEG input"
+update "$IN/image.jpg"
+# Audio: 8 kHz mono 16-bit, a chirp plus a tone (sox synth is deterministic
+# for these waveforms; -R makes anything random repeatable). 0.25 s for sox,
+# and its first 0.1 s (five GSM frames) as Sun u-law audio for toast.
+run386 i386/root/usr/bin/sox -R -n -r 8000 -c 1 -b 16 -e signed-integer -t wav inputs/tone.wav.new \
+    synth 0.25 sine 200-1200 sine 330 remix - gain -3 || die "sox failed to make the audio input"
+update "$IN/tone.wav"
+run386 i386/root/usr/bin/sox -R inputs/tone.wav -e u-law -t au inputs/speech.au.new trim 0 0.1 ||
+    die "sox failed to make the .au input"
+update "$IN/speech.au"
+# MPEG-2 video: a generated YUV4MPEG stream (moving objects) encoded by
+# mpeg2enc (mjpegtools): 96x64, 4 frames, I and P/B frames.
+"$GEN" y4m 96 64 4 >"$IN/video.y4m" || die "gen-inputs y4m failed"
+mpeg2enc -f 3 -b 400 -g 3 -G 3 -M 0 -q 6 -v 0 -o "$IN/video.m2v.new" <"$IN/video.y4m" >/dev/null 2>&1 ||
+    die "mpeg2enc failed to make the MPEG-2 input"
+rm -f "$IN/video.y4m"
+update "$IN/video.m2v"
+
+# ------------------------------------------------------------- traces ---
+# A trace: NAME CLASS ORACLE CWD COMMAND...
+#   CLASS   real-debian  a Debian i386 program (dynamically linked, stripped)
+#           real-static  real code nobody here wrote, linked here with
+#                        gcc -m32 -static (symbols kept)
+#           kernel       traces/kernels/*.c, gcc -m32 -static -O2
+#   ORACLE  yes if cachegrind can reproduce the run exactly
+#   CWD     working directory of the run, relative to OUT
+#   COMMAND argv words, paths relative to CWD, no spaces or shell characters
+# Longest first, so that the parallel runs end together.
+TRACES=()
+add() { TRACES+=("$*"); }
+add toast.i386      real-debian yes . i386/root/usr/bin/toast -c inputs/speech.au
+add sox-ima.i386    real-debian yes . i386/root/usr/bin/sox -R inputs/tone.wav -t ima -
+add gzip.i386       real-debian yes . i386/root/bin/gzip -6 -c inputs/text.txt
+add cjpeg.i386      real-debian yes . i386/root/usr/bin/cjpeg -quality 80 inputs/image.ppm
+add djpeg.i386      real-debian yes . i386/root/usr/bin/djpeg -ppm inputs/image.jpg
+add cksum.i386      real-debian yes . i386/root/usr/bin/cksum inputs/text-long.txt
+# libmpeg2 (Debian's i386 libmpeg2.a) driven by its upstream example
+# sample1.c, which writes one N.pgm per frame into its working directory.
+add mpeg2-sample1.i386 real-static yes work/mpeg2 ../../bin/mpeg2-sample1 ../../inputs/video.m2v
+for k in $KERNELS; do
+    add "$k.i386" kernel yes . "bin/$k"
+done
+# mpeg2dec prints its progress by wall-clock time, so a run under cachegrind
+# (faster than lackey) takes other branches: not comparable with the oracle.
+if [ "${STC_TRACE_EXTRA:-0}" = 1 ]; then
+    add mpeg2dec.i386 real-debian no . i386/root/usr/bin/mpeg2dec -c -o null inputs/video.m2v
+fi
+
+# --vex-iropt-level=0: valgrind instruments the guest code unoptimised, so
+# every load the program executes is traced. With the default optimisation
+# a load whose value is never used can vanish before instrumentation, and
+# lackey and cachegrind then disagree by a load or two (seen with gzip).
+VALGRIND="valgrind --vex-iropt-level=0"
+PREFIX_DEBIAN="env -i PATH=/usr/bin:/bin LC_ALL=C LD_LIBRARY_PATH=$LIBPATH setarch i386 -R $VALGRIND"
+PREFIX_STATIC="env -i PATH=/usr/bin:/bin LC_ALL=C setarch i386 -R $VALGRIND"
+LACKEY="--tool=lackey --trace-mem=yes --log-fd=3"
+
+# make_trace NAME CLASS ORACLE CWD COMMAND...: run in the background.
+make_trace() {
+    local name=$1 kind=$2 cwd=$4 prefix stamp t0 t1 main w
+    shift 4
+    if [ "$kind" = real-debian ]; then prefix=$PREFIX_DEBIAN; else prefix=$PREFIX_STATIC; fi
+    mkdir -p "$OUT/$cwd"
+    # The recipe: command, tools, and the contents of the files it names.
+    stamp=$( (
+        echo "v$RECIPE_VERSION $VG_VERSION $(zstd --version)"
+        echo "$cwd: $prefix $LACKEY $*"
+        for w in "$@"; do
+            if [ -f "$OUT/$cwd/$w" ]; then sha256sum <"$OUT/$cwd/$w"; fi
+        done
+        if [ "$kind" = real-debian ]; then cat "$I386/packages.txt"; fi
+    ) | sha256sum | cut -c1-64)
+    if [ -f "$OUT/$name.lackey.zst" ] && [ -f "$OUT/$name.counts" ] &&
+        [ "$(cat "$OUT/$name.stamp" 2>/dev/null)" = "$stamp" ]; then
+        return 0
+    fi
+    rm -f "$OUT/$name.stamp"
+    t0=$(date +%s.%N)
+    # valgrind's log (the trace) on fd 3, the program's stdout to /dev/null,
+    # its stderr to a log file, stdin from /dev/null, the lock's fd closed.
+    # pipefail catches a failing program.
+    # shellcheck disable=SC2086
+    if ! (cd "$OUT/$cwd" && $prefix $LACKEY "$@" 3>&1 >/dev/null 2>"$OUT/logs/$name.stderr" </dev/null 9>&- |
+        zstd -3 -q -f -o "$OUT/$name.lackey.zst.tmp"); then
+        echo "make-traces: error: tracing $name failed (see $OUT/logs/$name.stderr)" >&2
+        return 1
+    fi
+    # Counts, and for static programs (which keep their symbols) the trace
+    # cut at main's first instruction.
+    main=""
+    if [ "$kind" != real-debian ]; then
+        main=$(nm "$OUT/$cwd/$1" | awk '$3 == "main" { print $1 }')
+        [ -n "$main" ] || { echo "make-traces: error: no symbol main in $1" >&2; return 1; }
+    fi
+    if ! zstd -dc "$OUT/$name.lackey.zst.tmp" | awk -v main="$main" -v counts="$OUT/$name.counts.tmp" '
+        BEGIN { re = "^I +0*" main "," }
+        /^==/ { next }
+        { k = substr($0, 1, 2); split($2, a, ",") }
+        k == "I " { i++ } k == " L" { l++ } k == " S" { s++ } k == " M" { m++ }
+        k != "I " && a[2] + 0 > maxd { maxd = a[2] + 0 }
+        main != "" && !inmain && $0 ~ re { inmain = 1 }
+        inmain { print }
+        END {
+            printf "I %d\nL %d\nS %d\nM %d\nmax_data_size %d\n", i, l, s, m, maxd > counts
+            if (main != "" && !inmain) exit 3
+        }' | if [ -n "$main" ]; then zstd -3 -q -f -o "$OUT/$name.main.lackey.zst.tmp"; else cat >/dev/null; fi
+    then
+        echo "make-traces: error: post-processing the trace of $name failed" >&2
+        return 1
+    fi
+    if [ -n "$main" ]; then mv "$OUT/$name.main.lackey.zst.tmp" "$OUT/$name.main.lackey.zst"; fi
+    mv "$OUT/$name.counts.tmp" "$OUT/$name.counts"
+    mv "$OUT/$name.lackey.zst.tmp" "$OUT/$name.lackey.zst"
+    {
+        echo "# How $name.lackey.zst was made. Run 'prefix' + valgrind tool options"
+        echo "# + 'command' in directory 'cwd' (relative to the trace directory),"
+        echo "# with the program's stdout on /dev/null and valgrind's log on fd 3."
+        echo "cwd: $cwd"
+        echo "prefix: $prefix"
+        echo "tool: $LACKEY"
+        echo "command: $*"
+        echo "full: cd TRACEDIR/$cwd && $prefix $LACKEY $* 3>&1 >/dev/null 2>TRACEDIR/logs/$name.stderr </dev/null | zstd -3 -q -o TRACEDIR/$name.lackey.zst"
+    } >"$OUT/$name.cmd"
+    echo "$stamp" >"$OUT/$name.stamp"
+    t1=$(date +%s.%N)
+    printf 'make-traces: %-19s %9d refs %6.1f s\n' "$name" \
+        "$(awk 'NR <= 4 { n += $2 } END { print n }' "$OUT/$name.counts")" \
+        "$(echo "$t1 $t0" | awk '{ print $1 - $2 }')" >&2
+}
+
+say "tracing (up to $JOBS at a time; up-to-date traces are kept)"
+failed=0
+running=0
+for t in "${TRACES[@]}"; do
+    # shellcheck disable=SC2086
+    set -- $t
+    if [ -n "$ONLY" ] && ! echo " $ONLY " | grep -q " $1 "; then continue; fi
+    if [ $running -ge "$JOBS" ]; then
+        wait -n || failed=1
+        running=$((running - 1))
+    fi
+    make_trace "$@" &
+    running=$((running + 1))
+done
+while [ $running -gt 0 ]; do
+    wait -n || failed=1
+    running=$((running - 1))
+done
+[ $failed -eq 0 ] || die "some traces could not be made (messages above)"
+
+# -------------------------------------------------------------- index ---
+{
+    echo "# name arch class oracle_comparable trace main_trace(- if none)"
+    echo "# class: real-debian = Debian's i386 program, dynamically linked, stripped"
+    echo "#        real-static = real code (Debian's libmpeg2.a + its example), gcc -m32 -static"
+    echo "#        kernel      = traces/kernels/*.c, gcc -m32 -static -O2"
+    for t in "${TRACES[@]}"; do
+        # shellcheck disable=SC2086
+        set -- $t
+        [ -f "$OUT/$1.lackey.zst" ] || continue
+        m=-
+        [ -f "$OUT/$1.main.lackey.zst" ] && m=$1.main.lackey.zst
+        echo "$1 i386 $2 $3 $1.lackey.zst $m"
+    done
+} >"$OUT/index.txt"
+say "done: $(grep -vc '^#' "$OUT/index.txt") traces in $OUT (list: $OUT/index.txt)"
