@@ -117,6 +117,11 @@ const stc_counters *stc_cache_counters(const stc_cache *cache)
     return &cache->counters;
 }
 
+void stc_cache_clear_counters(stc_cache *cache)
+{
+    memset(&cache->counters, 0, sizeof cache->counters);
+}
+
 const stc_config *stc_cache_config(const stc_cache *cache)
 {
     return &cache->config;

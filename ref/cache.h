@@ -127,6 +127,10 @@ int stc_cache_reconfigure(stc_cache *cache, const stc_config *next, stc_reconfig
 unsigned stc_cache_clean(stc_cache *cache);
 
 const stc_counters *stc_cache_counters(const stc_cache *cache);
+
+/* Zero every counter (the hardware's write to its counter block). Nothing
+ * else changes. */
+void stc_cache_clear_counters(stc_cache *cache);
 const stc_config *stc_cache_config(const stc_cache *cache);
 const stc_geometry *stc_cache_geometry(const stc_cache *cache);
 
