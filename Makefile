@@ -21,7 +21,9 @@ $(B)/$(1):
 endef
 $(eval $(call variant,gcc,gcc,$(OPT) -g))
 $(eval $(call variant,clang,clang,$(OPT) -g))
-$(eval $(call variant,asan,gcc,-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all))
+# (a variable, because the comma in the sanitizer list would split call's arguments)
+SANITIZE := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+$(eval $(call variant,asan,gcc,$$(SANITIZE)))
 
 STCSIM := $(B)/gcc/stcsim
 
