@@ -4,6 +4,7 @@ CC ?= gcc
 CFLAGS_COMMON := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 OPT := -O2
 B := build
+.DEFAULT_GOAL := all
 
 LIB_SRC := $(filter-out ref/stcsim.c,$(wildcard ref/*.c))
 LIB_HDR := $(wildcard ref/*.h)
