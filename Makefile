@@ -49,6 +49,7 @@ unit: deps $(foreach v,gcc clang asan,$(addprefix $(B)/$(v)/,$(TESTS) stcsim))
 test: unit
 	tests/cli-errors.sh $(B)/asan/stcsim
 	tests/oracle-cachegrind.sh $(STCSIM) $(B)/traces
+	tests/engines-agree.sh $(STCSIM) $(B)/traces
 	@echo "make test: all checks passed"
 
 bench: tools traces

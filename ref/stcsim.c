@@ -8,6 +8,7 @@
 #include "cache.h"
 #include "config.h"
 #include "geometry.h"
+#include "stack.h"
 #include "sweep.h"
 #include "system.h"
 #include "trace.h"
@@ -36,6 +37,10 @@ static const char usage_text[] =
     "      --order ORDER      ascending | descending | random:SEED | list:CFG,CFG,...\n"
     "                         (repeatable: one run per order; default ascending)\n"
     "      --limit N          stop after N references\n"
+    "      --engine ENGINE    stack: one LRU-stack pass serves every fixed\n"
+    "                         configuration; model: one cache model per\n"
+    "                         configuration. Same numbers; the default is model\n"
+    "                         for a single --config, stack otherwise\n"
     "      --json             machine-readable output\n"
     "  -h, --help             this text\n";
 
@@ -44,8 +49,13 @@ typedef struct {
     stc_config config;      /* fixed configuration, or the first of the schedule */
     stc_config *schedule;   /* owned; NULL for a fixed configuration */
     size_t schedule_len;
+    bool has_system;        /* simulated by its own caches, not the stack sweep */
     stc_system system;
+    stc_counters icache;    /* the results, gathered at the end */
+    stc_counters dcache;
 } sim_run;
+
+enum { ENGINE_AUTO, ENGINE_STACK, ENGINE_MODEL };
 
 typedef struct {
     const char *trace_path;
@@ -58,6 +68,7 @@ typedef struct {
     uint64_t reconfig_every;
     uint64_t limit;
     bool json;
+    int engine;        /* ENGINE_AUTO, ENGINE_STACK or ENGINE_MODEL */
 } options;
 
 static int fail(const char *fmt, const char *detail)
@@ -104,7 +115,7 @@ static int parse_options(int argc, char **argv, options *opts)
         } else if (!strcmp(arg, "-f") || !strcmp(arg, "--format") || !strcmp(arg, "-c") ||
                    !strcmp(arg, "--config") || !strcmp(arg, "-g") || !strcmp(arg, "--geometry") ||
                    !strcmp(arg, "--reconfig-every") || !strcmp(arg, "--order") ||
-                   !strcmp(arg, "--limit")) {
+                   !strcmp(arg, "--limit") || !strcmp(arg, "--engine")) {
             if (!value) {
                 return fail("option %s needs a value (see --help)", arg);
             }
@@ -129,6 +140,11 @@ static int parse_options(int argc, char **argv, options *opts)
                     return fail("too many --order options (%s)", value);
                 }
                 opts->orders[opts->order_count++] = value;
+            } else if (!strcmp(arg, "--engine")) {
+                if (strcmp(value, "stack") != 0 && strcmp(value, "model") != 0) {
+                    return fail("--engine '%s': expected stack or model", value);
+                }
+                opts->engine = !strcmp(value, "model") ? ENGINE_MODEL : ENGINE_STACK;
             } else {
                 if (parse_count(value, &opts->limit) != 0 || opts->limit == 0) {
                     return fail("--limit '%s': expected a positive number of references", value);
@@ -154,6 +170,11 @@ static int parse_options(int argc, char **argv, options *opts)
     }
     if (!geometry_list && stc_geometry_init(&opts->geometry, err, sizeof err) != 0) {
         return fail("%s", err);
+    }
+    /* One configuration is simulated faster by its own model than by a
+     * stack pass that serves them all. */
+    if (opts->engine == ENGINE_AUTO) {
+        opts->engine = opts->config_count == 1 ? ENGINE_MODEL : ENGINE_STACK;
     }
     if (opts->order_count && !opts->reconfig_every) {
         return fail("%s", "--order needs --reconfig-every N");
@@ -249,6 +270,7 @@ static int setup_runs(const options *opts, sim_run *runs, size_t *run_count, cha
         for (size_t index = 0; index < orders; index++) {
             const char *order = opts->order_count ? opts->orders[index] : default_order;
             sim_run *run = &runs[count++];
+            run->has_system = true;
             if (build_schedule(geometry, order, run, err, err_len) != 0 ||
                 stc_system_init_scheduled(&run->system, geometry, run->schedule,
                                           run->schedule_len, opts->reconfig_every, err,
@@ -266,7 +288,9 @@ static int setup_runs(const options *opts, sim_run *runs, size_t *run_count, cha
                 return -1;
             }
             stc_config_name(geometry, &run->config, run->name, sizeof run->name);
-            if (stc_system_init(&run->system, geometry, &run->config, err, err_len) != 0) {
+            run->has_system = opts->engine == ENGINE_MODEL;
+            if (run->has_system &&
+                stc_system_init(&run->system, geometry, &run->config, err, err_len) != 0) {
                 *run_count = count;
                 return -1;
             }
@@ -278,7 +302,9 @@ static int setup_runs(const options *opts, sim_run *runs, size_t *run_count, cha
             sim_run *run = &runs[count++];
             run->config = all[index];
             stc_config_name(geometry, &run->config, run->name, sizeof run->name);
-            if (stc_system_init(&run->system, geometry, &run->config, err, err_len) != 0) {
+            run->has_system = opts->engine == ENGINE_MODEL;
+            if (run->has_system &&
+                stc_system_init(&run->system, geometry, &run->config, err, err_len) != 0) {
                 *run_count = count;
                 return -1;
             }
@@ -348,14 +374,14 @@ static void print_json(const options *opts, stc_trace_format format, const trace
     printf("\"configs\":[\n");
     for (size_t index = 0; index < run_count; index++) {
         const sim_run *run = &runs[index];
-        const stc_config *config = stc_cache_config(run->system.icache);
+        const stc_config *config = &run->config;
         printf(" {\"name\":");
         print_json_string(run->name);
         printf(",\"size_bytes\":%lu,\"ways\":%u,\"line_bytes\":%u,\"way_prediction\":%s,",
                stc_config_size_bytes(geometry, config), config->ways,
                stc_config_line_bytes(geometry, config), config->way_predict ? "true" : "false");
-        print_cache_json("icache", stc_cache_counters(run->system.icache), false);
-        print_cache_json("dcache", stc_cache_counters(run->system.dcache), true);
+        print_cache_json("icache", &run->icache, false);
+        print_cache_json("dcache", &run->dcache, true);
         printf("}%s\n", index + 1 < run_count ? "," : "");
     }
     printf("]}\n");
@@ -396,8 +422,8 @@ static void print_table(const options *opts, stc_trace_format format, const trac
     }
     putchar('\n');
     for (size_t index = 0; index < run_count; index++) {
-        const stc_counters *icounters = stc_cache_counters(runs[index].system.icache);
-        const stc_counters *dcounters = stc_cache_counters(runs[index].system.dcache);
+        const stc_counters *icounters = &runs[index].icache;
+        const stc_counters *dcounters = &runs[index].dcache;
         printf("%-24s %12" PRIu64 " %11" PRIu64 " %7.3f %12" PRIu64 " %11" PRIu64 " %7.3f %10" PRIu64
                " %13" PRIu64 " %13" PRIu64,
                runs[index].name, icounters->requests, icounters->request_misses,
@@ -431,11 +457,22 @@ int main(int argc, char **argv)
     stc_ref *batch = NULL;
     stc_filtered_batch filtered = {0};
     stc_repeat_filter filter;
+    stc_stack_sweep *stack = NULL;
     stc_trace *trace = NULL;
     if (setup_runs(&opts, runs, &run_count, err, sizeof err) != 0) {
         fprintf(stderr, "stcsim: %s\n", err);
         exit_code = 2;
         goto done;
+    }
+    for (size_t run = 0; run < run_count; run++) {
+        if (!runs[run].has_system && !stack) {
+            stack = stc_stack_sweep_create(&opts.geometry, err, sizeof err);
+            if (!stack) {
+                fprintf(stderr, "stcsim: %s\n", err);
+                exit_code = 1;
+                goto done;
+            }
+        }
     }
     trace = stc_trace_open(opts.trace_path, opts.format, err, sizeof err);
     if (!trace) {
@@ -478,10 +515,13 @@ int main(int argc, char **argv)
         }
         totals.total += (uint64_t)got;
         stc_repeat_filter_run(&filter, batch, (size_t)got, &filtered);
+        if (stack) {
+            stc_stack_sweep_run(stack, &filtered);
+        }
         for (size_t run = 0; run < run_count; run++) {
             if (runs[run].schedule) {
                 stc_system_run(&runs[run].system, batch, (size_t)got);
-            } else {
+            } else if (runs[run].has_system) {
                 stc_sweep_run(&runs[run].system, &filtered);
             }
         }
@@ -501,6 +541,15 @@ int main(int argc, char **argv)
         exit_code = 1;
         goto done;
     }
+    for (size_t run = 0; run < run_count; run++) {
+        if (runs[run].has_system) {
+            runs[run].icache = *stc_cache_counters(runs[run].system.icache);
+            runs[run].dcache = *stc_cache_counters(runs[run].system.dcache);
+        } else {
+            stc_stack_sweep_counters(stack, &runs[run].config, STC_ICACHE, &runs[run].icache);
+            stc_stack_sweep_counters(stack, &runs[run].config, STC_DCACHE, &runs[run].dcache);
+        }
+    }
     if (opts.json) {
         print_json(&opts, format, &totals, runs, run_count);
     } else {
@@ -517,8 +566,11 @@ done:
     free(batch);
     free(filtered.ifetch);
     free(filtered.data);
+    stc_stack_sweep_destroy(stack);
     for (size_t run = 0; run < run_count; run++) {
-        stc_system_free(&runs[run].system);
+        if (runs[run].has_system) {
+            stc_system_free(&runs[run].system);
+        }
         free(runs[run].schedule);
     }
     return exit_code;

@@ -19,7 +19,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # Repeat the trace so each run takes long enough to time.
 plain=$work/$NAME.lackey
-for _ in 1 2 3 4; do zstd -dcq "$ZST"; done >"$plain"
+for _ in 1 2 3 4 5 6 7 8; do zstd -dcq "$ZST"; done >"$plain"
 refs=$(grep -c . "$plain")
 
 # cpu_once CMD...: user+system seconds of one run (bash's time keyword, so
@@ -40,12 +40,12 @@ cpu_seconds() {
 }
 rate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.1f M refs/s", n / (s > 0 ? s : 1e-9) / 1e6 }'; }
 
-echo "stcsim benchmark on $NAME x4: $refs references ($(nproc) cores, CPU time, best of 3)"
+echo "stcsim benchmark on $NAME x8: $refs references ($(nproc) cores, CPU time, best of 3)"
 one=$(cpu_seconds "$STCSIM" -c 8K_4W_32B "$plain")
 printf '  %-46s %7.2f s  %s\n' "one configuration (8K_4W_32B), text" "$one" "$(rate "$refs" "$one")"
 one_zst=$(cpu_seconds "$STCSIM" -c 8K_4W_32B "$ZST")
 printf '  %-46s %7.2f s  %s (CPU of stcsim and its zstd child)\n' \
-    "one configuration, zstd input (1/4 of the refs)" "$one_zst" "$(rate $((refs / 4)) "$one_zst")"
+    "one configuration, zstd input (1/8 of the refs)" "$one_zst" "$(rate $((refs / 8)) "$one_zst")"
 
 : >"$work/empty"
 configs=$("$STCSIM" --json "$work/empty" | jq -r '.configs[].name')
@@ -53,6 +53,9 @@ count=$(echo "$configs" | wc -l)
 sweep=$(cpu_seconds "$STCSIM" --all "$plain")
 printf '  %-46s %7.2f s  %s\n' "all $count configurations, one pass" "$sweep" \
     "$(rate $((refs * count)) "$sweep") (configuration x references)"
+model_sweep=$(cpu_seconds "$STCSIM" --all --engine model "$plain")
+printf '  %-46s %7.2f s  %s\n' "all $count, one pass, one cache model each" "$model_sweep" \
+    "$(rate $((refs * count)) "$model_sweep") (configuration x references)"
 separate=0
 for config in $configs; do
     t=$(cpu_once "$STCSIM" -c "$config" "$plain")
@@ -74,7 +77,7 @@ if [ -f "$cmd" ]; then
     }
     cg=$(cpu_once run_cachegrind)
     if [ -n "$cg" ]; then
-        printf '  %-46s %7.2f s  %s (program run + simulation, 1/4 of the refs)\n' \
-            "valgrind cachegrind, one configuration" "$cg" "$(rate $((refs / 4)) "$cg")"
+        printf '  %-46s %7.2f s  %s (program run + simulation, 1/8 of the refs)\n' \
+            "valgrind cachegrind, one configuration" "$cg" "$(rate $((refs / 8)) "$cg")"
     fi
 fi

@@ -63,6 +63,7 @@ expect_error config-size   "size 3072 B is not a whole number" -- -c 3K_1W_16B "
 expect_error order-bad     "--order 'sideways'" -- --reconfig-every 10 --order sideways "$work/good.lackey"
 expect_error order-list    "configuration '9K_1W_16B'" -- --reconfig-every 10 --order list:8K_1W_16B,9K_1W_16B "$work/good.lackey"
 expect_error order-alone   "--order needs --reconfig-every" -- --order ascending "$work/good.lackey"
+expect_error engine-bad    "--engine 'fast': expected stack or model" -- --engine fast "$work/good.lackey"
 expect_error every-zero    "--reconfig-every '0'" -- --reconfig-every 0 "$work/good.lackey"
 
 # The good trace must succeed, so the cases above fail for their own reason.
