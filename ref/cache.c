@@ -626,6 +626,8 @@ int stc_cache_reconfigure(stc_cache *cache, const stc_config *next, stc_reconfig
     cache->counters.cycles += cycles;
     cache->counters.walk_writebacks += result->writebacks;
     cache->counters.walk_invalidations += result->invalidations;
+    cache->counters.walk_rows += result->walked_rows;
+    cache->counters.banks_woken += result->woken_banks;
     return 0;
 }
 

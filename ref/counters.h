@@ -36,6 +36,8 @@ typedef struct {
     uint64_t reconfig_cycles;   /* cycles spent waking banks, walking and writing back */
     uint64_t walk_writebacks;   /* dirty lines written back by walks and cleans */
     uint64_t walk_invalidations;/* valid lines dropped by walks */
+    uint64_t walk_rows;         /* rows visited by walks (R per walk) */
+    uint64_t banks_woken;       /* banks powered up by reconfigurations */
 } stc_counters;
 
 /* The value a saturating counter of `bits` bits (1..64) shows. */

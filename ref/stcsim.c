@@ -328,13 +328,15 @@ static void print_cache_json(const char *label, const stc_counters *counters, bo
            ",\"first_probe_hits\":%" PRIu64 ",\"second_probe_hits\":%" PRIu64 ",\"fills\":%" PRIu64
            ",\"fill_bursts\":%" PRIu64 ",\"writebacks\":%" PRIu64 ",\"cycles\":%" PRIu64
            ",\"reconfigs\":%" PRIu64 ",\"reconfig_cycles\":%" PRIu64
-           ",\"walk_writebacks\":%" PRIu64 ",\"walk_invalidations\":%" PRIu64 "}%s",
+           ",\"walk_writebacks\":%" PRIu64 ",\"walk_invalidations\":%" PRIu64
+           ",\"walk_rows\":%" PRIu64 ",\"banks_woken\":%" PRIu64 "}%s",
            label, counters->requests, counters->request_misses, counters->accesses,
            counters->reads, counters->writes, counters->misses, counters->read_misses,
            counters->write_misses, counters->first_probe_hits, counters->second_probe_hits,
            counters->fills, counters->fill_bursts, counters->writebacks, counters->cycles,
            counters->reconfigs, counters->reconfig_cycles, counters->walk_writebacks,
-           counters->walk_invalidations, last ? "" : ",");
+           counters->walk_invalidations, counters->walk_rows, counters->banks_woken,
+           last ? "" : ",");
 }
 
 /* JSON string body with the characters JSON requires escaped. */

@@ -894,7 +894,9 @@ static void torture_reconfigure(torture_state *state)
         counters->reconfig_cycles - counters_before.reconfig_cycles != result.cycles ||
         counters->cycles - counters_before.cycles != result.cycles ||
         counters->walk_writebacks - counters_before.walk_writebacks != result.writebacks ||
-        counters->walk_invalidations - counters_before.walk_invalidations != result.invalidations) {
+        counters->walk_invalidations - counters_before.walk_invalidations != result.invalidations ||
+        counters->walk_rows - counters_before.walk_rows != result.walked_rows ||
+        counters->banks_woken - counters_before.banks_woken != result.woken_banks) {
         snprintf(why, sizeof why, "%s -> %s: counters disagree with the result", old_name, next_name);
         note_failure(state, &state->stats.reconfig_failures, why);
     }

@@ -28,7 +28,7 @@ static const char *const field_names[] = {
     "writes",     "misses",           "read_misses",       "write_misses",
     "first_probe_hits", "second_probe_hits", "fills",      "fill_bursts",
     "writebacks", "cycles",           "reconfigs",         "reconfig_cycles",
-    "walk_writebacks", "walk_invalidations",
+    "walk_writebacks", "walk_invalidations", "walk_rows",     "banks_woken",
 };
 
 static void compare_counters(const stc_counters *want, const stc_counters *got, const char *what)

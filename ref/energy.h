@@ -1,0 +1,86 @@
+/*
+ * energy.h - the memory-access energy of a configuration (the seed's
+ * Equation 1, extended to writebacks and reconfiguration), in floating
+ * point, from an energy table that follows this architecture
+ * (docs/ENERGY.md says where every default number comes from).
+ *
+ *   E_total   = E_dynamic + E_static
+ *   E_dynamic = E_probe + misses x E_miss(L) + E_writeback + E_reconfig
+ *   E_probe   = accesses x E_hit(k, a)            (way prediction off)
+ *             = first_probe_hits x E_hit(k, 1)
+ *               + (accesses - first_probe_hits) x E_hit(k, a)   (on: a
+ *               second probe reads the remaining a-1 banks, so a probe
+ *               sequence that did not end at the first bank cost E_hit(k, a))
+ *   E_miss(L) = off-chip access + processor stall + block fill, per miss of
+ *               a logical line of L bytes
+ *   E_static  = cycles x E_static(k)
+ *   E_writeback = (writebacks + walk_writebacks) x E_writeback
+ *   E_reconfig  = walk_rows x E_walk_row + banks_woken x E_wake
+ *
+ * E_hit grows with the banks probed (a) and a little with the banks
+ * powered (k: longer routing); E_static with the banks powered; E_miss with
+ * the line. All energies are in nanojoules (double).
+ */
+#ifndef STC_ENERGY_H
+#define STC_ENERGY_H
+
+#include "config.h"
+#include "counters.h"
+#include "geometry.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Indices: size_index = log2(k) (0 .. log2(B)), ways_index = log2(a),
+ * line_index = log2(sublines) (0, 1, 2). */
+enum { STC_MAX_SIZES = 6 }; /* log2(32 banks) + 1 */
+
+typedef struct {
+    stc_geometry geometry;                              /* the table is for this geometry */
+    double hit_nj[STC_MAX_SIZES][STC_MAX_SIZES];        /* [size_index][ways_index]: one access probing a banks */
+    double miss_nj[STC_LINE_SIZES];                     /* [line_index]: off-chip + stall + fill, per miss */
+    double static_nj_per_cycle[STC_MAX_SIZES];          /* [size_index]: leakage of k powered banks + always-on logic */
+    double writeback_nj;                                /* one dirty physical line written to memory */
+    double walk_row_nj;                                 /* one row of a reconfiguration walk */
+    double wake_nj;                                     /* powering up one bank */
+    char source[256];                                   /* where the numbers came from (file name or "default") */
+} stc_energy_table;
+
+/* Energy of one configuration's run, broken down. */
+typedef struct {
+    double probe_nj;      /* cache accesses (hits and the probing of misses) */
+    double miss_nj;       /* misses: off-chip, stall, fill */
+    double static_nj;     /* leakage over all cycles */
+    double writeback_nj;  /* dirty lines written back (misses and walks) */
+    double reconfig_nj;   /* walks and wake-ups */
+    double total_nj;
+} stc_energy;
+
+/* The default table for geometry (an embedded 0.18 um system at 1.8 V,
+ * 200 MHz; docs/ENERGY.md derives each number and scales it with the
+ * geometry). Returns -1 with a message if the geometry is outside what the
+ * model covers. */
+int stc_energy_default(const stc_geometry *geometry, stc_energy_table *table, char *err,
+                       size_t err_len);
+
+/* Load a table file (format in docs/ENERGY.md). The file must name the same
+ * geometry and give every entry that geometry needs, each with its unit.
+ * Returns -1 with "FILE:LINE: message" on any error. */
+int stc_energy_load(const stc_geometry *geometry, const char *path, stc_energy_table *table,
+                    char *err, size_t err_len);
+
+/* Write a table in the file format (round-trips through stc_energy_load). */
+int stc_energy_write(const stc_energy_table *table, FILE *out);
+
+/* Energy of a run of one cache in configuration config that counted
+ * counters (an I- or a D-cache; add the two for the pair). A run whose
+ * configuration changed is charged segment by segment by its caller. */
+stc_energy stc_energy_of(const stc_energy_table *table, const stc_config *config,
+                         const stc_counters *counters);
+
+/* Add b into a, field by field. */
+void stc_energy_add(stc_energy *sum, const stc_energy *part);
+
+#endif
