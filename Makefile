@@ -46,7 +46,8 @@ unit: deps $(foreach v,gcc clang asan,$(addprefix $(B)/$(v)/,$(TESTS) stcsim))
 	@set -e; for v in gcc clang asan; do for t in $(TESTS); do \
 	    echo "== $$v/$$t"; $(B)/$$v/$$t; done; done
 
-test: unit
+# Traces first: test_fixed also checks the fixed-point order on them.
+test: traces unit
 	tests/cli-errors.sh $(B)/asan/stcsim
 	tests/oracle-cachegrind.sh $(STCSIM) $(B)/traces
 	tests/engines-agree.sh $(STCSIM) $(B)/traces

@@ -8,9 +8,12 @@
  *   E_dynamic = E_probe + misses x E_miss(L) + E_writeback + E_reconfig
  *   E_probe   = accesses x E_hit(k, a)            (way prediction off)
  *             = first_probe_hits x E_hit(k, 1)
- *               + (accesses - first_probe_hits) x E_hit(k, a)   (on: a
- *               second probe reads the remaining a-1 banks, so a probe
- *               sequence that did not end at the first bank cost E_hit(k, a))
+ *               + (accesses - first_probe_hits) x (E_hit(k, a) + E_stall)
+ *               (on: a second probe reads the remaining a-1 banks, so a
+ *               probe sequence that did not end at the first bank read all
+ *               a, and took a second cycle in which the processor waited:
+ *               without E_stall way prediction would look free, since
+ *               leakage alone prices that cycle at almost nothing)
  *   E_miss(L) = off-chip access + processor stall + block fill, per miss of
  *               a logical line of L bytes
  *   E_static  = cycles x E_static(k)
@@ -45,6 +48,7 @@ typedef struct {
     double writeback_nj;                                /* one dirty physical line written to memory */
     double walk_row_nj;                                 /* one row of a reconfiguration walk */
     double wake_nj;                                     /* powering up one bank */
+    double stall_nj_per_cycle;                          /* the processor waiting one cycle */
     char source[256];                                   /* where the numbers came from (file name or "default") */
 } stc_energy_table;
 
@@ -60,23 +64,35 @@ typedef struct {
 
 /* The default table for geometry (an embedded 0.18 um system at 1.8 V,
  * 200 MHz; docs/ENERGY.md derives each number and scales it with the
- * geometry). Returns -1 with a message if the geometry is outside what the
- * model covers. */
+ * geometry; values are rounded to 4 significant digits). Entries of
+ * illegal (size, ways) pairs and sizes beyond the banks are 0; source is
+ * "default". Returns -1 with a message if the geometry is illegal or
+ * outside what the model covers (more than 1024 rows per bank, or
+ * line_bytes above 256). */
 int stc_energy_default(const stc_geometry *geometry, stc_energy_table *table, char *err,
                        size_t err_len);
 
 /* Load a table file (format in docs/ENERGY.md). The file must name the same
  * geometry and give every entry that geometry needs, each with its unit.
- * Returns -1 with "FILE:LINE: message" on any error. */
+ * Returns -1 with "FILE:LINE: message" on any error ("FILE: message" for
+ * what no line can be blamed for: cannot open, missing header, geometry
+ * line or entries), leaving *table untouched. On success source is path.
+ * The loader does not enforce the architecture's monotonicity rules (a
+ * measured table may break them a little); the default table keeps them. */
 int stc_energy_load(const stc_geometry *geometry, const char *path, stc_energy_table *table,
                     char *err, size_t err_len);
 
-/* Write a table in the file format (round-trips through stc_energy_load). */
+/* Write a table in the file format (round-trips through stc_energy_load:
+ * each value is the shortest decimal that reads back as the same double).
+ * Returns -1 if out reports a write error. */
 int stc_energy_write(const stc_energy_table *table, FILE *out);
 
 /* Energy of a run of one cache in configuration config that counted
  * counters (an I- or a D-cache; add the two for the pair). A run whose
- * configuration changed is charged segment by segment by its caller. */
+ * configuration changed is charged segment by segment by its caller.
+ * first_probe_hits counts only when config->way_predict (clamped to
+ * accesses). A configuration that is not legal under table->geometry
+ * gives NaN in every field, so the mistake cannot pass as a number. */
 stc_energy stc_energy_of(const stc_energy_table *table, const stc_config *config,
                          const stc_counters *counters);
 

@@ -11,7 +11,8 @@
  * plus first-probe hits (way prediction's energy depends on it); the
  * coefficient count follows the geometry (one hit energy per legal
  * (size, associativity), one miss energy per line size, one static energy
- * per size).
+ * per size) plus one stall energy (way prediction's second probe cycle,
+ * as the float model charges it).
  */
 #ifndef STC_FIXED_H
 #define STC_FIXED_H
@@ -25,16 +26,23 @@
 
 enum { STC_FIXED_COUNTER_BITS = 16, STC_FIXED_COEFFICIENT_BITS = 16, STC_FIXED_ENERGY_BITS = 32 };
 
-/* The tuner's coefficient registers. */
+/* The tuner's coefficient registers, all in one unit of nj_per_unit nJ (a
+ * power of two chosen per table: the finest with every coefficient in 16
+ * bits and the largest probe (hit, or hit + stall), miss and static
+ * coefficients adding up to at most 2^16, so no window's energy can reach
+ * 2^32 - 1). Indices as in energy.h. */
 typedef struct {
     uint16_t hit[STC_MAX_SIZES][STC_MAX_SIZES]; /* [size_index][ways_index], 0 where illegal */
     uint16_t miss[STC_LINE_SIZES];              /* [line_index] */
-    uint16_t static_per_cycle[STC_MAX_SIZES];   /* [size_index] */
+    uint16_t static_per_cycle[STC_MAX_SIZES];   /* [size_index], 0 beyond the geometry */
+    uint16_t stall_per_cycle;                   /* way prediction's second probe cycle; 0 if
+                                                   the geometry has no multi-way pair */
     double nj_per_unit;                         /* energy of one coefficient unit (for reports) */
 } stc_fixed_coefficients;
 
 /* The tuner's event counters for one measurement window, each a saturating
- * STC_FIXED_COUNTER_BITS counter. */
+ * STC_FIXED_COUNTER_BITS counter. first_probe_hits is read only for a
+ * way-prediction configuration. */
 typedef struct {
     uint16_t accesses;
     uint16_t misses;
@@ -42,8 +50,13 @@ typedef struct {
     uint16_t first_probe_hits;
 } stc_fixed_counters;
 
-/* Quantise a table into coefficients. Returns -1 with a message if a
- * coefficient cannot be represented (documented rule). */
+/* Quantise a table into coefficients: each energy rounded to the nearest
+ * unit (halves up), 0 stays 0, a positive energy is at least 1 unit;
+ * entries no configuration of the table's geometry uses are ignored and
+ * left 0. Returns -1 with a message naming the table's source and the
+ * entry if a used energy is negative or not finite, the geometry's bank
+ * count is not a power of two in 1..STC_MAX_BANKS, every energy is 0, or
+ * the unit would not be a normal double. */
 int stc_fixed_from_table(const stc_energy_table *table, stc_fixed_coefficients *coefficients,
                          char *err, size_t err_len);
 
@@ -51,7 +64,14 @@ int stc_fixed_from_table(const stc_energy_table *table, stc_fixed_coefficients *
 stc_fixed_counters stc_fixed_counters_of(const stc_counters *counters);
 
 /* The 32-bit energy the tuner computes for config from counters, exactly as
- * the datapath does it (one multiplier, products and sum as documented). */
+ * the datapath does it: one 16x16 multiplier, steps misses x miss[L],
+ * cycles x static[k], (accesses - fph) x hit[k][a] and, with way prediction
+ * only, (accesses - fph) x stall and fph x hit[k][1], where
+ * fph = min(first_probe_hits, accesses) (0 without way prediction); each
+ * product added into a 32-bit register that saturates at 2^32 - 1. With
+ * coefficients from stc_fixed_from_table the register never saturates;
+ * 2^32 - 1 is also returned for a configuration the registers cannot hold,
+ * so it always compares as the worst. */
 uint32_t stc_fixed_energy(const stc_fixed_coefficients *coefficients, const stc_config *config,
                           const stc_fixed_counters *counters);
 

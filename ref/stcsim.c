@@ -7,11 +7,13 @@
  */
 #include "cache.h"
 #include "config.h"
+#include "energy.h"
 #include "geometry.h"
 #include "stack.h"
 #include "sweep.h"
 #include "system.h"
 #include "trace.h"
+#include "tune.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -24,6 +26,8 @@ enum { BATCH_REFS = 1 << 16, MAX_RUNS = STC_MAX_CONFIGS + 64, ERR_LEN = 512 };
 
 static const char usage_text[] =
     "usage: stcsim [options] TRACE\n"
+    "       stcsim tune [options] TRACE...   (search the best configuration; see\n"
+    "                                        stcsim tune --help, docs/TUNING.md)\n"
     "Run a memory-reference trace (a file, or - for stdin; plain, gzip or zstd)\n"
     "through an I-cache and a D-cache and report accesses, misses, writebacks\n"
     "and cycles per configuration.\n"
@@ -41,6 +45,8 @@ static const char usage_text[] =
     "                         configuration; model: one cache model per\n"
     "                         configuration. Same numbers; the default is model\n"
     "                         for a single --config, stack otherwise\n"
+    "      --energy FILE      energy table (docs/ENERGY.md); default: the built-in\n"
+    "                         0.18 um table scaled to the geometry\n"
     "      --json             machine-readable output\n"
     "  -h, --help             this text\n";
 
@@ -53,6 +59,8 @@ typedef struct {
     stc_system system;
     stc_counters icache;    /* the results, gathered at the end */
     stc_counters dcache;
+    stc_energy ienergy;
+    stc_energy denergy;
 } sim_run;
 
 enum { ENGINE_AUTO, ENGINE_STACK, ENGINE_MODEL };
@@ -69,6 +77,8 @@ typedef struct {
     uint64_t limit;
     bool json;
     int engine;        /* ENGINE_AUTO, ENGINE_STACK or ENGINE_MODEL */
+    const char *energy_path;
+    stc_energy_table energy_table;
 } options;
 
 static int fail(const char *fmt, const char *detail)
@@ -115,7 +125,8 @@ static int parse_options(int argc, char **argv, options *opts)
         } else if (!strcmp(arg, "-f") || !strcmp(arg, "--format") || !strcmp(arg, "-c") ||
                    !strcmp(arg, "--config") || !strcmp(arg, "-g") || !strcmp(arg, "--geometry") ||
                    !strcmp(arg, "--reconfig-every") || !strcmp(arg, "--order") ||
-                   !strcmp(arg, "--limit") || !strcmp(arg, "--engine")) {
+                   !strcmp(arg, "--limit") || !strcmp(arg, "--engine") ||
+                   !strcmp(arg, "--energy")) {
             if (!value) {
                 return fail("option %s needs a value (see --help)", arg);
             }
@@ -140,6 +151,8 @@ static int parse_options(int argc, char **argv, options *opts)
                     return fail("too many --order options (%s)", value);
                 }
                 opts->orders[opts->order_count++] = value;
+            } else if (!strcmp(arg, "--energy")) {
+                opts->energy_path = value;
             } else if (!strcmp(arg, "--engine")) {
                 if (strcmp(value, "stack") != 0 && strcmp(value, "model") != 0) {
                     return fail("--engine '%s': expected stack or model", value);
@@ -169,6 +182,14 @@ static int parse_options(int argc, char **argv, options *opts)
         return fail("--geometry: %s", err);
     }
     if (!geometry_list && stc_geometry_init(&opts->geometry, err, sizeof err) != 0) {
+        return fail("%s", err);
+    }
+    if (opts->energy_path) {
+        if (stc_energy_load(&opts->geometry, opts->energy_path, &opts->energy_table, err,
+                            sizeof err) != 0) {
+            return fail("--energy: %s", err);
+        }
+    } else if (stc_energy_default(&opts->geometry, &opts->energy_table, err, sizeof err) != 0) {
         return fail("%s", err);
     }
     /* One configuration is simulated faster by its own model than by a
@@ -278,6 +299,7 @@ static int setup_runs(const options *opts, sim_run *runs, size_t *run_count, cha
                 *run_count = count;
                 return -1;
             }
+            stc_system_track_energy(&run->system, &opts->energy_table);
         }
     } else if (opts->config_count) {
         for (size_t index = 0; index < opts->config_count; index++) {
@@ -319,6 +341,14 @@ typedef struct {
     uint64_t truncated;
     uint64_t total;
 } trace_totals;
+
+static void print_energy_json(const char *label, const stc_energy *energy)
+{
+    printf("\"%s\":{\"probe_nj\":%.6f,\"miss_nj\":%.6f,\"static_nj\":%.6f,"
+           "\"writeback_nj\":%.6f,\"reconfig_nj\":%.6f,\"total_nj\":%.6f}",
+           label, energy->probe_nj, energy->miss_nj, energy->static_nj, energy->writeback_nj,
+           energy->reconfig_nj, energy->total_nj);
+}
 
 static void print_cache_json(const char *label, const stc_counters *counters, bool last)
 {
@@ -373,6 +403,9 @@ static void print_json(const options *opts, stc_trace_format format, const trace
     if (opts->reconfig_every) {
         printf("\"reconfig_every\":%" PRIu64 ",\n", opts->reconfig_every);
     }
+    printf("\"energy_table\":");
+    print_json_string(opts->energy_table.source);
+    printf(",\n");
     printf("\"configs\":[\n");
     for (size_t index = 0; index < run_count; index++) {
         const sim_run *run = &runs[index];
@@ -383,7 +416,12 @@ static void print_json(const options *opts, stc_trace_format format, const trace
                stc_config_size_bytes(geometry, config), config->ways,
                stc_config_line_bytes(geometry, config), config->way_predict ? "true" : "false");
         print_cache_json("icache", &run->icache, false);
-        print_cache_json("dcache", &run->dcache, true);
+        print_cache_json("dcache", &run->dcache, false);
+        printf("\"energy\":{");
+        print_energy_json("icache", &run->ienergy);
+        putchar(',');
+        print_energy_json("dcache", &run->denergy);
+        printf(",\"total_nj\":%.6f}", run->ienergy.total_nj + run->denergy.total_nj);
         printf("}%s\n", index + 1 < run_count ? "," : "");
     }
     printf("]}\n");
@@ -440,10 +478,43 @@ static void print_table(const options *opts, stc_trace_format format, const trac
         }
         putchar('\n');
     }
+    printf("\nenergy in uJ (table: %s)\n", opts->energy_table.source);
+    /* Relative to the seed's conventional cache (largest size, all ways,
+     * 2-line logical line: 8K_4W_32B by default) when it is among the runs,
+     * else to the first run. */
+    stc_config conventional = {geometry->banks, geometry->banks, 2, false};
+    size_t base = 0;
+    for (size_t index = 0; index < run_count; index++) {
+        if (!runs[index].schedule && stc_config_equal(&runs[index].config, &conventional)) {
+            base = index;
+            break;
+        }
+    }
+    char relative[STC_CONFIG_NAME_MAX + 72];
+    snprintf(relative, sizeof relative, "vs-%s", runs[base].name);
+    printf("%-24s %9s %9s %9s %9s %9s %9s %9s %9s %10s %s\n", "config", "I-probe", "I-miss",
+           "I-static", "D-probe", "D-miss", "D-static", "D-wback", "reconfig", "total", relative);
+    double first_total = runs[base].ienergy.total_nj + runs[base].denergy.total_nj;
+    for (size_t index = 0; index < run_count; index++) {
+        const stc_energy *ienergy = &runs[index].ienergy;
+        const stc_energy *denergy = &runs[index].denergy;
+        double total = ienergy->total_nj + denergy->total_nj;
+        printf("%-24s %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %10.2f %9.3f\n",
+               runs[index].name, ienergy->probe_nj / 1e3, ienergy->miss_nj / 1e3,
+               ienergy->static_nj / 1e3, denergy->probe_nj / 1e3, denergy->miss_nj / 1e3,
+               denergy->static_nj / 1e3, (ienergy->writeback_nj + denergy->writeback_nj) / 1e3,
+               (ienergy->reconfig_nj + denergy->reconfig_nj) / 1e3, total / 1e3,
+               first_total > 0 ? total / first_total : 0.0);
+    }
 }
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "tune")) {
+        char name[] = "stcsim tune";
+        argv[1] = name;
+        return stc_tune_main(argc - 1, argv + 1);
+    }
     options opts;
     int status = parse_options(argc, argv, &opts);
     if (status == 1) {
@@ -550,6 +621,16 @@ int main(int argc, char **argv)
         } else {
             stc_stack_sweep_counters(stack, &runs[run].config, STC_ICACHE, &runs[run].icache);
             stc_stack_sweep_counters(stack, &runs[run].config, STC_DCACHE, &runs[run].dcache);
+        }
+        if (runs[run].schedule) {
+            stc_system_charge_energy(&runs[run].system);
+            runs[run].ienergy = runs[run].system.energy[0];
+            runs[run].denergy = runs[run].system.energy[1];
+        } else {
+            runs[run].ienergy = stc_energy_of(&opts.energy_table, &runs[run].config,
+                                              &runs[run].icache);
+            runs[run].denergy = stc_energy_of(&opts.energy_table, &runs[run].config,
+                                              &runs[run].dcache);
         }
     }
     if (opts.json) {

@@ -43,12 +43,54 @@ void stc_system_free(stc_system *system)
     system->dcache = NULL;
 }
 
+void stc_system_track_energy(stc_system *system, const stc_energy_table *table)
+{
+    system->energy_table = table;
+    system->charged[0] = *stc_cache_counters(system->icache);
+    system->charged[1] = *stc_cache_counters(system->dcache);
+    memset(system->energy, 0, sizeof system->energy);
+}
+
+/* Charge the counters since the last charge at configuration in_force. */
+static void charge_segment(stc_system *system, const stc_config *in_force)
+{
+    if (!system->energy_table) {
+        return;
+    }
+    stc_cache *caches[2] = {system->icache, system->dcache};
+    for (unsigned kind = 0; kind < 2; kind++) {
+        const stc_counters *now = stc_cache_counters(caches[kind]);
+        stc_counters segment;
+        const uint64_t *now_fields = (const uint64_t *)now;
+        const uint64_t *charged_fields = (const uint64_t *)&system->charged[kind];
+        uint64_t *segment_fields = (uint64_t *)&segment;
+        for (size_t field = 0; field < sizeof segment / sizeof(uint64_t); field++) {
+            segment_fields[field] = now_fields[field] - charged_fields[field];
+        }
+        stc_energy part = stc_energy_of(system->energy_table, in_force, &segment);
+        stc_energy_add(&system->energy[kind], &part);
+        system->charged[kind] = *now;
+    }
+}
+
+void stc_system_charge_energy(stc_system *system)
+{
+    stc_config in_force = *stc_cache_config(system->icache);
+    charge_segment(system, &in_force);
+}
+
 int stc_system_reconfigure(stc_system *system, const stc_config *next)
 {
-    if (stc_cache_reconfigure(system->icache, next, NULL) != 0) {
+    if (stc_config_check(stc_cache_geometry(system->icache), next)) {
         return -1;
     }
-    return stc_cache_reconfigure(system->dcache, next, NULL);
+    /* The reconfiguration's own cost (walk, wake-up, writebacks) closes the
+     * segment of the old configuration and is charged with it. */
+    stc_config before = *stc_cache_config(system->icache);
+    stc_cache_reconfigure(system->icache, next, NULL);
+    stc_cache_reconfigure(system->dcache, next, NULL);
+    charge_segment(system, &before);
+    return 0;
 }
 
 static void run_refs(stc_system *system, const stc_ref *refs, size_t count)

@@ -13,6 +13,7 @@
 
 #include "cache.h"
 #include "config.h"
+#include "energy.h"
 #include "trace.h"
 
 #include <stddef.h>
@@ -29,6 +30,12 @@ typedef struct {
     const stc_config *schedule;
     size_t schedule_len;
     size_t schedule_pos;     /* index of the configuration in use */
+
+    /* Energy of a scheduled run, charged segment by segment with the
+     * configuration in force (stc_system_charge_energy). */
+    const stc_energy_table *energy_table; /* NULL: not charged */
+    stc_counters charged[2];              /* I, D counters already charged */
+    stc_energy energy[2];                 /* I, D energy so far */
 } stc_system;
 
 /* Both caches in config, without data. Returns -1 with a message. */
@@ -42,6 +49,15 @@ int stc_system_init_scheduled(stc_system *system, const stc_geometry *geometry,
                               char *err, size_t err_len);
 
 void stc_system_free(stc_system *system);
+
+/* Charge energy from now on: each segment between reconfigurations is
+ * charged at the configuration in force during it, its closing
+ * reconfiguration (walk, wake-up, writebacks) included. table must outlive
+ * the system. */
+void stc_system_track_energy(stc_system *system, const stc_energy_table *table);
+
+/* Charge the open segment (call once at the end of the run). */
+void stc_system_charge_energy(stc_system *system);
 
 /* Feed references (addresses are taken modulo 2^addr_bits by the caches). */
 void stc_system_run(stc_system *system, const stc_ref *refs, size_t count);

@@ -13,3 +13,6 @@ echo "== on $NAME: $(sed -n 's/^command: //p' "$TRACEDIR/$NAME.cmd")"
 echo
 echo "== the same trace, reconfiguring every 200000 references, small-to-large vs large-to-small"
 "$STCSIM" --reconfig-every 200000 --order ascending --order descending "$TRACE"
+echo
+echo "== the seed's Table 1 on three traces: tuned I- and D-configurations (docs/TUNING.md)"
+"$STCSIM" tune "$TRACE" "$TRACEDIR/gzip.i386.lackey.zst" "$TRACEDIR/crc.i386.main.lackey.zst"

@@ -66,6 +66,16 @@ expect_error order-alone   "--order needs --reconfig-every" -- --order ascending
 expect_error engine-bad    "--engine 'fast': expected stack or model" -- --engine fast "$work/good.lackey"
 expect_error every-zero    "--reconfig-every '0'" -- --reconfig-every 0 "$work/good.lackey"
 
+printf 'stc-energy-table 1\nbogus 1 nJ\n' >"$work/bad.energy"
+expect_error energy-missing "--energy: $work/nonexistent.energy: cannot open" -- --energy "$work/nonexistent.energy" "$work/good.lackey"
+expect_error energy-bad    "bad.energy:2: unknown entry 'bogus'" -- --energy "$work/bad.energy" "$work/good.lackey"
+expect_error tune-no-trace "stcsim tune: no trace given" -- tune
+expect_error tune-window   "--window '0': expected 1..65535" -- tune --mode hardware --window 0 "$work/good.lackey"
+expect_error tune-order    "'size' appears twice" -- tune --order size,size,line,wp "$work/good.lackey"
+expect_error tune-mode     "--mode 'fast': expected oracle or hardware" -- tune --mode fast "$work/good.lackey"
+expect_error tune-trace    "bad-record.lackey:3:" -- tune "$work/bad-record.lackey"
+expect_error tune-geometry "banks=3: must be a power of two" -- tune -g banks=3 "$work/good.lackey"
+
 # The good trace must succeed, so the cases above fail for their own reason.
 if "$STCSIM" -c 8K_4W_32B "$work/good.lackey" >"$work/out" 2>"$work/err" && grep -q 8K_4W_32B "$work/out"; then
     passed=$((passed + 1))

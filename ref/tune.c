@@ -1,0 +1,562 @@
+/* tune.c - oracle and as-hardware tuning around the search machine (tune.h,
+ * docs/TUNING.md). */
+#include "tune.h"
+
+#include "sweep.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void stc_tune_baselines(const stc_geometry *geometry, stc_config baselines[STC_TUNE_BASELINES])
+{
+    stc_config all_ways = {geometry->banks, geometry->banks, 2, false};
+    stc_config direct = {geometry->banks, 1, 2, false};
+    baselines[0] = all_ways;
+    baselines[1] = direct;
+}
+
+/* ---- Oracle mode ---------------------------------------------------- */
+
+int stc_oracle_table_fill(stc_oracle_table *oracle, const stc_stack_sweep *sweep,
+                          const stc_energy_table *table, stc_cache_kind kind)
+{
+    memset(oracle, 0, sizeof *oracle);
+    oracle->count = stc_config_enumerate(&table->geometry, oracle->configs, STC_MAX_CONFIGS);
+    for (size_t index = 0; index < oracle->count; index++) {
+        if (stc_stack_sweep_counters(sweep, &oracle->configs[index], kind,
+                                     &oracle->counters[index]) != 0) {
+            return -1;
+        }
+        oracle->energy[index] =
+            stc_energy_of(table, &oracle->configs[index], &oracle->counters[index]);
+    }
+    return 0;
+}
+
+long stc_oracle_table_find(const stc_oracle_table *oracle, const stc_config *config)
+{
+    for (size_t index = 0; index < oracle->count; index++) {
+        if (stc_config_equal(&oracle->configs[index], config)) {
+            return (long)index;
+        }
+    }
+    return -1;
+}
+
+/* Run one search to its end with energies looked up in the table. */
+static int search_table(const stc_oracle_table *oracle, const stc_geometry *geometry,
+                        const stc_search_plan *plan, stc_config *best, size_t *examined,
+                        char *err, size_t err_len)
+{
+    stc_search search;
+    if (stc_search_start(&search, geometry, plan, err, err_len) != 0) {
+        return -1;
+    }
+    stc_config candidate;
+    while (stc_search_next(&search, &candidate)) {
+        long index = stc_oracle_table_find(oracle, &candidate);
+        if (index < 0) {
+            snprintf(err, err_len, "the oracle has no energy for a candidate (geometry mismatch)");
+            return -1;
+        }
+        stc_search_report(&search, oracle->energy[index].total_nj);
+    }
+    *best = stc_search_best(&search);
+    *examined = stc_search_examined(&search, NULL);
+    return 0;
+}
+
+int stc_oracle_search(const stc_oracle_table *oracle, const stc_geometry *geometry,
+                      const stc_search_plan *plan, stc_oracle_choice *choice, char *err,
+                      size_t err_len)
+{
+    memset(choice, 0, sizeof *choice);
+    size_t ignored;
+    stc_search_plan exhaustive = {STC_SEARCH_EXHAUSTIVE, {0, 1, 2, 3}, false};
+    if (search_table(oracle, geometry, plan, &choice->chosen, &choice->examined, err,
+                     err_len) != 0 ||
+        search_table(oracle, geometry, &exhaustive, &choice->optimum, &ignored, err,
+                     err_len) != 0) {
+        return -1;
+    }
+    choice->chosen_nj = oracle->energy[stc_oracle_table_find(oracle, &choice->chosen)].total_nj;
+    choice->optimum_nj = oracle->energy[stc_oracle_table_find(oracle, &choice->optimum)].total_nj;
+    return 0;
+}
+
+/* ---- As-hardware mode ----------------------------------------------- */
+
+stc_tune_options stc_tune_options_default(void)
+{
+    stc_tune_options options;
+    memset(&options, 0, sizeof options);
+    options.plan = stc_search_plan_seed();
+    /* Room in the 16-bit cycle counter for 64 cycles per access on
+     * average: no window of the 13 real traces saturates. */
+    options.window = 1024;
+    return options;
+}
+
+const char *stc_tune_options_check(const stc_tune_options *options)
+{
+    if (options->window == 0) {
+        return "the measurement window must be at least 1 access";
+    }
+    if (options->plan.kind != STC_SEARCH_HEURISTIC && options->plan.kind != STC_SEARCH_EXHAUSTIVE) {
+        return "unknown search kind";
+    }
+    return NULL;
+}
+
+struct stc_tuned_cache {
+    stc_geometry geometry;
+    stc_cache_kind kind;
+    stc_cache *cache;
+    stc_energy_table table;
+    stc_fixed_coefficients coefficients;
+    stc_tune_options options;
+
+    bool searching;
+    bool warming;              /* in the unmeasured accesses after a change */
+    stc_search search;
+    /* Energy per access of each examined candidate in its own window
+     * (parallel to the search's examined list), for the estimate of what
+     * the chosen configuration would have cost while searching. */
+    double candidate_rate[STC_MAX_CONFIGS];
+    uint64_t this_search_accesses;
+
+    /* After a search: the phase reference and the chosen configuration's
+     * measured cost. */
+    bool have_reference;
+    uint16_t reference_misses;
+    uint64_t since_search;     /* accesses since the search ended */
+    double monitor_nj;
+    uint64_t monitor_accesses;
+    bool estimate_open;        /* a search whose estimate is not yet settled */
+
+    stc_tuned_report report;
+};
+
+/* Charge the counters gathered since the last clear as one segment in the
+ * current configuration, clear them, and return the segment. */
+static stc_counters harvest(stc_tuned_cache *tuned, stc_energy *energy)
+{
+    stc_counters segment = *stc_cache_counters(tuned->cache);
+    *energy = stc_energy_of(&tuned->table, stc_cache_config(tuned->cache), &segment);
+    stc_counters_add(&tuned->report.counters, &segment);
+    stc_energy_add(&tuned->report.energy, energy);
+    stc_cache_clear_counters(tuned->cache);
+    return segment;
+}
+
+/* Put the cache in config, as the tuner does: reconfigure (wake, walk,
+ * writebacks), charge the change as its own segment, and leave the
+ * counters clear for the next window. */
+static void apply(stc_tuned_cache *tuned, const stc_config *config)
+{
+    stc_cache_reconfigure(tuned->cache, config, NULL);
+    stc_energy energy;
+    stc_counters walk = harvest(tuned, &energy);
+    stc_counters_add(&tuned->report.walks, &walk);
+    stc_energy_add(&tuned->report.walk_energy, &energy);
+    if (tuned->searching) {
+        stc_energy_add(&tuned->report.search_energy, &energy);
+    }
+    tuned->warming = tuned->options.warmup > 0;
+}
+
+/* Energy per access of the configuration the current (or last) search
+ * settled on: measured after the search if a window followed, else in its
+ * own search window. */
+static double chosen_rate(const stc_tuned_cache *tuned)
+{
+    if (tuned->monitor_accesses) {
+        return tuned->monitor_nj / (double)tuned->monitor_accesses;
+    }
+    stc_config best = stc_search_best(&tuned->search);
+    const stc_search_entry *entries;
+    size_t count = stc_search_examined(&tuned->search, &entries);
+    for (size_t index = 0; index < count; index++) {
+        if (stc_config_equal(&entries[index].config, &best)) {
+            return tuned->candidate_rate[index];
+        }
+    }
+    return 0.0;
+}
+
+static void settle_estimate(stc_tuned_cache *tuned)
+{
+    if (tuned->estimate_open) {
+        tuned->report.search_at_chosen_nj +=
+            chosen_rate(tuned) * (double)tuned->this_search_accesses;
+        tuned->estimate_open = false;
+    }
+}
+
+/* Hand the next candidate to the cache, or finish the search and settle in
+ * its choice. */
+static void advance_search(stc_tuned_cache *tuned)
+{
+    stc_config candidate;
+    if (stc_search_next(&tuned->search, &candidate)) {
+        apply(tuned, &candidate);
+        return;
+    }
+    stc_config best = stc_search_best(&tuned->search);
+    size_t examined = stc_search_examined(&tuned->search, NULL);
+    tuned->report.searches_completed++;
+    tuned->report.examined_total += examined;
+    if (!tuned->report.first_valid) {
+        tuned->report.first_valid = true;
+        tuned->report.first_choice = best;
+        tuned->report.first_examined = examined;
+    }
+    apply(tuned, &best); /* still counted as searching: the last walk is search cost */
+    tuned->searching = false;
+    tuned->have_reference = false;
+    tuned->since_search = 0;
+}
+
+static void start_search(stc_tuned_cache *tuned)
+{
+    settle_estimate(tuned);
+    /* What follows this search measures its choice, not the last one's. */
+    tuned->monitor_nj = 0.0;
+    tuned->monitor_accesses = 0;
+    char err[128];
+    /* The options were checked at creation, so the plan starts. */
+    stc_search_start(&tuned->search, &tuned->geometry, &tuned->options.plan, err, sizeof err);
+    tuned->searching = true;
+    tuned->estimate_open = true;
+    tuned->this_search_accesses = 0;
+    tuned->report.searches_started++;
+    advance_search(tuned);
+}
+
+static bool saturated(const stc_counters *counters, const stc_fixed_counters *fixed)
+{
+    return fixed->accesses != counters->accesses || fixed->misses != counters->misses ||
+           fixed->cycles != counters->cycles ||
+           fixed->first_probe_hits != counters->first_probe_hits;
+}
+
+/* The phase test: the window's misses moved away from the tuned window's
+ * by more than threshold percent of the latter. A tuned window without
+ * misses counts as one miss, so the threshold still has a scale. */
+static bool phase_changed(const stc_tuned_cache *tuned, uint16_t misses)
+{
+    uint64_t reference = tuned->reference_misses ? tuned->reference_misses : 1;
+    uint64_t moved = misses > tuned->reference_misses ? misses - tuned->reference_misses
+                                                       : tuned->reference_misses - misses;
+    return moved * 100 > (uint64_t)tuned->options.phase_threshold_percent * reference;
+}
+
+/* Account accesses that were run but not measured (a warm-up, or the
+ * partial window at the end) as search or as chosen-configuration time. */
+static void account_unmeasured(stc_tuned_cache *tuned)
+{
+    stc_energy energy;
+    stc_counters segment = harvest(tuned, &energy);
+    if (tuned->searching) {
+        tuned->report.search_accesses += segment.accesses;
+        stc_energy_add(&tuned->report.search_energy, &energy);
+        tuned->this_search_accesses += segment.accesses;
+    } else {
+        tuned->monitor_nj += energy.total_nj;
+        tuned->monitor_accesses += segment.accesses;
+        tuned->since_search += segment.accesses;
+    }
+}
+
+static void end_window(stc_tuned_cache *tuned)
+{
+    stc_config config = *stc_cache_config(tuned->cache);
+    stc_energy energy;
+    stc_counters window = harvest(tuned, &energy);
+    stc_fixed_counters fixed = stc_fixed_counters_of(&window);
+    tuned->report.windows++;
+    tuned->report.saturated_windows += saturated(&window, &fixed);
+    if (tuned->searching) {
+        tuned->report.search_accesses += window.accesses;
+        stc_energy_add(&tuned->report.search_energy, &energy);
+        tuned->this_search_accesses += window.accesses;
+        size_t index = stc_search_examined(&tuned->search, NULL);
+        if (index < STC_MAX_CONFIGS) {
+            tuned->candidate_rate[index] =
+                window.accesses ? energy.total_nj / (double)window.accesses : 0.0;
+        }
+        stc_search_report(&tuned->search,
+                          (double)stc_fixed_energy(&tuned->coefficients, &config, &fixed));
+        advance_search(tuned);
+        return;
+    }
+    tuned->monitor_nj += energy.total_nj;
+    tuned->monitor_accesses += window.accesses;
+    tuned->since_search += window.accesses;
+    if (!tuned->have_reference) {
+        tuned->have_reference = true;
+        tuned->reference_misses = fixed.misses;
+    } else if (tuned->options.phase_trigger && phase_changed(tuned, fixed.misses)) {
+        tuned->report.phase_triggers++;
+        start_search(tuned);
+        return;
+    }
+    if (tuned->options.retune_every && tuned->since_search >= tuned->options.retune_every) {
+        tuned->report.periodic_triggers++;
+        start_search(tuned);
+    }
+}
+
+stc_tuned_cache *stc_tuned_cache_create(const stc_geometry *geometry, stc_cache_kind kind,
+                                        const stc_energy_table *table,
+                                        const stc_tune_options *options, char *err,
+                                        size_t err_len)
+{
+    const char *problem = stc_tune_options_check(options);
+    if (problem) {
+        snprintf(err, err_len, "%s", problem);
+        return NULL;
+    }
+    stc_search probe;
+    if (stc_search_start(&probe, geometry, &options->plan, err, err_len) != 0) {
+        return NULL;
+    }
+    stc_tuned_cache *tuned = calloc(1, sizeof *tuned);
+    if (!tuned) {
+        snprintf(err, err_len, "out of memory");
+        return NULL;
+    }
+    tuned->geometry = *geometry;
+    tuned->kind = kind;
+    tuned->table = *table;
+    tuned->options = *options;
+    if (stc_fixed_from_table(table, &tuned->coefficients, err, err_len) != 0) {
+        free(tuned);
+        return NULL;
+    }
+    stc_config reset = stc_config_reset(geometry);
+    tuned->cache = stc_cache_create(geometry, kind, &reset, NULL, err, err_len);
+    if (!tuned->cache) {
+        free(tuned);
+        return NULL;
+    }
+    start_search(tuned); /* the one-off search at start */
+    return tuned;
+}
+
+void stc_tuned_cache_destroy(stc_tuned_cache *tuned)
+{
+    if (tuned) {
+        stc_cache_destroy(tuned->cache);
+        free(tuned);
+    }
+}
+
+int stc_tuned_cache_request(stc_tuned_cache *tuned, stc_op op, uint64_t addr, unsigned bytes)
+{
+    if (stc_cache_request(tuned->cache, op, addr, bytes, NULL, NULL, NULL) < 0) {
+        return -1;
+    }
+    uint64_t accesses = stc_cache_counters(tuned->cache)->accesses;
+    if (tuned->warming) {
+        if (accesses >= tuned->options.warmup) {
+            account_unmeasured(tuned);
+            tuned->warming = false;
+        }
+    } else if (accesses >= tuned->options.window) {
+        end_window(tuned);
+    }
+    return 0;
+}
+
+void stc_tuned_cache_run(stc_tuned_cache *tuned, const stc_ref *refs, size_t count)
+{
+    static const stc_op op_of_kind[] = {
+        [STC_REF_IFETCH] = STC_OP_READ,
+        [STC_REF_LOAD] = STC_OP_READ,
+        [STC_REF_STORE] = STC_OP_WRITE,
+        [STC_REF_MODIFY] = STC_OP_MODIFY,
+    };
+    bool want_ifetch = tuned->kind == STC_ICACHE;
+    for (size_t index = 0; index < count; index++) {
+        const stc_ref *ref = &refs[index];
+        if ((ref->kind == STC_REF_IFETCH) == want_ifetch) {
+            stc_tuned_cache_request(tuned, op_of_kind[ref->kind & 3], ref->addr, ref->size);
+        }
+    }
+}
+
+void stc_tuned_cache_finish(stc_tuned_cache *tuned, stc_tuned_report *report)
+{
+    /* The partial window counts in the energy but is not a measurement. */
+    account_unmeasured(tuned);
+    settle_estimate(tuned);
+    tuned->report.final_config = *stc_cache_config(tuned->cache);
+    *report = tuned->report;
+}
+
+const stc_cache *stc_tuned_cache_model(const stc_tuned_cache *tuned)
+{
+    return tuned->cache;
+}
+
+const stc_search *stc_tuned_cache_search(const stc_tuned_cache *tuned)
+{
+    return &tuned->search;
+}
+
+bool stc_tuned_cache_searching(const stc_tuned_cache *tuned)
+{
+    return tuned->searching;
+}
+
+/* ---- One trace, both caches ------------------------------------------ */
+
+enum { FEED_CHUNK = 4096 };
+
+struct stc_tune_run {
+    stc_geometry geometry;
+    stc_energy_table table;
+    stc_tune_options options;
+    bool hardware;
+    uint64_t references;
+    stc_repeat_filter filter;
+    stc_filtered_batch filtered;
+    stc_stack_sweep *sweep;
+    stc_tuned_cache *tuned[2];
+};
+
+void stc_tune_run_destroy(stc_tune_run *run)
+{
+    if (!run) {
+        return;
+    }
+    free(run->filtered.ifetch);
+    free(run->filtered.data);
+    stc_stack_sweep_destroy(run->sweep);
+    stc_tuned_cache_destroy(run->tuned[0]);
+    stc_tuned_cache_destroy(run->tuned[1]);
+    free(run);
+}
+
+stc_tune_run *stc_tune_run_create(const stc_geometry *geometry, const stc_energy_table *table,
+                                  const stc_tune_options *options, bool hardware, char *err,
+                                  size_t err_len)
+{
+    stc_search probe;
+    if (stc_search_start(&probe, geometry, &options->plan, err, err_len) != 0) {
+        return NULL;
+    }
+    stc_tune_run *run = calloc(1, sizeof *run);
+    if (!run) {
+        snprintf(err, err_len, "out of memory");
+        return NULL;
+    }
+    run->geometry = *geometry;
+    run->table = *table;
+    run->options = *options;
+    run->hardware = hardware;
+    stc_repeat_filter_init(&run->filter, geometry);
+    run->filtered.ifetch = malloc(FEED_CHUNK * sizeof *run->filtered.ifetch);
+    run->filtered.data = malloc(FEED_CHUNK * sizeof *run->filtered.data);
+    if (!run->filtered.ifetch || !run->filtered.data) {
+        snprintf(err, err_len, "out of memory");
+        stc_tune_run_destroy(run);
+        return NULL;
+    }
+    /* Every configuration's whole-trace counters: the oracle's energies,
+     * the baselines and the optimum, in both modes. */
+    run->sweep = stc_stack_sweep_create(geometry, err, err_len);
+    if (!run->sweep) {
+        stc_tune_run_destroy(run);
+        return NULL;
+    }
+    if (hardware) {
+        for (int kind = STC_ICACHE; kind <= STC_DCACHE; kind++) {
+            run->tuned[kind] = stc_tuned_cache_create(geometry, (stc_cache_kind)kind, table,
+                                                      options, err, err_len);
+            if (!run->tuned[kind]) {
+                stc_tune_run_destroy(run);
+                return NULL;
+            }
+        }
+    }
+    return run;
+}
+
+void stc_tune_run_feed(stc_tune_run *run, const stc_ref *refs, size_t count)
+{
+    while (count > 0) {
+        size_t chunk = count < FEED_CHUNK ? count : FEED_CHUNK;
+        stc_repeat_filter_run(&run->filter, refs, chunk, &run->filtered);
+        stc_stack_sweep_run(run->sweep, &run->filtered);
+        if (run->hardware) {
+            stc_tuned_cache_run(run->tuned[STC_ICACHE], refs, chunk);
+            stc_tuned_cache_run(run->tuned[STC_DCACHE], refs, chunk);
+        }
+        run->references += chunk;
+        refs += chunk;
+        count -= chunk;
+    }
+}
+
+static double oracle_energy_of(const stc_oracle_table *oracle, const stc_config *config)
+{
+    long index = stc_oracle_table_find(oracle, config);
+    return index < 0 ? 0.0 : oracle->energy[index].total_nj;
+}
+
+int stc_tune_run_finish(stc_tune_run *run, stc_tune_result *result, char *err, size_t err_len)
+{
+    memset(result, 0, sizeof *result);
+    if (err_len) {
+        err[0] = '\0';
+    }
+    result->hardware = run->hardware;
+    result->references = run->references;
+    stc_tune_baselines(&run->geometry, result->baselines);
+    stc_oracle_table *oracle = malloc(sizeof *oracle);
+    if (!oracle) {
+        snprintf(err, err_len, "out of memory");
+        return -1;
+    }
+    for (int kind = STC_ICACHE; kind <= STC_DCACHE; kind++) {
+        stc_tune_cache_result *cache = &result->cache[kind];
+        stc_oracle_choice choice;
+        if (stc_oracle_table_fill(oracle, run->sweep, &run->table, (stc_cache_kind)kind) != 0 ||
+            stc_oracle_search(oracle, &run->geometry, &run->options.plan, &choice, err,
+                              err_len) != 0) {
+            if (!err[0]) {
+                snprintf(err, err_len, "the energy table does not fit the geometry");
+            }
+            free(oracle);
+            return -1;
+        }
+        cache->optimum = choice.optimum;
+        cache->optimum_nj = choice.optimum_nj;
+        for (int base = 0; base < STC_TUNE_BASELINES; base++) {
+            long index = stc_oracle_table_find(oracle, &result->baselines[base]);
+            cache->baseline_energy[base] = oracle->energy[index];
+            cache->baseline_cycles[base] = oracle->counters[index].cycles;
+        }
+        if (run->hardware) {
+            stc_tuned_cache_finish(run->tuned[kind], &cache->hardware);
+            cache->valid = cache->hardware.first_valid;
+            cache->chosen = cache->hardware.first_choice;
+            cache->examined = cache->hardware.first_examined;
+            cache->run_energy = cache->hardware.energy;
+            cache->run_cycles = cache->hardware.counters.cycles;
+        } else {
+            long index = stc_oracle_table_find(oracle, &choice.chosen);
+            cache->valid = true;
+            cache->chosen = choice.chosen;
+            cache->examined = choice.examined;
+            cache->run_energy = oracle->energy[index];
+            cache->run_cycles = oracle->counters[index].cycles;
+        }
+        cache->chosen_oracle_nj = cache->valid ? oracle_energy_of(oracle, &cache->chosen) : 0.0;
+    }
+    free(oracle);
+    return 0;
+}
