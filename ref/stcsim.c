@@ -7,6 +7,7 @@
  */
 #include "cache.h"
 #include "config.h"
+#include "count.h"
 #include "energy.h"
 #include "geometry.h"
 #include "stack.h"
@@ -89,20 +90,6 @@ static int fail(const char *fmt, const char *detail)
     return 2;
 }
 
-static int parse_count(const char *text, uint64_t *value)
-{
-    char *end = NULL;
-    if (*text < '0' || *text > '9') {
-        return -1;
-    }
-    unsigned long long parsed = strtoull(text, &end, 10);
-    if (*end != '\0') {
-        return -1;
-    }
-    *value = parsed;
-    return 0;
-}
-
 /* Returns 0, 1 for --help, or 2 after printing an error. */
 static int parse_options(int argc, char **argv, options *opts)
 {
@@ -142,7 +129,7 @@ static int parse_options(int argc, char **argv, options *opts)
             } else if (!strcmp(arg, "-g") || !strcmp(arg, "--geometry")) {
                 geometry_list = value;
             } else if (!strcmp(arg, "--reconfig-every")) {
-                if (parse_count(value, &opts->reconfig_every) != 0 || opts->reconfig_every == 0) {
+                if (stc_parse_count(value, &opts->reconfig_every) != 0 || opts->reconfig_every == 0) {
                     return fail("--reconfig-every '%s': expected a positive number of references",
                                 value);
                 }
@@ -159,7 +146,7 @@ static int parse_options(int argc, char **argv, options *opts)
                 }
                 opts->engine = !strcmp(value, "model") ? ENGINE_MODEL : ENGINE_STACK;
             } else {
-                if (parse_count(value, &opts->limit) != 0 || opts->limit == 0) {
+                if (stc_parse_count(value, &opts->limit) != 0 || opts->limit == 0) {
                     return fail("--limit '%s': expected a positive number of references", value);
                 }
             }
@@ -226,7 +213,7 @@ static int build_schedule(const stc_geometry *geometry, const char *order, sim_r
         run->schedule_len = total;
     } else if (!strncmp(order, "random:", 7)) {
         uint64_t seed;
-        if (parse_count(order + 7, &seed) != 0) {
+        if (stc_parse_count(order + 7, &seed) != 0) {
             snprintf(err, err_len, "--order '%s': random needs a decimal seed, e.g. random:1",
                      order);
             return -1;

@@ -7,6 +7,7 @@
  * leaves nothing on stdout. Exit status: 0, 1 for a trace that cannot be
  * read (the reader's FILE:LINE message), 2 for bad usage.
  */
+#include "count.h"
 #include "tune.h"
 
 #include <inttypes.h>
@@ -64,20 +65,6 @@ static int usage_error(const char *fmt, const char *detail)
     fprintf(stderr, fmt, detail);
     fputc('\n', stderr);
     return 2;
-}
-
-static int parse_count(const char *text, uint64_t *value)
-{
-    char *end = NULL;
-    if (*text < '0' || *text > '9') {
-        return -1;
-    }
-    unsigned long long parsed = strtoull(text, &end, 10);
-    if (*end != '\0' || parsed == ULLONG_MAX) {
-        return -1;
-    }
-    *value = parsed;
-    return 0;
 }
 
 static bool is_option(const char *arg, const char *short_name, const char *long_name)
@@ -152,7 +139,7 @@ static int parse_options(int argc, char **argv, tune_options *opts)
             order_given = true;
         } else if (!strcmp(arg, "--window")) {
             uint64_t max = ((uint64_t)1 << STC_FIXED_COUNTER_BITS) - 1;
-            if (parse_count(value, &number) != 0 || number == 0 || number > max) {
+            if (stc_parse_count(value, &number) != 0 || number == 0 || number > max) {
                 return usage_error("--window '%s': expected 1..65535 accesses (the tuner's "
                                    "counters are 16 bits)",
                                    value);
@@ -160,20 +147,20 @@ static int parse_options(int argc, char **argv, tune_options *opts)
             opts->tune.window = number;
             hardware_only = arg;
         } else if (!strcmp(arg, "--warmup")) {
-            if (parse_count(value, &number) != 0) {
+            if (stc_parse_count(value, &number) != 0) {
                 return usage_error("--warmup '%s': expected a number of accesses", value);
             }
             opts->tune.warmup = number;
             hardware_only = arg;
         } else if (!strcmp(arg, "--retune-every")) {
-            if (parse_count(value, &number) != 0 || number == 0) {
+            if (stc_parse_count(value, &number) != 0 || number == 0) {
                 return usage_error("--retune-every '%s': expected a positive number of accesses",
                                    value);
             }
             opts->tune.retune_every = number;
             hardware_only = arg;
         } else if (!strcmp(arg, "--phase-threshold")) {
-            if (parse_count(value, &number) != 0 || number > 100000) {
+            if (stc_parse_count(value, &number) != 0 || number > 100000) {
                 return usage_error("--phase-threshold '%s': expected a percentage, 0..100000",
                                    value);
             }
@@ -189,7 +176,7 @@ static int parse_options(int argc, char **argv, tune_options *opts)
                 return usage_error("--format '%s': expected auto, din or lackey", value);
             }
         } else {
-            if (parse_count(value, &opts->limit) != 0 || opts->limit == 0) {
+            if (stc_parse_count(value, &opts->limit) != 0 || opts->limit == 0) {
                 return usage_error("--limit '%s': expected a positive number of references",
                                    value);
             }

@@ -64,6 +64,7 @@ expect_error order-bad     "--order 'sideways'" -- --reconfig-every 10 --order s
 expect_error order-list    "configuration '9K_1W_16B'" -- --reconfig-every 10 --order list:8K_1W_16B,9K_1W_16B "$work/good.lackey"
 expect_error order-alone   "--order needs --reconfig-every" -- --order ascending "$work/good.lackey"
 expect_error engine-bad    "--engine 'fast': expected stack or model" -- --engine fast "$work/good.lackey"
+expect_error limit-overflow "--limit '99999999999999999999999'" -- --limit 99999999999999999999999 "$work/good.lackey"
 expect_error every-zero    "--reconfig-every '0'" -- --reconfig-every 0 "$work/good.lackey"
 
 printf 'stc-energy-table 1\nbogus 1 nJ\n' >"$work/bad.energy"
