@@ -351,7 +351,15 @@ make_trace() {
         for w in "$@"; do
             if [ -f "$OUT/$cwd/$w" ]; then sha256sum <"$OUT/$cwd/$w"; fi
         done
-        if [ "$kind" = real-debian ]; then cat "$I386/packages.txt"; fi
+        if [ "$kind" = real-debian ]; then
+            cat "$I386/packages.txt"
+            # The host's 32-bit loader and its cache decide where libraries
+            # land: installing any package rewrites /etc/ld.so.cache, which
+            # moves mappings and so changes miss counts. A trace made before
+            # such a change no longer matches a cachegrind run after it.
+            dpkg-query -W -f='${Version}\n' libc6-i386 2>/dev/null || true
+            sha256sum </etc/ld.so.cache 2>/dev/null || true
+        fi
     ) | sha256sum | cut -c1-64)
     if [ -f "$OUT/$name.lackey.zst" ] && [ -f "$OUT/$name.counts" ] &&
         [ "$(cat "$OUT/$name.stamp" 2>/dev/null)" = "$stamp" ]; then
