@@ -12,12 +12,15 @@ TEST_SRC := $(wildcard tests/test_*.c)
 TESTS := $(notdir $(TEST_SRC:.c=))
 
 # Three builds of everything: gcc (the tools), clang, and gcc with sanitizers.
+# Each compiles the library once into objects; tools and tests link them.
 define variant
-$(B)/$(1)/stcsim: ref/stcsim.c $(LIB_SRC) $(LIB_HDR) | $(B)/$(1)
-	$(2) $(CFLAGS_COMMON) $(3) -Iref -o $$@ ref/stcsim.c $(LIB_SRC) -lm
-$(B)/$(1)/test_%: tests/test_%.c tests/check.h $(LIB_SRC) $(LIB_HDR) | $(B)/$(1)
-	$(2) $(CFLAGS_COMMON) $(3) -Iref -Itests -o $$@ $$< $(LIB_SRC) -lm
-$(B)/$(1):
+$(B)/$(1)/obj/%.o: ref/%.c $(LIB_HDR) | $(B)/$(1)/obj
+	$(2) $(CFLAGS_COMMON) $(3) -Iref -c -o $$@ $$<
+$(B)/$(1)/stcsim: ref/stcsim.c $(LIB_SRC:ref/%.c=$(B)/$(1)/obj/%.o) | $(B)/$(1)
+	$(2) $(CFLAGS_COMMON) $(3) -Iref -o $$@ $$^ -lm
+$(B)/$(1)/test_%: tests/test_%.c tests/check.h $(LIB_SRC:ref/%.c=$(B)/$(1)/obj/%.o) | $(B)/$(1)
+	$(2) $(CFLAGS_COMMON) $(3) -Iref -Itests -o $$@ $$< $(LIB_SRC:ref/%.c=$(B)/$(1)/obj/%.o) -lm
+$(B)/$(1) $(B)/$(1)/obj:
 	mkdir -p $$@
 endef
 $(eval $(call variant,gcc,gcc,$(OPT) -g))
