@@ -9,6 +9,9 @@ B := build
 LIB_SRC := $(filter-out ref/stcsim.c,$(wildcard ref/*.c))
 LIB_HDR := $(wildcard ref/*.h)
 TEST_SRC := $(wildcard tests/test_*.c)
+GEN_SRC := $(wildcard gen/*.c)
+GEN_HDR := $(wildcard gen/*.h)
+GEN_REF := ref/geometry.c ref/config.c ref/count.c
 TESTS := $(notdir $(TEST_SRC:.c=))
 
 # Three builds of everything: gcc (the tools), clang, and gcc with sanitizers.
@@ -20,6 +23,8 @@ $(B)/$(1)/stcsim: ref/stcsim.c $(LIB_SRC:ref/%.c=$(B)/$(1)/obj/%.o) | $(B)/$(1)
 	$(2) $(CFLAGS_COMMON) $(3) -Iref -o $$@ $$^ -lm
 $(B)/$(1)/test_%: tests/test_%.c tests/check.h $(LIB_SRC:ref/%.c=$(B)/$(1)/obj/%.o) | $(B)/$(1)
 	$(2) $(CFLAGS_COMMON) $(3) -Iref -Itests -o $$@ $$< $(LIB_SRC:ref/%.c=$(B)/$(1)/obj/%.o) -lm
+$(B)/$(1)/stcgen: $(GEN_SRC) $(GEN_HDR) $(LIB_HDR) $(GEN_REF:ref/%.c=$(B)/$(1)/obj/%.o) | $(B)/$(1)
+	$(2) $(CFLAGS_COMMON) $(3) -Iref -Igen -o $$@ $(GEN_SRC) $(GEN_REF:ref/%.c=$(B)/$(1)/obj/%.o)
 $(B)/$(1) $(B)/$(1)/obj:
 	mkdir -p $$@
 endef
@@ -31,13 +36,18 @@ $(eval $(call variant,asan,gcc,$$(SANITIZE)))
 
 STCSIM := $(B)/gcc/stcsim
 
-.PHONY: all tools demo test unit traces bench clean deps
+.PHONY: all tools demo test unit traces bench clean deps rtl
+
+# Regenerate the committed default RTL (rtl_out/), e.g. after changing gen/.
+rtl: $(B)/gcc/stcgen
+	$(B)/gcc/stcgen --force
 all: demo
 
 deps:
-	@scripts/ensure-tools.sh gcc:gcc clang:clang valgrind:valgrind zstd:zstd gzip:gzip jq:jq
+	@scripts/ensure-tools.sh gcc:gcc g++:g++ clang:clang valgrind:valgrind zstd:zstd gzip:gzip \
+	    jq:jq verilator:verilator iverilog:iverilog yosys:yosys
 
-tools: deps $(STCSIM)
+tools: deps $(STCSIM) $(B)/gcc/stcgen
 
 demo: tools traces
 	scripts/demo.sh $(STCSIM) $(B)/traces
@@ -45,7 +55,7 @@ demo: tools traces
 traces: deps
 	traces/make-traces.sh $(B)/traces
 
-unit: deps $(foreach v,gcc clang asan,$(addprefix $(B)/$(v)/,$(TESTS) stcsim))
+unit: deps $(foreach v,gcc clang asan,$(addprefix $(B)/$(v)/,$(TESTS) stcsim stcgen))
 	@set -e; for v in gcc clang asan; do for t in $(TESTS); do \
 	    echo "== $$v/$$t"; $(B)/$$v/$$t; done; done
 
@@ -54,6 +64,7 @@ test: traces unit
 	tests/cli-errors.sh $(B)/asan/stcsim
 	tests/oracle-cachegrind.sh $(STCSIM) $(B)/traces
 	tests/engines-agree.sh $(STCSIM) $(B)/traces
+	tests/rtl-checks.sh $(B)/asan/stcgen
 	@echo "make test: all checks passed"
 
 bench: tools traces

@@ -1,0 +1,15 @@
+/* emit.h - one emitter per generated file (gen/emit_*.c). */
+#ifndef STCGEN_EMIT_H
+#define STCGEN_EMIT_H
+
+#include "files.h"
+#include "params.h"
+#include "text.h"
+
+void stcgen_emit_sram(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
+void stcgen_emit_power(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
+void stcgen_emit_header(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
+void stcgen_emit_upf(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
+void stcgen_emit_core(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
+
+#endif

@@ -1,0 +1,41 @@
+/* files.c - the one list of files stcgen writes. */
+#include "files.h"
+
+#include "emit.h"
+
+#include <string.h>
+
+/* The cache controller's session adds its modules here (before the top, top
+ * last among the Verilog files) and points stcgen_lint_top at the top. */
+static const stcgen_file file_table[] = {
+    {"stc_sram.v", STCGEN_VERILOG, STCGEN_SRAM_MODULE,
+     "single-port SRAM wrapper for every tag and data array", stcgen_emit_sram},
+    {"stc_power_ctrl.v", STCGEN_VERILOG, STCGEN_POWER_MODULE,
+     "per-bank power switch and isolation sequencer", stcgen_emit_power},
+    {"stc_geometry_gen.h", STCGEN_C_HEADER, NULL, "geometry and derived widths for testbenches",
+     stcgen_emit_header},
+    {"stc_cache.upf", STCGEN_UPF, NULL, "power intent: one switchable domain per bank",
+     stcgen_emit_upf},
+    {"stc_cache.core", STCGEN_CORE, NULL, "FuseSoC core description", stcgen_emit_core},
+};
+
+size_t stcgen_files(const stcgen_file **files)
+{
+    *files = file_table;
+    return sizeof file_table / sizeof file_table[0];
+}
+
+const char *stcgen_lint_top(void)
+{
+    return STCGEN_POWER_MODULE;
+}
+
+bool stcgen_is_output_name(const char *name)
+{
+    for (size_t index = 0; index < sizeof file_table / sizeof file_table[0]; index++) {
+        if (strcmp(file_table[index].name, name) == 0) {
+            return true;
+        }
+    }
+    return false;
+}

@@ -1,0 +1,147 @@
+/* params.c - stcgen's parameters and the values derived from them. */
+#include "params.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void stcgen_params_default(stcgen_params *params)
+{
+    memset(params, 0, sizeof *params);
+    stc_geometry_default(&params->geometry);
+    params->counter_bits = STCGEN_DEFAULT_COUNTER_BITS;
+    params->way_prediction = true;
+    params->tuner = true;
+}
+
+/* b<banks>_<bank size>_l<line bytes>_a<addr bits>, the bank size in KiB with
+ * a "k" when it is a whole number of KiB, else in bytes with a "b"; then one
+ * suffix per non-default option: _c<counter bits>, _nowp, _notuner. */
+static void make_name(stcgen_params *params)
+{
+    const stc_geometry *geometry = &params->geometry;
+    char size[24];
+    if (geometry->bank_bytes % 1024 == 0) {
+        snprintf(size, sizeof size, "%uk", geometry->bank_bytes / 1024);
+    } else {
+        snprintf(size, sizeof size, "%ub", geometry->bank_bytes);
+    }
+    char counters[16] = "";
+    if (params->counter_bits != STCGEN_DEFAULT_COUNTER_BITS) {
+        snprintf(counters, sizeof counters, "_c%u", params->counter_bits);
+    }
+    snprintf(params->name, sizeof params->name, "b%u_%s_l%u_a%u%s%s%s", geometry->banks, size,
+             geometry->line_bytes, geometry->addr_bits, counters,
+             params->way_prediction ? "" : "_nowp", params->tuner ? "" : "_notuner");
+}
+
+int stcgen_params_init(stcgen_params *params, char *err, size_t err_len)
+{
+    if (stc_geometry_init(&params->geometry, err, err_len) != 0) {
+        return -1;
+    }
+    if (params->counter_bits < STCGEN_MIN_COUNTER_BITS ||
+        params->counter_bits > STCGEN_MAX_COUNTER_BITS) {
+        snprintf(err, err_len,
+                 "counter_bits=%u: must be from %d to %d (the tuner reads 16-bit counters)",
+                 params->counter_bits, STCGEN_MIN_COUNTER_BITS, STCGEN_MAX_COUNTER_BITS);
+        return -1;
+    }
+    const stc_geometry *geometry = &params->geometry;
+
+    make_name(params);
+    stc_config reset = stc_config_reset(geometry);
+    stc_config_name(geometry, &reset, params->reset_config, sizeof params->reset_config);
+    params->configs = (unsigned)stc_config_enumerate(geometry, NULL, 0);
+    params->line_bits = geometry->line_bytes * 8;
+    params->word_bits = STC_WORD_BYTES * 8;
+
+    /* The SRAMs of one bank (section 14.3): the full tag of every row,
+     * written whole; the physical line of every row, written in bytes (CPU
+     * stores, fill beats) or whole. Valid, dirty and recency bits are not
+     * here: they live in always-on state (ARCHITECTURE.md section 7). */
+    params->bank_sram_count = 0;
+    stcgen_sram_shape *tag = &params->bank_srams[params->bank_sram_count++];
+    tag->role = "tag";
+    tag->what = "full tag of each row";
+    tag->depth = geometry->rows;
+    tag->width = geometry->tag_bits;
+    tag->gran = geometry->tag_bits;
+    stcgen_sram_shape *data = &params->bank_srams[params->bank_sram_count++];
+    data->role = "data";
+    data->what = "physical line of each row, byte writes";
+    data->depth = geometry->rows;
+    data->width = params->line_bits;
+    data->gran = 8;
+    for (unsigned index = 0; index < params->bank_sram_count; index++) {
+        stcgen_sram_shape *shape = &params->bank_srams[index];
+        shape->mask_bits = shape->width / shape->gran;
+    }
+
+    /* Power controller (section 14.4): request seen -> switch enable (1
+     * cycle) -> acknowledge after N cycles -> through the synchroniser ->
+     * state ON and isolation released one cycle later. */
+    params->pwr_sync_stages = STCGEN_PWR_SYNC_STAGES;
+    params->pwr_state_bits = 3;
+    params->wake_overhead = params->pwr_sync_stages + 2;
+    return 0;
+}
+
+static size_t add_value(stcgen_value *out, size_t max, size_t count, const char *name,
+                        uint64_t value, const char *what, bool derived)
+{
+    if (count < max) {
+        snprintf(out[count].name, sizeof out[count].name, "%s", name);
+        out[count].value = value;
+        out[count].what = what;
+        out[count].derived = derived;
+    }
+    return count + 1;
+}
+
+size_t stcgen_params_values(const stcgen_params *params, stcgen_value *out, size_t max)
+{
+    const stc_geometry *g = &params->geometry;
+    size_t n = 0;
+    n = add_value(out, max, n, "banks", g->banks, "banks B", false);
+    n = add_value(out, max, n, "bank_bytes", g->bank_bytes, "bytes per bank", false);
+    n = add_value(out, max, n, "line_bytes", g->line_bytes, "physical line P, bytes", false);
+    n = add_value(out, max, n, "addr_bits", g->addr_bits, "address width A", false);
+    n = add_value(out, max, n, "counter_bits", params->counter_bits,
+                  "event counter width (saturating)", false);
+    n = add_value(out, max, n, "way_prediction", params->way_prediction,
+                  "1: way prediction built", false);
+    n = add_value(out, max, n, "tuner", params->tuner, "1: hardware tuner built", false);
+
+    n = add_value(out, max, n, "rows", g->rows, "lines per bank R", true);
+    n = add_value(out, max, n, "offset_bits", g->offset_bits, "log2(line_bytes)", true);
+    n = add_value(out, max, n, "row_bits", g->row_bits, "log2(rows)", true);
+    n = add_value(out, max, n, "bank_shift", g->bank_shift, "log2(bank_bytes): tag = addr[A-1:S]",
+                  true);
+    n = add_value(out, max, n, "bank_bits", g->bank_bits, "log2(banks)", true);
+    n = add_value(out, max, n, "tag_bits", g->tag_bits, "full tag, addr_bits - bank_shift", true);
+    n = add_value(out, max, n, "word_bytes", STC_WORD_BYTES, "CPU word and memory beat", true);
+    n = add_value(out, max, n, "word_bits", params->word_bits, "word_bytes * 8", true);
+    n = add_value(out, max, n, "beats_per_line", g->beats_per_line, "line_bytes / word_bytes",
+                  true);
+    n = add_value(out, max, n, "line_bits", params->line_bits, "line_bytes * 8", true);
+    n = add_value(out, max, n, "max_sublines", STC_MAX_SUBLINES,
+                  "physical lines in the longest logical line", true);
+    n = add_value(out, max, n, "configs", params->configs, "legal configurations", true);
+    for (unsigned index = 0; index < params->bank_sram_count; index++) {
+        const stcgen_sram_shape *shape = &params->bank_srams[index];
+        char name[STCGEN_VALUE_NAME_MAX];
+        snprintf(name, sizeof name, "sram_%s_depth", shape->role);
+        n = add_value(out, max, n, name, shape->depth, "words per bank", true);
+        snprintf(name, sizeof name, "sram_%s_width", shape->role);
+        n = add_value(out, max, n, name, shape->width, shape->what, true);
+        snprintf(name, sizeof name, "sram_%s_gran", shape->role);
+        n = add_value(out, max, n, name, shape->gran, "bits per write-mask bit", true);
+        snprintf(name, sizeof name, "sram_%s_mask_bits", shape->role);
+        n = add_value(out, max, n, name, shape->mask_bits, "write-mask bits", true);
+    }
+    n = add_value(out, max, n, "pwr_sync_stages", params->pwr_sync_stages,
+                  "acknowledge synchroniser flops", true);
+    n = add_value(out, max, n, "wake_overhead", params->wake_overhead,
+                  "T_wake = acknowledge delay + this", true);
+    return n;
+}

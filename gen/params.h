@@ -1,0 +1,97 @@
+/*
+ * params.h - everything stcgen knows about the cache it generates, derived in
+ * one place (docs/ARCHITECTURE.md sections 1 and 14).
+ *
+ * The geometry and every width that depends on it come from the C model's
+ * stc_geometry_init (ref/geometry.c), so the model and the RTL cannot
+ * disagree about an address bit; stcgen_params_init adds only what the model
+ * has no use for (counter width, options, SRAM shapes, the power controller's
+ * constants, the output name). Emitters read this struct and compute nothing
+ * from the geometry themselves.
+ */
+#ifndef STCGEN_PARAMS_H
+#define STCGEN_PARAMS_H
+
+#include "config.h"
+#include "geometry.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+    STCGEN_NAME_MAX = 64,
+    STCGEN_MAX_BANK_SRAMS = 4, /* SRAM instances in one bank's power domain */
+    STCGEN_MAX_VALUES = 48,
+    STCGEN_VALUE_NAME_MAX = 32,
+    STCGEN_DEFAULT_COUNTER_BITS = 32,
+    STCGEN_MIN_COUNTER_BITS = 16, /* the tuner reads 16-bit counters (FIXED_POINT.md) */
+    STCGEN_MAX_COUNTER_BITS = 64,
+    STCGEN_PWR_SYNC_STAGES = 2 /* flops synchronising each power switch acknowledge */
+};
+
+/* Hierarchy names shared by the UPF now and the top (stc_cache) later:
+ * docs/ARCHITECTURE.md section 14.3. */
+#define STCGEN_TOP_MODULE "stc_cache"
+#define STCGEN_POWER_MODULE "stc_power_ctrl"
+#define STCGEN_POWER_INSTANCE "u_power"
+#define STCGEN_SRAM_MODULE "stc_sram"
+#define STCGEN_TOP_PWR_EN_PORT "pwr_en_o"   /* top output: switch enables */
+#define STCGEN_TOP_PWR_ACK_PORT "pwr_ack_i" /* top input: switch acknowledges */
+
+/* One SRAM of a bank: instance u_bank<b>_<role> of stc_sram. */
+typedef struct {
+    const char *role;      /* "tag", "data": instance and #define names */
+    const char *what;      /* one-line description for comments */
+    unsigned depth;        /* words (rows) */
+    unsigned width;        /* bits per word */
+    unsigned gran;         /* bits per write-mask bit (GRAN) */
+    unsigned mask_bits;    /* width / gran */
+} stcgen_sram_shape;
+
+typedef struct {
+    /* User parameters: the model's geometry plus what only the RTL has. */
+    stc_geometry geometry; /* derived fields filled by stc_geometry_init */
+    unsigned counter_bits; /* saturating event counters (section 9) */
+    bool way_prediction;   /* build the second-probe logic (section 8) */
+    bool tuner;            /* build the hardware tuner (TUNING.md) */
+
+    /* The command that made the output, for the file headers (not owned). */
+    const char *command;
+
+    /* Derived by stcgen_params_init. */
+    char name[STCGEN_NAME_MAX]; /* b4_2k_l16_a32: see stcgen_params_name */
+    char reset_config[STC_CONFIG_NAME_MAX];
+    unsigned configs;         /* legal configurations (stc_config_enumerate) */
+    unsigned line_bits;       /* line_bytes * 8 */
+    unsigned word_bits;       /* STC_WORD_BYTES * 8 */
+    stcgen_sram_shape bank_srams[STCGEN_MAX_BANK_SRAMS];
+    unsigned bank_sram_count;
+    unsigned pwr_sync_stages; /* acknowledge synchroniser depth */
+    unsigned pwr_state_bits;  /* per-bank sequencer state register */
+    unsigned wake_overhead;   /* T_wake = acknowledge delay + wake_overhead */
+} stcgen_params;
+
+/* One named number for the file headers and the C header. */
+typedef struct {
+    char name[STCGEN_VALUE_NAME_MAX]; /* lower case: "tag_bits" */
+    uint64_t value;
+    const char *what;
+    bool derived; /* false: a user parameter */
+} stcgen_value;
+
+/* The defaults: ARCHITECTURE.md section 1, 32-bit counters, way prediction
+ * and tuner on. command is NULL. */
+void stcgen_params_default(stcgen_params *params);
+
+/* Check the user fields, derive the rest. On an illegal value returns -1 and
+ * writes into err the model's message ("banks=3: must be a power of two from
+ * 1 to 32") or, for the generator's own fields, the same form
+ * ("counter_bits=8: must be from 16 to 64"). */
+int stcgen_params_init(stcgen_params *params, char *err, size_t err_len);
+
+/* All parameters and derived values, user parameters first, in a fixed
+ * order. Returns the number written (at most max). */
+size_t stcgen_params_values(const stcgen_params *params, stcgen_value *out, size_t max);
+
+#endif

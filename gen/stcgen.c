@@ -1,0 +1,271 @@
+/*
+ * stcgen - write the RTL of an stc cache for one geometry.
+ *
+ * Parses the command line, derives every value (params.c), builds every file
+ * of the file table (files.c) in memory and only then writes them, all at
+ * once, into the output folder (output.c). Exit status: 0 written, 1 an I/O
+ * failure, 2 a bad option or parameter or a refused output folder; in both
+ * error cases nothing is written.
+ */
+#include "count.h"
+#include "files.h"
+#include "output.h"
+#include "params.h"
+#include "text.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { ERR_LEN = 1024, EXIT_IO = 1, EXIT_USAGE = 2 };
+
+static const char usage_text[] =
+    "usage: stcgen [options]\n"
+    "Write synthesizable Verilog-2005 and its companions (UPF, FuseSoC core, C\n"
+    "header) for an stc cache into rtl_out/NAME (docs/ARCHITECTURE.md).\n"
+    "\n"
+    "  --banks N            banks B: a power of two from 1 to 32 (default 4)\n"
+    "  --bank-bytes N       bytes per bank: a power of two holding at least 4\n"
+    "                       physical lines (default 2048)\n"
+    "  --line-bytes N       physical line: a power of two, at least 4 (default 16)\n"
+    "  --addr-bits N        address width: 8 to 64 and more than\n"
+    "                       log2(bank-bytes) + log2(banks) (default 32)\n"
+    "  --counter-bits N     event counter width: 16 to 64 (default 32)\n"
+    "  --no-way-prediction  leave out way prediction\n"
+    "  --no-tuner           leave out the hardware tuner\n"
+    "  --out DIR            output folder (default rtl_out/NAME); its parent must exist\n"
+    "  --force              replace DIR if it exists and holds only stcgen's files\n"
+    "  -h, --help           show this text\n"
+    "\n"
+    "NAME is b<banks>_<bank size>_l<line bytes>_a<address bits>, the bank size as\n"
+    "<KiB>k or <bytes>b, then _c<bits> for non-default counters, _nowp, _notuner:\n"
+    "the defaults give b4_2k_l16_a32. Options take \"--opt N\" or \"--opt=N\".\n"
+    "Exit status: 0 written, 1 I/O failure, 2 bad option, parameter or output\n"
+    "folder; on failure nothing is written.\n";
+
+typedef struct {
+    const char *option;   /* "--banks" */
+    unsigned *value;      /* where the number goes */
+} numeric_option;
+
+/* "banks=3: must be ..." from the model -> "--banks 3: must be ...": the
+ * message names the option the user typed. */
+static void print_param_error(const char *message)
+{
+    const char *equals = strchr(message, '=');
+    const char *colon = strchr(message, ':');
+    if (!equals || !colon || equals > colon) {
+        fprintf(stderr, "stcgen: %s\n", message);
+        return;
+    }
+    fputs("stcgen: --", stderr);
+    for (const char *cursor = message; cursor < equals; cursor++) {
+        fputc(*cursor == '_' ? '-' : *cursor, stderr);
+    }
+    fprintf(stderr, " %s\n", equals + 1);
+}
+
+/* Does the argument need quoting to be read back by a POSIX shell? */
+static bool shell_safe(const char *arg)
+{
+    if (!*arg) {
+        return false;
+    }
+    for (const char *cursor = arg; *cursor; cursor++) {
+        char c = *cursor;
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                  strchr("-_=.,/:+%@", c) != NULL;
+        if (!ok) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The command for the file headers: "stcgen" and the arguments as given,
+ * less --out DIR and --force, which choose where the output goes and would
+ * otherwise put a machine's paths into the files. */
+static char *make_command(int argc, char **argv)
+{
+    size_t cap = 16;
+    for (int index = 1; index < argc; index++) {
+        cap += 4 * strlen(argv[index]) + 3;
+    }
+    char *command = malloc(cap);
+    if (!command) {
+        return NULL;
+    }
+    size_t len = (size_t)snprintf(command, cap, "stcgen");
+    for (int index = 1; index < argc; index++) {
+        const char *arg = argv[index];
+        if (strcmp(arg, "--force") == 0 || strncmp(arg, "--out=", 6) == 0) {
+            continue;
+        }
+        if (strcmp(arg, "--out") == 0) {
+            index++;
+            continue;
+        }
+        command[len++] = ' ';
+        if (shell_safe(arg)) {
+            memcpy(command + len, arg, strlen(arg));
+            len += strlen(arg);
+        } else {
+            command[len++] = '\'';
+            for (const char *cursor = arg; *cursor; cursor++) {
+                if (*cursor == '\'') {
+                    memcpy(command + len, "'\\''", 4);
+                    len += 4;
+                } else {
+                    command[len++] = *cursor;
+                }
+            }
+            command[len++] = '\'';
+        }
+    }
+    command[len] = '\0';
+    return command;
+}
+
+int main(int argc, char **argv)
+{
+    stcgen_params params;
+    stcgen_params_default(&params);
+    const char *out_dir = NULL;
+    bool force = false;
+    numeric_option numeric[] = {
+        {"--banks", &params.geometry.banks},
+        {"--bank-bytes", &params.geometry.bank_bytes},
+        {"--line-bytes", &params.geometry.line_bytes},
+        {"--addr-bits", &params.geometry.addr_bits},
+        {"--counter-bits", &params.counter_bits},
+    };
+
+    for (int index = 1; index < argc; index++) {
+        const char *arg = argv[index];
+        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            fputs(usage_text, stdout);
+            return 0;
+        }
+    }
+    for (int index = 1; index < argc; index++) {
+        const char *arg = argv[index];
+        const char *equals = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
+        size_t name_len = equals ? (size_t)(equals - arg) : strlen(arg);
+        if (strcmp(arg, "--no-way-prediction") == 0) {
+            params.way_prediction = false;
+            continue;
+        }
+        if (strcmp(arg, "--no-tuner") == 0) {
+            params.tuner = false;
+            continue;
+        }
+        if (strcmp(arg, "--force") == 0) {
+            force = true;
+            continue;
+        }
+        /* Options with a value: "--opt VALUE" or "--opt=VALUE". */
+        const char *value = NULL;
+        bool takes_value = name_len == strlen("--out") && strncmp(arg, "--out", name_len) == 0;
+        numeric_option *number = NULL;
+        for (size_t which = 0; which < sizeof numeric / sizeof numeric[0]; which++) {
+            if (strlen(numeric[which].option) == name_len &&
+                strncmp(arg, numeric[which].option, name_len) == 0) {
+                number = &numeric[which];
+                takes_value = true;
+            }
+        }
+        if (!takes_value) {
+            if (arg[0] == '-') {
+                fprintf(stderr, "stcgen: unknown option '%s' (stcgen -h lists them)\n", arg);
+            } else {
+                fprintf(stderr, "stcgen: unexpected argument '%s' (stcgen takes only options)\n",
+                        arg);
+            }
+            return EXIT_USAGE;
+        }
+        if (equals) {
+            value = equals + 1;
+        } else if (index + 1 < argc) {
+            value = argv[++index];
+        } else {
+            fprintf(stderr, "stcgen: option %.*s needs a value\n", (int)name_len, arg);
+            return EXIT_USAGE;
+        }
+        if (!number) {
+            if (!*value) {
+                fprintf(stderr, "stcgen: option --out needs a value\n");
+                return EXIT_USAGE;
+            }
+            out_dir = value;
+            continue;
+        }
+        uint64_t parsed = 0;
+        if (stc_parse_count(value, &parsed) != 0) {
+            fprintf(stderr, "stcgen: %s %s: not a decimal number\n", number->option, value);
+            return EXIT_USAGE;
+        }
+        if (parsed > UINT32_MAX) {
+            fprintf(stderr, "stcgen: %s %s: too large\n", number->option, value);
+            return EXIT_USAGE;
+        }
+        *number->value = (unsigned)parsed;
+    }
+
+    char err[ERR_LEN];
+    if (stcgen_params_init(&params, err, sizeof err) != 0) {
+        print_param_error(err);
+        return EXIT_USAGE;
+    }
+    char *command = make_command(argc, argv);
+    if (!command) {
+        fprintf(stderr, "stcgen: out of memory\n");
+        return EXIT_IO;
+    }
+    params.command = command;
+
+    const stcgen_file *files = NULL;
+    size_t count = stcgen_files(&files);
+    stcgen_text *texts = calloc(count, sizeof *texts);
+    stcgen_output_file *outputs = calloc(count, sizeof *outputs);
+    int status = 0;
+    if (!texts || !outputs) {
+        fprintf(stderr, "stcgen: out of memory\n");
+        status = EXIT_IO;
+    }
+    for (size_t index = 0; status == 0 && index < count; index++) {
+        stcgen_text_init(&texts[index], 2);
+        files[index].emit(&texts[index], &files[index], &params);
+        if (texts[index].failed) {
+            fprintf(stderr, "stcgen: out of memory building %s\n", files[index].name);
+            status = EXIT_IO;
+            break;
+        }
+        outputs[index].name = files[index].name;
+        outputs[index].data = texts[index].buf ? texts[index].buf : "";
+        outputs[index].len = texts[index].len;
+    }
+
+    char default_dir[STCGEN_NAME_MAX + 16];
+    if (status == 0) {
+        if (!out_dir) {
+            snprintf(default_dir, sizeof default_dir, "rtl_out/%s", params.name);
+            out_dir = default_dir;
+        }
+        stcgen_output_status written =
+            stcgen_output_write(out_dir, force, outputs, count, err, sizeof err);
+        if (written != STCGEN_OUTPUT_OK) {
+            fprintf(stderr, "stcgen: %s\n", err);
+            status = written == STCGEN_OUTPUT_REFUSED ? EXIT_USAGE : EXIT_IO;
+        }
+    }
+
+    for (size_t index = 0; texts && index < count; index++) {
+        stcgen_text_free(&texts[index]);
+    }
+    free(texts);
+    free(outputs);
+    free(command);
+    return status;
+}
