@@ -41,7 +41,7 @@ STCSIM := $(B)/gcc/stcsim
 # Regenerate the committed default RTL (rtl_out/), e.g. after changing gen/.
 rtl: $(B)/gcc/stcgen
 	$(B)/gcc/stcgen --force
-all: demo
+all: demo rtl
 
 deps:
 	@scripts/ensure-tools.sh gcc:gcc g++:g++ clang:clang valgrind:valgrind zstd:zstd gzip:gzip \
