@@ -511,7 +511,7 @@ int main(int argc, char **argv)
         return status;
     }
     char err[ERR_LEN];
-    static sim_run runs[MAX_RUNS];
+    sim_run *runs = calloc(MAX_RUNS, sizeof *runs);
     size_t run_count = 0;
     int exit_code = 0;
     stc_ref *batch = NULL;
@@ -519,6 +519,10 @@ int main(int argc, char **argv)
     stc_repeat_filter filter;
     stc_stack_sweep *stack = NULL;
     stc_trace *trace = NULL;
+    if (!runs) {
+        fprintf(stderr, "stcsim: out of memory\n");
+        return 1;
+    }
     if (setup_runs(&opts, runs, &run_count, err, sizeof err) != 0) {
         fprintf(stderr, "stcsim: %s\n", err);
         exit_code = 2;
@@ -643,5 +647,6 @@ done:
         }
         free(runs[run].schedule);
     }
+    free(runs);
     return exit_code;
 }
