@@ -274,9 +274,16 @@ if command -v g++ >/dev/null && command -v make >/dev/null; then
     else
         fail "verilator: tb_power_ctrl builds"
     fi
+    if verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style --top-module tb_cache \
+        --Mdir "$work/vl-cache" -o tb "$root/tests/rtl/tb_cache.v" "$out"/*.v \
+        >"$work/log" 2>&1; then
+        sim "verilator: tb_cache" "tb_cache: PASS" "$work/vl-cache/tb"
+    else
+        fail "verilator: tb_cache builds"
+    fi
 else
     echo "rtl-checks: no C++ compiler: Verilator simulations skipped"
-    skipped=$((skipped + 3))
+    skipped=$((skipped + 4))
 fi
 
 # Determinism: the same command twice, and --out versus the default folder.

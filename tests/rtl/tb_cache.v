@@ -134,7 +134,7 @@ module tb_cache;
     end
   endtask
 
-  task expect;
+  task check_eq;
     input [255:0] what;
     input [31:0]  value, want;
     begin
@@ -150,14 +150,35 @@ module tb_cache;
     input [31:0] want;
     begin
       cnt_sel = sel; #1;
-      expect("counter", cnt_value, want);
+      check_eq("counter", cnt_value, want);
     end
   endtask
 
   // Addresses: row = addr[10:4], tag = addr[31:11]. A..E share row 0x10.
   localparam [31:0] A = 32'h0000_1104;  // line 0x110, word 1
   localparam [31:0] B = A + 32'h800, C = A + 32'h1000, D = A + 32'h1800, E = A + 32'h2000;
+  localparam [31:0] F = 32'h0002_0040;  // row 4, addr[11] = 0
+  localparam [31:0] G = F + 32'h1000;    // same rows and bank group
   integer reads_before, writes_before;
+
+  // A read-only instance (I-cache): only its store rejection is checked.
+  reg         i_req_valid = 1'b0;
+  wire        i_req_ready, i_rsp_valid, i_rsp_err, i_mem_req;
+  wire [3:0]  i_pwr_en;
+  stc_cache #(.READ_ONLY(1)) icache (
+    .clk_i(clk), .rst_ni(rst_n),
+    .cpu_req_valid_i(i_req_valid), .cpu_req_ready_o(i_req_ready), .cpu_req_we_i(1'b1),
+    .cpu_req_addr_i(30'd0), .cpu_req_be_i(4'hf), .cpu_req_wdata_i(32'd0),
+    .cpu_rsp_valid_o(i_rsp_valid), .cpu_rsp_err_o(i_rsp_err), .cpu_rsp_rdata_o(),
+    .cfg_valid_i(1'b0), .cfg_ready_o(), .cfg_banks_log_i(3'd0), .cfg_ways_log_i(3'd0),
+    .cfg_sub_log_i(2'd0), .cfg_wp_i(1'b0), .cfg_done_o(), .cfg_err_o(), .cfg_banks_log_o(),
+    .cfg_ways_log_o(), .cfg_sub_log_o(), .cfg_wp_o(),
+    .cnt_sel_i(5'd0), .cnt_clear_i(1'b0), .cnt_value_o(),
+    .mem_req_valid_o(i_mem_req), .mem_req_ready_i(1'b0), .mem_req_we_o(), .mem_req_line_o(),
+    .mem_req_lines_o(), .mem_wvalid_o(), .mem_wready_i(1'b0), .mem_wdata_o(),
+    .mem_bvalid_i(1'b0), .mem_rvalid_i(1'b0), .mem_rdata_i(32'd0),
+    .pwr_en_o(i_pwr_en), .pwr_ack_i(i_pwr_en)
+  );
 
   initial begin
     repeat (3) @(posedge clk);
@@ -168,23 +189,23 @@ module tb_cache;
     //    cycles; RTL adds 2 per subline (tag read, check), 2 per burst
     //    (scan, request) and 2 (final scan, answer): 25 + 2 + 2 + 2 = 31.
     access(1'b0, A, 4'h0, 32'h0);
-    expect("read miss data", got, pattern(A >> 2));
-    expect("read miss burst line", last_read_line, A >> 4);
-    expect("read miss burst lines", last_read_lines, 1);
-    expect("read miss reads", n_reads, 1);
-    expect("read miss latency", latency, 31);
+    check_eq("read miss data", got, pattern(A >> 2));
+    check_eq("read miss burst line", last_read_line, A >> 4);
+    check_eq("read miss burst lines", last_read_lines, 1);
+    check_eq("read miss reads", n_reads, 1);
+    check_eq("read miss latency", latency, 31);
 
     // 2. Hit in the same line, another word: 1 cycle, no memory traffic.
     access(1'b0, A + 32'h4, 4'h0, 32'h0);
-    expect("hit data", got, pattern((A + 4) >> 2));
-    expect("hit latency", latency, 1);
-    expect("hit reads", n_reads, 1);
+    check_eq("hit data", got, pattern((A + 4) >> 2));
+    check_eq("hit latency", latency, 1);
+    check_eq("hit reads", n_reads, 1);
 
     // 3. Store hit, bytes 0 and 2, then read back the merged word.
     access(1'b1, A, 4'b0101, 32'hAABBCCDD);
-    expect("store latency", latency, 1);
+    check_eq("store latency", latency, 1);
     access(1'b0, A, 4'h0, 32'h0);
-    expect("merged word", got, (pattern(A >> 2) & 32'hFF00FF00) | 32'h00BB00DD);
+    check_eq("merged word", got, (pattern(A >> 2) & 32'hFF00FF00) | 32'h00BB00DD);
 
     // 4. Fill the other three banks of row 0x10 (invalid first), then E
     //    evicts the least recent: A's bank (0). A's line is dirty: one write
@@ -192,25 +213,25 @@ module tb_cache;
     access(1'b0, B, 4'h0, 32'h0);
     access(1'b0, C, 4'h0, 32'h0);
     access(1'b0, D, 4'h0, 32'h0);
-    expect("B C D are misses", n_reads, 4);
+    check_eq("B C D are misses", n_reads, 4);
     writes_before = n_writes;
     access(1'b0, E, 4'h0, 32'h0);
-    expect("eviction writes back", n_writes, writes_before + 1);
-    expect("writeback line", last_write_line, A >> 4);
-    expect("writeback beat 0", wb_beats[0], pattern((A >> 2) - 1));
-    expect("writeback beat 1", wb_beats[1], (pattern(A >> 2) & 32'hFF00FF00) | 32'h00BB00DD);
-    expect("writeback beat 2", wb_beats[2], pattern((A >> 2) + 1));
-    expect("writeback beat 3", wb_beats[3], pattern((A >> 2) + 2));
-    expect("E data", got, pattern(E >> 2));
+    check_eq("eviction writes back", n_writes, writes_before + 1);
+    check_eq("writeback line", last_write_line, A >> 4);
+    check_eq("writeback beat 0", wb_beats[0], pattern((A >> 2) - 1));
+    check_eq("writeback beat 1", wb_beats[1], (pattern(A >> 2) & 32'hFF00FF00) | 32'h00BB00DD);
+    check_eq("writeback beat 2", wb_beats[2], pattern((A >> 2) + 1));
+    check_eq("writeback beat 3", wb_beats[3], pattern((A >> 2) + 2));
+    check_eq("E data", got, pattern(E >> 2));
     //    model: 1 + (T+4) writeback + (T+4) fill = 49; RTL + 6 + 1 (request
     //    of the writeback) = 56.
-    expect("dirty miss latency", latency, 56);
+    check_eq("dirty miss latency", latency, 56);
 
     // 5. A again: a miss that reads back what was written back.
     reads_before = n_reads;
     access(1'b0, A, 4'h0, 32'h0);
-    expect("A refetched", n_reads, reads_before + 1);
-    expect("A after writeback", got, (pattern(A >> 2) & 32'hFF00FF00) | 32'h00BB00DD);
+    check_eq("A refetched", n_reads, reads_before + 1);
+    check_eq("A after writeback", got, (pattern(A >> 2) & 32'hFF00FF00) | 32'h00BB00DD);
 
     @(negedge clk);
     // Counters (section 9): 9 requests, misses: A, B, C, D, E, A = 6,
@@ -229,15 +250,82 @@ module tb_cache;
     @(posedge clk); t_accept = cycle;
     @(negedge clk); cfg_valid = 1'b0;
     while (!cfg_done) @(negedge clk);
-    expect("walk cycles", cycle - t_accept, 129);
+    check_eq("walk cycles", cycle - t_accept, 129);
     repeat (10) @(negedge clk);
-    expect("config k", cur_k, 0);
-    expect("banks off", pwr_en, 4'b0001);
+    check_eq("config k", cur_k, 0);
+    check_eq("banks off", pwr_en, 4'b0001);
     counter(5'd16, 128);
-    // A (bank 0 or wherever it was refetched) is now in bank 0 only if it
-    // was there; read it: hit or miss, the data must be right.
+    // A was refetched in step 5 into bank 1 (B's, the least recent) and
+    // dropped by the walk: a miss, with the data written back in step 4.
+    reads_before = n_reads;
     access(1'b0, A, 4'h0, 32'h0);
-    expect("A after walk", got, (pattern(A >> 2) & 32'hFF00FF00) | 32'h00BB00DD);
+    check_eq("A missed after the walk", n_reads, reads_before + 1);
+    check_eq("A after walk", got, (pattern(A >> 2) & 32'hFF00FF00) | 32'h00BB00DD);
+
+    // 7. Reconfigure to 8K_2W_64B_P (k=4, a=2, L=4P, wp): wakes banks 1..3
+    //    one after another, T_wake = 4 each (pwr_ack_i = pwr_en_o), and g
+    //    grows from 1 to 2, so bank 0 is walked. Model 3*4 + 128 = 140;
+    //    RTL + 1 (the cycle that sees the last bank ready) = 141.
+    @(negedge clk);
+    cfg_valid = 1'b1; cfg_k = 3'd2; cfg_a = 3'd1; cfg_l = 2'd2; cfg_wp = 1'b1;
+    @(posedge clk); t_accept = cycle;
+    @(negedge clk); cfg_valid = 1'b0;
+    while (!cfg_done) @(negedge clk);
+    check_eq("wake + walk cycles", cycle - t_accept, 141);
+    check_eq("all banks on", pwr_en, 4'b1111);
+    check_eq("config", {cur_k, cur_a, cur_l, cur_wp}, {3'd2, 3'd1, 2'd2, 1'b1});
+
+    // 8. A 64-byte logical line: F is row 4 (r0 = 4, rows 4..7), tag bit 0
+    //    = addr[11] = 0: candidates banks 0 and 2, both invalid there, so
+    //    the victim is bank 0. One read burst of 4 lines from line F >> 4.
+    //    Model: 2 probes + T + 16 = 38; RTL + 2*4 + 2 + 2 = 50.
+    reads_before = n_reads;
+    access(1'b0, F, 4'h0, 32'h0);
+    check_eq("64B miss data", got, pattern(F >> 2));
+    check_eq("64B miss one burst", n_reads, reads_before + 1);
+    check_eq("64B burst lines", last_read_lines, 4);
+    check_eq("64B burst line", last_read_line, F >> 4);
+    check_eq("64B miss latency", latency, 50);
+    //    Another subline (row 7) of the same logical line: predicted bank =
+    //    the most recent candidate there = bank 0: first-probe hit, 1 cycle.
+    access(1'b0, F + 32'h3C, 4'h0, 32'h0);
+    check_eq("subline hit data", got, pattern((F + 32'h3C) >> 2));
+    check_eq("first-probe hit latency", latency, 1);
+    //    G: same rows and group, other tag: victim bank 2 (invalid), then F
+    //    again: predicted bank 2 (G, most recent), F is in bank 0: second-
+    //    probe hit, 2 cycles.
+    access(1'b0, G, 4'h0, 32'h0);
+    check_eq("G data", got, pattern(G >> 2));
+    check_eq("G latency", latency, 50);
+    access(1'b0, F + 32'h10, 4'h0, 32'h0);
+    check_eq("second-probe hit data", got, pattern((F + 32'h10) >> 2));
+    check_eq("second-probe hit latency", latency, 2);
+    @(negedge clk);
+    counter(5'd8, 1);   // first_probe_hits
+    counter(5'd9, 1);   // second_probe_hits
+    // fill_bursts: A, B, C, D, E, A (step 5: into bank 1, B's, the least
+    // recent), A again after the walk (bank 1 went off, A was dropped), F, G.
+    counter(5'd11, 9);
+    // walk_invalidations: step 6 kept E in bank 0 and dropped A, C, D of
+    // banks 1..3; step 7 walked bank 0, where A (tag 2, tag bit 0 = 0) may
+    // stay under g = 2: 3.
+    counter(5'd19, 3);
+
+    // 9. An illegal configuration (a > k) is refused and changes nothing.
+    @(negedge clk);
+    cfg_valid = 1'b1; cfg_k = 3'd0; cfg_a = 3'd1; cfg_l = 2'd0; cfg_wp = 1'b0;
+    #1 check_eq("illegal config refused", {cfg_done, cfg_err}, 2'b11);
+    @(negedge clk); cfg_valid = 1'b0;
+    check_eq("config unchanged", {cur_k, cur_a, cur_l, cur_wp}, {3'd2, 3'd1, 2'd2, 1'b1});
+
+    // 10. The I-cache (READ_ONLY = 1) answers a store with an error in 1
+    //     cycle and sends nothing to memory.
+    @(negedge clk);
+    i_req_valid = 1'b1;
+    while (!i_req_ready) @(negedge clk);
+    @(negedge clk); i_req_valid = 1'b0;
+    check_eq("I-cache store rejected", {i_rsp_valid, i_rsp_err}, 2'b11);
+    check_eq("I-cache no memory request", i_mem_req, 1'b0);
 
     if (errors == 0) $display("tb_cache: PASS");
     else $display("tb_cache: FAIL (%0d errors)", errors);
