@@ -311,12 +311,34 @@ module tb_cache;
     // stay under g = 2: 3.
     counter(5'd19, 3);
 
+    // 8b. Store into G (bank 2, row 4: that subline dirty), then shrink to
+    //     4K_2W_64B_P (k=2, a=2, g=1): banks 2 and 3 are walked and go off.
+    //     G's dirty subline is written back (line G >> 4, with the store),
+    //     its 4 sublines dropped. Model 128 + (T + 4) = 152; RTL + 1 + 2 per
+    //     walk writeback = 155.
+    access(1'b1, G, 4'b1111, 32'h1234_5678);
+    writes_before = n_writes;
+    @(negedge clk);
+    cfg_valid = 1'b1; cfg_k = 3'd1; cfg_a = 3'd1; cfg_l = 2'd2; cfg_wp = 1'b1;
+    @(posedge clk); t_accept = cycle;
+    @(negedge clk); cfg_valid = 1'b0;
+    while (!cfg_done) @(negedge clk);
+    check_eq("walk with writeback cycles", cycle - t_accept, 155);
+    check_eq("walk writeback", n_writes, writes_before + 1);
+    check_eq("walk writeback line", last_write_line, G >> 4);
+    check_eq("walk writeback beat 0", wb_beats[0], 32'h1234_5678);
+    check_eq("walk writeback beat 1", wb_beats[1], pattern((G >> 2) + 1));
+    repeat (10) @(negedge clk);
+    check_eq("banks 2, 3 off", pwr_en, 4'b0011);
+    counter(5'd18, 1);  // walk_writebacks
+    counter(5'd19, 7);  // walk_invalidations: 3 before, G's 4 sublines
+
     // 9. An illegal configuration (a > k) is refused and changes nothing.
     @(negedge clk);
     cfg_valid = 1'b1; cfg_k = 3'd0; cfg_a = 3'd1; cfg_l = 2'd0; cfg_wp = 1'b0;
     #1 check_eq("illegal config refused", {cfg_done, cfg_err}, 2'b11);
     @(negedge clk); cfg_valid = 1'b0;
-    check_eq("config unchanged", {cur_k, cur_a, cur_l, cur_wp}, {3'd2, 3'd1, 2'd2, 1'b1});
+    check_eq("config unchanged", {cur_k, cur_a, cur_l, cur_wp}, {3'd1, 3'd1, 2'd2, 1'b1});
 
     // 10. The I-cache (READ_ONLY = 1) answers a store with an error in 1
     //     cycle and sends nothing to memory.
