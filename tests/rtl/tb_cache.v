@@ -159,6 +159,7 @@ module tb_cache;
   localparam [31:0] B = A + 32'h800, C = A + 32'h1000, D = A + 32'h1800, E = A + 32'h2000;
   localparam [31:0] F = 32'h0002_0040;  // row 4, addr[11] = 0
   localparam [31:0] G = F + 32'h1000;    // same rows and bank group
+  localparam [31:0] H = 32'h0003_0080;  // row 8
   integer reads_before, writes_before;
 
   // A read-only instance (I-cache): only its store rejection is checked.
@@ -332,6 +333,38 @@ module tb_cache;
     check_eq("banks 2, 3 off", pwr_en, 4'b0011);
     counter(5'd18, 1);  // walk_writebacks
     counter(5'd19, 7);  // walk_invalidations: 3 before, G's 4 sublines
+
+    // 8c. A logical line partly present. Only L changes to 16 B: no wake,
+    //     no walk, done in the accepting cycle (0 cycles, as the model).
+    //     H (row 8) misses into bank 0 (lowest invalid candidate); back to
+    //     64 B lines (again 0 cycles), H + 0x10 (row 9) misses: r0 = 8, the
+    //     victim is bank 1 (invalid at row 8), subline 0 (H) stays in bank 0
+    //     and sublines 1..3 come in one 3-line burst into bank 1. Model
+    //     2 + T + 12 = 34; RTL + 2*4 + 2 + 2 = 46.
+    @(negedge clk);
+    cfg_valid = 1'b1; cfg_k = 3'd1; cfg_a = 3'd1; cfg_l = 2'd0; cfg_wp = 1'b1;
+    #1 check_eq("L-only change done at once", cfg_done, 1'b1);
+    @(negedge clk); cfg_valid = 1'b0;
+    access(1'b0, H, 4'h0, 32'h0);
+    check_eq("H data", got, pattern(H >> 2));
+    @(negedge clk);
+    cfg_valid = 1'b1; cfg_k = 3'd1; cfg_a = 3'd1; cfg_l = 2'd2; cfg_wp = 1'b1;
+    #1 check_eq("L-only change back done at once", cfg_done, 1'b1);
+    @(negedge clk); cfg_valid = 1'b0;
+    reads_before = n_reads;
+    access(1'b0, H + 32'h14, 4'h0, 32'h0);
+    check_eq("partial line data", got, pattern((H + 32'h14) >> 2));
+    check_eq("partial line one burst", n_reads, reads_before + 1);
+    check_eq("partial line burst lines", last_read_lines, 3);
+    check_eq("partial line burst start", last_read_line, (H >> 4) + 1);
+    check_eq("partial line latency", latency, 46);
+    access(1'b0, H + 32'h38, 4'h0, 32'h0);   // row 11, bank 1: predicted
+    check_eq("row 11 data", got, pattern((H + 32'h38) >> 2));
+    check_eq("row 11 first-probe hit", latency, 1);
+    access(1'b0, H + 32'h8, 4'h0, 32'h0);    // row 8, bank 0: not predicted
+    check_eq("row 8 data", got, pattern((H + 32'h8) >> 2));
+    check_eq("row 8 second-probe hit", latency, 2);
+    check_eq("no further memory reads", n_reads, reads_before + 1);
 
     // 9. An illegal configuration (a > k) is refused and changes nothing.
     @(negedge clk);
