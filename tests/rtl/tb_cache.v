@@ -90,6 +90,10 @@ module tb_cache;
     case (m_state)
       0: if (mreq_valid) begin
         m_word = mreq_line * BPL;
+        if (mreq_line >= 28'd16384) begin
+          $display("FAIL memory request beyond the model's 64 Ki words: line %h", mreq_line);
+          errors = errors + 1;
+        end
         if (mreq_we) begin
           n_writes = n_writes + 1; last_write_line = mreq_line;
           m_beats = BPL; m_state = 3;
@@ -160,6 +164,7 @@ module tb_cache;
   localparam [31:0] F = 32'h0002_0040;  // row 4, addr[11] = 0
   localparam [31:0] G = F + 32'h1000;    // same rows and bank group
   localparam [31:0] H = 32'h0003_0080;  // row 8
+  localparam [31:0] J = 32'h0000_4140;  // row 20 (memory: 64 Ki words)
   integer reads_before, writes_before;
 
   // A read-only instance (I-cache): only its store rejection is checked.
@@ -365,6 +370,30 @@ module tb_cache;
     check_eq("row 8 data", got, pattern((H + 32'h8) >> 2));
     check_eq("row 8 second-probe hit", latency, 2);
     check_eq("no further memory reads", n_reads, reads_before + 1);
+
+    // 8d. Missing sublines split by present ones: with 16-byte lines J+0x10
+    //     (row 21) and J+0x30 (row 23) go to bank 0; with 64-byte lines J
+    //     (row 20, r0 = 20) misses, victim bank 0 (invalid at row 20):
+    //     sublines 0 and 2 are missing, 1 and 3 present: two 1-line bursts.
+    //     Model 2 + 2 (T + 4) = 50; RTL + 2*4 + 2*2 + 2 = 64.
+    @(negedge clk);
+    cfg_valid = 1'b1; cfg_k = 3'd1; cfg_a = 3'd1; cfg_l = 2'd0; cfg_wp = 1'b1;
+    @(negedge clk); cfg_valid = 1'b0;
+    access(1'b0, J + 32'h10, 4'h0, 32'h0);
+    access(1'b0, J + 32'h30, 4'h0, 32'h0);
+    @(negedge clk);
+    cfg_valid = 1'b1; cfg_k = 3'd1; cfg_a = 3'd1; cfg_l = 2'd2; cfg_wp = 1'b1;
+    @(negedge clk); cfg_valid = 1'b0;
+    reads_before = n_reads;
+    access(1'b0, J + 32'hC, 4'h0, 32'h0);
+    check_eq("split runs data", got, pattern((J + 32'hC) >> 2));
+    check_eq("split runs: two bursts", n_reads, reads_before + 2);
+    check_eq("split runs: second burst line", last_read_line, (J >> 4) + 2);
+    check_eq("split runs: second burst lines", last_read_lines, 1);
+    check_eq("split runs latency", latency, 64);
+    access(1'b0, J + 32'h28, 4'h0, 32'h0);   // row 22, just filled
+    check_eq("row 22 data", got, pattern((J + 32'h28) >> 2));
+    check_eq("row 22 hit", n_reads, reads_before + 2);
 
     // 9. An illegal configuration (a > k) is refused and changes nothing.
     @(negedge clk);
