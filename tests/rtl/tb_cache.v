@@ -164,6 +164,7 @@ module tb_cache;
   localparam [31:0] F = 32'h0002_0040;  // row 4, addr[11] = 0
   localparam [31:0] G = F + 32'h1000;    // same rows and bank group
   localparam [31:0] H = 32'h0003_0080;  // row 8
+  localparam [31:0] K = F + 32'h3000, M = F + 32'h2000;  // rows 4..7 too
   localparam [31:0] J = 32'h0000_4140;  // row 20 (memory: 64 Ki words)
   integer reads_before, writes_before;
 
@@ -394,6 +395,25 @@ module tb_cache;
     access(1'b0, J + 32'h28, 4'h0, 32'h0);   // row 22, just filled
     check_eq("row 22 data", got, pattern((J + 32'h28) >> 2));
     check_eq("row 22 hit", n_reads, reads_before + 2);
+
+    // 8e. A dirty logical line evicted: F (bank 0, rows 4..7) gets stores in
+    //     rows 4 and 6; K (same rows) fills bank 1 (invalid); M then evicts
+    //     the least recent, bank 0: two write bursts (rows 4 and 6,
+    //     ascending), then one 4-line read burst. Model 2 + 2 (T + 4) +
+    //     (T + 16) = 86; RTL + 2*4 + 2*1 + 2 + 2 writebacks = 100.
+    access(1'b1, F, 4'b1111, 32'hF0F0_0004);
+    access(1'b1, F + 32'h20, 4'b1111, 32'hF0F0_0006);
+    access(1'b0, K, 4'h0, 32'h0);
+    writes_before = n_writes;
+    reads_before = n_reads;
+    access(1'b0, M, 4'h0, 32'h0);
+    check_eq("logical eviction data", got, pattern(M >> 2));
+    check_eq("logical eviction: two writebacks", n_writes, writes_before + 2);
+    check_eq("logical eviction: last writeback line", last_write_line, (F >> 4) + 2);
+    check_eq("logical eviction: stored word written back", wb_beats[0], 32'hF0F0_0006);
+    check_eq("logical eviction: one read burst", n_reads, reads_before + 1);
+    check_eq("logical eviction latency", latency, 100);
+    check_eq("row 4 written back", mem[F >> 2], 32'hF0F0_0004);
 
     // 9. An illegal configuration (a > k) is refused and changes nothing.
     @(negedge clk);
