@@ -9,7 +9,7 @@
  */
 #include "emit.h"
 
-#include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,14 +25,17 @@ typedef struct {
     char value[VALUE_MAX];
 } token;
 
+/* The tokens of the file being emitted (stcgen emits one file at a time). */
 static unsigned n_tokens;
 static token tokens[64];
 
 static void set(const char *name, const char *format, ...) __attribute__((format(printf, 2, 3)));
 
-#include <stdarg.h>
 static void set(const char *name, const char *format, ...)
 {
+    if (n_tokens >= sizeof tokens / sizeof tokens[0]) {
+        return; /* cannot happen: make_tokens sets a fixed, smaller number */
+    }
     token *t = &tokens[n_tokens++];
     snprintf(t->name, sizeof t->name, "@%s@", name);
     va_list args;
