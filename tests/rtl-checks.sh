@@ -141,6 +141,14 @@ for entry in "${geometries[@]}"; do
         quiet "$tag: yosys $module" \
             yosys -q -p "read_verilog ${verilog[*]}; hierarchy -check -top $module; $YOSYS_CHECK"
     done
+    # The top as an I-cache (READ_ONLY = 1) too.
+    if [ -f "$out/stc_cache.v" ]; then
+        quiet "$tag: verilator -Wall stc_cache READ_ONLY=1" \
+            verilator --lint-only -Wall --default-language 1364-2005 -GREAD_ONLY=1 \
+            --top-module stc_cache "${verilog[@]}"
+        quiet "$tag: yosys stc_cache READ_ONLY=1" \
+            yosys -q -p "read_verilog ${verilog[*]}; chparam -set READ_ONLY 1 stc_cache; hierarchy -check -top stc_cache; $YOSYS_CHECK"
+    fi
     for define in "" -DSYNTHESIS; do
         quiet "$tag: iverilog -g2005 -Wall $define" \
             iverilog -g2005 -Wall $define -o "$work/all.vvp" "${verilog[@]}"
