@@ -10,7 +10,7 @@ LIB_SRC := $(filter-out ref/stcsim.c,$(wildcard ref/*.c))
 LIB_HDR := $(wildcard ref/*.h)
 TEST_SRC := $(wildcard tests/test_*.c)
 GEN_SRC := $(wildcard gen/*.c)
-GEN_HDR := $(wildcard gen/*.h)
+GEN_HDR := $(wildcard gen/*.h gen/*.inc)
 GEN_REF := ref/geometry.c ref/config.c ref/count.c
 TESTS := $(notdir $(TEST_SRC:.c=))
 

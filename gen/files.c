@@ -12,6 +12,10 @@ static const stcgen_file file_table[] = {
      "single-port SRAM wrapper for every tag and data array", stcgen_emit_sram},
     {"stc_power_ctrl.v", STCGEN_VERILOG, STCGEN_POWER_MODULE,
      "per-bank power switch and isolation sequencer", stcgen_emit_power},
+    {"stc_cache_ctrl.v", STCGEN_VERILOG, "stc_cache_ctrl",
+     "cache controller and datapath: lookup, fill, writeback, walk, counters", stcgen_emit_ctrl},
+    {"stc_cache.v", STCGEN_VERILOG, STCGEN_TOP_MODULE,
+     "the cache top: controller, bank SRAMs, power controller", stcgen_emit_top},
     {"stc_geometry_gen.h", STCGEN_C_HEADER, NULL, "geometry and derived widths for testbenches",
      stcgen_emit_header},
     {"stc_cache.upf", STCGEN_UPF, NULL, "power intent: one switchable domain per bank",
@@ -27,7 +31,7 @@ size_t stcgen_files(const stcgen_file **files)
 
 const char *stcgen_lint_top(void)
 {
-    return STCGEN_POWER_MODULE;
+    return STCGEN_TOP_MODULE;
 }
 
 bool stcgen_is_output_name(const char *name)

@@ -1,0 +1,445 @@
+// tb_cache: directed smoke test of the generated top stc_cache, default
+// geometry (4 banks of 2 KiB, 16-byte lines, 32-bit addresses), D-cache.
+// A fixed-latency memory (T_MEM cycles, ARCHITECTURE.md section 15) holds a
+// known pattern; every expected value and cycle count is computed by hand
+// from sections 3-10 and 15 in the comments. Prints "tb_cache: PASS".
+`default_nettype none
+module tb_cache;
+  localparam integer T_MEM = 20;
+  localparam integer BPL = 4;            // beats per line
+
+  reg         clk = 1'b0;
+  reg         rst_n = 1'b0;
+  always #5 clk = ~clk;
+
+  reg         req_valid = 1'b0, req_we = 1'b0;
+  reg  [29:0] req_addr = 30'd0;
+  reg  [3:0]  req_be = 4'd0;
+  reg  [31:0] req_wdata = 32'd0;
+  wire        req_ready, rsp_valid, rsp_err;
+  wire [31:0] rsp_rdata;
+  reg         cfg_valid = 1'b0;
+  reg  [2:0]  cfg_k = 3'd0, cfg_a = 3'd0;
+  reg  [1:0]  cfg_l = 2'd0;
+  reg         cfg_wp = 1'b0;
+  wire        cfg_ready, cfg_done, cfg_err;
+  wire [2:0]  cur_k, cur_a;
+  wire [1:0]  cur_l;
+  wire        cur_wp;
+  reg  [4:0]  cnt_sel = 5'd0;
+  wire [31:0] cnt_value;
+  wire        mreq_valid, mreq_we, mwvalid;
+  wire [27:0] mreq_line;
+  wire [2:0]  mreq_lines;
+  wire [31:0] mwdata;
+  reg         mreq_ready, mwready, mbvalid, mrvalid;
+  wire [31:0] mrdata;
+  wire [3:0]  pwr_en;
+
+  stc_cache dut (
+    .clk_i(clk), .rst_ni(rst_n),
+    .cpu_req_valid_i(req_valid), .cpu_req_ready_o(req_ready), .cpu_req_we_i(req_we),
+    .cpu_req_addr_i(req_addr), .cpu_req_be_i(req_be), .cpu_req_wdata_i(req_wdata),
+    .cpu_rsp_valid_o(rsp_valid), .cpu_rsp_err_o(rsp_err), .cpu_rsp_rdata_o(rsp_rdata),
+    .cfg_valid_i(cfg_valid), .cfg_ready_o(cfg_ready), .cfg_banks_log_i(cfg_k),
+    .cfg_ways_log_i(cfg_a), .cfg_sub_log_i(cfg_l), .cfg_wp_i(cfg_wp), .cfg_done_o(cfg_done),
+    .cfg_err_o(cfg_err), .cfg_banks_log_o(cur_k), .cfg_ways_log_o(cur_a),
+    .cfg_sub_log_o(cur_l), .cfg_wp_o(cur_wp),
+    .cnt_sel_i(cnt_sel), .cnt_clear_i(1'b0), .cnt_value_o(cnt_value),
+    .mem_req_valid_o(mreq_valid), .mem_req_ready_i(mreq_ready), .mem_req_we_o(mreq_we),
+    .mem_req_line_o(mreq_line), .mem_req_lines_o(mreq_lines), .mem_wvalid_o(mwvalid),
+    .mem_wready_i(mwready), .mem_wdata_o(mwdata), .mem_bvalid_i(mbvalid),
+    .mem_rvalid_i(mrvalid), .mem_rdata_i(mrdata),
+    .pwr_en_o(pwr_en), .pwr_ack_i(pwr_en)
+  );
+
+  // ------------------------------------------------------------ memory
+  // 64 Ki words; word w initially holds pattern(w).
+  reg [31:0] mem [0:65535];
+  function [31:0] pattern;
+    input [31:0] w;
+    begin
+      pattern = (w * 32'h9e3779b1) ^ 32'h5a5a0000;
+    end
+  endfunction
+  integer i;
+  initial for (i = 0; i < 65536; i = i + 1) mem[i] = pattern(i);
+
+  integer cycle = 0;
+  always @(posedge clk) cycle <= cycle + 1;
+
+  // Fixed latency: a request accepted in cycle c (mem_req_ready_i = 1) is
+  //   read:  beat j of the burst in cycle c + T_MEM + 1 + j
+  //   write: beats accepted in cycles c+1 .. c+BPL, mem_bvalid_i in cycle
+  //          c + BPL + T_MEM
+  // so a burst of n lines occupies T_MEM + n*BPL cycles after c.
+  integer    m_state = 0;     // 0 idle, 1 read wait, 2 read beats, 3 write beats, 4 write wait
+  integer    m_count = 0, m_beats = 0, m_word = 0;
+  integer    n_reads = 0, n_writes = 0;
+  reg [27:0] last_read_line, last_write_line;
+  reg [2:0]  last_read_lines;
+  reg [31:0] wb_beats [0:3];
+  assign mrdata = mem[m_word[15:0]];
+  always @(*) begin
+    mreq_ready = (m_state == 0);
+    mwready    = (m_state == 3);
+    mbvalid    = (m_state == 4) && (m_count == 0);
+    mrvalid    = (m_state == 2);
+  end
+  always @(posedge clk) begin
+    case (m_state)
+      0: if (mreq_valid) begin
+        m_word = mreq_line * BPL;
+        if (mreq_line >= 28'd16384) begin
+          $display("FAIL memory request beyond the model's 64 Ki words: line %h", mreq_line);
+          errors = errors + 1;
+        end
+        if (mreq_we) begin
+          n_writes = n_writes + 1; last_write_line = mreq_line;
+          m_beats = BPL; m_state = 3;
+        end else begin
+          n_reads = n_reads + 1; last_read_line = mreq_line; last_read_lines = mreq_lines;
+          m_beats = mreq_lines * BPL; m_count = T_MEM - 1; m_state = 1;
+        end
+      end
+      1: if (m_count == 0) m_state = 2; else m_count = m_count - 1;
+      2: begin
+        m_word = m_word + 1; m_beats = m_beats - 1;
+        if (m_beats == 0) m_state = 0;
+      end
+      3: if (mwvalid) begin
+        mem[m_word[15:0]] = mwdata; wb_beats[BPL - m_beats] = mwdata;
+        m_word = m_word + 1; m_beats = m_beats - 1;
+        if (m_beats == 0) begin m_count = T_MEM - 1; m_state = 4; end
+      end
+      4: if (m_count == 0) m_state = 0; else m_count = m_count - 1;
+      default: m_state = 0;
+    endcase
+  end
+
+  // ------------------------------------------------------------ CPU side
+  integer    errors = 0;
+  integer    t_accept, latency;
+  reg [31:0] got;
+
+  task access;                       // one request, wait for its answer
+    input        we;
+    input [31:0] byte_addr;
+    input [3:0]  be;
+    input [31:0] wdata;
+    begin
+      @(negedge clk);
+      req_valid = 1'b1; req_we = we; req_addr = byte_addr[31:2]; req_be = be; req_wdata = wdata;
+      while (!req_ready) @(negedge clk);
+      @(posedge clk); t_accept = cycle;
+      @(negedge clk); req_valid = 1'b0;
+      while (!rsp_valid) @(negedge clk);
+      latency = cycle - t_accept; got = rsp_rdata;
+    end
+  endtask
+
+  task check_eq;
+    input [255:0] what;
+    input [31:0]  value, want;
+    begin
+      if (value !== want) begin
+        $display("FAIL %0s: got %h, want %h", what, value, want);
+        errors = errors + 1;
+      end
+    end
+  endtask
+
+  task counter;                       // expect counter number sel to hold want
+    input [4:0]  sel;
+    input [31:0] want;
+    begin
+      cnt_sel = sel; #1;
+      check_eq("counter", cnt_value, want);
+    end
+  endtask
+
+  // Addresses: row = addr[10:4], tag = addr[31:11]. A..E share row 0x10.
+  localparam [31:0] A = 32'h0000_1104;  // line 0x110, word 1
+  localparam [31:0] B = A + 32'h800, C = A + 32'h1000, D = A + 32'h1800, E = A + 32'h2000;
+  localparam [31:0] F = 32'h0002_0040;  // row 4, addr[11] = 0
+  localparam [31:0] G = F + 32'h1000;    // same rows and bank group
+  localparam [31:0] H = 32'h0003_0080;  // row 8
+  localparam [31:0] K = F + 32'h3000, M = F + 32'h2000;  // rows 4..7 too
+  localparam [31:0] J = 32'h0000_4140;  // row 20 (memory: 64 Ki words)
+  integer reads_before, writes_before;
+
+  // A read-only instance (I-cache): only its store rejection is checked.
+  reg         i_req_valid = 1'b0;
+  wire        i_req_ready, i_rsp_valid, i_rsp_err, i_mem_req;
+  wire [3:0]  i_pwr_en;
+  stc_cache #(.READ_ONLY(1)) icache (
+    .clk_i(clk), .rst_ni(rst_n),
+    .cpu_req_valid_i(i_req_valid), .cpu_req_ready_o(i_req_ready), .cpu_req_we_i(1'b1),
+    .cpu_req_addr_i(30'd0), .cpu_req_be_i(4'hf), .cpu_req_wdata_i(32'd0),
+    .cpu_rsp_valid_o(i_rsp_valid), .cpu_rsp_err_o(i_rsp_err), .cpu_rsp_rdata_o(),
+    .cfg_valid_i(1'b0), .cfg_ready_o(), .cfg_banks_log_i(3'd0), .cfg_ways_log_i(3'd0),
+    .cfg_sub_log_i(2'd0), .cfg_wp_i(1'b0), .cfg_done_o(), .cfg_err_o(), .cfg_banks_log_o(),
+    .cfg_ways_log_o(), .cfg_sub_log_o(), .cfg_wp_o(),
+    .cnt_sel_i(5'd0), .cnt_clear_i(1'b0), .cnt_value_o(),
+    .mem_req_valid_o(i_mem_req), .mem_req_ready_i(1'b0), .mem_req_we_o(), .mem_req_line_o(),
+    .mem_req_lines_o(), .mem_wvalid_o(), .mem_wready_i(1'b0), .mem_wdata_o(),
+    .mem_bvalid_i(1'b0), .mem_rvalid_i(1'b0), .mem_rdata_i(32'd0),
+    .pwr_en_o(i_pwr_en), .pwr_ack_i(i_pwr_en)
+  );
+
+  initial begin
+    repeat (3) @(posedge clk);
+    #1 rst_n = 1'b1;
+    repeat (2) @(posedge clk);
+
+    // 1. Read miss (8K_4W_16B, reset): probe 1 + fill burst T+4 = 25 model
+    //    cycles; RTL adds 2 per subline (tag read, check), 2 per burst
+    //    (scan, request) and 2 (final scan, answer): 25 + 2 + 2 + 2 = 31.
+    access(1'b0, A, 4'h0, 32'h0);
+    check_eq("read miss data", got, pattern(A >> 2));
+    check_eq("read miss burst line", last_read_line, A >> 4);
+    check_eq("read miss burst lines", last_read_lines, 1);
+    check_eq("read miss reads", n_reads, 1);
+    check_eq("read miss latency", latency, 31);
+
+    // 2. Hit in the same line, another word: 1 cycle, no memory traffic.
+    access(1'b0, A + 32'h4, 4'h0, 32'h0);
+    check_eq("hit data", got, pattern((A + 4) >> 2));
+    check_eq("hit latency", latency, 1);
+    check_eq("hit reads", n_reads, 1);
+
+    // 3. Store hit, bytes 0 and 2, then read back the merged word.
+    access(1'b1, A, 4'b0101, 32'hAABBCCDD);
+    check_eq("store latency", latency, 1);
+    access(1'b0, A, 4'h0, 32'h0);
+    check_eq("merged word", got, (pattern(A >> 2) & 32'hFF00FF00) | 32'h00BB00DD);
+
+    // 4. Fill the other three banks of row 0x10 (invalid first), then E
+    //    evicts the least recent: A's bank (0). A's line is dirty: one write
+    //    burst of line 0x110 with the merged word, then the fill.
+    access(1'b0, B, 4'h0, 32'h0);
+    access(1'b0, C, 4'h0, 32'h0);
+    access(1'b0, D, 4'h0, 32'h0);
+    check_eq("B C D are misses", n_reads, 4);
+    writes_before = n_writes;
+    access(1'b0, E, 4'h0, 32'h0);
+    check_eq("eviction writes back", n_writes, writes_before + 1);
+    check_eq("writeback line", last_write_line, A >> 4);
+    check_eq("writeback beat 0", wb_beats[0], pattern((A >> 2) - 1));
+    check_eq("writeback beat 1", wb_beats[1], (pattern(A >> 2) & 32'hFF00FF00) | 32'h00BB00DD);
+    check_eq("writeback beat 2", wb_beats[2], pattern((A >> 2) + 1));
+    check_eq("writeback beat 3", wb_beats[3], pattern((A >> 2) + 2));
+    check_eq("E data", got, pattern(E >> 2));
+    //    model: 1 + (T+4) writeback + (T+4) fill = 49; RTL + 6 + 1 (request
+    //    of the writeback) = 56.
+    check_eq("dirty miss latency", latency, 56);
+
+    // 5. A again: a miss that reads back what was written back.
+    reads_before = n_reads;
+    access(1'b0, A, 4'h0, 32'h0);
+    check_eq("A refetched", n_reads, reads_before + 1);
+    check_eq("A after writeback", got, (pattern(A >> 2) & 32'hFF00FF00) | 32'h00BB00DD);
+
+    @(negedge clk);
+    // Counters (section 9): 9 requests, misses: A, B, C, D, E, A = 6,
+    // 1 write, 1 writeback, 6 fills.
+    counter(5'd0, 9);
+    counter(5'd5, 6);
+    counter(5'd4, 1);
+    counter(5'd12, 1);
+    counter(5'd10, 6);
+
+    // 6. Reconfigure to 2K_1W_16B (k=1, a=1): walk all 4 banks (g grows),
+    //    banks 1..3 go off. Nothing is dirty now; cfg_done after 1 + 128
+    //    cycles (model: 128).
+    @(negedge clk);
+    cfg_valid = 1'b1; cfg_k = 3'd0; cfg_a = 3'd0; cfg_l = 2'd0; cfg_wp = 1'b0;
+    @(posedge clk); t_accept = cycle;
+    @(negedge clk); cfg_valid = 1'b0;
+    while (!cfg_done) @(negedge clk);
+    check_eq("walk cycles", cycle - t_accept, 129);
+    repeat (10) @(negedge clk);
+    check_eq("config k", cur_k, 0);
+    check_eq("banks off", pwr_en, 4'b0001);
+    counter(5'd16, 128);
+    // A was refetched in step 5 into bank 1 (B's, the least recent) and
+    // dropped by the walk: a miss, with the data written back in step 4.
+    reads_before = n_reads;
+    access(1'b0, A, 4'h0, 32'h0);
+    check_eq("A missed after the walk", n_reads, reads_before + 1);
+    check_eq("A after walk", got, (pattern(A >> 2) & 32'hFF00FF00) | 32'h00BB00DD);
+
+    // 7. Reconfigure to 8K_2W_64B_P (k=4, a=2, L=4P, wp): wakes banks 1..3
+    //    one after another, T_wake = 4 each (pwr_ack_i = pwr_en_o), and g
+    //    grows from 1 to 2, so bank 0 is walked. Model 3*4 + 128 = 140;
+    //    RTL + 1 (the cycle that sees the last bank ready) = 141.
+    @(negedge clk);
+    cfg_valid = 1'b1; cfg_k = 3'd2; cfg_a = 3'd1; cfg_l = 2'd2; cfg_wp = 1'b1;
+    @(posedge clk); t_accept = cycle;
+    @(negedge clk); cfg_valid = 1'b0;
+    while (!cfg_done) @(negedge clk);
+    check_eq("wake + walk cycles", cycle - t_accept, 141);
+    check_eq("all banks on", pwr_en, 4'b1111);
+    check_eq("config", {cur_k, cur_a, cur_l, cur_wp}, {3'd2, 3'd1, 2'd2, 1'b1});
+
+    // 8. A 64-byte logical line: F is row 4 (r0 = 4, rows 4..7), tag bit 0
+    //    = addr[11] = 0: candidates banks 0 and 2, both invalid there, so
+    //    the victim is bank 0. One read burst of 4 lines from line F >> 4.
+    //    Model: 2 probes + T + 16 = 38; RTL + 2*4 + 2 + 2 = 50.
+    reads_before = n_reads;
+    access(1'b0, F, 4'h0, 32'h0);
+    check_eq("64B miss data", got, pattern(F >> 2));
+    check_eq("64B miss one burst", n_reads, reads_before + 1);
+    check_eq("64B burst lines", last_read_lines, 4);
+    check_eq("64B burst line", last_read_line, F >> 4);
+    check_eq("64B miss latency", latency, 50);
+    //    Another subline (row 7) of the same logical line: predicted bank =
+    //    the most recent candidate there = bank 0: first-probe hit, 1 cycle.
+    access(1'b0, F + 32'h3C, 4'h0, 32'h0);
+    check_eq("subline hit data", got, pattern((F + 32'h3C) >> 2));
+    check_eq("first-probe hit latency", latency, 1);
+    //    G: same rows and group, other tag: victim bank 2 (invalid), then F
+    //    again: predicted bank 2 (G, most recent), F is in bank 0: second-
+    //    probe hit, 2 cycles.
+    access(1'b0, G, 4'h0, 32'h0);
+    check_eq("G data", got, pattern(G >> 2));
+    check_eq("G latency", latency, 50);
+    access(1'b0, F + 32'h10, 4'h0, 32'h0);
+    check_eq("second-probe hit data", got, pattern((F + 32'h10) >> 2));
+    check_eq("second-probe hit latency", latency, 2);
+    @(negedge clk);
+    counter(5'd8, 1);   // first_probe_hits
+    counter(5'd9, 1);   // second_probe_hits
+    // fill_bursts: A, B, C, D, E, A (step 5: into bank 1, B's, the least
+    // recent), A again after the walk (bank 1 went off, A was dropped), F, G.
+    counter(5'd11, 9);
+    // walk_invalidations: step 6 kept E in bank 0 and dropped A, C, D of
+    // banks 1..3; step 7 walked bank 0, where A (tag 2, tag bit 0 = 0) may
+    // stay under g = 2: 3.
+    counter(5'd19, 3);
+
+    // 8b. Store into G (bank 2, row 4: that subline dirty), then shrink to
+    //     4K_2W_64B_P (k=2, a=2, g=1): banks 2 and 3 are walked and go off.
+    //     G's dirty subline is written back (line G >> 4, with the store),
+    //     its 4 sublines dropped. Model 128 + (T + 4) = 152; RTL + 1 + 2 per
+    //     walk writeback = 155.
+    access(1'b1, G, 4'b1111, 32'h1234_5678);
+    writes_before = n_writes;
+    @(negedge clk);
+    cfg_valid = 1'b1; cfg_k = 3'd1; cfg_a = 3'd1; cfg_l = 2'd2; cfg_wp = 1'b1;
+    @(posedge clk); t_accept = cycle;
+    @(negedge clk); cfg_valid = 1'b0;
+    while (!cfg_done) @(negedge clk);
+    check_eq("walk with writeback cycles", cycle - t_accept, 155);
+    check_eq("walk writeback", n_writes, writes_before + 1);
+    check_eq("walk writeback line", last_write_line, G >> 4);
+    check_eq("walk writeback beat 0", wb_beats[0], 32'h1234_5678);
+    check_eq("walk writeback beat 1", wb_beats[1], pattern((G >> 2) + 1));
+    repeat (10) @(negedge clk);
+    check_eq("banks 2, 3 off", pwr_en, 4'b0011);
+    counter(5'd18, 1);  // walk_writebacks
+    counter(5'd19, 7);  // walk_invalidations: 3 before, G's 4 sublines
+
+    // 8c. A logical line partly present. Only L changes to 16 B: no wake,
+    //     no walk, done in the accepting cycle (0 cycles, as the model).
+    //     H (row 8) misses into bank 0 (lowest invalid candidate); back to
+    //     64 B lines (again 0 cycles), H + 0x10 (row 9) misses: r0 = 8, the
+    //     victim is bank 1 (invalid at row 8), subline 0 (H) stays in bank 0
+    //     and sublines 1..3 come in one 3-line burst into bank 1. Model
+    //     2 + T + 12 = 34; RTL + 2*4 + 2 + 2 = 46.
+    @(negedge clk);
+    cfg_valid = 1'b1; cfg_k = 3'd1; cfg_a = 3'd1; cfg_l = 2'd0; cfg_wp = 1'b1;
+    #1 check_eq("L-only change done at once", cfg_done, 1'b1);
+    @(negedge clk); cfg_valid = 1'b0;
+    access(1'b0, H, 4'h0, 32'h0);
+    check_eq("H data", got, pattern(H >> 2));
+    @(negedge clk);
+    cfg_valid = 1'b1; cfg_k = 3'd1; cfg_a = 3'd1; cfg_l = 2'd2; cfg_wp = 1'b1;
+    #1 check_eq("L-only change back done at once", cfg_done, 1'b1);
+    @(negedge clk); cfg_valid = 1'b0;
+    reads_before = n_reads;
+    access(1'b0, H + 32'h14, 4'h0, 32'h0);
+    check_eq("partial line data", got, pattern((H + 32'h14) >> 2));
+    check_eq("partial line one burst", n_reads, reads_before + 1);
+    check_eq("partial line burst lines", last_read_lines, 3);
+    check_eq("partial line burst start", last_read_line, (H >> 4) + 1);
+    check_eq("partial line latency", latency, 46);
+    access(1'b0, H + 32'h38, 4'h0, 32'h0);   // row 11, bank 1: predicted
+    check_eq("row 11 data", got, pattern((H + 32'h38) >> 2));
+    check_eq("row 11 first-probe hit", latency, 1);
+    access(1'b0, H + 32'h8, 4'h0, 32'h0);    // row 8, bank 0: not predicted
+    check_eq("row 8 data", got, pattern((H + 32'h8) >> 2));
+    check_eq("row 8 second-probe hit", latency, 2);
+    check_eq("no further memory reads", n_reads, reads_before + 1);
+
+    // 8d. Missing sublines split by present ones: with 16-byte lines J+0x10
+    //     (row 21) and J+0x30 (row 23) go to bank 0; with 64-byte lines J
+    //     (row 20, r0 = 20) misses, victim bank 0 (invalid at row 20):
+    //     sublines 0 and 2 are missing, 1 and 3 present: two 1-line bursts.
+    //     Model 2 + 2 (T + 4) = 50; RTL + 2*4 + 2*2 + 2 = 64.
+    @(negedge clk);
+    cfg_valid = 1'b1; cfg_k = 3'd1; cfg_a = 3'd1; cfg_l = 2'd0; cfg_wp = 1'b1;
+    @(negedge clk); cfg_valid = 1'b0;
+    access(1'b0, J + 32'h10, 4'h0, 32'h0);
+    access(1'b0, J + 32'h30, 4'h0, 32'h0);
+    @(negedge clk);
+    cfg_valid = 1'b1; cfg_k = 3'd1; cfg_a = 3'd1; cfg_l = 2'd2; cfg_wp = 1'b1;
+    @(negedge clk); cfg_valid = 1'b0;
+    reads_before = n_reads;
+    access(1'b0, J + 32'hC, 4'h0, 32'h0);
+    check_eq("split runs data", got, pattern((J + 32'hC) >> 2));
+    check_eq("split runs: two bursts", n_reads, reads_before + 2);
+    check_eq("split runs: second burst line", last_read_line, (J >> 4) + 2);
+    check_eq("split runs: second burst lines", last_read_lines, 1);
+    check_eq("split runs latency", latency, 64);
+    access(1'b0, J + 32'h28, 4'h0, 32'h0);   // row 22, just filled
+    check_eq("row 22 data", got, pattern((J + 32'h28) >> 2));
+    check_eq("row 22 hit", n_reads, reads_before + 2);
+
+    // 8e. A dirty logical line evicted: F (bank 0, rows 4..7) gets stores in
+    //     rows 4 and 6; K (same rows) fills bank 1 (invalid); M then evicts
+    //     the least recent, bank 0: two write bursts (rows 4 and 6,
+    //     ascending), then one 4-line read burst. Model 2 + 2 (T + 4) +
+    //     (T + 16) = 86; RTL + 2*4 + 2*1 + 2 + 2 writebacks = 100.
+    access(1'b1, F, 4'b1111, 32'hF0F0_0004);
+    access(1'b1, F + 32'h20, 4'b1111, 32'hF0F0_0006);
+    access(1'b0, K, 4'h0, 32'h0);
+    writes_before = n_writes;
+    reads_before = n_reads;
+    access(1'b0, M, 4'h0, 32'h0);
+    check_eq("logical eviction data", got, pattern(M >> 2));
+    check_eq("logical eviction: two writebacks", n_writes, writes_before + 2);
+    check_eq("logical eviction: last writeback line", last_write_line, (F >> 4) + 2);
+    check_eq("logical eviction: stored word written back", wb_beats[0], 32'hF0F0_0006);
+    check_eq("logical eviction: one read burst", n_reads, reads_before + 1);
+    check_eq("logical eviction latency", latency, 100);
+    check_eq("row 4 written back", mem[F >> 2], 32'hF0F0_0004);
+
+    // 9. An illegal configuration (a > k) is refused and changes nothing.
+    @(negedge clk);
+    cfg_valid = 1'b1; cfg_k = 3'd0; cfg_a = 3'd1; cfg_l = 2'd0; cfg_wp = 1'b0;
+    #1 check_eq("illegal config refused", {cfg_done, cfg_err}, 2'b11);
+    @(negedge clk); cfg_valid = 1'b0;
+    check_eq("config unchanged", {cur_k, cur_a, cur_l, cur_wp}, {3'd1, 3'd1, 2'd2, 1'b1});
+
+    // 10. The I-cache (READ_ONLY = 1) answers a store with an error in 1
+    //     cycle and sends nothing to memory.
+    @(negedge clk);
+    i_req_valid = 1'b1;
+    while (!i_req_ready) @(negedge clk);
+    @(negedge clk); i_req_valid = 1'b0;
+    check_eq("I-cache store rejected", {i_rsp_valid, i_rsp_err}, 2'b11);
+    check_eq("I-cache no memory request", i_mem_req, 1'b0);
+
+    if (errors == 0) $display("tb_cache: PASS");
+    else $display("tb_cache: FAIL (%0d errors)", errors);
+    $finish;
+  end
+
+  initial begin
+    #2000000;
+    $display("FAIL tb_cache: timeout");
+    $finish;
+  end
+endmodule
+`default_nettype wire
