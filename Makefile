@@ -23,8 +23,8 @@ $(B)/$(1)/stcsim: ref/stcsim.c $(LIB_SRC:ref/%.c=$(B)/$(1)/obj/%.o) | $(B)/$(1)
 	$(2) $(CFLAGS_COMMON) $(3) -Iref -o $$@ $$^ -lm
 $(B)/$(1)/test_%: tests/test_%.c tests/check.h $(LIB_SRC:ref/%.c=$(B)/$(1)/obj/%.o) | $(B)/$(1)
 	$(2) $(CFLAGS_COMMON) $(3) -Iref -Itests -o $$@ $$< $(LIB_SRC:ref/%.c=$(B)/$(1)/obj/%.o) -lm
-$(B)/$(1)/stcgen: $(GEN_SRC) $(GEN_HDR) $(LIB_HDR) $(GEN_REF:ref/%.c=$(B)/$(1)/obj/%.o) | $(B)/$(1)
-	$(2) $(CFLAGS_COMMON) $(3) -Iref -Igen -o $$@ $(GEN_SRC) $(GEN_REF:ref/%.c=$(B)/$(1)/obj/%.o)
+$(B)/$(1)/stcgen: $(GEN_SRC) $(GEN_HDR) $(LIB_HDR) $(B)/gen/ctrl_template.inc $(GEN_REF:ref/%.c=$(B)/$(1)/obj/%.o) | $(B)/$(1)
+	$(2) $(CFLAGS_COMMON) $(3) -Iref -Igen -I$(B)/gen -o $$@ $(GEN_SRC) $(GEN_REF:ref/%.c=$(B)/$(1)/obj/%.o)
 $(B)/$(1) $(B)/$(1)/obj:
 	mkdir -p $$@
 endef
@@ -35,6 +35,11 @@ SANITIZE := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-san
 $(eval $(call variant,asan,gcc,$$(SANITIZE)))
 
 STCSIM := $(B)/gcc/stcsim
+
+# The controller's Verilog template, as C string literals for gen/emit_ctrl.c.
+$(B)/gen/ctrl_template.inc: gen/stc_cache_ctrl.v.in gen/mkinc.sh
+	mkdir -p $(B)/gen
+	sh gen/mkinc.sh gen/stc_cache_ctrl.v.in $@
 
 .PHONY: all tools demo test unit traces bench clean deps rtl
 
