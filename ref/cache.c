@@ -112,6 +112,18 @@ void stc_cache_destroy(stc_cache *cache)
     free(cache);
 }
 
+stc_counters stc_counters_since(const stc_counters *now, const stc_counters *earlier)
+{
+    stc_counters difference;
+    const uint64_t *now_fields = (const uint64_t *)now;
+    const uint64_t *earlier_fields = (const uint64_t *)earlier;
+    uint64_t *difference_fields = (uint64_t *)&difference;
+    for (size_t field = 0; field < sizeof difference / sizeof(uint64_t); field++) {
+        difference_fields[field] = now_fields[field] - earlier_fields[field];
+    }
+    return difference;
+}
+
 const stc_counters *stc_cache_counters(const stc_cache *cache)
 {
     return &cache->counters;

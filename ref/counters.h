@@ -50,4 +50,7 @@ static inline uint64_t stc_counter_saturate(uint64_t value, unsigned bits)
 /* Add every field of from into into (for totals over I and D). */
 void stc_counters_add(stc_counters *into, const stc_counters *from);
 
+/* The events counted between an earlier snapshot and now, field by field. */
+stc_counters stc_counters_since(const stc_counters *now, const stc_counters *earlier);
+
 #endif

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "count.h"
 #include "energy.h"
+#include "json.h"
 #include "geometry.h"
 #include "stack.h"
 #include "sweep.h"
@@ -356,28 +357,12 @@ static void print_cache_json(const char *label, const stc_counters *counters, bo
            last ? "" : ",");
 }
 
-/* JSON string body with the characters JSON requires escaped. */
-static void print_json_string(const char *text)
-{
-    putchar('"');
-    for (const unsigned char *cursor = (const unsigned char *)text; *cursor; cursor++) {
-        if (*cursor == '"' || *cursor == '\\') {
-            printf("\\%c", *cursor);
-        } else if (*cursor < 0x20) {
-            printf("\\u%04x", *cursor);
-        } else {
-            putchar(*cursor);
-        }
-    }
-    putchar('"');
-}
-
 static void print_json(const options *opts, stc_trace_format format, const trace_totals *totals,
                        const sim_run *runs, size_t run_count)
 {
     const stc_geometry *geometry = &opts->geometry;
     printf("{\"trace\":");
-    print_json_string(opts->trace_path);
+    stc_json_print_string(opts->trace_path);
     printf(",\"format\":\"%s\",\n", stc_trace_format_name(format));
     printf("\"geometry\":{\"banks\":%u,\"bank_bytes\":%u,\"line_bytes\":%u,\"addr_bits\":%u,"
            "\"mem_latency\":%u,\"wake_cycles\":%u},\n",
@@ -391,14 +376,14 @@ static void print_json(const options *opts, stc_trace_format format, const trace
         printf("\"reconfig_every\":%" PRIu64 ",\n", opts->reconfig_every);
     }
     printf("\"energy_table\":");
-    print_json_string(opts->energy_table.source);
+    stc_json_print_string(opts->energy_table.source);
     printf(",\n");
     printf("\"configs\":[\n");
     for (size_t index = 0; index < run_count; index++) {
         const sim_run *run = &runs[index];
         const stc_config *config = &run->config;
         printf(" {\"name\":");
-        print_json_string(run->name);
+        stc_json_print_string(run->name);
         printf(",\"size_bytes\":%lu,\"ways\":%u,\"line_bytes\":%u,\"way_prediction\":%s,",
                stc_config_size_bytes(geometry, config), config->ways,
                stc_config_line_bytes(geometry, config), config->way_predict ? "true" : "false");

@@ -60,13 +60,7 @@ static void charge_segment(stc_system *system, const stc_config *in_force)
     stc_cache *caches[2] = {system->icache, system->dcache};
     for (unsigned kind = 0; kind < 2; kind++) {
         const stc_counters *now = stc_cache_counters(caches[kind]);
-        stc_counters segment;
-        const uint64_t *now_fields = (const uint64_t *)now;
-        const uint64_t *charged_fields = (const uint64_t *)&system->charged[kind];
-        uint64_t *segment_fields = (uint64_t *)&segment;
-        for (size_t field = 0; field < sizeof segment / sizeof(uint64_t); field++) {
-            segment_fields[field] = now_fields[field] - charged_fields[field];
-        }
+        stc_counters segment = stc_counters_since(now, &system->charged[kind]);
         stc_energy part = stc_energy_of(system->energy_table, in_force, &segment);
         stc_energy_add(&system->energy[kind], &part);
         system->charged[kind] = *now;

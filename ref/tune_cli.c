@@ -8,6 +8,7 @@
  * read (the reader's FILE:LINE message), 2 for bad usage.
  */
 #include "count.h"
+#include "json.h"
 #include "tune.h"
 
 #include <inttypes.h>
@@ -463,21 +464,6 @@ static void print_table(const tune_options *opts, const stc_tune_result *results
     }
 }
 
-static void print_json_string(const char *text)
-{
-    putchar('"');
-    for (const unsigned char *cursor = (const unsigned char *)text; *cursor; cursor++) {
-        if (*cursor == '"' || *cursor == '\\') {
-            printf("\\%c", *cursor);
-        } else if (*cursor < 0x20) {
-            printf("\\u%04x", *cursor);
-        } else {
-            putchar(*cursor);
-        }
-    }
-    putchar('"');
-}
-
 static void print_json_config(const stc_geometry *geometry, const char *key,
                               const stc_config *config, bool valid)
 {
@@ -485,7 +471,7 @@ static void print_json_config(const stc_geometry *geometry, const char *key,
     printf("\"%s\":", key);
     if (valid) {
         stc_config_name(geometry, config, name, sizeof name);
-        print_json_string(name);
+        stc_json_print_string(name);
     } else {
         printf("null");
     }
@@ -545,7 +531,7 @@ static void print_json(const tune_options *opts, const stc_tune_result *results)
            "\"mem_latency\":%u,\"wake_cycles\":%u},\"energy_table\":",
            geometry->banks, geometry->bank_bytes, geometry->line_bytes, geometry->addr_bits,
            geometry->mem_latency, geometry->wake_cycles);
-    print_json_string(opts->table.source);
+    stc_json_print_string(opts->table.source);
     printf(",\n\"traces\":[\n");
     for (size_t index = 0; index < opts->trace_count; index++) {
         const stc_tune_result *result = &results[index];
@@ -553,15 +539,15 @@ static void print_json(const tune_options *opts, const stc_tune_result *results)
         char name[256];
         short_name(opts->traces[index], name, sizeof name);
         printf(" {\"trace\":");
-        print_json_string(opts->traces[index]);
+        stc_json_print_string(opts->traces[index]);
         printf(",\"name\":");
-        print_json_string(name);
+        stc_json_print_string(name);
         printf(",\"references\":%" PRIu64 ",\"baselines\":[", result->references);
         for (int base = 0; base < STC_TUNE_BASELINES; base++) {
             char base_name[STC_CONFIG_NAME_MAX];
             stc_config_name(geometry, &result->baselines[base], base_name, sizeof base_name);
             printf("%s", base ? "," : "");
-            print_json_string(base_name);
+            stc_json_print_string(base_name);
         }
         printf("],\"energy_saved_percent\":[%.4f,%.4f],\"cycles_lost_percent\":%.4f",
                row.saved_percent[0], row.saved_percent[1], row.cycles_lost_percent);
