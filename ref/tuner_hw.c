@@ -489,3 +489,15 @@ unsigned stc_tuner_hw_compute_cycles(bool serial, unsigned candidates, unsigned 
     unsigned plain = candidates - wp_candidates;
     return plain * (1 + 1 + 3 * m + 1) + wp_candidates * (1 + 1 + 5 * m + 1) + failed_steps + 1;
 }
+
+void stc_tuner_hw_longest_search(const stc_geometry *geometry, bool way_prediction, bool serial,
+                                 unsigned *candidates, unsigned *compute_cycles)
+{
+    unsigned logb = geometry->bank_bits;
+    unsigned wp = way_prediction && logb > 0 ? 1 : 0;
+    /* start, sizes, lines, ways (up to every bank), prediction */
+    *candidates = 1 + logb + 2 + logb + wp;
+    /* every walk, wp included, ends with a proposal that finds no value */
+    unsigned failed = 4;
+    *compute_cycles = stc_tuner_hw_compute_cycles(serial, *candidates, wp, failed);
+}

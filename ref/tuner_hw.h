@@ -189,4 +189,11 @@ void stc_tuner_hw_step(stc_tuner_hw *tuner, const stc_tuner_hw_in *in);
 unsigned stc_tuner_hw_compute_cycles(bool serial, unsigned candidates, unsigned wp_candidates,
                                      unsigned failed_steps);
 
+/* The longest heuristic search of a geometry (every value lower than the
+ * one before, so every walk runs to its end: 1 + log2 B + 2 + log2 B + 1
+ * candidates with way prediction, the last with prediction on, and 4
+ * failed proposals, one per walk): its candidates and compute cycles. */
+void stc_tuner_hw_longest_search(const stc_geometry *geometry, bool way_prediction, bool serial,
+                                 unsigned *candidates, unsigned *compute_cycles);
+
 #endif

@@ -324,6 +324,51 @@ static void test_mpeg2_case(void)
     }
 }
 
+/* Every step lower than the one before: every walk runs to its end, the
+ * longest search (the generator's summary prints its compute cycles). */
+static void test_longest_search(void)
+{
+    static const unsigned banks_list[] = {2, 4, 8};
+    for (unsigned b = 0; b < 3; b++) {
+        stc_geometry geometry = geometry_of(banks_list[b]);
+        stc_fixed_coefficients fixed;
+        uint16_t registers[STC_TUNER_MAX_COEFS];
+        default_coefficients(&geometry, &fixed, registers);
+        for (unsigned variant = 0; variant < 4; variant++) {
+            bool serial = (variant & 1) != 0, wp = (variant & 2) == 0;
+            stc_tuner_hw_build build = {geometry, serial, false, wp};
+            stc_tuner_hw tuner;
+            stc_tuner_hw_reset(&tuner, &build, registers);
+            tuner_env env;
+            tuner_env_init(&env, &geometry, 1024, 77);
+            stc_config all[STC_MAX_CONFIGS];
+            size_t count = stc_config_enumerate(&geometry, all, STC_MAX_CONFIGS);
+            for (size_t i = 0; i < count; i++) {
+                unsigned steps = stc_log2(all[i].banks_on) + stc_log2(all[i].ways) +
+                                 stc_log2(all[i].sublines) + all[i].way_predict;
+                unsigned misses = 20000u >> steps;
+                unsigned cycles = 1024 + 20 * misses;
+                env.counters[stc_tuner_config_pack(&all[i])] = (stc_fixed_counters){
+                    1024, (uint16_t)misses, (uint16_t)(cycles > 65535 ? 65535 : cycles),
+                    (uint16_t)(all[i].way_predict ? 1024 : 0)};
+            }
+            search_log log;
+            run_one_search(&tuner, &env, &fixed, &log);
+            unsigned candidates, compute;
+            stc_tuner_hw_longest_search(&geometry, wp, serial, &candidates, &compute);
+            CHECK_EQ_U64(log.count, candidates, "longest search B=%u variant %u: candidates",
+                         banks_list[b], variant);
+            CHECK_EQ_U64(log.compute, compute, "longest search B=%u variant %u: compute",
+                         banks_list[b], variant);
+            CHECK_EQ_U64(log.failed_steps, 4, "longest search: every walk ends by proposal");
+            if (banks_list[b] == 4 && wp) {
+                printf("longest search (%u examined): %u compute cycles with the %s multiplier "
+                       "(seed: 164)\n", candidates, compute, serial ? "serial" : "array");
+            }
+        }
+    }
+}
+
 static void test_coefficients(void)
 {
     stc_geometry geometry = geometry_of(4);
@@ -451,6 +496,7 @@ int main(void)
     test_coefficients();
     test_seed_example();
     test_mpeg2_case();
+    test_longest_search();
     test_random_landscapes();
     test_triggers();
     return check_done("test_tuner_hw");
