@@ -29,9 +29,46 @@ static void make_name(stcgen_params *params)
     if (params->counter_bits != STCGEN_DEFAULT_COUNTER_BITS) {
         snprintf(counters, sizeof counters, "_c%u", params->counter_bits);
     }
-    snprintf(params->name, sizeof params->name, "b%u_%s_l%u_a%u%s%s%s", geometry->banks, size,
+    char fixed[8 + STC_CONFIG_NAME_MAX] = "";
+    if (params->fixed) {
+        int used = snprintf(fixed, sizeof fixed, "_fixed_");
+        for (const char *cursor = params->reset_config; *cursor && used + 1 < (int)sizeof fixed;
+             cursor++) {
+            char c = *cursor;
+            fixed[used++] = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+        }
+        fixed[used] = '\0';
+    }
+    snprintf(params->name, sizeof params->name, "b%u_%s_l%u_a%u%s%s%s%s", geometry->banks, size,
              geometry->line_bytes, geometry->addr_bits, counters,
-             params->way_prediction ? "" : "_nowp", params->tuner ? "" : "_notuner");
+             params->way_prediction ? "" : "_nowp", params->tuner || params->fixed ? "" : "_notuner",
+             fixed);
+}
+
+/* --fixed NAME: a legal configuration of the geometry that powers every
+ * bank (a baseline with fewer banks is a smaller geometry), and way
+ * prediction only if it is built. */
+static int check_fixed(stcgen_params *params, char *err, size_t err_len)
+{
+    const stc_geometry *geometry = &params->geometry;
+    char why[256];
+    if (stc_config_parse(geometry, params->fixed, &params->reset, why, sizeof why) != 0) {
+        snprintf(err, err_len, "fixed=%s: %s", params->fixed, why);
+        return -1;
+    }
+    if (params->reset.banks_on != geometry->banks) {
+        snprintf(err, err_len,
+                 "fixed=%s: must use all %u banks (for a smaller fixed cache generate a "
+                 "geometry with fewer banks)",
+                 params->fixed, geometry->banks);
+        return -1;
+    }
+    if (params->reset.way_predict && !params->way_prediction) {
+        snprintf(err, err_len, "fixed=%s: way prediction is not built (--no-way-prediction)",
+                 params->fixed);
+        return -1;
+    }
+    return 0;
 }
 
 int stcgen_params_init(stcgen_params *params, char *err, size_t err_len)
@@ -48,9 +85,16 @@ int stcgen_params_init(stcgen_params *params, char *err, size_t err_len)
     }
     const stc_geometry *geometry = &params->geometry;
 
+    if (params->fixed) {
+        if (check_fixed(params, err, err_len) != 0) {
+            return -1;
+        }
+        params->tuner = false; /* nothing to tune */
+    } else {
+        params->reset = stc_config_reset(geometry);
+    }
+    stc_config_name(geometry, &params->reset, params->reset_config, sizeof params->reset_config);
     make_name(params);
-    stc_config reset = stc_config_reset(geometry);
-    stc_config_name(geometry, &reset, params->reset_config, sizeof params->reset_config);
     params->configs = (unsigned)stc_config_enumerate(geometry, NULL, 0);
     params->line_bits = geometry->line_bytes * 8;
     params->word_bits = STC_WORD_BYTES * 8;
