@@ -16,7 +16,7 @@ void stcgen_params_default(stcgen_params *params)
 /* b<banks>_<bank size>_l<line bytes>_a<addr bits>, the bank size in KiB with
  * a "k" when it is a whole number of KiB, else in bytes with a "b"; then one
  * suffix per non-default option: _c<counter bits>, _nowp, _notuner. */
-static void make_name(stcgen_params *params)
+static int make_name(stcgen_params *params)
 {
     const stc_geometry *geometry = &params->geometry;
     char size[24];
@@ -39,10 +39,11 @@ static void make_name(stcgen_params *params)
         }
         fixed[used] = '\0';
     }
-    snprintf(params->name, sizeof params->name, "b%u_%s_l%u_a%u%s%s%s%s", geometry->banks, size,
-             geometry->line_bytes, geometry->addr_bits, counters,
-             params->way_prediction ? "" : "_nowp", params->tuner || params->fixed ? "" : "_notuner",
-             fixed);
+    int written = snprintf(params->name, sizeof params->name, "b%u_%s_l%u_a%u%s%s%s%s",
+                           geometry->banks, size, geometry->line_bytes, geometry->addr_bits,
+                           counters, params->way_prediction ? "" : "_nowp",
+                           params->tuner || params->fixed ? "" : "_notuner", fixed);
+    return written > 0 && (size_t)written < sizeof params->name ? 0 : -1;
 }
 
 /* --fixed NAME: a legal configuration of the geometry that powers every
@@ -94,7 +95,12 @@ int stcgen_params_init(stcgen_params *params, char *err, size_t err_len)
         params->reset = stc_config_reset(geometry);
     }
     stc_config_name(geometry, &params->reset, params->reset_config, sizeof params->reset_config);
-    make_name(params);
+    if (make_name(params) != 0) {
+        snprintf(err, err_len, "%s%s: the output name would be longer than %d characters",
+                 params->fixed ? "fixed=" : "name ", params->fixed ? params->fixed : params->name,
+                 STCGEN_NAME_MAX - 1);
+        return -1;
+    }
     params->configs = (unsigned)stc_config_enumerate(geometry, NULL, 0);
     params->line_bits = geometry->line_bytes * 8;
     params->word_bits = STC_WORD_BYTES * 8;

@@ -208,6 +208,17 @@ for entry in "${geometries[@]}"; do
         fi
     fi
 
+    # The I+D pair: each cache on its own ports.
+    if [ "$tag" = default ]; then
+        if iverilog -g2005 -Wall -o "$work/pair.vvp" "$root/tests/rtl/tb_pair.v" \
+            "${verilog[@]}" >"$work/log" 2>&1 && [ ! -s "$work/log" ]; then
+            sim "$tag: tb_pair (I fetch, D store and load, separate ports)" "tb_pair: PASS" \
+                vvp -n "$work/pair.vvp"
+        else
+            fail "$tag: tb_pair compiles"
+        fi
+    fi
+
     # The fixed baseline: its reset configuration, refusals and 32 B lines.
     if [ "$tag" = fixed ]; then
         if iverilog -g2005 -Wall -I "$root/tests/rtl" -o "$work/fixed.vvp" \
