@@ -11,6 +11,7 @@ void stcgen_emit_power(stcgen_text *text, const stcgen_file *file, const stcgen_
 void stcgen_emit_tuner(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 void stcgen_emit_ctrl(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
+void stcgen_emit_pair(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 void stcgen_emit_header(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 void stcgen_emit_upf(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 void stcgen_emit_core(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);

@@ -58,6 +58,8 @@ typedef struct {
     bool tuner;            /* build the hardware tuner (ARCHITECTURE.md section 16) */
     bool tuner_serial;     /* tuner multiplier: serial (16 cycles a step) instead of array */
     bool tuner_const_coefs; /* tuner coefficients are constants instead of registers */
+    const char *fixed;     /* NULL, or the configuration of a non-configurable
+                              baseline (--fixed NAME, section 14.1; not owned) */
 
     /* The command that made the output, for the file headers (not owned). */
     const char *command;
@@ -65,6 +67,7 @@ typedef struct {
     /* Derived by stcgen_params_init. */
     char name[STCGEN_NAME_MAX]; /* b4_2k_l16_a32: see stcgen_params_name */
     char reset_config[STC_CONFIG_NAME_MAX];
+    stc_config reset;         /* the reset configuration (the fixed one with --fixed) */
     unsigned configs;         /* legal configurations (stc_config_enumerate) */
     unsigned line_bits;       /* line_bytes * 8 */
     unsigned word_bits;       /* STC_WORD_BYTES * 8 */

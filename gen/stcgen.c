@@ -39,6 +39,9 @@ static const char usage_text[] =
     "                       serial (16 cycles a step, smaller)\n"
     "  --tuner-coeff C      tuner energy coefficients: regs (loadable, default) or\n"
     "                       const (constants, smaller)\n"
+    "  --fixed CONFIG       a non-configurable baseline fixed at CONFIG (e.g.\n"
+    "                       8K_4W_32B; all banks), for measuring what\n"
+    "                       configurability costs (no tuner)\n"
     "  --summary            print what was generated (name, tuner cycles) on stdout\n"
     "  --out DIR            output folder (default rtl_out/NAME); its parent must exist\n"
     "  --force              replace DIR if it exists and holds only stcgen's files\n"
@@ -46,7 +49,7 @@ static const char usage_text[] =
     "\n"
     "NAME is b<banks>_<bank size>_l<line bytes>_a<address bits>, the bank size as\n"
     "<KiB>k or <bytes>b, then _c<bits> for non-default counters, _nowp, then\n"
-    "_serial, _coefconst for the tuner options or _notuner:\n"
+    "_serial, _coefconst for the tuner options or _notuner, or _fixed_<config>:\n"
     "the defaults give b4_2k_l16_a32. Options take \"--opt N\" or \"--opt=N\".\n"
     "Exit status: 0 written, 1 I/O failure, 2 bad option, parameter or output\n"
     "folder; on failure nothing is written.\n";
@@ -210,7 +213,9 @@ int main(int argc, char **argv)
         }
         /* Options with a value: "--opt VALUE" or "--opt=VALUE". */
         const char *value = NULL;
-        bool takes_value = name_len == strlen("--out") && strncmp(arg, "--out", name_len) == 0;
+        bool is_out = name_len == strlen("--out") && strncmp(arg, "--out", name_len) == 0;
+        bool is_fixed = name_len == strlen("--fixed") && strncmp(arg, "--fixed", name_len) == 0;
+        bool takes_value = is_out || is_fixed;
         const word_option *word = NULL;
         for (size_t which = 0; which < sizeof words / sizeof words[0]; which++) {
             if (strlen(words[which].option) == name_len &&
@@ -258,10 +263,14 @@ int main(int argc, char **argv)
         }
         if (!number) {
             if (!*value) {
-                fprintf(stderr, "stcgen: option --out needs a value\n");
+                fprintf(stderr, "stcgen: option %s needs a value\n", is_out ? "--out" : "--fixed");
                 return EXIT_USAGE;
             }
-            out_dir = value;
+            if (is_out) {
+                out_dir = value;
+            } else {
+                params.fixed = value;
+            }
             continue;
         }
         uint64_t parsed = 0;

@@ -394,9 +394,11 @@ int stc_stack_sweep_counters(const stc_stack_sweep *sweep, const stc_config *con
         out->second_probe_hits = second_probe_hits;
         probe_cycles += second_probe_hits + out->misses; /* the second probe */
     }
+    /* Per miss one burst: the controller's 2n + 2 (one run) + 2 cycles; per
+     * writeback its request cycle (docs/ARCHITECTURE.md section 10). */
     out->cycles = probe_cycles +
                   out->misses * (geometry->mem_latency +
-                                 (uint64_t)config->sublines * geometry->beats_per_line) +
-                  out->writebacks * (geometry->mem_latency + (uint64_t)geometry->beats_per_line);
+                                 (uint64_t)config->sublines * (geometry->beats_per_line + 2) + 4) +
+                  out->writebacks * (geometry->mem_latency + (uint64_t)geometry->beats_per_line + 1);
     return 0;
 }

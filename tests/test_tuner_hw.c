@@ -376,8 +376,8 @@ static void test_coefficients(void)
     uint16_t registers[STC_TUNER_MAX_COEFS];
     default_coefficients(&geometry, &fixed, registers);
     CHECK_EQ_U64(stc_tuner_coef_count(&geometry), 13, "B=4: 6 hit, 3 miss, 3 static, stall");
-    CHECK_EQ_U64(registers[stc_tuner_coef_miss(&geometry, 2)], 64850, "64 B miss (FIXED_POINT 3)");
-    CHECK_EQ_U64(registers[stc_tuner_coef_stall(&geometry)], 256, "stall");
+    CHECK_EQ_U64(registers[stc_tuner_coef_miss(&geometry, 2)], fixed.miss[2], "64 B miss");
+    CHECK_EQ_U64(registers[stc_tuner_coef_stall(&geometry)], fixed.stall_per_cycle, "stall");
     CHECK_EQ_U64(registers[stc_tuner_coef_hit(2, 2)], fixed.hit[2][2], "hit 8K_4W");
     CHECK_EQ_U64(stc_tuner_coef_hit(2, 2), 5, "8K_4W is register 5");
     char name[32];
@@ -399,13 +399,13 @@ static void test_coefficients(void)
         stc_tuner_hw_build build = {geometry, false, constant != 0, true};
         stc_tuner_hw tuner;
         stc_tuner_hw_reset(&tuner, &build, registers);
-        CHECK_EQ_U64(stc_tuner_hw_read(&tuner, STC_TREG_COEF + 8), 64850, "read reset value");
+        CHECK_EQ_U64(stc_tuner_hw_read(&tuner, STC_TREG_COEF + 8), fixed.miss[2], "read reset value");
         stc_tuner_hw_in in = {0};
         in.reg_we = true;
         in.reg_addr = STC_TREG_COEF + 8;
         in.reg_wdata = 0x12345;
         stc_tuner_hw_step(&tuner, &in);
-        CHECK_EQ_U64(stc_tuner_hw_read(&tuner, STC_TREG_COEF + 8), constant ? 64850 : 0x2345,
+        CHECK_EQ_U64(stc_tuner_hw_read(&tuner, STC_TREG_COEF + 8), constant ? fixed.miss[2] : 0x2345u,
                      "coefficient write, constant=%u", constant);
         CHECK_EQ_U64(stc_tuner_hw_read(&tuner, STC_TREG_BUILD), 13u | constant << 9 | 1u << 10,
                      "build register");

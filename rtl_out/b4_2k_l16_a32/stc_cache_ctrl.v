@@ -218,7 +218,8 @@ module stc_cache_ctrl #(
   wire [2:0]  new_glog   = cfg_banks_log_i - cfg_ways_log_i;
   wire        cfg_illegal = (cfg_banks_log_i > 3'd2) || (cfg_ways_log_i > cfg_banks_log_i)
                             || (cfg_sub_log_i > 2'd2)
-                            || (cfg_wp_i && (cfg_ways_log_i == 3'd0 || 1'b0));
+                            || (cfg_wp_i && (cfg_ways_log_i == 3'd0 || 1'b0))
+                            || 1'b0;  // 1: a --fixed baseline refuses every change
   wire        cfg_same    = (cfg_banks_log_i == klog_q) && (cfg_ways_log_i == alog_q)
                             && (cfg_sub_log_i == llog_q) && (cfg_wp_i == wp_q);
   wire        cfg_walk_g  = new_glog > glog;

@@ -60,21 +60,21 @@
 // section 2. The window counters are 16-bit and saturate; the energy is
 // accumulated in 32 bits with saturation.
 //
-// Coefficient registers (registers, loadable by software), unit 0.0009765625 nJ, reset values from
+// Coefficient registers (registers, loadable by software), unit 0.001953125 nJ, reset values from
 // stc_fixed_from_table on the default 0.18 um table:
-//    0 hit_2K_1W    reset 72
-//    1 hit_4K_1W    reset 76
-//    2 hit_4K_2W    reset 145
-//    3 hit_8K_1W    reset 83
-//    4 hit_8K_2W    reset 152
-//    5 hit_8K_4W    reset 289
-//    6 miss_16B     reset 30177
-//    7 miss_32B     reset 41738
-//    8 miss_64B     reset 64850
+//    0 hit_2K_1W    reset 36
+//    1 hit_4K_1W    reset 38
+//    2 hit_4K_2W    reset 72
+//    3 hit_8K_1W    reset 41
+//    4 hit_8K_2W    reset 76
+//    5 hit_8K_4W    reset 145
+//    6 miss_16B     reset 15857
+//    7 miss_32B     reset 21893
+//    8 miss_64B     reset 33961
 //    9 static_2K    reset 1
 //   10 static_4K    reset 1
 //   11 static_8K    reset 1
-//   12 stall        reset 256
+//   12 stall        reset 128
 //
 // Software registers (reg_addr_i, 32-bit data; reads are combinational):
 //   0 CTRL      W bit 0: start a search (ignored while busy); R/W bit 1: phase trigger on
@@ -493,7 +493,7 @@ module stc_tuner (
       ref_miss_q    <= 16'd0;
       since_q       <= 16'd0;
       searches_q    <= 8'd0;
-      coef_q        <= {16'd256, 16'd1, 16'd1, 16'd1, 16'd64850, 16'd41738, 16'd30177, 16'd289, 16'd152, 16'd83, 16'd145, 16'd76, 16'd72};
+      coef_q        <= {16'd128, 16'd1, 16'd1, 16'd1, 16'd33961, 16'd21893, 16'd15857, 16'd145, 16'd76, 16'd41, 16'd72, 16'd38, 16'd36};
     end else begin
       psm_q         <= psm_d;
       vsm_q         <= vsm_d;
