@@ -12,6 +12,10 @@
 #     cycle (outputs, every register address, every flop) for the default
 #     geometry with all four option pairs, the other geometries with both
 #     multipliers; the seed's example and the mpeg2 case on the default;
+#   - the tuner in the top (tests/rtl/tb_tuner_top.v, Icarus and Verilator):
+#     a search on a real CPU stream through the controller, software's
+#     configuration port held off meanwhile, the window counters wired;
+#     every top lint-clean with every option;
 #   - the generator's summary prints the compute cycles of the longest search.
 # Usage: tuner-checks.sh STCGEN
 set -u
@@ -105,6 +109,9 @@ for entry in "${geometries[@]}"; do
             quiet "$tag: iverilog -g2005 -Wall $define" \
                 iverilog -g2005 -Wall $define -o "$work/tuner.vvp" "$out"/*.v
         done
+        quiet "$tag: verilator -Wall stc_cache_pair (tuner in the tops)" \
+            verilator --lint-only -Wall --default-language 1364-2005 \
+            --top-module stc_cache_pair "$out"/*.v
         quiet "$tag: yosys stc_tuner" \
             yosys -q -p "read_verilog $out/stc_tuner.v; hierarchy -check -top stc_tuner; $YOSYS_CHECK"
 
@@ -139,6 +146,32 @@ for entry in "${geometries[@]}"; do
         fi
     done
 done
+
+# The tuner inside the top, default geometry: tests/rtl/tb_tuner_top.v in
+# Icarus and Verilator.
+out="$work/default-array-regs"
+if iverilog -g2005 -Wall -I"$root/tests/rtl" -o "$work/tt.vvp" "$root/tests/rtl/tb_tuner_top.v" \
+    "$out"/*.v >"$work/log" 2>&1 && [ ! -s "$work/log" ]; then
+    if vvp -n "$work/tt.vvp" >"$work/log" 2>&1 && grep -q "tb_tuner_top: PASS" "$work/log"; then
+        passed=$((passed + 1))
+        grep "search examined" "$work/log" | sed 's/^/    /'
+    else
+        fail "tb_tuner_top (Icarus)"
+    fi
+else
+    fail "tb_tuner_top compiles in Icarus"
+fi
+if verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style --top-module tb_tuner_top \
+    -I"$root/tests/rtl" --Mdir "$work/vl-top" -o tb "$root/tests/rtl/tb_tuner_top.v" \
+    "$out"/*.v >"$work/log" 2>&1; then
+    if "$work/vl-top/tb" >"$work/log" 2>&1 && grep -q "tb_tuner_top: PASS" "$work/log"; then
+        passed=$((passed + 1))
+    else
+        fail "tb_tuner_top (Verilator)"
+    fi
+else
+    fail "tb_tuner_top builds in Verilator"
+fi
 
 # --no-tuner leaves the tuner out; the summary prints the cycle figures.
 quiet "stcgen --no-tuner" "$STCGEN" --no-tuner --out "$work/notuner"

@@ -91,6 +91,11 @@ module stc_cache #(
   input  wire         mem_bvalid_i,  // write burst complete
   input  wire         mem_rvalid_i,
   input  wire [31:0]  mem_rdata_i,
+  input  wire         tun_we_i,  // tuner register port (section 16)
+  input  wire [5:0]   tun_addr_i,
+  input  wire [31:0]  tun_wdata_i,
+  output wire [31:0]  tun_rdata_o,
+  output wire         tun_busy_o,  // a search is in progress
   output wire [3:0]   pwr_en_o,  // bank power switch enables
   input  wire [3:0]   pwr_ack_i  // bank power switch acknowledges
 );
@@ -111,6 +116,69 @@ module stc_cache #(
   wire [3:0] unused_iso;     // isolation: the UPF's cells use it
   wire         unused_busy;    // the controller waits on ready instead
 
+  wire         ev_access;      // event strobes for the tuner
+  wire         ev_miss;
+  wire         ev_fph;
+  wire         ev_cycle;
+  wire         ctrl_cfg_valid;  // the controller's configuration request
+  wire [2:0]   ctrl_cfg_banks_log;
+  wire [2:0]   ctrl_cfg_ways_log;
+  wire [1:0]   ctrl_cfg_sub_log;
+  wire         ctrl_cfg_wp;
+  wire         ctrl_cfg_ready;
+  wire         ctrl_cfg_done;
+  wire         ctrl_cfg_err;
+  wire         tun_cfg_valid;   // the tuner's request
+  wire [2:0]   tun_cfg_banks_log;
+  wire [2:0]   tun_cfg_ways_log;
+  wire [1:0]   tun_cfg_sub_log;
+  wire         tun_cfg_wp;
+  wire         tun_busy;
+
+  // Configuration port: the tuner's while it searches (section 16.5).
+  reg          sw_cfg_q;        // a software change is in progress
+  wire         tuner_sel = tun_busy && !sw_cfg_q;
+  assign ctrl_cfg_valid     = tuner_sel ? tun_cfg_valid : cfg_valid_i;
+  assign ctrl_cfg_banks_log = tuner_sel ? tun_cfg_banks_log : cfg_banks_log_i;
+  assign ctrl_cfg_ways_log  = tuner_sel ? tun_cfg_ways_log : cfg_ways_log_i;
+  assign ctrl_cfg_sub_log   = tuner_sel ? tun_cfg_sub_log : cfg_sub_log_i;
+  assign ctrl_cfg_wp        = tuner_sel ? tun_cfg_wp : cfg_wp_i;
+  assign cfg_ready_o        = !tuner_sel && ctrl_cfg_ready;
+  assign cfg_done_o         = !tuner_sel && ctrl_cfg_done;
+  assign cfg_err_o          = !tuner_sel && ctrl_cfg_err;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sw_cfg_q <= 1'b0;
+    end else if (ctrl_cfg_done) begin
+      sw_cfg_q <= 1'b0;
+    end else if (!tuner_sel && cfg_valid_i && ctrl_cfg_ready) begin
+      sw_cfg_q <= 1'b1;
+    end
+  end
+  assign tun_busy_o = tun_busy;
+
+  stc_tuner u_tuner (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .ev_access_i     (ev_access),
+    .ev_miss_i       (ev_miss),
+    .ev_fph_i        (ev_fph),
+    .ev_cycle_i      (ev_cycle),
+    .cfg_valid_o     (tun_cfg_valid),
+    .cfg_ready_i     (tuner_sel && ctrl_cfg_ready),
+    .cfg_banks_log_o (tun_cfg_banks_log),
+    .cfg_ways_log_o  (tun_cfg_ways_log),
+    .cfg_sub_log_o   (tun_cfg_sub_log),
+    .cfg_wp_o        (tun_cfg_wp),
+    .cfg_done_i      (tuner_sel && ctrl_cfg_done),
+    .cfg_err_i       (tuner_sel && ctrl_cfg_err),
+    .busy_o          (tun_busy),
+    .reg_we_i        (tun_we_i),
+    .reg_addr_i      (tun_addr_i),
+    .reg_wdata_i     (tun_wdata_i),
+    .reg_rdata_o     (tun_rdata_o)
+  );
+
   stc_cache_ctrl #(
     .READ_ONLY (READ_ONLY)
   ) u_ctrl (
@@ -125,14 +193,14 @@ module stc_cache #(
     .cpu_rsp_valid_o (cpu_rsp_valid_o),
     .cpu_rsp_err_o   (cpu_rsp_err_o),
     .cpu_rsp_rdata_o (cpu_rsp_rdata_o),
-    .cfg_valid_i     (cfg_valid_i),
-    .cfg_ready_o     (cfg_ready_o),
-    .cfg_banks_log_i (cfg_banks_log_i),
-    .cfg_ways_log_i  (cfg_ways_log_i),
-    .cfg_sub_log_i   (cfg_sub_log_i),
-    .cfg_wp_i        (cfg_wp_i),
-    .cfg_done_o      (cfg_done_o),
-    .cfg_err_o       (cfg_err_o),
+    .cfg_valid_i     (ctrl_cfg_valid),
+    .cfg_ready_o     (ctrl_cfg_ready),
+    .cfg_banks_log_i (ctrl_cfg_banks_log),
+    .cfg_ways_log_i  (ctrl_cfg_ways_log),
+    .cfg_sub_log_i   (ctrl_cfg_sub_log),
+    .cfg_wp_i        (ctrl_cfg_wp),
+    .cfg_done_o      (ctrl_cfg_done),
+    .cfg_err_o       (ctrl_cfg_err),
     .cfg_banks_log_o (cfg_banks_log_o),
     .cfg_ways_log_o  (cfg_ways_log_o),
     .cfg_sub_log_o   (cfg_sub_log_o),
@@ -151,6 +219,10 @@ module stc_cache #(
     .mem_bvalid_i    (mem_bvalid_i),
     .mem_rvalid_i    (mem_rvalid_i),
     .mem_rdata_i     (mem_rdata_i),
+    .ev_access_o     (ev_access),
+    .ev_miss_o       (ev_miss),
+    .ev_fph_o        (ev_fph),
+    .ev_cycle_o      (ev_cycle),
     .sram_addr_o     (sram_addr),
     .tag_req_o       (tag_req),
     .tag_we_o        (tag_we),

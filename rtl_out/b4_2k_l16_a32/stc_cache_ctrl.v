@@ -99,6 +99,12 @@ module stc_cache_ctrl #(
   input  wire [4:0]              cnt_sel_i,
   input  wire                    cnt_clear_i,
   output wire [31:0]             cnt_value_o,
+  // Event strobes for the tuner (section 16): one-cycle pulses of the
+  // accesses, misses, first-probe hits and busy cycles counters' increments
+  output wire                    ev_access_o,
+  output wire                    ev_miss_o,
+  output wire                    ev_fph_o,
+  output wire                    ev_cycle_o,
   // Memory port
   output wire                    mem_req_valid_o,
   input  wire                    mem_req_ready_i,
@@ -742,6 +748,10 @@ module stc_cache_ctrl #(
     end
   endgenerate
   assign cnt_value_o = (cnt_sel_i < 5'd20) ? cnt_all[cnt_sel_i] : 32'd0;
+  assign ev_access_o = |inc[6*C_ACCESSES +: 6];
+  assign ev_miss_o   = |inc[6*C_MISSES +: 6];
+  assign ev_fph_o    = |inc[6*C_FIRST_PROBE_HITS +: 6];
+  assign ev_cycle_o  = |inc[6*C_CYCLES +: 6];
 
   // ---------------------------------------------------------------- outputs
   assign cpu_req_ready_o = (state_q == S_IDLE) && !cfg_valid_i;

@@ -80,6 +80,11 @@ module stc_cache_pair (
   output wire [2:0]   i_mem_req_lines_o,  // lines in the burst
   input  wire         i_mem_rvalid_i,
   input  wire [31:0]  i_mem_rdata_i,
+  input  wire         i_tun_we_i,  // tuner register port (section 16)
+  input  wire [5:0]   i_tun_addr_i,
+  input  wire [31:0]  i_tun_wdata_i,
+  output wire [31:0]  i_tun_rdata_o,
+  output wire         i_tun_busy_o,  // a search is in progress
   output wire [3:0]   i_pwr_en_o,  // I-cache bank power switch enables
   input  wire [3:0]   i_pwr_ack_i,  // and acknowledges
   input  wire         d_cpu_req_valid_i,  // CPU port (section 15)
@@ -117,6 +122,11 @@ module stc_cache_pair (
   input  wire         d_mem_bvalid_i,  // write burst complete
   input  wire         d_mem_rvalid_i,
   input  wire [31:0]  d_mem_rdata_i,
+  input  wire         d_tun_we_i,  // tuner register port (section 16)
+  input  wire [5:0]   d_tun_addr_i,
+  input  wire [31:0]  d_tun_wdata_i,
+  output wire [31:0]  d_tun_rdata_o,
+  output wire         d_tun_busy_o,  // a search is in progress
   output wire [3:0]   d_pwr_en_o,  // D-cache bank power switch enables
   input  wire [3:0]   d_pwr_ack_i   // and acknowledges
 );
@@ -167,6 +177,11 @@ module stc_cache_pair (
     .mem_bvalid_i    (1'd0),
     .mem_rvalid_i    (i_mem_rvalid_i),
     .mem_rdata_i     (i_mem_rdata_i),
+    .tun_we_i        (i_tun_we_i),
+    .tun_addr_i      (i_tun_addr_i),
+    .tun_wdata_i     (i_tun_wdata_i),
+    .tun_rdata_o     (i_tun_rdata_o),
+    .tun_busy_o      (i_tun_busy_o),
     .pwr_en_o        (i_pwr_en_o),
     .pwr_ack_i       (i_pwr_ack_i)
   );
@@ -211,6 +226,11 @@ module stc_cache_pair (
     .mem_bvalid_i    (d_mem_bvalid_i),
     .mem_rvalid_i    (d_mem_rvalid_i),
     .mem_rdata_i     (d_mem_rdata_i),
+    .tun_we_i        (d_tun_we_i),
+    .tun_addr_i      (d_tun_addr_i),
+    .tun_wdata_i     (d_tun_wdata_i),
+    .tun_rdata_o     (d_tun_rdata_o),
+    .tun_busy_o      (d_tun_busy_o),
     .pwr_en_o        (d_pwr_en_o),
     .pwr_ack_i       (d_pwr_ack_i)
   );
