@@ -18,7 +18,8 @@ void stcgen_params_default(stcgen_params *params)
 
 /* b<banks>_<bank size>_l<line bytes>_a<addr bits>, the bank size in KiB with
  * a "k" when it is a whole number of KiB, else in bytes with a "b"; then one
- * suffix per non-default option: _c<counter bits>, _nowp, _notuner. */
+ * suffix per non-default option: _c<counter bits>, _nowp, then _serial and
+ * _coefconst for the tuner's options or _notuner, or _fixed_<config>. */
 static int make_name(stcgen_params *params)
 {
     const stc_geometry *geometry = &params->geometry;

@@ -1,6 +1,7 @@
 #!/bin/bash
 # The hardware tuner stc_tuner (docs/ARCHITECTURE.md section 16):
 #   - for four geometries (the default, 8 banks, 32-byte lines, 2 banks) and
+#     the default without way prediction, and
 #     each multiplier (array, serial) and coefficient option (regs, const):
 #     stc_tuner.v is `verilator --lint-only -Wall` clean with and without
 #     SYNTHESIS, compiles in Icarus (-g2005 -Wall) without a warning, passes
@@ -11,7 +12,8 @@
 #     shim tests/rtl/tb_tuner.cpp): the RTL against ref/tuner_hw.c every
 #     cycle (outputs, every register address, every flop) for the default
 #     geometry with all four option pairs, the other geometries with both
-#     multipliers; the seed's example and the mpeg2 case on the default;
+#     multipliers, and the default without way prediction; the seed's example and
+#     the mpeg2 case on the default;
 #   - the tuner in the top (tests/rtl/tb_tuner_top.v, Icarus and Verilator):
 #     a search on a real CPU stream through the controller, software's
 #     configuration port held off meanwhile, the window counters wired;
@@ -78,6 +80,7 @@ geometries=(
     "banks8|--banks 8"
     "line32|--line-bytes 32"
     "banks2|--banks 2"
+    "nowp|--no-way-prediction"
 )
 options=(
     "array-regs|"
@@ -101,6 +104,7 @@ for entry in "${geometries[@]}"; do
         suffix=""
         case $otag in serial-*) suffix="_serial" ;; esac
         case $otag in *-const) suffix="${suffix}_coefconst" ;; esac
+        [ "$gtag" = nowp ] && suffix="_nowp$suffix"
         check "$tag: name $name ends in '$suffix'" bash -c "[[ '$name' == *_a32$suffix ]]"
         for define in "" -DSYNTHESIS; do
             quiet "$tag: verilator -Wall stc_tuner $define" \

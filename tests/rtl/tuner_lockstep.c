@@ -234,7 +234,11 @@ static void scenario_seed(harness *h)
     }
     run_search(h, 200000);
     check_choice(h, "4K_2W_32B");
-    unsigned want = STC_GEN_TUNER_SERIAL ? 391 : 46;
+    /* by hand (ARCHITECTURE.md 16.4): 6 x (1 + 1 + 3M + 1) + (1 + 1 + 5M + 1) + 1 failed
+     * proposal + 1 final; without way prediction the 4K_2W_32B_P candidate
+     * is not measured and the wp walk's proposal fails: 6 x (3 + 3M) + 2 + 1 */
+    unsigned want = STC_GEN_WAY_PREDICTION ? (STC_GEN_TUNER_SERIAL ? 391 : 46)
+                                           : (STC_GEN_TUNER_SERIAL ? 309 : 39);
     if (h->model.q.compute != want && !h->failed) {
         fprintf(stderr, "tuner_lockstep: FAIL seed example: %u compute cycles, want %u\n",
                 h->model.q.compute, want);
