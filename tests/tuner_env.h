@@ -32,6 +32,7 @@ typedef struct {
     uint32_t rng;
     unsigned max_delay;                      /* configuration changes take 0..max_delay cycles */
     unsigned busy_percent;                   /* chance of a not-ready cycle (CPU work) */
+    unsigned err_percent;                    /* chance of refusing a change (cfg_err) */
     /* state */
     unsigned countdown;                      /* cycles until done of the change in progress */
     bool changing;
@@ -110,7 +111,8 @@ static inline void tuner_env_inputs(tuner_env *env, const stc_tuner_hw_out *out,
         if (packed == env->applied) {
             delay = 0; /* the controller: the same configuration completes at once */
         }
-        if (stc_config_check(&env->geometry, &config) != NULL) {
+        bool refuse = env->err_percent && tuner_env_random(env) % 100 < env->err_percent;
+        if (refuse || stc_config_check(&env->geometry, &config) != NULL) {
             in->cfg_err = true;
             delay = 0;
             packed = env->applied;

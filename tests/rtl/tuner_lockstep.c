@@ -9,8 +9,8 @@
  * counters). Scenarios: the seed's example (choice and compute cycles by
  * hand), the mpeg2-like case the heuristic misses (docs/TUNING.md 1.2),
  * random landscapes, a saturating window, the phase and periodic triggers,
- * and a fuzz of random events and register writes (coefficients, window,
- * start) at random times. Geometry and options come from the generated
+ * and a fuzz of random events, refused changes and register writes
+ * (coefficients, window, start) at random times. Geometry and options come from the generated
  * stc_geometry_gen.h, coefficients from stc_fixed_from_table, so the
  * generator's reset values are checked too.
  */
@@ -356,6 +356,7 @@ static void scenario_fuzz(harness *h, uint32_t seed)
     h->fuzz_rng = seed * 2654435761u;
     h->env.max_delay = 3;
     h->env.busy_percent = 20;
+    h->env.err_percent = 10; /* refused changes: the cfg_err path */
     write_reg(h, STC_TREG_RETUNE, 3);
     write_reg(h, STC_TREG_CTRL, 3);
     for (unsigned n = 0; n < 60000 && !h->failed; n++) {
