@@ -146,13 +146,15 @@ module stc_cache #(
   assign cfg_ready_o        = !tuner_sel && ctrl_cfg_ready;
   assign cfg_done_o         = !tuner_sel && ctrl_cfg_done;
   assign cfg_err_o          = !tuner_sel && ctrl_cfg_err;
+  // set when software's change is accepted and not done at once; cleared by done
+  wire         sw_cfg_d = ctrl_cfg_done ? 1'b0
+                          : (!tuner_sel && cfg_valid_i && ctrl_cfg_ready) ? 1'b1
+                          : sw_cfg_q;
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       sw_cfg_q <= 1'b0;
-    end else if (ctrl_cfg_done) begin
-      sw_cfg_q <= 1'b0;
-    end else if (!tuner_sel && cfg_valid_i && ctrl_cfg_ready) begin
-      sw_cfg_q <= 1'b1;
+    end else begin
+      sw_cfg_q <= sw_cfg_d;
     end
   end
   assign tun_busy_o = tun_busy;

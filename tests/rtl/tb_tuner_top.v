@@ -5,7 +5,8 @@
 // equals the changes seen on cfg_*_o), software's configuration port is
 // held off while the tuner is busy, the chosen configuration is the one in
 // force at the end, the window counters count the controller's accesses,
-// and software's port works again afterwards.
+// software's port works again afterwards, and a software change in
+// progress when the tuner starts keeps the port until it is done.
 `default_nettype none
 module tb_tuner_top;
   `include "tb_harness.vh"
@@ -56,7 +57,7 @@ module tb_tuner_top;
     // Software asks for a change while the tuner searches: not accepted.
     @(negedge clk); cfg_valid = 1'b1; cfg_k = 3'd2; cfg_a = 3'd2; cfg_l = 2'd0; cfg_wp = 1'b0;
     repeat (5) @(negedge clk);
-    check_eq("software change not accepted while busy", {31'd0, cfg_done}, 32'd0);
+    check_eq("sw change held while tuner busy", {31'd0, cfg_done}, 32'd0);
     cfg_valid = 1'b0;
     // A 3 KB loop of loads until the search is over.
     n = 0;
@@ -66,7 +67,7 @@ module tb_tuner_top;
       n = n + 1;
     end
     check_eq("search ended", {31'd0, tun_busy}, 32'd0);
-    check_eq("software port never ready while the tuner was busy",
+    check_eq("sw port never ready while busy",
              {31'd0, sw_ready_while_busy}, 32'd0);
     treg_read(A_STATUS);
     check_eq("status: done", {31'd0, value[1]}, 32'd1);
@@ -99,6 +100,26 @@ module tb_tuner_top;
     check_eq("software change done", {31'd0, cfg_done}, 32'd1);
     @(negedge clk);
     check_eq("software change applied", {23'd0, cur_wp, cur_l, cur_a, cur_k}, {23'd0, 9'h012});
+    // A software change in progress keeps the port when the tuner starts:
+    // 8K_4W_16B -> 2K_1W_16B walks 128 rows; its done goes to software.
+    @(negedge clk); cfg_valid = 1'b1; cfg_k = 3'd0; cfg_a = 3'd0; cfg_l = 2'd0; cfg_wp = 1'b0;
+    @(negedge clk);
+    check_eq("sw change accepted", {31'd0, cfg_ready}, 32'd0);
+    treg_write(A_CTRL, 32'd1);
+    check_eq("tuner busy during sw change", {31'd0, tun_busy}, 32'd1);
+    n = 0;
+    while (!cfg_done && n < 1000) begin @(negedge clk); n = n + 1; end
+    check_eq("sw change done to sw", {31'd0, cfg_done}, 32'd1);
+    cfg_valid = 1'b0;
+    @(negedge clk);
+    check_eq("software's change applied", {23'd0, cur_wp, cur_l, cur_a, cur_k}, 32'd0);
+    n = 0;
+    while (tun_busy && n < 20000) begin
+      access(1'b0, (n % 192) * 16, 4'h0, 32'd0);
+      n = n + 1;
+    end
+    treg_read(A_STATUS);
+    check_eq("second search done", {30'd0, value[1], tun_busy}, 32'd2);
     if (errors == 0) $display("tb_tuner_top: PASS");
     else $display("tb_tuner_top: FAIL (%0d errors)", errors);
     $finish;
