@@ -29,9 +29,15 @@ static void make_name(stcgen_params *params)
     if (params->counter_bits != STCGEN_DEFAULT_COUNTER_BITS) {
         snprintf(counters, sizeof counters, "_c%u", params->counter_bits);
     }
-    snprintf(params->name, sizeof params->name, "b%u_%s_l%u_a%u%s%s%s", geometry->banks, size,
+    snprintf(params->name, sizeof params->name, "b%u_%s_l%u_a%u%s%s%s%s%s", geometry->banks, size,
              geometry->line_bytes, geometry->addr_bits, counters,
-             params->way_prediction ? "" : "_nowp", params->tuner ? "" : "_notuner");
+             params->way_prediction ? "" : "_nowp", params->tuner ? "" : "_notuner",
+             params->debug_break ? "_BROKEN_" : "", params->debug_break ? params->debug_break : "");
+    for (char *cursor = params->name; *cursor; cursor++) {
+        if (*cursor == '-') {
+            *cursor = '_'; /* debug break names use '-' */
+        }
+    }
 }
 
 int stcgen_params_init(stcgen_params *params, char *err, size_t err_len)

@@ -55,6 +55,10 @@ typedef struct {
     unsigned counter_bits; /* saturating event counters (section 9) */
     bool way_prediction;   /* build the second-probe logic (section 8) */
     bool tuner;            /* build the hardware tuner (TUNING.md) */
+    /* Test aid, never on by default: the name of one deliberate bug
+     * (stcgen --debug-break NAME, emit_ctrl.c's list) the lockstep harness
+     * must catch; NULL for a correct controller. */
+    const char *debug_break;
 
     /* The command that made the output, for the file headers (not owned). */
     const char *command;

@@ -1,0 +1,63 @@
+# tb/lockstep.mk - the lockstep harness (tb/README.md), included by the Makefile.
+#
+#   make lockstep          quick lockstep runs (part of make test)
+#   make lockstep-long     at least 10^7 requests over every tested geometry
+#   make bench-lockstep    requests per second, all checks on, default geometry
+#
+# Each geometry (and each deliberately broken controller) is generated into
+# build/lockstep/TAG/rtl, Verilated into build/lockstep/TAG/obj and linked
+# with the C harness into build/lockstep/TAG/lockstep; all cached in build/.
+LS := $(B)/lockstep
+LS_GEOMETRIES := default banks8 line32 banks2
+LS_BREAKS := skip-writeback tag-bit lru-order no-invalidate store-clean
+LS_ARGS_default :=
+LS_ARGS_banks8 := --banks 8
+LS_ARGS_line32 := --line-bytes 32
+LS_ARGS_banks2 := --banks 2
+$(foreach b,$(LS_BREAKS),$(eval LS_ARGS_broken-$(b) := --debug-break $(b)))
+LS_TAGS := $(LS_GEOMETRIES) $(addprefix broken-,$(LS_BREAKS))
+VERILATOR_ROOT_DIR := $(shell verilator --getenv VERILATOR_ROOT 2>/dev/null)
+LS_JOBS ?= 2
+# The SRAMs' SYNTHESIS view (plain arrays): the harness scrambles a bank's
+# arrays itself when its switch turns off, which is 20x faster than the
+# generated simulation model's per-word garbage (tb/README.md).
+LS_VFLAGS := --cc --exe -O3 --x-assign fast --x-initial fast --trace-fst -DSYNTHESIS \
+    --top-module stc_cache -Wno-fatal -Wno-lint -Wno-style -Wno-WIDTH
+LS_CXXFLAGS := -O2
+
+.PHONY: lockstep lockstep-build lockstep-long bench-lockstep
+.SECONDARY:
+
+$(LS)/%/rtl.stamp: $(B)/gcc/stcgen
+	mkdir -p $(LS)/$*
+	$(B)/gcc/stcgen $(LS_ARGS_$*) --out $(LS)/$*/rtl --force
+	touch $@
+
+$(LS)/%/obj/objs.txt: $(LS)/%/rtl.stamp tb/lockstep.vlt tb/dut_verilator.cpp tb/dut.h tb/verilated-lib.mk
+	rm -rf $(LS)/$*/obj
+	verilator $(LS_VFLAGS) --Mdir $(LS)/$*/obj -CFLAGS "$(LS_CXXFLAGS) -I$(abspath tb)" \
+	    $(abspath tb/lockstep.vlt) $(LS)/$*/rtl/*.v $(abspath tb/dut_verilator.cpp) -o lockstep
+	$(MAKE) -s -C $(LS)/$*/obj -f $(abspath tb/verilated-lib.mk) -j$(LS_JOBS) \
+	    OPT_FAST="$(LS_CXXFLAGS)" OPT_SLOW="-O1" OPT_GLOBAL="-O2" lockstep-lib
+
+$(LS)/%/lockstep.o: tb/lockstep.c tb/dut.h $(LIB_HDR) $(LS)/%/rtl.stamp
+	$(CC) $(CFLAGS_COMMON) -O2 -g -Iref -Itb -I$(LS)/$*/rtl -c -o $@ $<
+
+$(LS)/%/lockstep: $(LS)/%/lockstep.o $(LS)/%/obj/objs.txt $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o)
+	g++ -o $@ $< $$(cat $(LS)/$*/obj/objs.txt) $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o) -lz -pthread -latomic -lm
+
+lockstep-build: $(foreach t,$(LS_TAGS),$(LS)/$(t)/lockstep)
+
+# The C harness compiles cleanly under clang too (the build uses gcc).
+$(LS)/clang-check.stamp: tb/lockstep.c tb/dut.h $(LS)/default/rtl.stamp
+	clang $(CFLAGS_COMMON) -fsyntax-only -Iref -Itb -I$(LS)/default/rtl $<
+	touch $@
+
+lockstep: deps lockstep-build $(LS)/clang-check.stamp
+	tests/lockstep-run.sh quick $(LS)
+
+lockstep-long: deps lockstep-build
+	tests/lockstep-run.sh long $(LS)
+
+bench-lockstep: deps $(LS)/default/lockstep
+	$(LS)/default/lockstep --bench --seed 1 --requests 1000000 --reconfig-every 0
