@@ -6,11 +6,13 @@
 #include "dut.h"
 
 #include "Vstc_cache.h"
+#include "Vstc_cache___024root.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
 #include "verilated_syms.h"
 
 #include <cstdio>
+#include <cstddef>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -72,6 +74,24 @@ uint64_t splitmix(uint64_t *state)
     return z ^ (z >> 31);
 }
 
+// Speed (tb/README.md): with no waveform the clock input stays 1 and each
+// rising edge is made by clearing Verilator's record of the clock's previous
+// value, so a cycle whose inputs equal the previous cycle's needs one
+// evaluation instead of two (the outputs of the edge's evaluation are
+// already the settled outputs of the next cycle). If this Verilator names
+// that record differently, the clock simply toggles (slower, same results).
+template <typename Root>
+auto arm_edge(Root *root, int) -> decltype(root->__Vtrigrprev__TOP__clk_i = 0, bool())
+{
+    root->__Vtrigrprev__TOP__clk_i = 0;
+    return true;
+}
+template <typename Root>
+bool arm_edge(Root *, long)
+{
+    return false;
+}
+
 }  // namespace
 
 struct dut {
@@ -83,7 +103,13 @@ struct dut {
     var_ref valid, dirty, tag_req, data_req, touch_bank;
     std::vector<std::vector<var_ref>> bank_arrays;  // per bank: every SRAM column
     unsigned banks = 0;
+    bool fast = false;       // clock held at 1, edges armed (see arm_edge)
+    bool settled = false;    // the outputs are those of the inputs in last_inputs
+    dut_pins last_inputs;
 };
+
+// The input fields of dut_pins come first, up to cpu_req_ready.
+static const size_t input_bytes = offsetof(dut_pins, cpu_req_ready);
 
 extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
 {
@@ -138,6 +164,15 @@ extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
     d->top->clk_i = 0;
     d->top->rst_ni = 0;
     d->top->eval();
+    if (!wave_path) {
+        d->top->clk_i = 1;
+        d->top->eval();  // (no edge seen: rst_ni holds the flops in reset)
+        d->fast = arm_edge(d->top->rootp, 0);
+        if (!d->fast) {
+            d->top->clk_i = 0;
+            d->top->eval();
+        }
+    }
     return d;
 }
 
@@ -184,7 +219,15 @@ static void read_outputs(dut *d, dut_pins *p)
 extern "C" void dut_settle(dut *d, dut_pins *p)
 {
     Vstc_cache *t = d->top;
-    t->clk_i = 0;
+    if (d->fast && d->settled && memcmp(&d->last_inputs, p, input_bytes) == 0) {
+        read_outputs(d, p);
+        return;
+    }
+    if (d->fast) {
+        memcpy(&d->last_inputs, p, input_bytes);
+    } else {
+        t->clk_i = 0;
+    }
     t->rst_ni = p->rst_n;
     t->cpu_req_valid_i = p->cpu_req_valid;
     t->cpu_req_we_i = p->cpu_req_we;
@@ -209,11 +252,15 @@ extern "C" void dut_settle(dut *d, dut_pins *p)
         d->wave->dump(d->time);
     }
     d->time++;
+    d->settled = true;
     read_outputs(d, p);
 }
 
 extern "C" void dut_edge(dut *d, dut_pins *p)
 {
+    if (d->fast) {
+        arm_edge(d->top->rootp, 0);
+    }
     d->top->clk_i = 1;
     d->top->eval();
     if (d->wave) {
@@ -257,6 +304,7 @@ extern "C" void dut_scramble_bank(dut *d, unsigned bank, uint64_t seed)
         return;
     }
     uint64_t state = seed;
+    d->settled = false;
     for (var_ref &array : d->bank_arrays[bank]) {
         uint8_t *bytes = static_cast<uint8_t *>(array.data);
         for (unsigned element = 0; element < array.elements; element++) {

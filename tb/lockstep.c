@@ -739,15 +739,23 @@ static void do_request(bool we, uint64_t addr, unsigned be, uint32_t wdata)
             rdata = H.pins.cpu_rsp_rdata;
             err = H.pins.cpu_rsp_err;
             touch = dut_touch_bank(H.rtl);
+            if (H.pins.cpu_req_ready) {
+                mismatch("RTL", "cpu_req_ready_o = 1 in the response cycle");
+            }
             rtl_cycle_edge();
+            H.pins.cpu_req_valid = 0;
             break;
+        }
+        if (accepted && H.pins.cpu_req_ready) {
+            mismatch("RTL", "cpu_req_ready_o = 1 while a request is being served");
         }
         bool accept_now = !accepted && H.pins.cpu_req_ready;
         rtl_cycle_edge();
         if (accept_now) {
+            /* The inputs stay as they are (valid held, a CPU waiting with
+             * the same request) until the response: ready is 0 meanwhile. */
             accepted = true;
             accept_cycle = H.cycle - 1;
-            H.pins.cpu_req_valid = 0;
         }
         if (H.cycle - start > TIMEOUT_CYCLES) {
             mismatch("RTL", "no %s after %u cycles", accepted ? "response" : "acceptance",

@@ -33,18 +33,21 @@ $(LS)/%/rtl.stamp: $(B)/gcc/stcgen
 	$(B)/gcc/stcgen $(LS_ARGS_$*) --out $(LS)/$*/rtl --force
 	touch $@
 
-$(LS)/%/obj/objs.txt: $(LS)/%/rtl.stamp tb/lockstep.vlt tb/dut_verilator.cpp tb/dut.h tb/verilated-lib.mk
+$(LS)/%/obj/objs.txt: $(LS)/%/rtl.stamp tb/lockstep.vlt tb/verilated-lib.mk
 	rm -rf $(LS)/$*/obj
-	verilator $(LS_VFLAGS) --Mdir $(LS)/$*/obj -CFLAGS "$(LS_CXXFLAGS) -I$(abspath tb)" \
-	    $(abspath tb/lockstep.vlt) $(LS)/$*/rtl/*.v $(abspath tb/dut_verilator.cpp) -o lockstep
+	verilator $(LS_VFLAGS) --Mdir $(LS)/$*/obj $(abspath tb/lockstep.vlt) $(LS)/$*/rtl/*.v
 	$(MAKE) -s -C $(LS)/$*/obj -f $(abspath tb/verilated-lib.mk) -j$(LS_JOBS) \
 	    OPT_FAST="$(LS_CXXFLAGS)" OPT_SLOW="-O1" OPT_GLOBAL="-O2" lockstep-lib
+
+$(LS)/%/dut_verilator.o: tb/dut_verilator.cpp tb/dut.h $(LS)/%/obj/objs.txt
+	g++ $$(cat $(LS)/$*/obj/cppflags.txt) $(LS_CXXFLAGS) -Wno-unused-parameter -c -o $@ $<
 
 $(LS)/%/lockstep.o: tb/lockstep.c tb/dut.h $(LIB_HDR) $(LS)/%/rtl.stamp
 	$(CC) $(CFLAGS_COMMON) -O2 -g -Iref -Itb -I$(LS)/$*/rtl -c -o $@ $<
 
-$(LS)/%/lockstep: $(LS)/%/lockstep.o $(LS)/%/obj/objs.txt $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o)
-	g++ -o $@ $< $$(cat $(LS)/$*/obj/objs.txt) $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o) -lz -pthread -latomic -lm
+$(LS)/%/lockstep: $(LS)/%/lockstep.o $(LS)/%/dut_verilator.o $(LS)/%/obj/objs.txt $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o)
+	g++ -o $@ $< $(LS)/$*/dut_verilator.o $$(cat $(LS)/$*/obj/objs.txt) \
+	    $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o) -lz -pthread -latomic -lm
 
 lockstep-build: $(foreach t,$(LS_TAGS),$(LS)/$(t)/lockstep)
 
