@@ -779,6 +779,7 @@ static void do_request(bool we, uint64_t addr, unsigned be, uint32_t wdata)
         mismatch("RTL", "load 0x%08" PRIx64 ": model (and shadow) 0x%08x, RTL 0x%08x", addr,
                  model_word, rdata);
     }
+    compare_transactions(we ? "store" : "load");
     if (touch != result.bank) {
         mismatch("RTL", "served by bank %u in the model, bank %u in the RTL", result.bank, touch);
     }
@@ -794,7 +795,6 @@ static void do_request(bool we, uint64_t addr, unsigned be, uint32_t wdata)
     if (!H.opt.random_memory && latency != result.cycles) {
         mismatch("RTL", "latency: model %u cycles, RTL %" PRIu64, result.cycles, latency);
     }
-    compare_transactions(we ? "store" : "load");
     unsigned n = config->sublines;
     unsigned row = (unsigned)(addr >> STC_GEN_OFFSET_BITS) & (ROWS - 1);
     compare_rows(row & ~(n - 1), n, "after the request");
@@ -1038,8 +1038,12 @@ static void stimuli_init(void)
         } else if (index == 1) {
             base = mask; /* every high address bit set */
         } else if (index < 5) {
-            /* aliases of region 0 differing in one tag bit only */
-            unsigned bit = STC_GEN_BANK_SHIFT + rng_below(STC_GEN_TAG_BITS);
+            /* Aliases differing from an earlier region in one tag bit only:
+             * the top one, the lowest one above the region, a random one. */
+            unsigned top = STC_GEN_ADDR_BITS - 1, low = STC_GEN_BANK_SHIFT > 16 ? STC_GEN_BANK_SHIFT : 16;
+            unsigned bit = index == 2   ? top
+                           : index == 3 ? (low < top ? low : top)
+                                        : STC_GEN_BANK_SHIFT + rng_below(STC_GEN_TAG_BITS);
             base = (regions[rng_below(index)] ^ ((uint64_t)1 << bit)) & mask;
         } else {
             base = (rng_next() << 16) & mask;

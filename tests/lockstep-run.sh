@@ -78,6 +78,23 @@ if [ "$mode" = quick ]; then
     else
         echo "skip trace run: no build/traces/*.zst (make traces)"
     fi
+    # The generator's test aid: an unknown bug name is refused, nothing written.
+    stcgen="$root/build/gcc/stcgen"
+    out=$(mktemp -d)
+    if [ -x "$stcgen" ]; then
+        status=0
+        "$stcgen" --debug-break no-such-bug --out "$out/x" >"$log" 2>&1 || status=$?
+        if [ "$status" = 2 ] && grep -q "debug-break no-such-bug: unknown (known: skip-writeback" "$log" \
+            && [ -z "$(ls -A "$out")" ]; then
+            passed=$((passed + 1))
+            echo "ok   stcgen --debug-break refuses an unknown name"
+        else
+            failed=$((failed + 1))
+            echo "FAIL stcgen --debug-break no-such-bug: status $status"
+            sed 's/^/    /' "$log"
+        fi
+    fi
+    rm -rf "$out"
     for tag in "$ls"/broken-*/lockstep; do
         tag=$(basename "$(dirname "$tag")")
         caught "${tag#broken-}" "$tag" --seed 1 --requests 200000 --reconfig-every 150 \
