@@ -225,9 +225,23 @@ static transaction *log_push(txn_log *log)
 
 /* ------------------------------------------------------------------ state */
 
+/* One operation and its outcome in the model, kept for the report (made
+ * into text only when a mismatch is reported). */
+typedef enum { OP_NONE, OP_LOAD, OP_STORE, OP_RECONFIG, OP_ILLEGAL, OP_CLEAR } op_kind;
 typedef struct {
-    char text[200];
-} history_entry;
+    op_kind kind;
+    bool done;
+    uint64_t addr;
+    unsigned be;
+    uint32_t wdata;
+    stc_config from, to;
+    unsigned fields[4];
+    /* outcome */
+    bool hit;
+    unsigned bank;
+    uint64_t cycles;
+    unsigned writebacks;
+} op_record;
 
 typedef struct {
     /* configuration coverage */
@@ -272,9 +286,9 @@ typedef struct {
     uint64_t ops, requests, reconfigs;
     uint64_t model_requests_base, model_misses_base; /* see expected_counters */
     stc_counters counters_at_clear;
-    history_entry history[HISTORY];
+    op_record history[HISTORY];
     unsigned history_next;
-    char current[200];
+    op_record cur;
     coverage cov;
     uint32_t stamp;
     uint64_t scramble_seed;
@@ -300,19 +314,54 @@ static int config_index(const stc_config *config)
     return -1;
 }
 
-static void remember(const char *format, ...) __attribute__((format(printf, 1, 2)));
-static void remember(const char *format, ...)
+static void format_op(const op_record *op, char *buf, size_t len)
 {
-    va_list args;
-    va_start(args, format);
-    vsnprintf(H.current, sizeof H.current, format, args);
-    va_end(args);
+    char from[STC_CONFIG_NAME_MAX], to[STC_CONFIG_NAME_MAX];
+    size_t used = 0;
+    switch (op->kind) {
+    case OP_LOAD:
+        used = (size_t)snprintf(buf, len, "load  0x%08" PRIx64, op->addr);
+        break;
+    case OP_STORE:
+        used = (size_t)snprintf(buf, len, "store 0x%08" PRIx64 " be=%x data=0x%08x", op->addr,
+                                op->be, op->wdata);
+        break;
+    case OP_RECONFIG:
+        config_name(&op->from, from, sizeof from);
+        config_name(&op->to, to, sizeof to);
+        used = (size_t)snprintf(buf, len, "reconfigure %s -> %s", from, to);
+        break;
+    case OP_ILLEGAL:
+        config_name(&op->from, from, sizeof from);
+        used = (size_t)snprintf(buf, len,
+                                "reconfigure %s -> illegal (klog %u alog %u llog %u wp %u)", from,
+                                op->fields[0], op->fields[1], op->fields[2], op->fields[3]);
+        break;
+    case OP_CLEAR:
+        used = (size_t)snprintf(buf, len, "clear the counters");
+        break;
+    default:
+        used = (size_t)snprintf(buf, len, "(none)");
+        break;
+    }
+    if (!op->done || used >= len) {
+        return;
+    }
+    if (op->kind == OP_LOAD || op->kind == OP_STORE) {
+        snprintf(buf + used, len - used, " -> %s bank %u, %" PRIu64 " cycles",
+                 op->hit ? "hit" : "miss", op->bank, op->cycles);
+    } else if (op->kind == OP_RECONFIG) {
+        snprintf(buf + used, len - used, " -> %" PRIu64 " cycles, %u walk writebacks", op->cycles,
+                 op->writebacks);
+    } else if (op->kind == OP_ILLEGAL) {
+        snprintf(buf + used, len - used, " -> refused (cfg_err_o)");
+    }
 }
 
-static void commit_history(const char *outcome)
+static void commit_history(void)
 {
-    history_entry *entry = &H.history[H.history_next++ % HISTORY];
-    snprintf(entry->text, sizeof entry->text, "%.150s -> %.45s", H.current, outcome);
+    H.cur.done = true;
+    H.history[H.history_next++ % HISTORY] = H.cur;
 }
 
 static void print_counters(FILE *out, const uint64_t *expected, const uint64_t *got)
@@ -342,7 +391,9 @@ static void mismatch(const char *who, const char *format, ...)
     fprintf(out, "MISMATCH (%s) at cycle %" PRIu64 ", operation %" PRIu64 " (request %" PRIu64
                  "), seed %" PRIu64 ":\n  %s\n",
             who, H.cycle, H.ops, H.requests, H.opt.seed, what);
-    fprintf(out, "  operation: %s\n", H.current);
+    char text[256];
+    format_op(&H.cur, text, sizeof text);
+    fprintf(out, "  operation: %s\n", text);
     fprintf(out, "  configuration: model %s, RTL k=%u a=%u L=%u wp=%u (log2 fields %u %u %u)\n",
             model_cfg, 1u << H.pins.cur_banks_log, 1u << H.pins.cur_ways_log,
             1u << H.pins.cur_sub_log, H.pins.cur_wp, H.pins.cur_banks_log, H.pins.cur_ways_log,
@@ -352,9 +403,10 @@ static void mismatch(const char *who, const char *format, ...)
             H.opt.ack_delay);
     fprintf(out, "  recent history (oldest first):\n");
     for (unsigned index = 0; index < HISTORY; index++) {
-        const history_entry *entry = &H.history[(H.history_next + index) % HISTORY];
-        if (entry->text[0]) {
-            fprintf(out, "    %s\n", entry->text);
+        const op_record *entry = &H.history[(H.history_next + index) % HISTORY];
+        if (entry->kind != OP_NONE) {
+            format_op(entry, text, sizeof text);
+            fprintf(out, "    %s\n", text);
         }
     }
     uint64_t expected[NCOUNTERS], got[NCOUNTERS];
@@ -682,13 +734,11 @@ static void do_request(bool we, uint64_t addr, unsigned be, uint32_t wdata)
     if (config_at >= 0) {
         H.cov.requests_in[config_at]++;
     }
-    remember("%s 0x%08" PRIx64 "%s", we ? "store" : "load ", addr, "");
-    if (we) {
-        char buf[64];
-        snprintf(buf, sizeof buf, " be=%x data=0x%08x", be, wdata);
-        size_t used = strlen(H.current);
-        snprintf(H.current + used, sizeof H.current - used, "%s", buf);
-    }
+    H.cur.kind = we ? OP_STORE : OP_LOAD;
+    H.cur.done = false;
+    H.cur.addr = addr;
+    H.cur.be = be;
+    H.cur.wdata = wdata;
 
     /* The model. */
     uint8_t wbytes[4], mask[4], rbytes[4] = {0};
@@ -821,10 +871,10 @@ static void do_request(bool we, uint64_t addr, unsigned be, uint32_t wdata)
         cov->partial_stores += be != 0xf && be != 0;
         cov->empty_stores += be == 0;
     }
-    char outcome[64];
-    snprintf(outcome, sizeof outcome, "%s bank %u, %u cycles%s%s", result.hit ? "hit" : "miss",
-             result.bank, result.cycles, we ? "" : ", data ok", "");
-    commit_history(outcome);
+    H.cur.hit = result.hit;
+    H.cur.bank = result.bank;
+    H.cur.cycles = result.cycles;
+    commit_history();
 }
 
 /* A reconfiguration through the port. illegal_fields, if not NULL, sends
@@ -855,7 +905,13 @@ static void do_reconfig(const stc_config *next, const unsigned *illegal_fields)
         fields[2] = stc_log2(next->sublines);
         fields[3] = next->way_predict;
     }
-    remember("reconfigure %s -> %s", from_name, to_name);
+    memset(&H.cur, 0, sizeof H.cur);
+    H.cur.kind = illegal_fields ? OP_ILLEGAL : OP_RECONFIG;
+    H.cur.from = old;
+    if (next) {
+        H.cur.to = *next;
+    }
+    memcpy(H.cur.fields, fields, sizeof fields);
 
     stc_reconfig_result result;
     memset(&result, 0, sizeof result);
@@ -938,27 +994,23 @@ static void do_reconfig(const stc_config *next, const unsigned *illegal_fields)
     compare_transactions("reconfiguration walk");
     compare_rows(0, ROWS, "after the reconfiguration");
     compare_counters("after the reconfiguration");
-    char err_text[128];
-    if (illegal_fields) {
-        snprintf(err_text, sizeof err_text, "refused (cfg_err_o)");
-    } else {
-        snprintf(err_text, sizeof err_text, "%" PRIu64 " cycles, %u walk writebacks",
-                 result.cycles, result.writebacks);
-    }
-    commit_history(err_text);
+    H.cur.cycles = result.cycles;
+    H.cur.writebacks = result.writebacks;
+    commit_history();
 }
 
 static void do_clear(void)
 {
     H.ops++;
-    remember("clear the counters");
+    memset(&H.cur, 0, sizeof H.cur);
+    H.cur.kind = OP_CLEAR;
     H.pins.cnt_clear = 1;
     idle_cycles(1);
     H.pins.cnt_clear = 0;
     stc_cache_clear_counters(H.model);
     compare_counters("after clearing the counters");
     H.cov.clears++;
-    commit_history("cleared");
+    commit_history();
 }
 
 /* Empty the cache through its ports, then compare both memory images with

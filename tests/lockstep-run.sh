@@ -66,6 +66,11 @@ if [ "$mode" = quick ]; then
         run "random, low locality, seed 4" "$tag" --seed 4 --requests 20000 --locality 20 \
             --hot 4096 --writes 50 --reconfig-every 300 --checkpoint-every 10000
     done
+    for tag in c16 nowp; do
+        run "directed tests" "$tag" --directed --requests 2000 --seed 1
+        run "random, reconfigurations" "$tag" --seed 5 --requests 30000 --reconfig-every 150 \
+            --checkpoint-every 10000
+    done
     run "random memory latency and back-pressure" default --seed 5 --random-memory \
         --requests 30000 --reconfig-every 150 --checkpoint-every 10000 --ack-delay 3
     for delay in 1 3; do
