@@ -8,7 +8,9 @@
 #include "Vstc_cache.h"
 #include "Vstc_cache___024root.h"
 #include "verilated.h"
+#if VM_TRACE
 #include "verilated_fst_c.h"
+#endif
 #include "verilated_syms.h"
 
 #include <cstdio>
@@ -97,7 +99,11 @@ bool arm_edge(Root *, long)
 struct dut {
     VerilatedContext context;
     Vstc_cache *top = nullptr;
+#if VM_TRACE
     VerilatedFstC *wave = nullptr;
+#else
+    void *wave = nullptr;  // built without --trace-fst: no waveforms
+#endif
     uint64_t time = 0;
     var_ref counters[DUT_COUNTERS];
     var_ref valid, dirty, tag_req, data_req, touch_bank;
@@ -157,9 +163,15 @@ extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
         return nullptr;
     }
     if (wave_path) {
+#if VM_TRACE
         d->wave = new VerilatedFstC;
         d->top->trace(d->wave, 99);
         d->wave->open(wave_path);
+#else
+        snprintf(err, err_len, "this build has no waveform support (make LS_WAVE=1)");
+        dut_close(d);
+        return nullptr;
+#endif
     }
     d->top->clk_i = 0;
     d->top->rst_ni = 0;
@@ -181,10 +193,12 @@ extern "C" void dut_close(dut *d)
     if (!d) {
         return;
     }
+#if VM_TRACE
     if (d->wave) {
         d->wave->close();
         delete d->wave;
     }
+#endif
     if (d->top) {
         d->top->final();
         delete d->top;
@@ -248,9 +262,11 @@ extern "C" void dut_settle(dut *d, dut_pins *p)
     t->mem_rdata_i = p->mem_rdata;
     t->pwr_ack_i = p->pwr_ack;
     t->eval();
+#if VM_TRACE
     if (d->wave) {
         d->wave->dump(d->time);
     }
+#endif
     d->time++;
     d->settled = true;
     read_outputs(d, p);
@@ -263,9 +279,11 @@ extern "C" void dut_edge(dut *d, dut_pins *p)
     }
     d->top->clk_i = 1;
     d->top->eval();
+#if VM_TRACE
     if (d->wave) {
         d->wave->dump(d->time);
     }
+#endif
     d->time++;
     read_outputs(d, p);
 }
@@ -322,7 +340,9 @@ extern "C" void dut_scramble_bank(dut *d, unsigned bank, uint64_t seed)
 
 extern "C" void dut_flush(dut *d)
 {
+#if VM_TRACE
     if (d->wave) {
         d->wave->flush();
     }
+#endif
 }

@@ -74,6 +74,8 @@ typedef struct {
     unsigned writes;   /* percent stores */
     unsigned latency;  /* T_mem of the fixed-latency memory */
     unsigned ack_delay;
+    unsigned model_latency; /* test aids: the model's T_mem and T_wake, */
+    unsigned model_wake;    /* UINT32_MAX = follow the memory and switches */
     bool random_memory;
     const char *trace;
     const char *wave;
@@ -291,6 +293,7 @@ typedef struct {
     op_record cur;
     coverage cov;
     uint32_t stamp;
+    int config_at; /* index of the model's configuration in configs */
     uint64_t scramble_seed;
     unsigned failures;
 } harness;
@@ -730,9 +733,8 @@ static void do_request(bool we, uint64_t addr, unsigned be, uint32_t wdata)
     H.ops++;
     H.requests++;
     const stc_config *config = stc_cache_config(H.model);
-    int config_at = config_index(config);
-    if (config_at >= 0) {
-        H.cov.requests_in[config_at]++;
+    if (H.config_at >= 0) {
+        H.cov.requests_in[H.config_at]++;
     }
     H.cur.kind = we ? OP_STORE : OP_LOAD;
     H.cur.done = false;
@@ -990,6 +992,7 @@ static void do_reconfig(const stc_config *next, const unsigned *illegal_fields)
         H.cov.walk_invalidations += result.invalidations;
         H.cov.wakes += result.woken_banks;
     }
+    H.config_at = config_index(stc_cache_config(H.model));
     compare_config("after the reconfiguration");
     compare_transactions("reconfiguration walk");
     compare_rows(0, ROWS, "after the reconfiguration");
@@ -1445,6 +1448,8 @@ static const char usage_text[] =
     "  --config NAME        start in this configuration\n"
     "  --wave FILE          write an FST waveform\n"
     "  --expect-mismatch    exit 0 only if a mismatch is found (broken RTL)\n"
+    "  --model-latency T, --model-wake N  give the model another T_mem or T_wake than\n"
+    "                       the memory and switches have (a test of the harness: must fail)\n"
     "  --bench              print only the speed\n"
     "  --quiet              shorter report\n";
 
@@ -1475,6 +1480,8 @@ int main(int argc, char **argv)
     opt->writes = 30;
     opt->latency = 20;
     opt->clear_every = 0;
+    opt->model_latency = UINT32_MAX;
+    opt->model_wake = UINT32_MAX;
     for (int index = 1; index < argc; index++) {
         const char *arg = argv[index];
         const char *value = index + 1 < argc ? argv[index + 1] : NULL;
@@ -1495,6 +1502,8 @@ int main(int argc, char **argv)
             {"--writes", NULL, &opt->writes, 100},
             {"--latency", NULL, &opt->latency, 1000},
             {"--ack-delay", NULL, &opt->ack_delay, 64},
+            {"--model-latency", NULL, &opt->model_latency, 1000},
+            {"--model-wake", NULL, &opt->model_wake, 1000},
         };
         bool matched = false;
         for (size_t which = 0; which < sizeof numeric / sizeof numeric[0]; which++) {
@@ -1567,8 +1576,9 @@ int main(int argc, char **argv)
     H.geometry.bank_bytes = STC_GEN_BANK_BYTES;
     H.geometry.line_bytes = STC_GEN_LINE_BYTES;
     H.geometry.addr_bits = STC_GEN_ADDR_BITS;
-    H.geometry.mem_latency = opt->latency;
-    H.geometry.wake_cycles = STC_GEN_WAKE_CYCLES(opt->ack_delay);
+    H.geometry.mem_latency = opt->model_latency != UINT32_MAX ? opt->model_latency : opt->latency;
+    H.geometry.wake_cycles = opt->model_wake != UINT32_MAX ? opt->model_wake
+                                                           : STC_GEN_WAKE_CYCLES(opt->ack_delay);
     if (stc_geometry_init(&H.geometry, err, sizeof err) != 0) {
         fprintf(stderr, "lockstep: %s\n", err);
         return 2;
@@ -1621,6 +1631,7 @@ int main(int argc, char **argv)
     compare_rows(0, ROWS, "after reset");
     compare_config("after reset");
 
+    H.config_at = config_index(&reset);
     clock_t begin = clock();
     stimuli_init();
     if (!stc_config_equal(&start, &reset)) {
