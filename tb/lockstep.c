@@ -50,6 +50,13 @@ enum {
     NCOUNTERS = DUT_COUNTERS
 };
 
+/* LOCKSTEP_ICACHE=1: the top built with READ_ONLY = 1 (an I-cache) and the
+ * model as an I-cache: stores must be answered with cpu_rsp_err_o in one
+ * cycle and change nothing (section 15). */
+#ifndef LOCKSTEP_ICACHE
+#define LOCKSTEP_ICACHE 0
+#endif
+
 #if STC_GEN_ADDR_BITS > 36
 #error "the lockstep harness keeps a page table of the whole address space: addr_bits <= 36"
 #endif
@@ -254,7 +261,7 @@ typedef struct {
     uint64_t first_probe, second_probe, wp_misses;
     uint64_t stores, partial_stores, empty_stores;
     uint64_t walks, walk_writebacks, walk_invalidations, wakes, zero_cost, same, illegal;
-    uint64_t clears, checkpoints, power_offs, trace_refs;
+    uint64_t clears, checkpoints, power_offs, trace_refs, rejected;
     uint64_t directed_cases;
 } coverage;
 
@@ -749,8 +756,10 @@ static void do_request(bool we, uint64_t addr, unsigned be, uint32_t wdata)
         mask[byte] = (uint8_t)(be >> byte & 1);
     }
     stc_access_result result;
-    if (stc_cache_access(H.model, we ? STC_OP_WRITE : STC_OP_READ, addr, 4, we ? wbytes : NULL,
-                         we ? mask : NULL, we ? NULL : rbytes, &result) != 0) {
+    bool rejected = stc_cache_access(H.model, we ? STC_OP_WRITE : STC_OP_READ, addr, 4,
+                                     we ? wbytes : NULL, we ? mask : NULL, we ? NULL : rbytes,
+                                     &result) != 0;
+    if (rejected && !(LOCKSTEP_ICACHE && we)) {
         fprintf(stderr, "lockstep: the model refused a request (harness bug)\n");
         exit(2);
     }
@@ -762,7 +771,7 @@ static void do_request(bool we, uint64_t addr, unsigned be, uint32_t wdata)
             mismatch("MODEL", "load 0x%08" PRIx64 ": model returns 0x%08x, the shadow memory holds 0x%08x",
                      addr, model_word, shadow_word);
         }
-    } else {
+    } else if (!rejected) {
         image_write32(&H.shadow, addr, wdata, be);
     }
     uint64_t before[NCOUNTERS];
@@ -820,6 +829,23 @@ static void do_request(bool we, uint64_t addr, unsigned be, uint32_t wdata)
     uint64_t after[NCOUNTERS];
     dut_counters(H.rtl, after);
     bool rtl_hit = after[5] == before[5];
+    if (rejected) {
+        /* I-cache store: an error in one cycle, nothing else. */
+        if (!err) {
+            mismatch("RTL", "store to a read-only cache answered without cpu_rsp_err_o");
+        }
+        if (latency != 1) {
+            mismatch("RTL", "rejected store took %" PRIu64 " cycles, want 1", latency);
+        }
+        compare_transactions("rejected store");
+        compare_counters("after the rejected store");
+        unsigned row = (unsigned)(addr >> STC_GEN_OFFSET_BITS) & (ROWS - 1);
+        compare_rows(row, 1, "after the rejected store");
+        H.cov.rejected++;
+        H.cur.cycles = 1;
+        commit_history();
+        return;
+    }
     if (err) {
         mismatch("RTL", "cpu_rsp_err_o = 1 on a D-cache %s", we ? "store" : "load");
     }
@@ -1389,7 +1415,7 @@ static void report_coverage(double seconds)
             transitions += from != to && cov->transitions[from][to] != 0;
         }
     }
-    printf("lockstep coverage (%s):\n", STC_GEN_NAME);
+    printf("lockstep coverage (%s%s):\n", STC_GEN_NAME, LOCKSTEP_ICACHE ? ", I-cache" : "");
     printf("  configurations with traffic: %zu of %zu\n", configs_used, H.config_count);
     if (configs_used < H.config_count && !H.opt.quiet) {
         printf("    without:");
@@ -1409,8 +1435,9 @@ static void report_coverage(double seconds)
            ", split read bursts %" PRIu64 ", dirty victims written back %" PRIu64 "\n",
            cov->hits, cov->misses, cov->misses_by_n[1], cov->misses_by_n[2], cov->misses_by_n[4],
            cov->partial_lines, cov->split_bursts, cov->dirty_victims);
-    printf("  sec 6    stores %" PRIu64 " (partial byte enables %" PRIu64 ", none %" PRIu64 ")\n",
-           cov->stores, cov->partial_stores, cov->empty_stores);
+    printf("  sec 6    stores %" PRIu64 " (partial byte enables %" PRIu64 ", none %" PRIu64
+           "); stores rejected by the I-cache %" PRIu64 "\n",
+           cov->stores, cov->partial_stores, cov->empty_stores, cov->rejected);
     printf("  sec 7    reconfigurations %" PRIu64 ": walks %" PRIu64 ", walk writebacks %" PRIu64
            ", walk invalidations %" PRIu64 ", banks woken %" PRIu64 ", switched off %" PRIu64
            " (SRAMs scrambled), free changes %" PRIu64 ", same %" PRIu64 ", illegal %" PRIu64 "\n",
@@ -1430,7 +1457,7 @@ static void report_coverage(double seconds)
 /* ------------------------------------------------------------------ main */
 
 static const char usage_text[] =
-    "usage: lockstep [options]   (geometry " STC_GEN_NAME ")\n"
+    "usage: lockstep [options]   (geometry " STC_GEN_NAME "%s)\n"
     "Run the generated RTL and the C model side by side; stop at the first mismatch.\n"
     "  --seed N             random seed (default 1)\n"
     "  --requests N         CPU requests (default 100000)\n"
@@ -1553,7 +1580,7 @@ int main(int argc, char **argv)
             }
             index++;
         } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-            fputs(usage_text, stdout);
+            printf(usage_text, LOCKSTEP_ICACHE ? ", I-cache" : "");
             return 0;
         } else {
             fprintf(stderr, "lockstep: unknown option '%s' (lockstep -h lists them)\n", arg);
@@ -1606,7 +1633,7 @@ int main(int argc, char **argv)
     image_init(&H.rtl_mem, "RTL");
     image_init(&H.shadow, "shadow");
     stc_memory memory = {NULL, model_read_burst, model_write_burst};
-    H.model = stc_cache_create(&H.geometry, STC_DCACHE, &reset, &memory, err, sizeof err);
+    H.model = stc_cache_create(&H.geometry, LOCKSTEP_ICACHE ? STC_ICACHE : STC_DCACHE, &reset, &memory, err, sizeof err);
     if (!H.model) {
         fprintf(stderr, "lockstep: %s\n", err);
         return 2;

@@ -18,8 +18,12 @@ LS_ARGS_line32 := --line-bytes 32
 LS_ARGS_banks2 := --banks 2
 LS_ARGS_c16 := --counter-bits 16
 LS_ARGS_nowp := --no-way-prediction
+# The default geometry as an I-cache (the top's READ_ONLY = 1).
+LS_ARGS_icache :=
+LS_VDEFS_icache := -GREAD_ONLY=1
+LS_CDEFS_icache := -DLOCKSTEP_ICACHE=1
 $(foreach b,$(LS_BREAKS),$(eval LS_ARGS_broken-$(b) := --debug-break $(b)))
-LS_TAGS := $(LS_GEOMETRIES) $(addprefix broken-,$(LS_BREAKS))
+LS_TAGS := $(LS_GEOMETRIES) icache $(addprefix broken-,$(LS_BREAKS))
 VERILATOR_ROOT_DIR := $(shell verilator --getenv VERILATOR_ROOT 2>/dev/null)
 LS_JOBS ?= 2
 # The SRAMs' SYNTHESIS view (plain arrays): the harness scrambles a bank's
@@ -43,7 +47,7 @@ $(LS)/%/rtl.stamp: $(B)/gcc/stcgen
 
 $(LS)/%/obj/objs.txt: $(LS)/%/rtl.stamp tb/lockstep.vlt tb/verilated-lib.mk
 	rm -rf $(LS)/$*/obj
-	verilator $(LS_VFLAGS) --Mdir $(LS)/$*/obj $(abspath tb/lockstep.vlt) $(LS)/$*/rtl/*.v
+	verilator $(LS_VFLAGS) $(LS_VDEFS_$*) --Mdir $(LS)/$*/obj $(abspath tb/lockstep.vlt) $(LS)/$*/rtl/*.v
 	$(MAKE) -s -C $(LS)/$*/obj -f $(abspath tb/verilated-lib.mk) -j$(LS_JOBS) CXX=$(LS_CXX) \
 	    OPT_FAST="$(LS_CXXFLAGS)" OPT_SLOW="-O1" OPT_GLOBAL="-O2" lockstep-lib
 
@@ -51,7 +55,7 @@ $(LS)/%/dut_verilator.o: tb/dut_verilator.cpp tb/dut.h $(LS)/%/obj/objs.txt
 	g++ $$(cat $(LS)/$*/obj/cppflags.txt) $(LS_CXXFLAGS) -Wno-unused-parameter -c -o $@ $<
 
 $(LS)/%/lockstep.o: tb/lockstep.c tb/dut.h $(LIB_HDR) $(LS)/%/rtl.stamp
-	$(CC) $(CFLAGS_COMMON) -O2 -g -Iref -Itb -I$(LS)/$*/rtl -c -o $@ $<
+	$(CC) $(CFLAGS_COMMON) $(LS_CDEFS_$*) -O2 -g -Iref -Itb -I$(LS)/$*/rtl -c -o $@ $<
 
 $(LS)/%/lockstep: $(LS)/%/lockstep.o $(LS)/%/dut_verilator.o $(LS)/%/obj/objs.txt $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o)
 	g++ -o $@ $< $(LS)/$*/dut_verilator.o $$(cat $(LS)/$*/obj/objs.txt) \

@@ -74,6 +74,9 @@ if [ "$mode" = quick ]; then
         run "random, reconfigurations" "$tag" --seed 5 --requests 30000 --reconfig-every 150 \
             --checkpoint-every 10000
     done
+    run "I-cache: directed tests" icache --directed --requests 2000 --seed 1
+    run "I-cache: random, stores rejected" icache --seed 6 --requests 30000 --writes 10 \
+        --reconfig-every 150 --checkpoint-every 10000
     run "random memory latency and back-pressure" default --seed 5 --random-memory \
         --requests 30000 --reconfig-every 150 --checkpoint-every 10000 --ack-delay 3
     for delay in 1 3; do
