@@ -10,6 +10,7 @@ void stcgen_emit_sram(stcgen_text *text, const stcgen_file *file, const stcgen_p
 void stcgen_emit_power(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 void stcgen_emit_ctrl(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
+void stcgen_emit_pair(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 void stcgen_emit_header(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 void stcgen_emit_upf(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 /* --debug-break NAME (a test aid, ARCHITECTURE.md 14.1): 0 if NAME is one of

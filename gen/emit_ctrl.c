@@ -25,18 +25,20 @@ typedef struct {
     char value[VALUE_MAX];
 } token;
 
-/* The tokens of the file being emitted (stcgen emits one file at a time). */
-static unsigned n_tokens;
-static token tokens[64];
+typedef struct {
+    unsigned count;
+    token entries[64];
+} token_table;
 
-static void set(const char *name, const char *format, ...) __attribute__((format(printf, 2, 3)));
+static void set(token_table *tokens, const char *name, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
 
-static void set(const char *name, const char *format, ...)
+static void set(token_table *tokens, const char *name, const char *format, ...)
 {
-    if (n_tokens >= sizeof tokens / sizeof tokens[0]) {
+    if (tokens->count >= sizeof tokens->entries / sizeof tokens->entries[0]) {
         return; /* cannot happen: make_tokens sets a fixed, smaller number */
     }
-    token *t = &tokens[n_tokens++];
+    token *t = &tokens->entries[tokens->count++];
     snprintf(t->name, sizeof t->name, "@%s@", name);
     va_list args;
     va_start(args, format);
@@ -45,16 +47,26 @@ static void set(const char *name, const char *format, ...)
 }
 
 /* "{N}'d0, " zero padding of pad bits, or nothing. */
-static void set_pad(const char *name, unsigned pad)
+static void set_pad(token_table *tokens, const char *name, unsigned pad)
 {
     if (pad) {
-        set(name, "%u'd0, ", pad);
+        set(tokens, name, "%u'd0, ", pad);
     } else {
-        set(name, "%s", "");
+        set(tokens, name, "%s", "");
     }
 }
 
-static void make_tokens(const stcgen_params *params)
+static unsigned log2_of(unsigned value)
+{
+    unsigned bits = 0;
+    while (value > 1) {
+        value >>= 1;
+        bits++;
+    }
+    return bits;
+}
+
+static void make_tokens(token_table *tokens, const stcgen_params *params)
 {
     const stc_geometry *g = &params->geometry;
     const unsigned b = g->banks, rb = g->row_bits, tb = g->tag_bits, a = g->addr_bits;
@@ -64,56 +76,56 @@ static void make_tokens(const stcgen_params *params)
     const unsigned cb = params->counter_bits;
     const unsigned rows = g->rows;
     const unsigned taglow = tb < 32 ? tb : 32;
-    n_tokens = 0;
-    set("B", "%u", b);
-    set("BM1", "%u", b - 1);
-    set("BB", "%u", bb);
-    set("BBM1", "%u", bb - 1);
-    set("LOGB", "%u", g->bank_bits);
-    set("BB2", "%u", b * b);
-    set("BB2M1", "%u", b * b - 1);
-    set("R", "%u", rows);
-    set("RM1", "%u", rows - 1);
-    set("RB", "%u", rb);
-    set("RBM1", "%u", rb - 1);
-    set("RBB", "%u", rows * b);
-    set("RBBM1", "%u", rows * b - 1);
-    set("RBBBM1", "%u", rows * b * b - 1);
-    set("TB", "%u", tb);
-    set("TBM1", "%u", tb - 1);
-    set("BTBM1", "%u", b * tb - 1);
-    set("AW", "%u", a - 2);
-    set("AWM1", "%u", a - 3);
-    set("OB", "%u", ob);
-    set("LNB", "%u", a - ob);
-    set("LNBM1", "%u", a - ob - 1);
-    set("LB", "%u", lb);
-    set("LBM1", "%u", lb - 1);
-    set("BLBM1", "%u", b * lb - 1);
-    set("P", "%u", p);
-    set("PM1", "%u", p - 1);
-    set("BPL", "%u", g->beats_per_line);
-    set("WIB", "%u", wib);
-    set("WIBM1", "%u", wib - 1);
-    set("LASTBEAT", "%u'd%u", wib, g->beats_per_line - 1);
-    set("CB", "%u", cb);
-    set("CBM1", "%u", cb - 1);
-    set("ROWHI", "%u", g->bank_shift - 3);
-    set("ROWLO", "%u", ob - 2);
-    set("TAGLO", "%u", g->bank_shift - 2);
-    set("TAGLOWHI", "%u", taglow - 1);
-    set("TAGLOWW", "%u", taglow);
-    set_pad("TAGPAD", 32 - taglow);
-    set_pad("PPAD", p - 4);
-    set_pad("BPAD", 32 - bb);
-    set_pad("RPAD", rows - 4);
-    set_pad("CPAD", cb + 1 - 6);
-    set_pad("SUBPAD", rb - 2);
-    set("NOWP", "%s", params->way_prediction ? "1'b0" : "1'b1");
+    tokens->count = 0;
+    set(tokens, "B", "%u", b);
+    set(tokens, "BM1", "%u", b - 1);
+    set(tokens, "BB", "%u", bb);
+    set(tokens, "BBM1", "%u", bb - 1);
+    set(tokens, "LOGB", "%u", g->bank_bits);
+    set(tokens, "BB2", "%u", b * b);
+    set(tokens, "BB2M1", "%u", b * b - 1);
+    set(tokens, "R", "%u", rows);
+    set(tokens, "RM1", "%u", rows - 1);
+    set(tokens, "RB", "%u", rb);
+    set(tokens, "RBM1", "%u", rb - 1);
+    set(tokens, "RBB", "%u", rows * b);
+    set(tokens, "RBBM1", "%u", rows * b - 1);
+    set(tokens, "RBBBM1", "%u", rows * b * b - 1);
+    set(tokens, "TB", "%u", tb);
+    set(tokens, "TBM1", "%u", tb - 1);
+    set(tokens, "BTBM1", "%u", b * tb - 1);
+    set(tokens, "AW", "%u", a - 2);
+    set(tokens, "AWM1", "%u", a - 3);
+    set(tokens, "OB", "%u", ob);
+    set(tokens, "LNB", "%u", a - ob);
+    set(tokens, "LNBM1", "%u", a - ob - 1);
+    set(tokens, "LB", "%u", lb);
+    set(tokens, "LBM1", "%u", lb - 1);
+    set(tokens, "BLBM1", "%u", b * lb - 1);
+    set(tokens, "P", "%u", p);
+    set(tokens, "PM1", "%u", p - 1);
+    set(tokens, "BPL", "%u", g->beats_per_line);
+    set(tokens, "WIB", "%u", wib);
+    set(tokens, "WIBM1", "%u", wib - 1);
+    set(tokens, "LASTBEAT", "%u'd%u", wib, g->beats_per_line - 1);
+    set(tokens, "CB", "%u", cb);
+    set(tokens, "CBM1", "%u", cb - 1);
+    set(tokens, "ROWHI", "%u", g->bank_shift - 3);
+    set(tokens, "ROWLO", "%u", ob - 2);
+    set(tokens, "TAGLO", "%u", g->bank_shift - 2);
+    set(tokens, "TAGLOWHI", "%u", taglow - 1);
+    set(tokens, "TAGLOWW", "%u", taglow);
+    set_pad(tokens, "TAGPAD", 32 - taglow);
+    set_pad(tokens, "PPAD", p - 4);
+    set_pad(tokens, "BPAD", 32 - bb);
+    set_pad(tokens, "RPAD", rows - 4);
+    set_pad(tokens, "CPAD", cb + 1 - 6);
+    set_pad(tokens, "SUBPAD", rb - 2);
+    set(tokens, "NOWP", "%s", params->way_prediction ? "1'b0" : "1'b1");
     if (ob > 2) {
-        set("REQ_WORD", "cur_addr[%u:0]", ob - 3);
+        set(tokens, "REQ_WORD", "cur_addr[%u:0]", ob - 3);
     } else {
-        set("REQ_WORD", "%s", "1'b0");
+        set(tokens, "REQ_WORD", "%s", "1'b0");
     }
     /* Reset recency: bank i more recent than bank j iff i < j; bit i*B+j. */
     char reset[VALUE_MAX];
@@ -126,7 +138,13 @@ static void make_tokens(const stcgen_params *params)
         }
     }
     reset[used] = '\0';
-    set("REC_RESET", "%s", reset);
+    set(tokens, "REC_RESET", "%s", reset);
+    const stc_config *start = &params->reset;
+    set(tokens, "RESET_KLOG", "%u", log2_of(start->banks_on));
+    set(tokens, "RESET_ALOG", "%u", log2_of(start->ways));
+    set(tokens, "RESET_LLOG", "%u", log2_of(start->sublines));
+    set(tokens, "RESET_WP", "%u", start->way_predict ? 1u : 0u);
+    set(tokens, "FIXED", "%s", params->fixed ? "1'b1" : "1'b0");
 }
 
 /* Deliberate bugs for `stcgen --debug-break NAME` (never on by default):
@@ -200,17 +218,17 @@ int stcgen_ctrl_break_check(const char *name, char *err, size_t err_len)
     return 0;
 }
 
-static void substitute(stcgen_text *text, const char *line)
+static void substitute(stcgen_text *text, const token_table *tokens, const char *line)
 {
     char out[1024];
     size_t len = 0;
     while (*line && len + 1 < sizeof out) {
         const token *hit = NULL;
         if (*line == '@') {
-            for (unsigned index = 0; index < n_tokens; index++) {
-                size_t name_len = strlen(tokens[index].name);
-                if (strncmp(line, tokens[index].name, name_len) == 0) {
-                    hit = &tokens[index];
+            for (unsigned index = 0; index < tokens->count; index++) {
+                size_t name_len = strlen(tokens->entries[index].name);
+                if (strncmp(line, tokens->entries[index].name, name_len) == 0) {
+                    hit = &tokens->entries[index];
                     break;
                 }
             }
@@ -232,7 +250,8 @@ static void substitute(stcgen_text *text, const char *line)
 
 void stcgen_emit_ctrl(stcgen_text *text, const stcgen_file *file, const stcgen_params *params)
 {
-    make_tokens(params);
+    token_table tokens;
+    make_tokens(&tokens, params);
     stcgen_text_header(text, &stcgen_comment_slashes, file->name, file->title, params);
     stcgen_text_blank(text);
     const ctrl_break *broken = find_break(params->debug_break);
@@ -241,6 +260,7 @@ void stcgen_emit_ctrl(stcgen_text *text, const stcgen_file *file, const stcgen_p
                         broken->what);
     }
     for (const char *const *line = ctrl_template; *line; line++) {
-        substitute(text, broken && strcmp(*line, broken->line) == 0 ? broken->replacement : *line);
+        substitute(text, &tokens,
+                   broken && strcmp(*line, broken->line) == 0 ? broken->replacement : *line);
     }
 }

@@ -4,60 +4,16 @@
  * (the one table in params.c), and the power controller u_power.
  */
 #include "emit.h"
+#include "top_ports.h"
 
 #include <stdio.h>
-
-/* The ports the top passes straight to the controller: direction, width
- * (0: one bit), name, comment. Widths from the geometry. */
-typedef struct {
-    const char *dir;
-    unsigned width;
-    const char *name;
-    const char *what;
-} port;
 
 void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_params *params)
 {
     const stc_geometry *g = &params->geometry;
     const unsigned banks = g->banks;
-    const port ports[] = {
-        {"input ", 1, "cpu_req_valid_i", "CPU port (section 15)"},
-        {"output", 1, "cpu_req_ready_o", ""},
-        {"input ", 1, "cpu_req_we_i", "1: store"},
-        {"input ", g->addr_bits - 2, "cpu_req_addr_i", "word address"},
-        {"input ", 4, "cpu_req_be_i", "store byte enables"},
-        {"input ", 32, "cpu_req_wdata_i", ""},
-        {"output", 1, "cpu_rsp_valid_o", ""},
-        {"output", 1, "cpu_rsp_err_o", "write to a read-only cache"},
-        {"output", 32, "cpu_rsp_rdata_o", ""},
-        {"input ", 1, "cfg_valid_i", "configuration port"},
-        {"output", 1, "cfg_ready_o", ""},
-        {"input ", 3, "cfg_banks_log_i", "log2(k)"},
-        {"input ", 3, "cfg_ways_log_i", "log2(a)"},
-        {"input ", 2, "cfg_sub_log_i", "log2(L/P)"},
-        {"input ", 1, "cfg_wp_i", "way prediction"},
-        {"output", 1, "cfg_done_o", ""},
-        {"output", 1, "cfg_err_o", "illegal configuration, ignored"},
-        {"output", 3, "cfg_banks_log_o", "current configuration"},
-        {"output", 3, "cfg_ways_log_o", ""},
-        {"output", 2, "cfg_sub_log_o", ""},
-        {"output", 1, "cfg_wp_o", ""},
-        {"input ", 5, "cnt_sel_i", "counter number (section 15)"},
-        {"input ", 1, "cnt_clear_i", "clear every counter"},
-        {"output", params->counter_bits, "cnt_value_o", ""},
-        {"output", 1, "mem_req_valid_o", "memory port"},
-        {"input ", 1, "mem_req_ready_i", ""},
-        {"output", 1, "mem_req_we_o", ""},
-        {"output", g->addr_bits - g->offset_bits, "mem_req_line_o", "physical line address"},
-        {"output", 3, "mem_req_lines_o", "lines in the burst"},
-        {"output", 1, "mem_wvalid_o", ""},
-        {"input ", 1, "mem_wready_i", ""},
-        {"output", 32, "mem_wdata_o", ""},
-        {"input ", 1, "mem_bvalid_i", "write burst complete"},
-        {"input ", 1, "mem_rvalid_i", ""},
-        {"input ", 32, "mem_rdata_i", ""},
-    };
-    const size_t n_ports = sizeof ports / sizeof ports[0];
+    stcgen_top_port ports[STCGEN_MAX_TOP_PORTS];
+    const size_t n_ports = stcgen_top_ports(params, ports, STCGEN_MAX_TOP_PORTS);
     char range[32];
 
     stcgen_text_header(text, &stcgen_comment_slashes, file->name, file->title, params);
@@ -75,13 +31,13 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_line(text, "input  wire         clk_i,");
     stcgen_text_line(text, "input  wire         rst_ni,  // asynchronous reset, active low");
     for (size_t index = 0; index < n_ports; index++) {
-        const port *p = &ports[index];
+        const stcgen_top_port *p = &ports[index];
         if (p->width > 1) {
             snprintf(range, sizeof range, "[%u:0]", p->width - 1);
         } else {
             range[0] = '\0';
         }
-        stcgen_text_line(text, "%s wire %-7s %s,%s%s", p->dir, range, p->name,
+        stcgen_text_line(text, "%s wire %-7s %s,%s%s", p->input ? "input " : "output", range, p->name,
                          p->what[0] ? "  // " : "", p->what);
     }
     snprintf(range, sizeof range, "[%u:0]", banks - 1);

@@ -5,8 +5,8 @@
 
 #include <string.h>
 
-/* The cache controller's session adds its modules here (before the top, top
- * last among the Verilog files) and points stcgen_lint_top at the top. */
+/* Verilog leaves first, the highest module last among the Verilog files
+ * (stcgen_lint_top names it). */
 static const stcgen_file file_table[] = {
     {"stc_sram.v", STCGEN_VERILOG, STCGEN_SRAM_MODULE,
      "single-port SRAM wrapper for every tag and data array", stcgen_emit_sram},
@@ -16,6 +16,8 @@ static const stcgen_file file_table[] = {
      "cache controller and datapath: lookup, fill, writeback, walk, counters", stcgen_emit_ctrl},
     {"stc_cache.v", STCGEN_VERILOG, STCGEN_TOP_MODULE,
      "the cache top: controller, bank SRAMs, power controller", stcgen_emit_top},
+    {"stc_cache_pair.v", STCGEN_VERILOG, "stc_cache_pair",
+     "an I-cache and a D-cache, each an stc_cache", stcgen_emit_pair},
     {"stc_geometry_gen.h", STCGEN_C_HEADER, NULL, "geometry and derived widths for testbenches",
      stcgen_emit_header},
     {"stc_cache.upf", STCGEN_UPF, NULL, "power intent: one switchable domain per bank",
@@ -31,7 +33,7 @@ size_t stcgen_files(const stcgen_file **files)
 
 const char *stcgen_lint_top(void)
 {
-    return STCGEN_TOP_MODULE;
+    return "stc_cache_pair";
 }
 
 bool stcgen_is_output_name(const char *name)

@@ -16,7 +16,7 @@ void stcgen_params_default(stcgen_params *params)
 /* b<banks>_<bank size>_l<line bytes>_a<addr bits>, the bank size in KiB with
  * a "k" when it is a whole number of KiB, else in bytes with a "b"; then one
  * suffix per non-default option: _c<counter bits>, _nowp, _notuner. */
-static void make_name(stcgen_params *params)
+static int make_name(stcgen_params *params)
 {
     const stc_geometry *geometry = &params->geometry;
     char size[24];
@@ -29,15 +29,54 @@ static void make_name(stcgen_params *params)
     if (params->counter_bits != STCGEN_DEFAULT_COUNTER_BITS) {
         snprintf(counters, sizeof counters, "_c%u", params->counter_bits);
     }
-    snprintf(params->name, sizeof params->name, "b%u_%s_l%u_a%u%s%s%s%s%s", geometry->banks, size,
-             geometry->line_bytes, geometry->addr_bits, counters,
-             params->way_prediction ? "" : "_nowp", params->tuner ? "" : "_notuner",
-             params->debug_break ? "_BROKEN_" : "", params->debug_break ? params->debug_break : "");
+    char fixed[8 + STC_CONFIG_NAME_MAX] = "";
+    if (params->fixed) {
+        int used = snprintf(fixed, sizeof fixed, "_fixed_");
+        for (const char *cursor = params->reset_config; *cursor && used + 1 < (int)sizeof fixed;
+             cursor++) {
+            char c = *cursor;
+            fixed[used++] = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+        }
+        fixed[used] = '\0';
+    }
+    int written = snprintf(params->name, sizeof params->name, "b%u_%s_l%u_a%u%s%s%s%s%s%s",
+                           geometry->banks, size, geometry->line_bytes, geometry->addr_bits,
+                           counters, params->way_prediction ? "" : "_nowp",
+                           params->tuner || params->fixed ? "" : "_notuner", fixed,
+                           params->debug_break ? "_BROKEN_" : "",
+                           params->debug_break ? params->debug_break : "");
     for (char *cursor = params->name; *cursor; cursor++) {
         if (*cursor == '-') {
             *cursor = '_'; /* debug break names use '-' */
         }
     }
+    return written > 0 && (size_t)written < sizeof params->name ? 0 : -1;
+}
+
+/* --fixed NAME: a legal configuration of the geometry that powers every
+ * bank (a baseline with fewer banks is a smaller geometry), and way
+ * prediction only if it is built. */
+static int check_fixed(stcgen_params *params, char *err, size_t err_len)
+{
+    const stc_geometry *geometry = &params->geometry;
+    char why[256];
+    if (stc_config_parse(geometry, params->fixed, &params->reset, why, sizeof why) != 0) {
+        snprintf(err, err_len, "fixed=%s: %s", params->fixed, why);
+        return -1;
+    }
+    if (params->reset.banks_on != geometry->banks) {
+        snprintf(err, err_len,
+                 "fixed=%s: must use all %u banks (for a smaller fixed cache generate a "
+                 "geometry with fewer banks)",
+                 params->fixed, geometry->banks);
+        return -1;
+    }
+    if (params->reset.way_predict && !params->way_prediction) {
+        snprintf(err, err_len, "fixed=%s: way prediction is not built (--no-way-prediction)",
+                 params->fixed);
+        return -1;
+    }
+    return 0;
 }
 
 int stcgen_params_init(stcgen_params *params, char *err, size_t err_len)
@@ -54,9 +93,21 @@ int stcgen_params_init(stcgen_params *params, char *err, size_t err_len)
     }
     const stc_geometry *geometry = &params->geometry;
 
-    make_name(params);
-    stc_config reset = stc_config_reset(geometry);
-    stc_config_name(geometry, &reset, params->reset_config, sizeof params->reset_config);
+    if (params->fixed) {
+        if (check_fixed(params, err, err_len) != 0) {
+            return -1;
+        }
+        params->tuner = false; /* nothing to tune */
+    } else {
+        params->reset = stc_config_reset(geometry);
+    }
+    stc_config_name(geometry, &params->reset, params->reset_config, sizeof params->reset_config);
+    if (make_name(params) != 0) {
+        snprintf(err, err_len, "%s%s: the output name would be longer than %d characters",
+                 params->fixed ? "fixed=" : "name ", params->fixed ? params->fixed : params->name,
+                 STCGEN_NAME_MAX - 1);
+        return -1;
+    }
     params->configs = (unsigned)stc_config_enumerate(geometry, NULL, 0);
     params->line_bits = geometry->line_bytes * 8;
     params->word_bits = STC_WORD_BYTES * 8;

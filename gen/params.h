@@ -59,6 +59,8 @@ typedef struct {
      * (stcgen --debug-break NAME, emit_ctrl.c's list) the lockstep harness
      * must catch; NULL for a correct controller. */
     const char *debug_break;
+    const char *fixed;     /* NULL, or the configuration of a non-configurable
+                              baseline (--fixed NAME, section 14.1; not owned) */
 
     /* The command that made the output, for the file headers (not owned). */
     const char *command;
@@ -66,6 +68,7 @@ typedef struct {
     /* Derived by stcgen_params_init. */
     char name[STCGEN_NAME_MAX]; /* b4_2k_l16_a32: see stcgen_params_name */
     char reset_config[STC_CONFIG_NAME_MAX];
+    stc_config reset;         /* the reset configuration (the fixed one with --fixed) */
     unsigned configs;         /* legal configurations (stc_config_enumerate) */
     unsigned line_bits;       /* line_bytes * 8 */
     unsigned word_bits;       /* STC_WORD_BYTES * 8 */

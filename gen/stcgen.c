@@ -36,12 +36,16 @@ static const char usage_text[] =
     "  --counter-bits N     event counter width: 16 to 64 (default 32)\n"
     "  --no-way-prediction  leave out way prediction\n"
     "  --no-tuner           leave out the hardware tuner\n"
+    "  --fixed CONFIG       a non-configurable baseline fixed at CONFIG (e.g.\n"
+    "                       8K_4W_32B; all banks), for measuring what\n"
+    "                       configurability costs\n"
     "  --out DIR            output folder (default rtl_out/NAME); its parent must exist\n"
     "  --force              replace DIR if it exists and holds only stcgen's files\n"
     "  -h, --help           show this text\n"
     "\n"
     "NAME is b<banks>_<bank size>_l<line bytes>_a<address bits>, the bank size as\n"
-    "<KiB>k or <bytes>b, then _c<bits> for non-default counters, _nowp, _notuner:\n"
+    "<KiB>k or <bytes>b, then _c<bits> for non-default counters, _nowp, _notuner,\n"
+    "_fixed_<config>:\n"
     "the defaults give b4_2k_l16_a32. Options take \"--opt N\" or \"--opt=N\".\n"
     "Exit status: 0 written, 1 I/O failure, 2 bad option, parameter or output\n"
     "folder; on failure nothing is written.\n";
@@ -169,10 +173,11 @@ int main(int argc, char **argv)
         }
         /* Options with a value: "--opt VALUE" or "--opt=VALUE". */
         const char *value = NULL;
-        bool takes_value = name_len == strlen("--out") && strncmp(arg, "--out", name_len) == 0;
+        bool is_out = name_len == strlen("--out") && strncmp(arg, "--out", name_len) == 0;
+        bool is_fixed = name_len == strlen("--fixed") && strncmp(arg, "--fixed", name_len) == 0;
         bool is_break = name_len == strlen("--debug-break") &&
                         strncmp(arg, "--debug-break", name_len) == 0;
-        takes_value = takes_value || is_break;
+        bool takes_value = is_out || is_fixed || is_break;
         numeric_option *number = NULL;
         for (size_t which = 0; which < sizeof numeric / sizeof numeric[0]; which++) {
             if (strlen(numeric[which].option) == name_len &&
@@ -210,10 +215,14 @@ int main(int argc, char **argv)
         }
         if (!number) {
             if (!*value) {
-                fprintf(stderr, "stcgen: option --out needs a value\n");
+                fprintf(stderr, "stcgen: option %s needs a value\n", is_out ? "--out" : "--fixed");
                 return EXIT_USAGE;
             }
-            out_dir = value;
+            if (is_out) {
+                out_dir = value;
+            } else {
+                params.fixed = value;
+            }
             continue;
         }
         uint64_t parsed = 0;

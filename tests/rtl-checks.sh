@@ -101,6 +101,7 @@ geometries=(
     "banks8|--banks 8"
     "line32|--line-bytes 32"
     "banks2|--banks 2"
+    "fixed|--fixed 8K_4W_32B"
 )
 
 for entry in "${geometries[@]}"; do
@@ -198,7 +199,7 @@ for entry in "${geometries[@]}"; do
     # The cache top: a directed smoke test (default geometry only: its
     # addresses and expected values are computed by hand for it).
     if [ "$tag" = default ]; then
-        if iverilog -g2005 -Wall -o "$work/cache.vvp" "$root/tests/rtl/tb_cache.v" \
+        if iverilog -g2005 -Wall -I "$root/tests/rtl" -o "$work/cache.vvp" "$root/tests/rtl/tb_cache.v" \
             "${verilog[@]}" >"$work/log" 2>&1 && [ ! -s "$work/log" ]; then
             sim "$tag: tb_cache (miss, hit, store, dirty eviction, walk)" "tb_cache: PASS" \
                 vvp -n "$work/cache.vvp"
@@ -207,9 +208,33 @@ for entry in "${geometries[@]}"; do
         fi
     fi
 
+    # The I+D pair: each cache on its own ports.
+    if [ "$tag" = default ]; then
+        if iverilog -g2005 -Wall -o "$work/pair.vvp" "$root/tests/rtl/tb_pair.v" \
+            "${verilog[@]}" >"$work/log" 2>&1 && [ ! -s "$work/log" ]; then
+            sim "$tag: tb_pair (I fetch, D store and load, separate ports)" "tb_pair: PASS" \
+                vvp -n "$work/pair.vvp"
+        else
+            fail "$tag: tb_pair compiles"
+        fi
+    fi
+
+    # The fixed baseline: its reset configuration, refusals and 32 B lines.
+    if [ "$tag" = fixed ]; then
+        if iverilog -g2005 -Wall -I "$root/tests/rtl" -o "$work/fixed.vvp" \
+            "$root/tests/rtl/tb_fixed.v" "${verilog[@]}" >"$work/log" 2>&1 && [ ! -s "$work/log" ]; then
+            sim "$tag: tb_fixed (stays 8K_4W_32B, refuses changes, 32 B fills)" "tb_fixed: PASS" \
+                vvp -n "$work/fixed.vvp"
+        else
+            fail "$tag: tb_fixed compiles"
+        fi
+    fi
+
     # The C header agrees with the model's geometry code.
-    if "$CC" -std=c11 -Wall -Wextra -Werror -I"$root/ref" -I"$out" -o "$work/check_header" \
-        "$root/tests/rtl/check_header.c" "$root/ref/geometry.c" "$root/ref/config.c" \
+    fixed_define=()
+    case "$args" in --fixed\ *) fixed_define=("-DFIXED_CONFIG=\"${args#--fixed }\"") ;; esac
+    if "$CC" -std=c11 -Wall -Wextra -Werror -I"$root/ref" -I"$out" "${fixed_define[@]}" \
+        -o "$work/check_header" "$root/tests/rtl/check_header.c" "$root/ref/geometry.c" "$root/ref/config.c" \
         >"$work/log" 2>&1; then
         sim "$tag: C header agrees with the model" "check_header: PASS" "$work/check_header"
     else
@@ -283,7 +308,7 @@ if command -v g++ >/dev/null && command -v make >/dev/null; then
         fail "verilator: tb_power_ctrl builds"
     fi
     if verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style --top-module tb_cache \
-        --Mdir "$work/vl-cache" -o tb "$root/tests/rtl/tb_cache.v" "$out"/*.v \
+        -I"$root/tests/rtl" --Mdir "$work/vl-cache" -o tb "$root/tests/rtl/tb_cache.v" "$out"/*.v \
         >"$work/log" 2>&1; then
         sim "verilator: tb_cache" "tb_cache: PASS" "$work/vl-cache/tb"
     else
@@ -370,7 +395,13 @@ expect_error not-number     "stcgen: --banks four: not a decimal number" --banks
 expect_error negative       "stcgen: --banks -4: not a decimal number" --banks -4
 expect_error too-large      "stcgen: --banks 99999999999: too large" --banks 99999999999
 expect_error unknown        "stcgen: unknown option '--frobnicate'" --frobnicate
-expect_error fixed          "stcgen: unknown option '--fixed'" --fixed 8K_4W_32B
+expect_error fixed-illegal  "stcgen: --fixed 16K_4W_32B: configuration '16K_4W_32B' is illegal for 4 banks" \
+    --fixed 16K_4W_32B
+expect_error fixed-small    "stcgen: --fixed 2K_1W_16B: must use all 4 banks" --fixed 2K_1W_16B
+expect_error fixed-nowp     "stcgen: --fixed 8K_4W_32B_P: way prediction is not built" \
+    --fixed 8K_4W_32B_P --no-way-prediction
+expect_error fixed-syntax   "stcgen: --fixed 8K: configuration '8K': expected SIZE_WAYSW_LINEB" --fixed 8K
+expect_error fixed-empty    "stcgen: option --fixed needs a value" --fixed=
 expect_error flag-value     "stcgen: unknown option '--force=1'" --force=1
 expect_error positional     "stcgen: unexpected argument 'banks=4'" banks=4
 expect_error missing-value  "stcgen: option --banks needs a value" --banks

@@ -212,7 +212,8 @@ module stc_cache_ctrl #(
   wire [2:0]  new_glog   = cfg_banks_log_i - cfg_ways_log_i;
   wire        cfg_illegal = (cfg_banks_log_i > 3'd2) || (cfg_ways_log_i > cfg_banks_log_i)
                             || (cfg_sub_log_i > 2'd2)
-                            || (cfg_wp_i && (cfg_ways_log_i == 3'd0 || 1'b0));
+                            || (cfg_wp_i && (cfg_ways_log_i == 3'd0 || 1'b0))
+                            || 1'b0;  // 1: a --fixed baseline refuses every change
   wire        cfg_same    = (cfg_banks_log_i == klog_q) && (cfg_ways_log_i == alog_q)
                             && (cfg_sub_log_i == llog_q) && (cfg_wp_i == wp_q);
   wire        cfg_walk_g  = new_glog > glog;
@@ -236,6 +237,9 @@ module stc_cache_ctrl #(
   wire [15:0] rec_r0   = rec_q[r0 * 16 +: 16];
   wire [15:0] rec_r0_t;                                 // transposed
   wire [3:0]  pred_oh;                                  // most recent candidate in cur_row
+  // Way prediction in use; a constant 0 without way prediction built
+  // (--no-way-prediction), so synthesis removes the second probe.
+  wire        wp_on = wp_q && !1'b0;
   wire [3:0]  lru_oh;                                   // least recent candidate in r0
   wire [3:0]  valid_row = valid_q[cur_row * 4 +: 4];
   wire [3:0]  valid_r0  = valid_q[r0 * 4 +: 4];
@@ -410,9 +414,9 @@ module stc_cache_ctrl #(
             state_d = S_ERR;
           end else begin
             // First probe: the predicted bank only with way prediction.
-            probed_d   = wp_q ? pred_oh : cand;
-            s_tag_req  = wp_q ? pred_oh : cand;
-            s_data_req = wp_q ? pred_oh : cand;
+            probed_d   = wp_on ? pred_oh : cand;
+            s_tag_req  = wp_on ? pred_oh : cand;
+            s_data_req = wp_on ? pred_oh : cand;
             state_d    = S_LOOKUP;
           end
         end
@@ -427,7 +431,7 @@ module stc_cache_ctrl #(
           inc[6*C_ACCESSES +: 6] = 6'd1;
           inc[6*C_READS +: 6]    = {5'd0, !req_we_q};
           inc[6*C_WRITES +: 6]   = {5'd0, req_we_q};
-          if (wp_q) begin
+          if (wp_on) begin
             if (state_q == S_LOOKUP) inc[6*C_FIRST_PROBE_HITS +: 6] = 6'd1;
             else inc[6*C_SECOND_PROBE_HITS +: 6] = 6'd1;
           end
@@ -438,7 +442,7 @@ module stc_cache_ctrl #(
             dirty_d[cur_row * 4 + {30'd0, hit_idx}] = 1'b1;
           end
           state_d = S_IDLE;
-        end else if (state_q == S_LOOKUP && wp_q) begin
+        end else if (state_q == S_LOOKUP && wp_on) begin
           s_tag_req  = cand & ~probed_q;
           s_data_req = cand & ~probed_q;
           state_d    = S_PROBE2;

@@ -1,0 +1,49 @@
+/* top_ports.c - the controller ports of stc_cache, in one table. */
+#include "top_ports.h"
+
+size_t stcgen_top_ports(const stcgen_params *params, stcgen_top_port *out, size_t max)
+{
+    const stc_geometry *g = &params->geometry;
+    const stcgen_top_port ports[] = {
+        {true, 1, "cpu_req_valid_i", "CPU port (section 15)", false},
+        {false, 1, "cpu_req_ready_o", "", false},
+        {true, 1, "cpu_req_we_i", "1: store", true},
+        {true, g->addr_bits - 2, "cpu_req_addr_i", "word address", false},
+        {true, 4, "cpu_req_be_i", "store byte enables", true},
+        {true, 32, "cpu_req_wdata_i", "", true},
+        {false, 1, "cpu_rsp_valid_o", "", false},
+        {false, 1, "cpu_rsp_err_o", "write to a read-only cache", true},
+        {false, 32, "cpu_rsp_rdata_o", "", false},
+        {true, 1, "cfg_valid_i", "configuration port", false},
+        {false, 1, "cfg_ready_o", "", false},
+        {true, 3, "cfg_banks_log_i", "log2(k)", false},
+        {true, 3, "cfg_ways_log_i", "log2(a)", false},
+        {true, 2, "cfg_sub_log_i", "log2(L/P)", false},
+        {true, 1, "cfg_wp_i", "way prediction", false},
+        {false, 1, "cfg_done_o", "", false},
+        {false, 1, "cfg_err_o", "illegal configuration, ignored", false},
+        {false, 3, "cfg_banks_log_o", "current configuration", false},
+        {false, 3, "cfg_ways_log_o", "", false},
+        {false, 2, "cfg_sub_log_o", "", false},
+        {false, 1, "cfg_wp_o", "", false},
+        {true, 5, "cnt_sel_i", "counter number (section 15)", false},
+        {true, 1, "cnt_clear_i", "clear every counter", false},
+        {false, params->counter_bits, "cnt_value_o", "", false},
+        {false, 1, "mem_req_valid_o", "memory port", false},
+        {true, 1, "mem_req_ready_i", "", false},
+        {false, 1, "mem_req_we_o", "", true},
+        {false, g->addr_bits - g->offset_bits, "mem_req_line_o", "physical line address", false},
+        {false, 3, "mem_req_lines_o", "lines in the burst", false},
+        {false, 1, "mem_wvalid_o", "", true},
+        {true, 1, "mem_wready_i", "", true},
+        {false, 32, "mem_wdata_o", "", true},
+        {true, 1, "mem_bvalid_i", "write burst complete", true},
+        {true, 1, "mem_rvalid_i", "", false},
+        {true, 32, "mem_rdata_i", "", false},
+    };
+    size_t count = sizeof ports / sizeof ports[0];
+    for (size_t index = 0; index < count && index < max; index++) {
+        out[index] = ports[index];
+    }
+    return count < max ? count : max;
+}
