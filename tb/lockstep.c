@@ -57,6 +57,14 @@ enum {
 #define LOCKSTEP_ICACHE 0
 #endif
 
+/* LOCKSTEP_FIXED=1: the top generated with stcgen --fixed CONFIG (the
+ * non-configurable baseline, ARCHITECTURE.md 14.1): it starts in
+ * STC_GEN_RESET_CONFIG and must refuse every configuration request in the
+ * accepting cycle; the model stays in that configuration. */
+#ifndef LOCKSTEP_FIXED
+#define LOCKSTEP_FIXED 0
+#endif
+
 #if STC_GEN_ADDR_BITS > 36
 #error "the lockstep harness keeps a page table of the whole address space: addr_bits <= 36"
 #endif
@@ -917,6 +925,15 @@ static void do_reconfig(const stc_config *next, const unsigned *illegal_fields)
     if (H.cycle < gap) {
         idle_cycles((unsigned)(gap - H.cycle));
     }
+    unsigned refused[4];
+    if (LOCKSTEP_FIXED && !illegal_fields) {
+        /* the baseline refuses every change: the same check as an illegal one */
+        refused[0] = stc_log2(next->banks_on);
+        refused[1] = stc_log2(next->ways);
+        refused[2] = stc_log2(next->sublines);
+        refused[3] = next->way_predict;
+        illegal_fields = refused;
+    }
     const stc_config *from = stc_cache_config(H.model);
     stc_config old = *from;
     char from_name[STC_CONFIG_NAME_MAX], to_name[STC_CONFIG_NAME_MAX];
@@ -1081,9 +1098,17 @@ static const stc_config *random_config(void)
 static void checkpoint(bool restore)
 {
     stc_config saved = *stc_cache_config(H.model);
-    do_reconfig(&H.configs[0], NULL);
-    for (unsigned row = 0; row < ROWS; row++) {
-        do_request(false, flush_base + (uint64_t)row * LINE_BYTES, 0, 0);
+    if (LOCKSTEP_FIXED) {
+        /* No smaller configuration: read a region as large as the cache,
+         * which brings `ways` new lines into every set. */
+        for (unsigned line = 0; line < ROWS * BANKS; line++) {
+            do_request(false, flush_base + (uint64_t)line * LINE_BYTES, 0, 0);
+        }
+    } else {
+        do_reconfig(&H.configs[0], NULL);
+        for (unsigned row = 0; row < ROWS; row++) {
+            do_request(false, flush_base + (uint64_t)row * LINE_BYTES, 0, 0);
+        }
     }
     for (unsigned row = 0; row < ROWS; row++) {
         for (unsigned bank = 0; bank < BANKS; bank++) {
@@ -1457,7 +1482,7 @@ static void report_coverage(double seconds)
 /* ------------------------------------------------------------------ main */
 
 static const char usage_text[] =
-    "usage: lockstep [options]   (geometry " STC_GEN_NAME "%s)\n"
+    "usage: lockstep [options]   (geometry " STC_GEN_NAME "%s%s)\n"
     "Run the generated RTL and the C model side by side; stop at the first mismatch.\n"
     "  --seed N             random seed (default 1)\n"
     "  --requests N         CPU requests (default 100000)\n"
@@ -1580,7 +1605,8 @@ int main(int argc, char **argv)
             }
             index++;
         } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-            printf(usage_text, LOCKSTEP_ICACHE ? ", I-cache" : "");
+            printf(usage_text, LOCKSTEP_ICACHE ? ", I-cache" : "",
+                   LOCKSTEP_FIXED ? ", fixed " STC_GEN_RESET_CONFIG : "");
             return 0;
         } else {
             fprintf(stderr, "lockstep: unknown option '%s' (lockstep -h lists them)\n", arg);
@@ -1623,6 +1649,12 @@ int main(int argc, char **argv)
     }
 #endif
     stc_config reset = stc_config_reset(&H.geometry);
+    if (LOCKSTEP_FIXED &&
+        stc_config_parse(&H.geometry, STC_GEN_RESET_CONFIG, &reset, err, sizeof err) != 0) {
+        fprintf(stderr, "lockstep: the header's reset configuration %s: %s\n",
+                STC_GEN_RESET_CONFIG, err);
+        return 2;
+    }
     stc_config start = reset;
     if (opt->start_config &&
         stc_config_parse(&H.geometry, opt->start_config, &start, err, sizeof err) != 0) {

@@ -22,8 +22,11 @@ LS_ARGS_nowp := --no-way-prediction
 LS_ARGS_icache :=
 LS_VDEFS_icache := -GREAD_ONLY=1
 LS_CDEFS_icache := -DLOCKSTEP_ICACHE=1
+# The non-configurable baseline (every configuration request refused).
+LS_ARGS_fixed := --fixed 8K_4W_32B
+LS_CDEFS_fixed := -DLOCKSTEP_FIXED=1
 $(foreach b,$(LS_BREAKS),$(eval LS_ARGS_broken-$(b) := --debug-break $(b)))
-LS_TAGS := $(LS_GEOMETRIES) icache $(addprefix broken-,$(LS_BREAKS))
+LS_TAGS := $(LS_GEOMETRIES) icache fixed $(addprefix broken-,$(LS_BREAKS))
 VERILATOR_ROOT_DIR := $(shell verilator --getenv VERILATOR_ROOT 2>/dev/null)
 LS_JOBS ?= 2
 # The SRAMs' SYNTHESIS view (plain arrays): the harness scrambles a bank's

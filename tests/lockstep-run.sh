@@ -77,6 +77,9 @@ if [ "$mode" = quick ]; then
     run "I-cache: directed tests" icache --directed --requests 2000 --seed 1
     run "I-cache: random, stores rejected" icache --seed 6 --requests 30000 --writes 10 \
         --reconfig-every 150 --checkpoint-every 10000
+    run "fixed 8K_4W_32B: directed, every change refused" fixed --directed --requests 2000 --seed 1
+    run "fixed 8K_4W_32B: random" fixed --seed 7 --requests 30000 --reconfig-every 150 \
+        --checkpoint-every 10000
     run "random memory latency and back-pressure" default --seed 5 --random-memory \
         --requests 30000 --reconfig-every 150 --checkpoint-every 10000 --ack-delay 3
     for delay in 1 3; do
