@@ -77,5 +77,8 @@ lockstep: deps lockstep-build $(LS)/clang-check.stamp
 lockstep-long: deps lockstep-build
 	tests/lockstep-run.sh long $(LS)
 
+# A real program's requests if the traces are there, else random traffic.
+LS_BENCH_TRACE = $(firstword $(wildcard $(B)/traces/gzip.i386.lackey.zst $(B)/traces/*.lackey.zst))
 bench-lockstep: deps $(LS)/default/lockstep
-	$(LS)/default/lockstep --bench --seed 1 --requests 1000000 --reconfig-every 0
+	$(LS)/default/lockstep --bench --seed 1 --requests 1000000 \
+	    $(if $(LS_BENCH_TRACE),--trace $(LS_BENCH_TRACE),--locality 95 --hot 256)
