@@ -248,6 +248,7 @@ typedef enum { OP_NONE, OP_LOAD, OP_STORE, OP_RECONFIG, OP_ILLEGAL, OP_CLEAR } o
 typedef struct {
     op_kind kind;
     bool done;
+    uint64_t start;  /* the cycle the operation was first offered */
     uint64_t addr;
     unsigned be;
     uint32_t wdata;
@@ -411,7 +412,7 @@ static void mismatch(const char *who, const char *format, ...)
             who, H.cycle, H.ops, H.requests, H.opt.seed, what);
     char text[256];
     format_op(&H.cur, text, sizeof text);
-    fprintf(out, "  operation: %s\n", text);
+    fprintf(out, "  operation (offered in cycle %" PRIu64 "): %s\n", H.cur.start, text);
     fprintf(out, "  configuration: model %s, RTL k=%u a=%u L=%u wp=%u (log2 fields %u %u %u)\n",
             model_cfg, 1u << H.pins.cur_banks_log, 1u << H.pins.cur_ways_log,
             1u << H.pins.cur_sub_log, H.pins.cur_wp, H.pins.cur_banks_log, H.pins.cur_ways_log,
@@ -752,6 +753,7 @@ static void do_request(bool we, uint64_t addr, unsigned be, uint32_t wdata)
         H.cov.requests_in[H.config_at]++;
     }
     H.cur.kind = we ? OP_STORE : OP_LOAD;
+    H.cur.start = H.cycle;
     H.cur.done = false;
     H.cur.addr = addr;
     H.cur.be = be;
@@ -952,6 +954,7 @@ static void do_reconfig(const stc_config *next, const unsigned *illegal_fields)
     }
     memset(&H.cur, 0, sizeof H.cur);
     H.cur.kind = illegal_fields ? OP_ILLEGAL : OP_RECONFIG;
+    H.cur.start = H.cycle;
     H.cur.from = old;
     if (next) {
         H.cur.to = *next;
@@ -1050,6 +1053,7 @@ static void do_clear(void)
     H.ops++;
     memset(&H.cur, 0, sizeof H.cur);
     H.cur.kind = OP_CLEAR;
+    H.cur.start = H.cycle;
     H.pins.cnt_clear = 1;
     idle_cycles(1);
     H.pins.cnt_clear = 0;
