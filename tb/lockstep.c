@@ -65,6 +65,13 @@ enum {
 #define LOCKSTEP_FIXED 0
 #endif
 
+/* LOCKSTEP_SIM_SRAM=1: the SRAMs are Verilated with their own simulation
+ * model (no SYNTHESIS), which loses a bank's contents by itself: the
+ * harness does not scramble them. */
+#ifndef LOCKSTEP_SIM_SRAM
+#define LOCKSTEP_SIM_SRAM 0
+#endif
+
 #if STC_GEN_ADDR_BITS > 36
 #error "the lockstep harness keeps a page table of the whole address space: addr_bits <= 36"
 #endif
@@ -634,7 +641,9 @@ static void rtl_cycle_edge(void)
         H.ack_time[bank] = H.cycle + delay;
         if (!(en >> bank & 1)) {
             /* The switch turned off: the bank's contents are lost. */
-            dut_scramble_bank(H.rtl, bank, H.scramble_seed++);
+            if (!LOCKSTEP_SIM_SRAM) {
+                dut_scramble_bank(H.rtl, bank, H.scramble_seed++);
+            }
             H.cov.power_offs++;
         }
     }

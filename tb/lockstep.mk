@@ -22,17 +22,22 @@ LS_ARGS_nowp := --no-way-prediction
 LS_ARGS_icache :=
 LS_VDEFS_icache := -GREAD_ONLY=1
 LS_CDEFS_icache := -DLOCKSTEP_ICACHE=1
+# The default geometry with stc_sram's own simulation model (no SYNTHESIS).
+LS_ARGS_simsram :=
+LS_CDEFS_simsram := -DLOCKSTEP_SIM_SRAM=1
 # The non-configurable baseline (every configuration request refused).
 LS_ARGS_fixed := --fixed 8K_4W_32B
 LS_CDEFS_fixed := -DLOCKSTEP_FIXED=1
 $(foreach b,$(LS_BREAKS),$(eval LS_ARGS_broken-$(b) := --debug-break $(b)))
-LS_TAGS := $(LS_GEOMETRIES) icache fixed $(addprefix broken-,$(LS_BREAKS))
+LS_TAGS := $(LS_GEOMETRIES) icache fixed simsram $(addprefix broken-,$(LS_BREAKS))
 VERILATOR_ROOT_DIR := $(shell verilator --getenv VERILATOR_ROOT 2>/dev/null)
 LS_JOBS ?= 2
 # The SRAMs' SYNTHESIS view (plain arrays): the harness scrambles a bank's
 # arrays itself when its switch turns off, which is 20x faster than the
-# generated simulation model's per-word garbage (tb/README.md).
-LS_VFLAGS := --cc --exe -O3 --x-assign fast --x-initial fast --trace-fst -DSYNTHESIS \
+# generated simulation model's per-word garbage (tb/README.md). The tag
+# simsram keeps the simulation model, to show the two agree.
+LS_VFLAGS = --cc --exe -O3 --x-assign fast --x-initial fast --trace-fst \
+    $(if $(filter simsram,$*),,-DSYNTHESIS) \
     --top-module stc_cache -Wno-fatal -Wno-lint -Wno-style -Wno-WIDTH
 # Verilated code compiles twice as fast with clang++ as with g++ and runs as
 # fast; -O1 halves the compile time again and costs a quarter of the speed:

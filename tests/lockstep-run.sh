@@ -80,8 +80,12 @@ if [ "$mode" = quick ]; then
     run "fixed 8K_4W_32B: directed, every change refused" fixed --directed --requests 2000 --seed 1
     run "fixed 8K_4W_32B: random" fixed --seed 7 --requests 30000 --reconfig-every 150 \
         --checkpoint-every 10000
+    run "stc_sram's own simulation model (20x slower)" simsram --seed 8 --requests 15000 \
+        --reconfig-every 100 --checkpoint-every 5000
     run "random memory latency and back-pressure" default --seed 5 --random-memory \
         --requests 30000 --reconfig-every 150 --checkpoint-every 10000 --ack-delay 3
+    run "random memory latency and back-pressure" banks8 --seed 9 --random-memory \
+        --requests 20000 --reconfig-every 150 --checkpoint-every 10000 --ack-delay 2
     for delay in 1 3; do
         run "ack delay $delay, T_mem 7" default --seed $((6 + delay)) --ack-delay "$delay" \
             --latency 7 --requests 20000 --reconfig-every 100 --checkpoint-every 10000
