@@ -57,6 +57,10 @@ void dut_row_state(dut *d, unsigned row, uint32_t *valid, uint32_t *dirty);
 uint32_t dut_sram_access(dut *d);
 /* The bank the controller touches (serves) in the settled cycle. */
 unsigned dut_touch_bank(dut *d);
+/* The controller's event strobes for the tuner in the settled cycle, bit 0
+ * access, 1 miss, 2 first-probe hit, 3 busy cycle; -1 if the top has none
+ * (before the tuner, ARCHITECTURE.md section 16). */
+int dut_strobes(dut *d);
 /* Overwrite bank b's tag and data SRAMs with garbage from seed: what a
  * power switch turning off does to the contents. */
 void dut_scramble_bank(dut *d, unsigned bank, uint64_t seed);

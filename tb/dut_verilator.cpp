@@ -107,6 +107,8 @@ struct dut {
     uint64_t time = 0;
     var_ref counters[DUT_COUNTERS];
     var_ref valid, dirty, tag_req, data_req, touch_bank;
+    var_ref strobes[4];
+    bool has_strobes = false;
     std::vector<std::vector<var_ref>> bank_arrays;  // per bank: every SRAM column
     unsigned banks = 0;
     bool fast = false;       // clock held at 1, edges armed (see arm_edge)
@@ -136,6 +138,12 @@ extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
     ok = ok && find_var(&d->context, ctrl, "touch_bank", &d->touch_bank);
     ok = ok && find_var(&d->context, "TOP.stc_cache", "tag_req", &d->tag_req);
     ok = ok && find_var(&d->context, "TOP.stc_cache", "data_req", &d->data_req);
+    d->has_strobes = true;
+    const char *strobe_names[4] = {"ev_access", "ev_miss", "ev_fph", "ev_cycle"};
+    for (unsigned index = 0; index < 4; index++) {
+        d->has_strobes = d->has_strobes &&
+                         find_var(&d->context, "TOP.stc_cache", strobe_names[index], &d->strobes[index]);
+    }
     if (ok) {
         d->banks = d->tag_req.width;
         for (unsigned bank = 0; bank < d->banks; bank++) {
@@ -314,6 +322,18 @@ extern "C" uint32_t dut_sram_access(dut *d)
 extern "C" unsigned dut_touch_bank(dut *d)
 {
     return (unsigned)read_scalar(d->touch_bank);
+}
+
+extern "C" int dut_strobes(dut *d)
+{
+    if (!d->has_strobes) {
+        return -1;
+    }
+    int bits = 0;
+    for (unsigned index = 0; index < 4; index++) {
+        bits |= (int)(read_scalar(d->strobes[index]) & 1u) << index;
+    }
+    return bits;
 }
 
 extern "C" void dut_scramble_bank(dut *d, unsigned bank, uint64_t seed)

@@ -316,6 +316,8 @@ typedef struct {
     op_record cur;
     coverage cov;
     uint32_t stamp;
+    bool strobes;              /* the top has the tuner's event strobes */
+    uint64_t strobe_counts[4]; /* strobes seen since the last counter clear */
     int config_at; /* index of the model's configuration in configs */
     uint64_t scramble_seed;
     unsigned failures;
@@ -617,6 +619,12 @@ static void rtl_cycle_settle(void)
     }
     H.pins.pwr_ack = H.ack;
     dut_settle(H.rtl, &H.pins);
+    if (H.strobes && H.pins.rst_n) {
+        int bits = dut_strobes(H.rtl);
+        for (unsigned index = 0; index < 4; index++) {
+            H.strobe_counts[index] += (unsigned)bits >> index & 1u;
+        }
+    }
     uint32_t off_access = dut_sram_access(H.rtl) & ~H.pins.pwr_en;
     if (off_access && H.pins.rst_n) {
         mismatch("RTL", "SRAM of powered-off bank(s) 0x%x accessed (switch enables 0x%x)",
@@ -700,6 +708,17 @@ static void compare_counters(const char *when)
         if (expected[index] != got[index]) {
             mismatch("RTL", "%s: counter %s: model %" PRIu64 ", RTL %" PRIu64, when,
                      counter_names[index], expected[index], got[index]);
+        }
+    }
+    /* The tuner's event strobes count exactly what the counters count. */
+    static const unsigned strobe_counter[4] = {2, 5, 8, 13};
+    static const char *const strobe_names[4] = {"ev_access", "ev_miss", "ev_fph", "ev_cycle"};
+    for (unsigned index = 0; H.strobes && index < 4; index++) {
+        uint64_t seen = stc_counter_saturate(H.strobe_counts[index], STC_GEN_COUNTER_BITS);
+        if (seen != got[strobe_counter[index]]) {
+            mismatch("RTL", "%s: strobe %s seen %" PRIu64 " times, counter %s %" PRIu64, when,
+                     strobe_names[index], H.strobe_counts[index],
+                     counter_names[strobe_counter[index]], got[strobe_counter[index]]);
         }
     }
 }
@@ -1066,6 +1085,7 @@ static void do_clear(void)
     H.pins.cnt_clear = 1;
     idle_cycles(1);
     H.pins.cnt_clear = 0;
+    memset(H.strobe_counts, 0, sizeof H.strobe_counts);
     stc_cache_clear_counters(H.model);
     compare_counters("after clearing the counters");
     H.cov.clears++;
@@ -1487,6 +1507,8 @@ static void report_coverage(double seconds)
     printf("  sec 9    counter clears %" PRIu64 "; checkpoints (memory = shadow) %" PRIu64
            "; directed cases %" PRIu64 "; trace references %" PRIu64 "\n",
            cov->clears, cov->checkpoints, cov->directed_cases, cov->trace_refs);
+    printf("  sec 16   tuner event strobes %s\n",
+           H.strobes ? "counted every cycle and compared with the counters" : "absent in this top");
     printf("lockstep: %" PRIu64 " requests, %" PRIu64 " reconfigurations, %" PRIu64
            " cycles, 0 mismatches, %.2f s, %.0f requests/s\n",
            H.requests, H.reconfigs, H.cycle, seconds, seconds > 0 ? (double)H.requests / seconds : 0.0);
@@ -1689,6 +1711,7 @@ int main(int argc, char **argv)
         return 2;
     }
 
+    H.strobes = dut_strobes(H.rtl) >= 0;
     /* Reset: 3 cycles with rst_ni low; banks all on, acknowledged. */
     H.pins.rst_n = 0;
     H.ack = (uint32_t)((1ull << BANKS) - 1);
