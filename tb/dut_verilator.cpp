@@ -242,8 +242,7 @@ extern "C" void dut_settle(dut *d, dut_pins *p)
 {
     Vstc_cache *t = d->top;
     if (d->fast && d->settled && memcmp(&d->last_inputs, p, input_bytes) == 0) {
-        read_outputs(d, p);
-        return;
+        return;  // the outputs read after the edge are this cycle's
     }
     if (d->fast) {
         memcpy(&d->last_inputs, p, input_bytes);
