@@ -278,7 +278,7 @@ typedef struct {
     uint64_t stores, partial_stores, empty_stores;
     uint64_t walks, walk_writebacks, walk_invalidations, wakes, zero_cost, same, illegal;
     uint64_t clears, checkpoints, power_offs, trace_refs, rejected;
-    uint64_t directed_cases;
+    uint64_t directed_cases, overlapped;
 } coverage;
 
 typedef struct {
@@ -321,6 +321,14 @@ typedef struct {
     bool strobes;              /* the top has the tuner's event strobes */
     uint64_t strobe_counts[4]; /* strobes seen since the last counter clear */
     int config_at; /* index of the model's configuration in configs */
+    /* A CPU request offered together with a configuration (section 15.2:
+     * the configuration goes first; the request waits, then is served). */
+    struct {
+        bool on, we;
+        uint64_t addr;
+        unsigned be;
+        uint32_t wdata;
+    } pending;
     uint64_t scramble_seed;
     unsigned failures;
 } harness;
@@ -1011,7 +1019,13 @@ static void do_reconfig(const stc_config *next, const unsigned *illegal_fields)
     H.pins.cfg_ways_log = fields[1];
     H.pins.cfg_sub_log = fields[2];
     H.pins.cfg_wp = fields[3];
-    H.pins.cpu_req_valid = 0;
+    H.pins.cpu_req_valid = H.pending.on;
+    if (H.pending.on) {
+        H.pins.cpu_req_we = H.pending.we;
+        H.pins.cpu_req_addr = (H.pending.addr & STC_GEN_ADDR_MASK) >> 2;
+        H.pins.cpu_req_be = H.pending.be;
+        H.pins.cpu_req_wdata = H.pending.wdata;
+    }
     bool accepted = false;
     uint64_t accept_cycle = 0, start = H.cycle;
     uint32_t cfg_err = 0;
@@ -1024,6 +1038,10 @@ static void do_reconfig(const stc_config *next, const unsigned *illegal_fields)
         if (accept_now) {
             accepted = true;
             accept_cycle = H.cycle;
+        }
+        if (H.pins.cpu_req_valid && H.pins.cpu_req_ready) {
+            mismatch("RTL", "cpu_req_ready_o = 1 while a configuration is %s",
+                     accepted && !accept_now ? "being applied" : "offered");
         }
         if (H.pins.cfg_done) {
             if (!accepted) {
@@ -1042,6 +1060,7 @@ static void do_reconfig(const stc_config *next, const unsigned *illegal_fields)
         }
     }
     H.pins.cfg_valid = 0;
+    H.pins.cpu_req_valid = H.pending.on; /* still waiting: do_request serves it next */
     H.last_cfg_done = H.cycle - 1;
     uint64_t took = H.cycle - 1 - accept_cycle;
 
@@ -1279,6 +1298,25 @@ static void random_store_or_load(uint64_t addr, bool store)
     }
 }
 
+/* A reconfiguration, a quarter of them with the next CPU request offered in
+ * the same cycles (it must wait for the configuration, section 15.2). */
+static void random_reconfig_maybe_overlapped(void)
+{
+    if (!rng_percent(25)) {
+        random_reconfig();
+        return;
+    }
+    H.pending.we = rng_percent(H.opt.writes) && !LOCKSTEP_ICACHE;
+    H.pending.addr = next_address();
+    H.pending.be = H.pending.we ? (rng_percent(70) ? 0xf : rng_below(16)) : 0;
+    H.pending.wdata = H.pending.we ? ++H.stamp * 0x01010101u : 0;
+    H.pending.on = true;
+    random_reconfig();
+    H.pending.on = false;
+    H.cov.overlapped++;
+    do_request(H.pending.we, H.pending.addr, H.pending.be, H.pending.wdata);
+}
+
 static void run_random(void)
 {
     uint64_t next_reconfig = next_gap(H.opt.reconfig_every);
@@ -1286,7 +1324,7 @@ static void run_random(void)
     uint64_t next_clear = next_gap(H.opt.clear_every);
     for (uint64_t index = 0; index < H.opt.requests; index++) {
         if (H.opt.reconfig_every && index == next_reconfig) {
-            random_reconfig();
+            random_reconfig_maybe_overlapped();
             next_reconfig = index + next_gap(H.opt.reconfig_every);
         }
         if (H.opt.checkpoint_every && index == next_checkpoint) {
@@ -1507,9 +1545,10 @@ static void report_coverage(double seconds)
            cov->stores, cov->partial_stores, cov->empty_stores, cov->rejected);
     printf("  sec 7    reconfigurations %" PRIu64 ": walks %" PRIu64 ", walk writebacks %" PRIu64
            ", walk invalidations %" PRIu64 ", banks woken %" PRIu64 ", switched off %" PRIu64
-           " (SRAMs scrambled), free changes %" PRIu64 ", same %" PRIu64 ", illegal %" PRIu64 "\n",
+           " (SRAMs scrambled), free changes %" PRIu64 ", same %" PRIu64 ", illegal %" PRIu64
+           ", with a CPU request waiting %" PRIu64 "\n",
            H.reconfigs, cov->walks, cov->walk_writebacks, cov->walk_invalidations, cov->wakes,
-           cov->power_offs, cov->zero_cost, cov->same, cov->illegal);
+           cov->power_offs, cov->zero_cost, cov->same, cov->illegal, cov->overlapped);
     printf("  sec 8    first-probe hits %" PRIu64 ", second-probe hits %" PRIu64
            ", misses with prediction %" PRIu64 "\n",
            cov->first_probe, cov->second_probe, cov->wp_misses);
