@@ -64,6 +64,10 @@ int dut_strobes(dut *d);
 /* Overwrite bank b's tag and data SRAMs with garbage from seed: what a
  * power switch turning off does to the contents. */
 void dut_scramble_bank(dut *d, unsigned bank, uint64_t seed);
+/* The tag and line bank b's SRAMs hold in row `row` (line_bytes bytes into
+ * data). Returns -1 if the arrays do not have the expected shape. */
+int dut_slot(dut *d, unsigned bank, unsigned row, uint64_t *tag, uint8_t *data,
+             unsigned line_bytes);
 /* Flush the waveform (on a mismatch, before exiting). */
 void dut_flush(dut *d);
 

@@ -110,6 +110,8 @@ struct dut {
     var_ref strobes[4];
     bool has_strobes = false;
     std::vector<std::vector<var_ref>> bank_arrays;  // per bank: every SRAM column
+    std::vector<var_ref> tag_array;                  // per bank: the tag column
+    std::vector<std::vector<var_ref>> data_arrays;   // per bank: the data columns
     unsigned banks = 0;
     bool fast = false;       // clock held at 1, edges armed (see arm_edge)
     bool settled = false;    // the outputs are those of the inputs in last_inputs
@@ -147,7 +149,8 @@ extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
     if (ok) {
         d->banks = d->tag_req.width;
         for (unsigned bank = 0; bank < d->banks; bank++) {
-            std::vector<var_ref> arrays;
+            std::vector<var_ref> arrays, data;
+            size_t tag_columns = 0;
             for (const char *role : {"tag", "data"}) {
                 for (unsigned column = 0;; column++) {
                     var_ref var;
@@ -157,10 +160,19 @@ extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
                         break;
                     }
                     arrays.push_back(var);
+                    if (role[0] == 'd') {
+                        data.push_back(var);
+                    } else {
+                        tag_columns++;
+                    }
                 }
             }
-            ok = ok && arrays.size() >= 2;
+            ok = ok && tag_columns == 1 && !data.empty();
+            if (ok) {
+                d->tag_array.push_back(arrays[0]);
+            }
             d->bank_arrays.push_back(arrays);
+            d->data_arrays.push_back(data);
         }
     }
     if (!ok) {
@@ -355,6 +367,27 @@ extern "C" void dut_scramble_bank(dut *d, unsigned bank, uint64_t seed)
             }
         }
     }
+}
+
+extern "C" int dut_slot(dut *d, unsigned bank, unsigned row, uint64_t *tag, uint8_t *data,
+                        unsigned line_bytes)
+{
+    if (bank >= d->banks) {
+        return -1;
+    }
+    const var_ref &tags = d->tag_array[bank];
+    const std::vector<var_ref> &columns = d->data_arrays[bank];
+    if (row >= tags.elements || tags.bytes > 8 || columns.size() * 8 != columns[0].width * line_bytes ||
+        columns[0].bytes != 1) {
+        return -1;
+    }
+    var_ref element = tags;
+    element.data = static_cast<uint8_t *>(tags.data) + (size_t)row * tags.bytes;
+    *tag = read_scalar(element);
+    for (unsigned byte = 0; byte < line_bytes; byte++) {
+        data[byte] = static_cast<const uint8_t *>(columns[byte].data)[row];
+    }
+    return 0;
 }
 
 extern "C" void dut_flush(dut *d)

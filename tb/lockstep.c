@@ -737,7 +737,11 @@ static void compare_counters(const char *when)
     }
 }
 
-static void compare_rows(unsigned first, unsigned count, const char *when)
+/* Valid and dirty bits of every bank in rows first..first+count-1, and the
+ * tag and line of the valid slots of the banks in `slots` (bit b = bank b):
+ * after a request, the bank that served it (the only one whose SRAM
+ * contents a request changes); after a reconfiguration, all. */
+static void compare_rows(unsigned first, unsigned count, uint32_t slots, const char *when)
 {
     for (unsigned row = first; row < first + count; row++) {
         uint32_t valid = 0, dirty = 0, rtl_valid, rtl_dirty;
@@ -751,6 +755,31 @@ static void compare_rows(unsigned first, unsigned count, const char *when)
         if (valid != rtl_valid || dirty != rtl_dirty) {
             mismatch("RTL", "%s: row %u: valid bits (bank b = bit b) model 0x%x, RTL 0x%x; dirty model 0x%x, RTL 0x%x",
                      when, row, valid, rtl_valid, dirty, rtl_dirty);
+        }
+        /* Every valid slot: the tag and the line in the SRAMs. */
+        for (unsigned bank = 0; bank < BANKS; bank++) {
+            if (!((valid & slots) >> bank & 1)) {
+                continue;
+            }
+            stc_slot slot;
+            stc_cache_slot(H.model, bank, row, &slot);
+            uint64_t tag;
+            uint8_t line[LINE_BYTES];
+            if (dut_slot(H.rtl, bank, row, &tag, line, LINE_BYTES) != 0) {
+                fprintf(stderr, "lockstep: the SRAM arrays have an unexpected shape\n");
+                exit(2);
+            }
+            if (tag != slot.tag) {
+                mismatch("RTL", "%s: bank %u row %u: tag SRAM 0x%" PRIx64 ", model 0x%" PRIx64
+                                " (line 0x%08" PRIx64 ")",
+                         when, bank, row, tag, slot.tag, slot.line_addr);
+            }
+            for (unsigned byte = 0; byte < LINE_BYTES; byte++) {
+                if (line[byte] != slot.data[byte]) {
+                    mismatch("RTL", "%s: bank %u row %u (line 0x%08" PRIx64 "), byte %u: data SRAM 0x%02x, model 0x%02x",
+                             when, bank, row, slot.line_addr, byte, line[byte], slot.data[byte]);
+                }
+            }
         }
     }
 }
@@ -895,7 +924,7 @@ static void do_request(bool we, uint64_t addr, unsigned be, uint32_t wdata)
         compare_transactions("rejected store");
         compare_counters("after the rejected store");
         unsigned row = (unsigned)(addr >> STC_GEN_OFFSET_BITS) & (ROWS - 1);
-        compare_rows(row, 1, "after the rejected store");
+        compare_rows(row, 1, 0, "after the rejected store");
         H.cov.rejected++;
         H.cur.cycles = 1;
         commit_history();
@@ -930,7 +959,7 @@ static void do_request(bool we, uint64_t addr, unsigned be, uint32_t wdata)
     }
     unsigned n = config->sublines;
     unsigned row = (unsigned)(addr >> STC_GEN_OFFSET_BITS) & (ROWS - 1);
-    compare_rows(row & ~(n - 1), n, "after the request");
+    compare_rows(row & ~(n - 1), n, 1u << result.bank, "after the request");
     compare_counters("after the request");
 
     /* Coverage. */
@@ -1097,7 +1126,7 @@ static void do_reconfig(const stc_config *next, const unsigned *illegal_fields)
     H.config_at = config_index(stc_cache_config(H.model));
     compare_config("after the reconfiguration");
     compare_transactions("reconfiguration walk");
-    compare_rows(0, ROWS, "after the reconfiguration");
+    compare_rows(0, ROWS, UINT32_MAX, "after the reconfiguration");
     compare_counters("after the reconfiguration");
     H.cur.cycles = result.cycles;
     H.cur.writebacks = result.writebacks;
@@ -1180,6 +1209,7 @@ static void checkpoint(bool restore)
             }
         }
     }
+    compare_rows(0, ROWS, UINT32_MAX, "checkpoint");
     compare_images();
     H.cov.checkpoints++;
     if (restore) {
@@ -1771,7 +1801,7 @@ int main(int argc, char **argv)
     H.pins.rst_n = 1;
     idle_cycles(2);
     compare_counters("after reset");
-    compare_rows(0, ROWS, "after reset");
+    compare_rows(0, ROWS, UINT32_MAX, "after reset");
     compare_config("after reset");
 
     H.config_at = config_index(&reset);
