@@ -174,6 +174,9 @@ static const ctrl_break ctrl_breaks[] = {
      "          valid_d[walk_row_q * @B@ +: @B@] = valid_walk & ~walk_drop;",
      "          valid_d[walk_row_q * @B@ +: @B@] = valid_walk & ~(walk_drop & on_mask);"
      "  // BROKEN: no-invalidate"},
+    {"store-lane", "a store writes its bytes one word too high in the line",
+     "  wire [@PM1@:0] store_mask = {@PPAD@req_be_q} << (req_word * 4);",
+     "  wire [@PM1@:0] store_mask = {@PPAD@req_be_q} << (req_word * 4 + 4);  // BROKEN: store-lane"},
     {"store-clean", "a store hit does not mark the line dirty",
      "            dirty_d[cur_row * @B@ + {@BPAD@hit_idx}] = 1'b1;",
      "            dirty_d[cur_row * @B@ + {@BPAD@hit_idx}] = 1'b0;  // BROKEN: store-clean"},
