@@ -30,7 +30,6 @@ LS_ARGS_fixed := --fixed 8K_4W_32B
 LS_CDEFS_fixed := -DLOCKSTEP_FIXED=1
 $(foreach b,$(LS_BREAKS),$(eval LS_ARGS_broken-$(b) := --debug-break $(b)))
 LS_TAGS := $(LS_GEOMETRIES) icache fixed simsram $(addprefix broken-,$(LS_BREAKS))
-VERILATOR_ROOT_DIR := $(shell verilator --getenv VERILATOR_ROOT 2>/dev/null)
 LS_JOBS ?= 2
 # The SRAMs' SYNTHESIS view (plain arrays): the harness scrambles a bank's
 # arrays itself when its switch turns off, which is 20x faster than the
@@ -46,7 +45,8 @@ LS_CXX := $(if $(shell command -v clang++),clang++,g++)
 LS_CXXFLAGS = $(if $(filter default,$*),-O2,-O1)
 
 .PHONY: lockstep lockstep-build lockstep-long bench-lockstep
-.SECONDARY:
+# (kept: the intermediate files of every tag's chain)
+.SECONDARY: $(foreach t,$(LS_TAGS),$(addprefix $(LS)/$(t)/,rtl.stamp obj/objs.txt lockstep.o dut_verilator.o))
 
 $(LS)/%/rtl.stamp: $(B)/gcc/stcgen
 	mkdir -p $(LS)/$*
