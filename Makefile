@@ -11,7 +11,7 @@ LIB_HDR := $(wildcard ref/*.h)
 TEST_SRC := $(wildcard tests/test_*.c)
 GEN_SRC := $(wildcard gen/*.c)
 GEN_HDR := $(wildcard gen/*.h gen/*.inc)
-GEN_REF := ref/geometry.c ref/config.c ref/count.c
+GEN_REF := ref/geometry.c ref/config.c ref/count.c ref/energy.c ref/fixed.c ref/tuner_hw.c
 TESTS := $(notdir $(TEST_SRC:.c=))
 
 # Three builds of everything: gcc (the tools), clang, and gcc with sanitizers.
@@ -23,8 +23,8 @@ $(B)/$(1)/stcsim: ref/stcsim.c $(LIB_SRC:ref/%.c=$(B)/$(1)/obj/%.o) | $(B)/$(1)
 	$(2) $(CFLAGS_COMMON) $(3) -Iref -o $$@ $$^ -lm
 $(B)/$(1)/test_%: tests/test_%.c tests/check.h $(LIB_SRC:ref/%.c=$(B)/$(1)/obj/%.o) | $(B)/$(1)
 	$(2) $(CFLAGS_COMMON) $(3) -Iref -Itests -o $$@ $$< $(LIB_SRC:ref/%.c=$(B)/$(1)/obj/%.o) -lm
-$(B)/$(1)/stcgen: $(GEN_SRC) $(GEN_HDR) $(LIB_HDR) $(B)/gen/ctrl_template.inc $(GEN_REF:ref/%.c=$(B)/$(1)/obj/%.o) | $(B)/$(1)
-	$(2) $(CFLAGS_COMMON) $(3) -Iref -Igen -I$(B)/gen -o $$@ $(GEN_SRC) $(GEN_REF:ref/%.c=$(B)/$(1)/obj/%.o)
+$(B)/$(1)/stcgen: $(GEN_SRC) $(GEN_HDR) $(LIB_HDR) $(B)/gen/ctrl_template.inc $(B)/gen/tuner_template.inc $(GEN_REF:ref/%.c=$(B)/$(1)/obj/%.o) | $(B)/$(1)
+	$(2) $(CFLAGS_COMMON) $(3) -Iref -Igen -I$(B)/gen -o $$@ $(GEN_SRC) $(GEN_REF:ref/%.c=$(B)/$(1)/obj/%.o) -lm
 $(B)/$(1) $(B)/$(1)/obj:
 	mkdir -p $$@
 endef
@@ -40,6 +40,11 @@ STCSIM := $(B)/gcc/stcsim
 $(B)/gen/ctrl_template.inc: gen/stc_cache_ctrl.v.in gen/mkinc.sh
 	mkdir -p $(B)/gen
 	sh gen/mkinc.sh gen/stc_cache_ctrl.v.in $@
+
+# The tuner's Verilog template, likewise for gen/emit_tuner.c.
+$(B)/gen/tuner_template.inc: gen/stc_tuner.v.in gen/mkinc.sh
+	mkdir -p $(B)/gen
+	sh gen/mkinc.sh gen/stc_tuner.v.in $@
 
 .PHONY: all tools demo test unit traces bench clean deps rtl
 
@@ -70,6 +75,7 @@ test: traces unit
 	tests/oracle-cachegrind.sh $(STCSIM) $(B)/traces
 	tests/engines-agree.sh $(STCSIM) $(B)/traces
 	tests/rtl-checks.sh $(B)/asan/stcgen
+	tests/tuner-checks.sh $(B)/asan/stcgen
 	$(MAKE) lockstep
 	@echo "make test: all checks passed"
 

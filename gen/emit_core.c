@@ -8,10 +8,10 @@
 #include <stdio.h>
 
 static void list_kind(stcgen_text *text, const stcgen_file *files, size_t count,
-                      stcgen_file_kind kind)
+                      stcgen_file_kind kind, const stcgen_params *params)
 {
     for (size_t index = 0; index < count; index++) {
-        if (files[index].kind == kind) {
+        if (files[index].kind == kind && stcgen_file_wanted(&files[index], params)) {
             stcgen_text_line(text, "      - %s", files[index].name);
         }
     }
@@ -37,11 +37,11 @@ void stcgen_emit_core(stcgen_text *text, const stcgen_file *file, const stcgen_p
     stcgen_text_line(text, "filesets:");
     stcgen_text_line(text, "  rtl:");
     stcgen_text_line(text, "    files:");
-    list_kind(text, files, count, STCGEN_VERILOG);
+    list_kind(text, files, count, STCGEN_VERILOG, params);
     stcgen_text_line(text, "    file_type: verilogSource-2005");
     stcgen_text_line(text, "  power_intent:");
     stcgen_text_line(text, "    files:");
-    list_kind(text, files, count, STCGEN_UPF);
+    list_kind(text, files, count, STCGEN_UPF, params);
     stcgen_text_line(text, "    file_type: UPF");
     stcgen_text_line(text, "  tb_headers:");
     stcgen_text_line(text, "    files:");

@@ -1,12 +1,84 @@
 /*
  * emit_top.c - stc_cache, the top (docs/ARCHITECTURE.md section 14.3): the
  * controller u_ctrl, per bank b the SRAMs u_bank<b>_tag and u_bank<b>_data
- * (the one table in params.c), and the power controller u_power.
+ * (the one table in params.c), the power controller u_power and, when
+ * built, the tuner u_tuner with the configuration multiplexer (section 16).
  */
 #include "emit.h"
 #include "top_ports.h"
 
 #include <stdio.h>
+#include <string.h>
+
+/* With the tuner, the controller's configuration request and handshake go
+ * through the top's multiplexer (section 16.5): the top's port of that
+ * name connects to the wire ctrl_<name without _i/_o>. */
+static const char *const muxed_cfg[] = {"cfg_valid_i", "cfg_banks_log_i", "cfg_ways_log_i",
+                                        "cfg_sub_log_i", "cfg_wp_i", "cfg_ready_o",
+                                        "cfg_done_o", "cfg_err_o"};
+
+static bool is_muxed(const stcgen_params *params, const char *name)
+{
+    for (size_t index = 0; params->tuner && index < sizeof muxed_cfg / sizeof muxed_cfg[0];
+         index++) {
+        if (strcmp(muxed_cfg[index], name) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The tuner, its event strobes and the configuration multiplexer: the
+ * tuner owns the controller's configuration port while it is busy, unless
+ * a change software started is still in progress (sw_cfg_q), so every
+ * done goes to whoever made the request. */
+static void emit_tuner_part(stcgen_text *text)
+{
+    stcgen_text_line(text, "// Configuration port: the tuner's while it searches (section 16.5).");
+    stcgen_text_line(text, "reg          sw_cfg_q;        // a software change is in progress");
+    stcgen_text_line(text, "wire         tuner_sel = tun_busy && !sw_cfg_q;");
+    stcgen_text_line(text, "assign ctrl_cfg_valid     = tuner_sel ? tun_cfg_valid : cfg_valid_i;");
+    stcgen_text_line(text, "assign ctrl_cfg_banks_log = tuner_sel ? tun_cfg_banks_log : cfg_banks_log_i;");
+    stcgen_text_line(text, "assign ctrl_cfg_ways_log  = tuner_sel ? tun_cfg_ways_log : cfg_ways_log_i;");
+    stcgen_text_line(text, "assign ctrl_cfg_sub_log   = tuner_sel ? tun_cfg_sub_log : cfg_sub_log_i;");
+    stcgen_text_line(text, "assign ctrl_cfg_wp        = tuner_sel ? tun_cfg_wp : cfg_wp_i;");
+    stcgen_text_line(text, "assign cfg_ready_o        = !tuner_sel && ctrl_cfg_ready;");
+    stcgen_text_line(text, "assign cfg_done_o         = !tuner_sel && ctrl_cfg_done;");
+    stcgen_text_line(text, "assign cfg_err_o          = !tuner_sel && ctrl_cfg_err;");
+    stcgen_text_line(text, "always @(posedge clk_i or negedge rst_ni) begin");
+    stcgen_text_line(text, "  if (!rst_ni) begin");
+    stcgen_text_line(text, "    sw_cfg_q <= 1'b0;");
+    stcgen_text_line(text, "  end else if (ctrl_cfg_done) begin");
+    stcgen_text_line(text, "    sw_cfg_q <= 1'b0;");
+    stcgen_text_line(text, "  end else if (!tuner_sel && cfg_valid_i && ctrl_cfg_ready) begin");
+    stcgen_text_line(text, "    sw_cfg_q <= 1'b1;");
+    stcgen_text_line(text, "  end");
+    stcgen_text_line(text, "end");
+    stcgen_text_line(text, "assign tun_busy_o = tun_busy;");
+    stcgen_text_blank(text);
+    stcgen_text_line(text, "stc_tuner u_tuner (");
+    stcgen_text_line(text, "  .clk_i           (clk_i),");
+    stcgen_text_line(text, "  .rst_ni          (rst_ni),");
+    stcgen_text_line(text, "  .ev_access_i     (ev_access),");
+    stcgen_text_line(text, "  .ev_miss_i       (ev_miss),");
+    stcgen_text_line(text, "  .ev_fph_i        (ev_fph),");
+    stcgen_text_line(text, "  .ev_cycle_i      (ev_cycle),");
+    stcgen_text_line(text, "  .cfg_valid_o     (tun_cfg_valid),");
+    stcgen_text_line(text, "  .cfg_ready_i     (tuner_sel && ctrl_cfg_ready),");
+    stcgen_text_line(text, "  .cfg_banks_log_o (tun_cfg_banks_log),");
+    stcgen_text_line(text, "  .cfg_ways_log_o  (tun_cfg_ways_log),");
+    stcgen_text_line(text, "  .cfg_sub_log_o   (tun_cfg_sub_log),");
+    stcgen_text_line(text, "  .cfg_wp_o        (tun_cfg_wp),");
+    stcgen_text_line(text, "  .cfg_done_i      (tuner_sel && ctrl_cfg_done),");
+    stcgen_text_line(text, "  .cfg_err_i       (tuner_sel && ctrl_cfg_err),");
+    stcgen_text_line(text, "  .busy_o          (tun_busy),");
+    stcgen_text_line(text, "  .reg_we_i        (tun_we_i),");
+    stcgen_text_line(text, "  .reg_addr_i      (tun_addr_i),");
+    stcgen_text_line(text, "  .reg_wdata_i     (tun_wdata_i),");
+    stcgen_text_line(text, "  .reg_rdata_o     (tun_rdata_o)");
+    stcgen_text_line(text, ");");
+    stcgen_text_blank(text);
+}
 
 void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_params *params)
 {
@@ -67,6 +139,32 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_line(text, "wire %s unused_iso;     // isolation: the UPF's cells use it", range);
     stcgen_text_line(text, "wire         unused_busy;    // the controller waits on ready instead");
     stcgen_text_blank(text);
+    const char *ev_prefix = params->tuner ? "" : "unused_";
+    stcgen_text_line(text, "wire         %sev_access;      // event strobes%s", ev_prefix,
+                     params->tuner ? " for the tuner" : " (no tuner built)");
+    stcgen_text_line(text, "wire         %sev_miss;", ev_prefix);
+    stcgen_text_line(text, "wire         %sev_fph;", ev_prefix);
+    stcgen_text_line(text, "wire         %sev_cycle;", ev_prefix);
+    if (params->tuner) {
+        stcgen_text_line(text, "wire         ctrl_cfg_valid;  // the controller's configuration request");
+        stcgen_text_line(text, "wire [2:0]   ctrl_cfg_banks_log;");
+        stcgen_text_line(text, "wire [2:0]   ctrl_cfg_ways_log;");
+        stcgen_text_line(text, "wire [1:0]   ctrl_cfg_sub_log;");
+        stcgen_text_line(text, "wire         ctrl_cfg_wp;");
+        stcgen_text_line(text, "wire         ctrl_cfg_ready;");
+        stcgen_text_line(text, "wire         ctrl_cfg_done;");
+        stcgen_text_line(text, "wire         ctrl_cfg_err;");
+        stcgen_text_line(text, "wire         tun_cfg_valid;   // the tuner's request");
+        stcgen_text_line(text, "wire [2:0]   tun_cfg_banks_log;");
+        stcgen_text_line(text, "wire [2:0]   tun_cfg_ways_log;");
+        stcgen_text_line(text, "wire [1:0]   tun_cfg_sub_log;");
+        stcgen_text_line(text, "wire         tun_cfg_wp;");
+        stcgen_text_line(text, "wire         tun_busy;");
+    }
+    stcgen_text_blank(text);
+    if (params->tuner) {
+        emit_tuner_part(text);
+    }
 
     stcgen_text_line(text, "stc_cache_ctrl #(");
     stcgen_text_line(text, "  .READ_ONLY (READ_ONLY)");
@@ -75,8 +173,20 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_line(text, ".clk_i           (clk_i),");
     stcgen_text_line(text, ".rst_ni          (rst_ni),");
     for (size_t index = 0; index < n_ports; index++) {
-        stcgen_text_line(text, ".%-15s (%s),", ports[index].name, ports[index].name);
+        const char *name = ports[index].name;
+        if (ports[index].tuner) {
+            continue;
+        }
+        if (is_muxed(params, name)) {
+            stcgen_text_line(text, ".%-15s (ctrl_%.*s),", name, (int)strlen(name) - 2, name);
+        } else {
+            stcgen_text_line(text, ".%-15s (%s),", name, name);
+        }
     }
+    stcgen_text_line(text, ".%-15s (%sev_access),", "ev_access_o", ev_prefix);
+    stcgen_text_line(text, ".%-15s (%sev_miss),", "ev_miss_o", ev_prefix);
+    stcgen_text_line(text, ".%-15s (%sev_fph),", "ev_fph_o", ev_prefix);
+    stcgen_text_line(text, ".%-15s (%sev_cycle),", "ev_cycle_o", ev_prefix);
     static const char *const internal[] = {"sram_addr", "tag_req",    "tag_we",     "tag_wdata",
                                            "tag_rdata", "data_req",   "data_we",    "data_wmask",
                                            "data_wdata", "data_rdata"};

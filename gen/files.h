@@ -26,6 +26,7 @@ typedef struct stcgen_file {
     stcgen_file_kind kind;
     const char *module; /* STCGEN_VERILOG: the module in the file, else NULL */
     const char *title;  /* what the file is, for its header */
+    bool tuner_only;    /* written only when the tuner is built */
     /* Write the whole file, header first. */
     void (*emit)(stcgen_text *text, const struct stcgen_file *file, const stcgen_params *params);
 } stcgen_file;
@@ -33,6 +34,9 @@ typedef struct stcgen_file {
 /* The files in output order: Verilog leaves first (dependency order, as the
  * core's fileset lists them), then the others. */
 size_t stcgen_files(const stcgen_file **files);
+
+/* Is the file part of this output (a tuner file only with the tuner)? */
+bool stcgen_file_wanted(const stcgen_file *file, const stcgen_params *params);
 
 /* The module Verilator's lint target elaborates from the top: the
  * highest module written so far (the cache top, once it exists). */

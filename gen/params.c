@@ -1,6 +1,9 @@
 /* params.c - stcgen's parameters and the values derived from them. */
 #include "params.h"
 
+#include "energy.h"
+#include "fixed.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -15,7 +18,8 @@ void stcgen_params_default(stcgen_params *params)
 
 /* b<banks>_<bank size>_l<line bytes>_a<addr bits>, the bank size in KiB with
  * a "k" when it is a whole number of KiB, else in bytes with a "b"; then one
- * suffix per non-default option: _c<counter bits>, _nowp, _notuner. */
+ * suffix per non-default option: _c<counter bits>, _nowp, then _serial and
+ * _coefconst for the tuner's options or _notuner, or _fixed_<config>. */
 static int make_name(stcgen_params *params)
 {
     const stc_geometry *geometry = &params->geometry;
@@ -29,6 +33,12 @@ static int make_name(stcgen_params *params)
     if (params->counter_bits != STCGEN_DEFAULT_COUNTER_BITS) {
         snprintf(counters, sizeof counters, "_c%u", params->counter_bits);
     }
+    static const char *const tuner_suffix[2][2] = {{"", "_coefconst"},
+                                                   {"_serial", "_serial_coefconst"}};
+    const char *tuner = params->fixed ? ""
+                        : params->tuner
+                            ? tuner_suffix[params->tuner_serial][params->tuner_const_coefs]
+                            : "_notuner";
     char fixed[8 + STC_CONFIG_NAME_MAX] = "";
     if (params->fixed) {
         int used = snprintf(fixed, sizeof fixed, "_fixed_");
@@ -42,8 +52,7 @@ static int make_name(stcgen_params *params)
     int written = snprintf(params->name, sizeof params->name, "b%u_%s_l%u_a%u%s%s%s%s%s%s",
                            geometry->banks, size, geometry->line_bytes, geometry->addr_bits,
                            counters, params->way_prediction ? "" : "_nowp",
-                           params->tuner || params->fixed ? "" : "_notuner", fixed,
-                           params->debug_break ? "_BROKEN_" : "",
+                           tuner, fixed, params->debug_break ? "_BROKEN_" : "",
                            params->debug_break ? params->debug_break : "");
     for (char *cursor = params->name; *cursor; cursor++) {
         if (*cursor == '-') {
@@ -140,6 +149,26 @@ int stcgen_params_init(stcgen_params *params, char *err, size_t err_len)
     params->pwr_sync_stages = STCGEN_PWR_SYNC_STAGES;
     params->pwr_state_bits = 3;
     params->wake_overhead = params->pwr_sync_stages + 2;
+
+    /* The tuner's coefficients: the same code as the C model's. */
+    if (params->tuner) {
+        stc_energy_table table;
+        stc_fixed_coefficients fixed;
+        char why[512];
+        if (stc_energy_default(geometry, &table, why, sizeof why) != 0 ||
+            stc_fixed_from_table(&table, &fixed, why, sizeof why) != 0) {
+            snprintf(err, err_len, "tuner: no default energy table for this geometry (%s); "
+                     "use --no-tuner", why);
+            return -1;
+        }
+        params->tuner_coefs =
+            stc_tuner_coef_registers(geometry, &fixed, params->tuner_coef_reset);
+        params->tuner_nj_per_unit = fixed.nj_per_unit;
+        params->tuner_step_cycles = params->tuner_serial ? STC_TUNER_SERIAL_STEP : 1;
+        stc_tuner_hw_longest_search(geometry, params->way_prediction, params->tuner_serial,
+                                    &params->tuner_longest_candidates,
+                                    &params->tuner_longest_compute);
+    }
     return 0;
 }
 
@@ -168,6 +197,12 @@ size_t stcgen_params_values(const stcgen_params *params, stcgen_value *out, size
     n = add_value(out, max, n, "way_prediction", params->way_prediction,
                   "1: way prediction built", false);
     n = add_value(out, max, n, "tuner", params->tuner, "1: hardware tuner built", false);
+    if (params->tuner) {
+        n = add_value(out, max, n, "tuner_serial", params->tuner_serial,
+                      "1: serial tuner multiplier, 0: array", false);
+        n = add_value(out, max, n, "tuner_const_coefs", params->tuner_const_coefs,
+                      "1: tuner coefficients constant, 0: registers", false);
+    }
 
     n = add_value(out, max, n, "rows", g->rows, "lines per bank R", true);
     n = add_value(out, max, n, "offset_bits", g->offset_bits, "log2(line_bytes)", true);
@@ -200,5 +235,15 @@ size_t stcgen_params_values(const stcgen_params *params, stcgen_value *out, size
                   "acknowledge synchroniser flops", true);
     n = add_value(out, max, n, "wake_overhead", params->wake_overhead,
                   "T_wake = acknowledge delay + this", true);
+    if (params->tuner) {
+        n = add_value(out, max, n, "tuner_coefs", params->tuner_coefs,
+                      "tuner coefficient registers", true);
+        n = add_value(out, max, n, "tuner_step_cycles", params->tuner_step_cycles,
+                      "cycles per tuner multiplier step", true);
+        n = add_value(out, max, n, "tuner_longest_search", params->tuner_longest_candidates,
+                      "configurations in the longest search", true);
+        n = add_value(out, max, n, "tuner_longest_compute", params->tuner_longest_compute,
+                      "its compute cycles (seed: 164)", true);
+    }
     return n;
 }

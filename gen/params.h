@@ -14,6 +14,7 @@
 
 #include "config.h"
 #include "geometry.h"
+#include "tuner_hw.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -54,7 +55,9 @@ typedef struct {
     stc_geometry geometry; /* derived fields filled by stc_geometry_init */
     unsigned counter_bits; /* saturating event counters (section 9) */
     bool way_prediction;   /* build the second-probe logic (section 8) */
-    bool tuner;            /* build the hardware tuner (TUNING.md) */
+    bool tuner;            /* build the hardware tuner (ARCHITECTURE.md section 16) */
+    bool tuner_serial;     /* tuner multiplier: serial (16 cycles a step) instead of array */
+    bool tuner_const_coefs; /* tuner coefficients are constants instead of registers */
     /* Test aid, never on by default: the name of one deliberate bug
      * (stcgen --debug-break NAME, emit_ctrl.c's list) the lockstep harness
      * must catch; NULL for a correct controller. */
@@ -77,6 +80,17 @@ typedef struct {
     unsigned pwr_sync_stages; /* acknowledge synchroniser depth */
     unsigned pwr_state_bits;  /* per-bank sequencer state register */
     unsigned wake_overhead;   /* T_wake = acknowledge delay + wake_overhead */
+
+    /* The tuner (when built): coefficient registers in register order
+     * (ref/tuner_hw.h) with their reset values, from stc_fixed_from_table
+     * on the default energy table of the geometry (ref/energy.c), the unit
+     * they are in, and the compute cycles of the longest heuristic search. */
+    size_t tuner_coefs;
+    uint16_t tuner_coef_reset[STC_TUNER_MAX_COEFS];
+    double tuner_nj_per_unit;
+    unsigned tuner_step_cycles;         /* 1 array, 16 serial */
+    unsigned tuner_longest_candidates;  /* configurations the longest search measures */
+    unsigned tuner_longest_compute;     /* its compute cycles */
 } stcgen_params;
 
 /* One named number for the file headers and the C header. */

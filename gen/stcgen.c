@@ -36,16 +36,21 @@ static const char usage_text[] =
     "  --counter-bits N     event counter width: 16 to 64 (default 32)\n"
     "  --no-way-prediction  leave out way prediction\n"
     "  --no-tuner           leave out the hardware tuner\n"
+    "  --tuner-mult M       tuner multiplier: array (one cycle a step, default) or\n"
+    "                       serial (16 cycles a step, smaller)\n"
+    "  --tuner-coeff C      tuner energy coefficients: regs (loadable, default) or\n"
+    "                       const (constants, smaller)\n"
     "  --fixed CONFIG       a non-configurable baseline fixed at CONFIG (e.g.\n"
     "                       8K_4W_32B; all banks), for measuring what\n"
-    "                       configurability costs\n"
+    "                       configurability costs (no tuner)\n"
+    "  --summary            print what was generated (name, tuner cycles) on stdout\n"
     "  --out DIR            output folder (default rtl_out/NAME); its parent must exist\n"
     "  --force              replace DIR if it exists and holds only stcgen's files\n"
     "  -h, --help           show this text\n"
     "\n"
     "NAME is b<banks>_<bank size>_l<line bytes>_a<address bits>, the bank size as\n"
-    "<KiB>k or <bytes>b, then _c<bits> for non-default counters, _nowp, _notuner,\n"
-    "_fixed_<config>:\n"
+    "<KiB>k or <bytes>b, then _c<bits> for non-default counters, _nowp, then\n"
+    "_serial, _coefconst for the tuner options or _notuner, or _fixed_<config>:\n"
     "the defaults give b4_2k_l16_a32. Options take \"--opt N\" or \"--opt=N\".\n"
     "Exit status: 0 written, 1 I/O failure, 2 bad option, parameter or output\n"
     "folder; on failure nothing is written.\n";
@@ -54,6 +59,13 @@ typedef struct {
     const char *option;   /* "--banks" */
     unsigned *value;      /* where the number goes */
 } numeric_option;
+
+typedef struct {
+    const char *option;   /* "--tuner-mult" */
+    const char *off;      /* the value that sets *value false (the default) */
+    const char *on;       /* ... and true */
+    bool *value;
+} word_option;
 
 /* "banks=3: must be ..." from the model -> "--banks 3: must be ...": the
  * message names the option the user typed. */
@@ -91,7 +103,8 @@ static bool shell_safe(const char *arg)
 
 /* The command for the file headers: "stcgen" and the arguments as given,
  * less --out DIR and --force, which choose where the output goes and would
- * otherwise put a machine's paths into the files. */
+ * otherwise put a machine's paths into the files, and --summary, which
+ * changes no file. */
 static char *make_command(int argc, char **argv)
 {
     size_t cap = 16;
@@ -105,7 +118,8 @@ static char *make_command(int argc, char **argv)
     size_t len = (size_t)snprintf(command, cap, "stcgen");
     for (int index = 1; index < argc; index++) {
         const char *arg = argv[index];
-        if (strcmp(arg, "--force") == 0 || strncmp(arg, "--out=", 6) == 0) {
+        if (strcmp(arg, "--force") == 0 || strcmp(arg, "--summary") == 0 ||
+            strncmp(arg, "--out=", 6) == 0) {
             continue;
         }
         if (strcmp(arg, "--out") == 0) {
@@ -133,18 +147,42 @@ static char *make_command(int argc, char **argv)
     return command;
 }
 
+/* --summary: what was written, and the tuner's cycle figures. */
+static void print_summary(const stcgen_params *params, const char *out_dir, size_t files)
+{
+    printf("stcgen: %s: %zu files in %s\n", params->name, files, out_dir);
+    if (!params->tuner) {
+        printf("tuner: not built\n");
+        return;
+    }
+    unsigned m = params->tuner_step_cycles;
+    printf("tuner: %s multiplier (%u cycle%s per step), %zu coefficient %s, unit %g nJ\n",
+           params->tuner_serial ? "serial" : "array", m, m == 1 ? "" : "s",
+           params->tuner_coefs, params->tuner_const_coefs ? "constants" : "registers",
+           params->tuner_nj_per_unit);
+    printf("tuner: compute cycles per candidate %u (way prediction %u), longest search "
+           "(%u configurations) %u compute cycles; seed: 164\n",
+           3 + 3 * m, 3 + 5 * m, params->tuner_longest_candidates,
+           params->tuner_longest_compute);
+}
+
 int main(int argc, char **argv)
 {
     stcgen_params params;
     stcgen_params_default(&params);
     const char *out_dir = NULL;
     bool force = false;
+    bool summary = false;
     numeric_option numeric[] = {
         {"--banks", &params.geometry.banks},
         {"--bank-bytes", &params.geometry.bank_bytes},
         {"--line-bytes", &params.geometry.line_bytes},
         {"--addr-bits", &params.geometry.addr_bits},
         {"--counter-bits", &params.counter_bits},
+    };
+    const word_option words[] = {
+        {"--tuner-mult", "array", "serial", &params.tuner_serial},
+        {"--tuner-coeff", "regs", "const", &params.tuner_const_coefs},
     };
 
     for (int index = 1; index < argc; index++) {
@@ -171,6 +209,10 @@ int main(int argc, char **argv)
             force = true;
             continue;
         }
+        if (strcmp(arg, "--summary") == 0) {
+            summary = true;
+            continue;
+        }
         /* Options with a value: "--opt VALUE" or "--opt=VALUE". */
         const char *value = NULL;
         bool is_out = name_len == strlen("--out") && strncmp(arg, "--out", name_len) == 0;
@@ -178,6 +220,14 @@ int main(int argc, char **argv)
         bool is_break = name_len == strlen("--debug-break") &&
                         strncmp(arg, "--debug-break", name_len) == 0;
         bool takes_value = is_out || is_fixed || is_break;
+        const word_option *word = NULL;
+        for (size_t which = 0; which < sizeof words / sizeof words[0]; which++) {
+            if (strlen(words[which].option) == name_len &&
+                strncmp(arg, words[which].option, name_len) == 0) {
+                word = &words[which];
+                takes_value = true;
+            }
+        }
         numeric_option *number = NULL;
         for (size_t which = 0; which < sizeof numeric / sizeof numeric[0]; which++) {
             if (strlen(numeric[which].option) == name_len &&
@@ -211,6 +261,18 @@ int main(int argc, char **argv)
                 return EXIT_USAGE;
             }
             params.debug_break = value;
+            continue;
+        }
+        if (word) {
+            if (strcmp(value, word->off) == 0) {
+                *word->value = false;
+            } else if (strcmp(value, word->on) == 0) {
+                *word->value = true;
+            } else {
+                fprintf(stderr, "stcgen: %s %s: must be %s or %s\n", word->option, value,
+                        word->off, word->on);
+                return EXIT_USAGE;
+            }
             continue;
         }
         if (!number) {
@@ -257,17 +319,22 @@ int main(int argc, char **argv)
         fprintf(stderr, "stcgen: out of memory\n");
         status = EXIT_IO;
     }
+    size_t written_count = 0;
     for (size_t index = 0; status == 0 && index < count; index++) {
         stcgen_text_init(&texts[index], 2);
+        if (!stcgen_file_wanted(&files[index], &params)) {
+            continue;
+        }
         files[index].emit(&texts[index], &files[index], &params);
         if (texts[index].failed) {
             fprintf(stderr, "stcgen: out of memory building %s\n", files[index].name);
             status = EXIT_IO;
             break;
         }
-        outputs[index].name = files[index].name;
-        outputs[index].data = texts[index].buf ? texts[index].buf : "";
-        outputs[index].len = texts[index].len;
+        outputs[written_count].name = files[index].name;
+        outputs[written_count].data = texts[index].buf ? texts[index].buf : "";
+        outputs[written_count].len = texts[index].len;
+        written_count++;
     }
 
     char default_dir[STCGEN_NAME_MAX + 16];
@@ -277,11 +344,14 @@ int main(int argc, char **argv)
             out_dir = default_dir;
         }
         stcgen_output_status written =
-            stcgen_output_write(out_dir, force, outputs, count, err, sizeof err);
+            stcgen_output_write(out_dir, force, outputs, written_count, err, sizeof err);
         if (written != STCGEN_OUTPUT_OK) {
             fprintf(stderr, "stcgen: %s\n", err);
             status = written == STCGEN_OUTPUT_REFUSED ? EXIT_USAGE : EXIT_IO;
         }
+    }
+    if (status == 0 && summary) {
+        print_summary(&params, out_dir, written_count);
     }
 
     for (size_t index = 0; texts && index < count; index++) {

@@ -21,9 +21,12 @@ typedef struct {
     const char *what; /* comment, "" for none */
     bool writes;      /* only a cache that stores uses it (the pair leaves it
                          off its I-cache) */
+    bool tuner;       /* the tuner's register port (section 16), not the
+                         controller's; only when the tuner is built */
 } stcgen_top_port;
 
-/* The ports in declaration order, widths from params. Returns the count. */
+/* The ports in declaration order, widths from params (the tuner's only
+ * when it is built). Returns the count. */
 size_t stcgen_top_ports(const stcgen_params *params, stcgen_top_port *out, size_t max);
 
 #endif

@@ -15,6 +15,8 @@
 //   counter_bits           32       event counter width (saturating)
 //   way_prediction         1        1: way prediction built
 //   tuner                  1        1: hardware tuner built
+//   tuner_serial           0        1: serial tuner multiplier, 0: array
+//   tuner_const_coefs      0        1: tuner coefficients constant, 0: registers
 // derived (ref/geometry.c, gen/params.c):
 //   rows                   128      lines per bank R
 //   offset_bits            4        log2(line_bytes)
@@ -38,6 +40,10 @@
 //   sram_data_mask_bits    16       write-mask bits
 //   pwr_sync_stages        2        acknowledge synchroniser flops
 //   wake_overhead          4        T_wake = acknowledge delay + this
+//   tuner_coefs            13       tuner coefficient registers
+//   tuner_step_cycles      1        cycles per tuner multiplier step
+//   tuner_longest_search   8        configurations in the longest search
+//   tuner_longest_compute  55       its compute cycles (seed: 164)
 
 `default_nettype none
 
@@ -93,6 +99,12 @@ module stc_cache_ctrl #(
   input  wire [4:0]              cnt_sel_i,
   input  wire                    cnt_clear_i,
   output wire [31:0]             cnt_value_o,
+  // Event strobes for the tuner (section 16): one-cycle pulses of the
+  // accesses, misses, first-probe hits and busy cycles counters' increments
+  output wire                    ev_access_o,
+  output wire                    ev_miss_o,
+  output wire                    ev_fph_o,
+  output wire                    ev_cycle_o,
   // Memory port
   output wire                    mem_req_valid_o,
   input  wire                    mem_req_ready_i,
@@ -739,6 +751,10 @@ module stc_cache_ctrl #(
     end
   endgenerate
   assign cnt_value_o = (cnt_sel_i < 5'd20) ? cnt_all[cnt_sel_i] : 32'd0;
+  assign ev_access_o = |inc[6*C_ACCESSES +: 6];
+  assign ev_miss_o   = |inc[6*C_MISSES +: 6];
+  assign ev_fph_o    = |inc[6*C_FIRST_PROBE_HITS +: 6];
+  assign ev_cycle_o  = |inc[6*C_CYCLES +: 6];
 
   // ---------------------------------------------------------------- outputs
   assign cpu_req_ready_o = (state_q == S_IDLE) && !cfg_valid_i;

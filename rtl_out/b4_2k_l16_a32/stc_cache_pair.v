@@ -15,6 +15,8 @@
 //   counter_bits           32       event counter width (saturating)
 //   way_prediction         1        1: way prediction built
 //   tuner                  1        1: hardware tuner built
+//   tuner_serial           0        1: serial tuner multiplier, 0: array
+//   tuner_const_coefs      0        1: tuner coefficients constant, 0: registers
 // derived (ref/geometry.c, gen/params.c):
 //   rows                   128      lines per bank R
 //   offset_bits            4        log2(line_bytes)
@@ -38,6 +40,10 @@
 //   sram_data_mask_bits    16       write-mask bits
 //   pwr_sync_stages        2        acknowledge synchroniser flops
 //   wake_overhead          4        T_wake = acknowledge delay + this
+//   tuner_coefs            13       tuner coefficient registers
+//   tuner_step_cycles      1        cycles per tuner multiplier step
+//   tuner_longest_search   8        configurations in the longest search
+//   tuner_longest_compute  55       its compute cycles (seed: 164)
 
 `default_nettype none
 
@@ -74,6 +80,11 @@ module stc_cache_pair (
   output wire [2:0]   i_mem_req_lines_o,  // lines in the burst
   input  wire         i_mem_rvalid_i,
   input  wire [31:0]  i_mem_rdata_i,
+  input  wire         i_tun_we_i,  // tuner register port (section 16)
+  input  wire [5:0]   i_tun_addr_i,
+  input  wire [31:0]  i_tun_wdata_i,
+  output wire [31:0]  i_tun_rdata_o,
+  output wire         i_tun_busy_o,  // a search is in progress
   output wire [3:0]   i_pwr_en_o,  // I-cache bank power switch enables
   input  wire [3:0]   i_pwr_ack_i,  // and acknowledges
   input  wire         d_cpu_req_valid_i,  // CPU port (section 15)
@@ -111,6 +122,11 @@ module stc_cache_pair (
   input  wire         d_mem_bvalid_i,  // write burst complete
   input  wire         d_mem_rvalid_i,
   input  wire [31:0]  d_mem_rdata_i,
+  input  wire         d_tun_we_i,  // tuner register port (section 16)
+  input  wire [5:0]   d_tun_addr_i,
+  input  wire [31:0]  d_tun_wdata_i,
+  output wire [31:0]  d_tun_rdata_o,
+  output wire         d_tun_busy_o,  // a search is in progress
   output wire [3:0]   d_pwr_en_o,  // D-cache bank power switch enables
   input  wire [3:0]   d_pwr_ack_i   // and acknowledges
 );
@@ -161,6 +177,11 @@ module stc_cache_pair (
     .mem_bvalid_i    (1'd0),
     .mem_rvalid_i    (i_mem_rvalid_i),
     .mem_rdata_i     (i_mem_rdata_i),
+    .tun_we_i        (i_tun_we_i),
+    .tun_addr_i      (i_tun_addr_i),
+    .tun_wdata_i     (i_tun_wdata_i),
+    .tun_rdata_o     (i_tun_rdata_o),
+    .tun_busy_o      (i_tun_busy_o),
     .pwr_en_o        (i_pwr_en_o),
     .pwr_ack_i       (i_pwr_ack_i)
   );
@@ -205,6 +226,11 @@ module stc_cache_pair (
     .mem_bvalid_i    (d_mem_bvalid_i),
     .mem_rvalid_i    (d_mem_rvalid_i),
     .mem_rdata_i     (d_mem_rdata_i),
+    .tun_we_i        (d_tun_we_i),
+    .tun_addr_i      (d_tun_addr_i),
+    .tun_wdata_i     (d_tun_wdata_i),
+    .tun_rdata_o     (d_tun_rdata_o),
+    .tun_busy_o      (d_tun_busy_o),
     .pwr_en_o        (d_pwr_en_o),
     .pwr_ack_i       (d_pwr_ack_i)
   );

@@ -16,6 +16,8 @@
  *   counter_bits           32       event counter width (saturating)
  *   way_prediction         1        1: way prediction built
  *   tuner                  1        1: hardware tuner built
+ *   tuner_serial           0        1: serial tuner multiplier, 0: array
+ *   tuner_const_coefs      0        1: tuner coefficients constant, 0: registers
  * derived (ref/geometry.c, gen/params.c):
  *   rows                   128      lines per bank R
  *   offset_bits            4        log2(line_bytes)
@@ -39,6 +41,10 @@
  *   sram_data_mask_bits    16       write-mask bits
  *   pwr_sync_stages        2        acknowledge synchroniser flops
  *   wake_overhead          4        T_wake = acknowledge delay + this
+ *   tuner_coefs            13       tuner coefficient registers
+ *   tuner_step_cycles      1        cycles per tuner multiplier step
+ *   tuner_longest_search   8        configurations in the longest search
+ *   tuner_longest_compute  55       its compute cycles (seed: 164)
  */
 #ifndef STC_GEOMETRY_GEN_H
 #define STC_GEOMETRY_GEN_H
@@ -53,6 +59,8 @@
 #define STC_GEN_COUNTER_BITS           32u      /* event counter width (saturating) */
 #define STC_GEN_WAY_PREDICTION         1u       /* 1: way prediction built */
 #define STC_GEN_TUNER                  1u       /* 1: hardware tuner built */
+#define STC_GEN_TUNER_SERIAL           0u       /* 1: serial tuner multiplier, 0: array */
+#define STC_GEN_TUNER_CONST_COEFS      0u       /* 1: tuner coefficients constant, 0: registers */
 
 #define STC_GEN_ROWS                   128u     /* lines per bank R */
 #define STC_GEN_OFFSET_BITS            4u       /* log2(line_bytes) */
@@ -76,6 +84,10 @@
 #define STC_GEN_SRAM_DATA_MASK_BITS    16u      /* write-mask bits */
 #define STC_GEN_PWR_SYNC_STAGES        2u       /* acknowledge synchroniser flops */
 #define STC_GEN_WAKE_OVERHEAD          4u       /* T_wake = acknowledge delay + this */
+#define STC_GEN_TUNER_COEFS            13u      /* tuner coefficient registers */
+#define STC_GEN_TUNER_STEP_CYCLES      1u       /* cycles per tuner multiplier step */
+#define STC_GEN_TUNER_LONGEST_SEARCH   8u       /* configurations in the longest search */
+#define STC_GEN_TUNER_LONGEST_COMPUTE  55u      /* its compute cycles (seed: 164) */
 
 /* Address mask: addr_bits ones (ARCHITECTURE.md section 12). */
 #define STC_GEN_ADDR_MASK 0xffffffffull

@@ -15,6 +15,8 @@
 //   counter_bits           32       event counter width (saturating)
 //   way_prediction         1        1: way prediction built
 //   tuner                  1        1: hardware tuner built
+//   tuner_serial           0        1: serial tuner multiplier, 0: array
+//   tuner_const_coefs      0        1: tuner coefficients constant, 0: registers
 // derived (ref/geometry.c, gen/params.c):
 //   rows                   128      lines per bank R
 //   offset_bits            4        log2(line_bytes)
@@ -38,6 +40,10 @@
 //   sram_data_mask_bits    16       write-mask bits
 //   pwr_sync_stages        2        acknowledge synchroniser flops
 //   wake_overhead          4        T_wake = acknowledge delay + this
+//   tuner_coefs            13       tuner coefficient registers
+//   tuner_step_cycles      1        cycles per tuner multiplier step
+//   tuner_longest_search   8        configurations in the longest search
+//   tuner_longest_compute  55       its compute cycles (seed: 164)
 
 `default_nettype none
 

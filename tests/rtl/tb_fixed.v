@@ -6,6 +6,7 @@
 // Prints "tb_fixed: PASS".
 `default_nettype none
 module tb_fixed;
+  `define TB_NO_TUNER  // a --fixed baseline has no tuner (and no tun_* ports)
   `include "tb_harness.vh"
 
   localparam [31:0] A = 32'h0000_1104;  // logical line 0x1100..0x111f, rows 0x10, 0x11

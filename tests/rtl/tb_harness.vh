@@ -32,6 +32,14 @@
   wire [31:0] mrdata;
   wire [3:0]  pwr_en;
 
+`ifndef TB_NO_TUNER
+  reg         tun_we = 1'b0;       // the tuner's register port (idle unless a test drives it)
+  reg  [5:0]  tun_addr = 6'd0;
+  reg  [31:0] tun_wdata = 32'd0;
+  wire [31:0] tun_rdata;
+  wire        tun_busy;
+`endif
+
   stc_cache dut (
     .clk_i(clk), .rst_ni(rst_n),
     .cpu_req_valid_i(req_valid), .cpu_req_ready_o(req_ready), .cpu_req_we_i(req_we),
@@ -42,6 +50,10 @@
     .cfg_err_o(cfg_err), .cfg_banks_log_o(cur_k), .cfg_ways_log_o(cur_a),
     .cfg_sub_log_o(cur_l), .cfg_wp_o(cur_wp),
     .cnt_sel_i(cnt_sel), .cnt_clear_i(1'b0), .cnt_value_o(cnt_value),
+`ifndef TB_NO_TUNER
+    .tun_we_i(tun_we), .tun_addr_i(tun_addr), .tun_wdata_i(tun_wdata), .tun_rdata_o(tun_rdata),
+    .tun_busy_o(tun_busy),
+`endif
     .mem_req_valid_o(mreq_valid), .mem_req_ready_i(mreq_ready), .mem_req_we_o(mreq_we),
     .mem_req_line_o(mreq_line), .mem_req_lines_o(mreq_lines), .mem_wvalid_o(mwvalid),
     .mem_wready_i(mwready), .mem_wdata_o(mwdata), .mem_bvalid_i(mbvalid),

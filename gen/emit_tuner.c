@@ -1,0 +1,196 @@
+/*
+ * emit_tuner.c - stc_tuner, the hardware tuner (docs/ARCHITECTURE.md
+ * section 16; cycle model ref/tuner_hw.c).
+ *
+ * The module is the template gen/stc_tuner.v.in (C strings in
+ * build/gen/tuner_template.inc, made by gen/mkinc.sh). Three kinds of
+ * marks are filled from stcgen_params:
+ * - @NAME@ tokens inside a line: a literal (widths, register indices,
+ *   the coefficients' reset vector);
+ * - a line starting with @IF_SERIAL@, @IF_ARRAY@, @IF_REGS@ or @IF_CONST@:
+ *   kept (without the mark) only for that multiplier or coefficient option;
+ * - a line holding only @@NAME@@: replaced by generated lines (the
+ *   coefficient table and the multiplexers over it).
+ */
+#include "emit.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const tuner_template[] = {
+#include "tuner_template.inc"
+    NULL,
+};
+
+enum { TOKEN_NAME_MAX = 32, TOKEN_VALUE_MAX = 640, TOKENS_MAX = 24, LINE_MAX_LEN = 1024 };
+
+typedef struct {
+    char name[TOKEN_NAME_MAX];
+    char value[TOKEN_VALUE_MAX];
+} token;
+
+typedef struct {
+    token tokens[TOKENS_MAX];
+    unsigned count;
+} token_set;
+
+static void set(token_set *set_, const char *name, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void set(token_set *set_, const char *name, const char *format, ...)
+{
+    if (set_->count >= TOKENS_MAX) {
+        return; /* cannot happen: make_tokens sets fewer */
+    }
+    token *t = &set_->tokens[set_->count++];
+    snprintf(t->name, sizeof t->name, "@%s@", name);
+    va_list args;
+    va_start(args, format);
+    vsnprintf(t->value, sizeof t->value, format, args);
+    va_end(args);
+}
+
+/* {16'dC(N-1), ..., 16'dC0}: the coefficient vector, register 0 lowest. */
+static void reset_vector(const stcgen_params *params, char *buf, size_t len)
+{
+    size_t used = (size_t)snprintf(buf, len, "{");
+    for (size_t index = params->tuner_coefs; index-- > 0 && used < len;) {
+        used += (size_t)snprintf(buf + used, len - used, "16'd%u%s",
+                                 params->tuner_coef_reset[index], index ? ", " : "}");
+    }
+}
+
+static void make_tokens(const stcgen_params *params, token_set *tokens)
+{
+    const stc_geometry *g = &params->geometry;
+    tokens->count = 0;
+    set(tokens, "LOGB", "%u", g->bank_bits);
+    set(tokens, "COEFBITSM1", "%zu", 16 * params->tuner_coefs - 1);
+    set(tokens, "MISS_BASE", "%zu", stc_tuner_coef_miss(g, 0));
+    set(tokens, "STATIC_BASE", "%zu", stc_tuner_coef_static(g, 0));
+    set(tokens, "STALL_IDX", "%zu", g->banks > 1 ? stc_tuner_coef_stall(g) : (size_t)63);
+    set(tokens, "WP_BUILT", "%s", params->way_prediction ? "1'b1" : "1'b0");
+    set(tokens, "BUILD_WORD", "%zu",
+        params->tuner_coefs | (params->tuner_serial ? 1u : 0u) << 8 |
+            (params->tuner_const_coefs ? 1u : 0u) << 9 | (params->way_prediction ? 1u : 0u) << 10);
+    set(tokens, "MULT_WHAT", "%s",
+        params->tuner_serial ? "serial: shift-and-add, 16 cycles per step"
+                             : "array: one cycle per step");
+    set(tokens, "COEF_WHAT", "%s",
+        params->tuner_const_coefs ? "constants" : "registers, loadable by software");
+    set(tokens, "COEF_ACCESS", "%s",
+        params->tuner_const_coefs ? "read only: constants" : "read/write");
+    set(tokens, "UNIT", "%.10g", params->tuner_nj_per_unit);
+    char vector[TOKEN_VALUE_MAX];
+    reset_vector(params, vector, sizeof vector);
+    set(tokens, "COEF_RESET", "%s", vector);
+}
+
+static void substitute(stcgen_text *text, const token_set *tokens, const char *line)
+{
+    char out[LINE_MAX_LEN];
+    size_t len = 0;
+    while (*line && len + 1 < sizeof out) {
+        const token *hit = NULL;
+        if (*line == '@') {
+            for (unsigned index = 0; index < tokens->count; index++) {
+                size_t name_len = strlen(tokens->tokens[index].name);
+                if (strncmp(line, tokens->tokens[index].name, name_len) == 0) {
+                    hit = &tokens->tokens[index];
+                    break;
+                }
+            }
+        }
+        if (hit) {
+            size_t value_len = strlen(hit->value);
+            if (len + value_len + 1 < sizeof out) {
+                memcpy(out + len, hit->value, value_len);
+                len += value_len;
+            }
+            line += strlen(hit->name);
+        } else {
+            out[len++] = *line++;
+        }
+    }
+    out[len] = '\0';
+    stcgen_text_raw(text, "%s\n", out);
+}
+
+/* The generated blocks. */
+static void emit_block(stcgen_text *text, const stcgen_params *params, const char *name)
+{
+    const stc_geometry *g = &params->geometry;
+    char coef_name[32];
+    if (strcmp(name, "COEF_NAMES") == 0) {
+        for (size_t index = 0; index < params->tuner_coefs; index++) {
+            stc_tuner_coef_name(g, index, coef_name, sizeof coef_name);
+            stcgen_text_raw(text, "//   %2zu %-12s reset %u\n", index, coef_name,
+                            params->tuner_coef_reset[index]);
+        }
+    } else if (strcmp(name, "COEF_AT") == 0) {
+        for (size_t index = 0; index < params->tuner_coefs; index++) {
+            stcgen_text_raw(text, "        6'd%zu: coef_at = vec[%zu:%zu];\n", index,
+                            16 * index + 15, 16 * index);
+        }
+    } else if (strcmp(name, "HIT_BASE") == 0) {
+        for (unsigned s = 0; s <= g->bank_bits; s++) {
+            stcgen_text_raw(text, "        3'd%u: hit_base = 6'd%zu;\n", s, stc_tuner_coef_hit(s, 0));
+        }
+    } else if (strcmp(name, "COEF_WRITE") == 0) {
+        if (params->tuner_const_coefs) {
+            return; /* constants: writes are ignored */
+        }
+        for (size_t index = 0; index < params->tuner_coefs; index++) {
+            stcgen_text_raw(text, "        6'd%zu: coef_d[%zu:%zu] = reg_wdata_i[15:0];\n",
+                            STC_TREG_COEF + index, 16 * index + 15, 16 * index);
+        }
+    }
+}
+
+/* Is a line marked for an option that is not built? Strips the mark. */
+static bool keep_line(const stcgen_params *params, const char **line)
+{
+    static const struct {
+        const char *mark;
+        int which; /* 0 serial, 1 array, 2 regs, 3 const */
+    } marks[] = {{"@IF_SERIAL@", 0}, {"@IF_ARRAY@", 1}, {"@IF_REGS@", 2}, {"@IF_CONST@", 3}};
+    for (size_t index = 0; index < sizeof marks / sizeof marks[0]; index++) {
+        size_t len = strlen(marks[index].mark);
+        if (strncmp(*line, marks[index].mark, len) == 0) {
+            *line += len;
+            switch (marks[index].which) {
+            case 0:
+                return params->tuner_serial;
+            case 1:
+                return !params->tuner_serial;
+            case 2:
+                return !params->tuner_const_coefs;
+            default:
+                return params->tuner_const_coefs;
+            }
+        }
+    }
+    return true;
+}
+
+void stcgen_emit_tuner(stcgen_text *text, const stcgen_file *file, const stcgen_params *params)
+{
+    token_set tokens;
+    make_tokens(params, &tokens);
+    stcgen_text_header(text, &stcgen_comment_slashes, file->name, file->title, params);
+    stcgen_text_blank(text);
+    for (const char *const *cursor = tuner_template; *cursor; cursor++) {
+        const char *line = *cursor;
+        size_t len = strlen(line);
+        if (len > 4 && strncmp(line, "@@", 2) == 0 && strcmp(line + len - 2, "@@") == 0) {
+            char name[TOKEN_NAME_MAX];
+            snprintf(name, sizeof name, "%.*s", (int)(len - 4), line + 2);
+            emit_block(text, params, name);
+            continue;
+        }
+        if (keep_line(params, &line)) {
+            substitute(text, &tokens, line);
+        }
+    }
+}

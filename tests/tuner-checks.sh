@@ -1,0 +1,199 @@
+#!/bin/bash
+# The hardware tuner stc_tuner (docs/ARCHITECTURE.md section 16):
+#   - for four geometries (the default, 8 banks, 32-byte lines, 2 banks) and
+#     the default without way prediction, and
+#     each multiplier (array, serial) and coefficient option (regs, const):
+#     stc_tuner.v is `verilator --lint-only -Wall` clean with and without
+#     SYNTHESIS, compiles in Icarus (-g2005 -Wall) without a warning, passes
+#     Yosys `proc; check -assert` with no latch; the file is there exactly
+#     when the tuner is built (--no-tuner leaves it out) and the output name
+#     carries the options;
+#   - the lockstep test (tests/rtl/tuner_lockstep.c through the Verilator
+#     shim tests/rtl/tb_tuner.cpp): the RTL against ref/tuner_hw.c every
+#     cycle (outputs, every register address, every flop) for the default
+#     geometry with all four option pairs, the other geometries with both
+#     multipliers, and the default without way prediction; the seed's example and
+#     the mpeg2 case on the default;
+#   - the tuner in the top (tests/rtl/tb_tuner_top.v, Icarus and Verilator):
+#     a search on a real CPU stream through the controller, software's
+#     configuration port held off meanwhile, the window counters wired;
+#     every top lint-clean with every option;
+#   - the generator's summary prints the compute cycles of the longest search.
+# Usage: tuner-checks.sh STCGEN
+set -u
+STCGEN=${1:?usage: tuner-checks.sh STCGEN}
+STCGEN="$(cd "$(dirname "$STCGEN")" && pwd)/$(basename "$STCGEN")"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+CC=${CC:-gcc}
+
+fail() {
+    echo "FAIL $1"
+    failed=$((failed + 1))
+    if [ -s "$work/log" ]; then sed -n '1,30s/^/    /p' "$work/log"; fi
+}
+quiet() {
+    local name=$1
+    shift
+    if "$@" >"$work/log" 2>&1 && [ ! -s "$work/log" ]; then
+        passed=$((passed + 1))
+    else
+        fail "$name"
+    fi
+}
+check() {
+    local name=$1
+    shift
+    : >"$work/log"
+    if "$@" >"$work/log" 2>&1; then
+        passed=$((passed + 1))
+    else
+        fail "$name"
+    fi
+}
+
+for tool in verilator iverilog yosys g++ "$CC"; do
+    if ! command -v "$tool" >/dev/null; then
+        echo "tuner-checks: $tool is missing (make installs it: scripts/ensure-tools.sh)"
+        exit 1
+    fi
+done
+
+# shellcheck disable=SC2016
+YOSYS_CHECK='proc; check -assert; select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$sr'
+
+# The model's objects for the lockstep harness, built once.
+lib="$work/lib"
+mkdir -p "$lib"
+for file in tuner_hw fixed energy config geometry; do
+    if ! "$CC" -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Wall -Wextra -Werror -I"$root/ref" \
+        -c "$root/ref/$file.c" -o "$lib/$file.o" >"$work/log" 2>&1; then
+        fail "compile ref/$file.c"
+    fi
+done
+
+geometries=(
+    "default|"
+    "banks8|--banks 8"
+    "line32|--line-bytes 32"
+    "banks2|--banks 2"
+    "nowp|--no-way-prediction"
+)
+options=(
+    "array-regs|"
+    "serial-regs|--tuner-mult serial"
+    "array-const|--tuner-coeff const"
+    "serial-const|--tuner-mult serial --tuner-coeff const"
+)
+
+for entry in "${geometries[@]}"; do
+    gtag=${entry%%|*}
+    gargs=${entry#*|}
+    for option in "${options[@]}"; do
+        otag=${option%%|*}
+        oargs=${option#*|}
+        tag="$gtag/$otag"
+        out="$work/$gtag-$otag"
+        # shellcheck disable=SC2086
+        quiet "$tag: stcgen" "$STCGEN" $gargs $oargs --out "$out"
+        [ -f "$out/stc_tuner.v" ] || { fail "$tag: stc_tuner.v written"; continue; }
+        name=$(sed -n 's/^#define STC_GEN_NAME "\(.*\)"/\1/p' "$out/stc_geometry_gen.h")
+        suffix=""
+        case $otag in serial-*) suffix="_serial" ;; esac
+        case $otag in *-const) suffix="${suffix}_coefconst" ;; esac
+        [ "$gtag" = nowp ] && suffix="_nowp$suffix"
+        check "$tag: name $name ends in '$suffix'" bash -c "[[ '$name' == *_a32$suffix ]]"
+        for define in "" -DSYNTHESIS; do
+            quiet "$tag: verilator -Wall stc_tuner $define" \
+                verilator --lint-only -Wall --default-language 1364-2005 $define \
+                --top-module stc_tuner "$out/stc_tuner.v"
+            quiet "$tag: iverilog -g2005 -Wall $define" \
+                iverilog -g2005 -Wall $define -o "$work/tuner.vvp" "$out"/*.v
+        done
+        quiet "$tag: verilator -Wall stc_cache_pair (tuner in the tops)" \
+            verilator --lint-only -Wall --default-language 1364-2005 \
+            --top-module stc_cache_pair "$out"/*.v
+        quiet "$tag: yosys stc_tuner" \
+            yosys -q -p "read_verilog $out/stc_tuner.v; hierarchy -check -top stc_tuner; $YOSYS_CHECK"
+
+        # Lockstep: all options on the default geometry, both multipliers
+        # with loadable coefficients on the others.
+        if [ "$gtag" != default ] && [ "$otag" != array-regs ] && [ "$otag" != serial-regs ]; then
+            continue
+        fi
+        if ! "$CC" -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Wall -Wextra -Werror \
+            -I"$root/ref" -I"$root/tests" -I"$root/tests/rtl" -I"$out" \
+            -c "$root/tests/rtl/tuner_lockstep.c" -o "$work/lockstep.o" >"$work/log" 2>&1; then
+            fail "$tag: tuner_lockstep.c compiles"
+            continue
+        fi
+        rm -f "$work/libtl.a"
+        ar rcs "$work/libtl.a" "$work/lockstep.o" "$lib"/*.o
+        # (the shim is testbench code: only the generated RTL is held to -Wall)
+        if verilator --cc --exe --build -j 2 --public-flat-rw -Wno-fatal -Wno-lint -Wno-style \
+            --top-module stc_tuner --Mdir "$work/vl-$gtag-$otag" -o tb \
+            -CFLAGS "-I$root/ref -I$root/tests -I$root/tests/rtl -I$out" \
+            "$root/tests/rtl/tb_tuner.cpp" "$work/libtl.a" "$out/stc_tuner.v" \
+            >"$work/log" 2>&1; then
+            if "$work/vl-$gtag-$otag/tb" >"$work/log" 2>&1 && grep -q "tuner_lockstep: PASS" "$work/log"; then
+                passed=$((passed + 1))
+                if [ "$gtag" = default ]; then sed 's/^/    /' "$work/log" | grep -E "seed|mpeg2"; fi
+            else
+                fail "$tag: lockstep RTL = model every cycle"
+            fi
+            rm -rf "$work/vl-$gtag-$otag"
+        else
+            fail "$tag: lockstep harness builds"
+        fi
+    done
+done
+
+# The tuner inside the top, default geometry: tests/rtl/tb_tuner_top.v in
+# Icarus and Verilator.
+out="$work/default-array-regs"
+if iverilog -g2005 -Wall -I"$root/tests/rtl" -o "$work/tt.vvp" "$root/tests/rtl/tb_tuner_top.v" \
+    "$out"/*.v >"$work/log" 2>&1 && [ ! -s "$work/log" ]; then
+    if vvp -n "$work/tt.vvp" >"$work/log" 2>&1 && grep -q "tb_tuner_top: PASS" "$work/log"; then
+        passed=$((passed + 1))
+        grep "search examined" "$work/log" | sed 's/^/    /'
+    else
+        fail "tb_tuner_top (Icarus)"
+    fi
+else
+    fail "tb_tuner_top compiles in Icarus"
+fi
+if verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style --top-module tb_tuner_top \
+    -I"$root/tests/rtl" --Mdir "$work/vl-top" -o tb "$root/tests/rtl/tb_tuner_top.v" \
+    "$out"/*.v >"$work/log" 2>&1; then
+    if "$work/vl-top/tb" >"$work/log" 2>&1 && grep -q "tb_tuner_top: PASS" "$work/log"; then
+        passed=$((passed + 1))
+    else
+        fail "tb_tuner_top (Verilator)"
+    fi
+else
+    fail "tb_tuner_top builds in Verilator"
+fi
+
+# --no-tuner leaves the tuner out; the summary prints the cycle figures.
+quiet "stcgen --no-tuner" "$STCGEN" --no-tuner --out "$work/notuner"
+check "--no-tuner: no stc_tuner.v" test ! -e "$work/notuner/stc_tuner.v"
+check "--no-tuner: the core does not list it" bash -c "! grep -q stc_tuner '$work/notuner/stc_cache.core'"
+check "the core lists stc_tuner.v" grep -q "stc_tuner.v" "$work/default-array-regs/stc_cache.core"
+check "summary: array 55 compute cycles" bash -c \
+    "'$STCGEN' --out '$work/sum1' --summary | grep -q 'longest search (8 configurations) 55 compute cycles'"
+check "summary: serial 445 compute cycles" bash -c \
+    "'$STCGEN' --tuner-mult serial --out '$work/sum2' --summary | grep -q 'longest search (8 configurations) 445 compute cycles'"
+check "--summary is not in the command of the headers" bash -c \
+    "grep -qx '//   stcgen' '$work/sum1/stc_tuner.v'"
+if "$STCGEN" --tuner-mult fast --out "$work/bad" >"$work/err" 2>&1; then
+    fail "--tuner-mult fast is refused"
+else
+    check "--tuner-mult fast: message" grep -q "stcgen: --tuner-mult fast: must be array or serial" "$work/err"
+    check "--tuner-mult fast: nothing written" test ! -e "$work/bad"
+fi
+
+echo "tuner-checks: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
