@@ -45,8 +45,18 @@ LS_CXX := $(if $(shell command -v clang++),clang++,g++)
 LS_CXXFLAGS = $(if $(filter default,$*),-O2,-O1)
 
 .PHONY: lockstep lockstep-build lockstep-long bench-lockstep
+# The C harness (tb/lockstep.c and its parts), compiled per tag: it takes
+# the geometry from the tag's generated header and its LS_CDEFS.
+LS_C_NAMES := lockstep rng memory_image txn_log report model_side rtl_side compare operations \
+    stimuli directed
+LS_C_SRC := $(LS_C_NAMES:%=tb/%.c)
+LS_C_HDR := $(wildcard tb/*.h)
+LS_C_OBJ = $(LS_C_NAMES:%=$(LS)/$(1)/c/%.o)
+LS_PCT := %
+
 # (kept: the intermediate files of every tag's chain)
-.SECONDARY: $(foreach t,$(LS_TAGS),$(addprefix $(LS)/$(t)/,rtl.stamp obj/objs.txt lockstep.o dut_verilator.o))
+.SECONDARY: $(foreach t,$(LS_TAGS),$(addprefix $(LS)/$(t)/,rtl.stamp obj/objs.txt dut_verilator.o) \
+    $(call LS_C_OBJ,$(t)))
 
 $(LS)/%/rtl.stamp: $(B)/gcc/stcgen
 	mkdir -p $(LS)/$*
@@ -62,18 +72,23 @@ $(LS)/%/obj/objs.txt: $(LS)/%/rtl.stamp tb/lockstep.vlt tb/verilated-lib.mk
 $(LS)/%/dut_verilator.o: tb/dut_verilator.cpp tb/dut.h $(LS)/%/obj/objs.txt
 	g++ $$(cat $(LS)/$*/obj/cppflags.txt) $(LS_CXXFLAGS) -Wno-unused-parameter -c -o $@ $<
 
-$(LS)/%/lockstep.o: tb/lockstep.c tb/dut.h $(LIB_HDR) $(LS)/%/rtl.stamp
-	$(CC) $(CFLAGS_COMMON) $(LS_CDEFS_$*) -O2 -g -Iref -Itb -I$(LS)/$*/rtl -c -o $@ $<
+# One pattern rule per C file (a pattern rule has one stem: the tag).
+define ls_c_rule
+$$(LS)/%/c/$(1).o: tb/$(1).c $$(LS_C_HDR) $$(LIB_HDR) $$(LS)/%/rtl.stamp
+	mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS_COMMON) $$(LS_CDEFS_$$*) -O2 -g -Iref -Itb -I$$(LS)/$$*/rtl -c -o $$@ $$<
+endef
+$(foreach f,$(LS_C_NAMES),$(eval $(call ls_c_rule,$(f))))
 
-$(LS)/%/lockstep: $(LS)/%/lockstep.o $(LS)/%/dut_verilator.o $(LS)/%/obj/objs.txt $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o)
-	g++ -o $@ $< $(LS)/$*/dut_verilator.o $$(cat $(LS)/$*/obj/objs.txt) \
+$(LS)/%/lockstep: $(foreach f,$(LS_C_NAMES),$(LS)/$(LS_PCT)/c/$(f).o) $(LS)/%/dut_verilator.o $(LS)/%/obj/objs.txt $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o)
+	g++ -o $@ $(LS_C_NAMES:%=$(LS)/$*/c/%.o) $(LS)/$*/dut_verilator.o $$(cat $(LS)/$*/obj/objs.txt) \
 	    $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o) -lz -pthread -latomic -lm
 
 lockstep-build: $(foreach t,$(LS_TAGS),$(LS)/$(t)/lockstep)
 
 # The C harness compiles cleanly under clang too (the build uses gcc).
-$(LS)/clang-check.stamp: tb/lockstep.c tb/dut.h $(LS)/default/rtl.stamp
-	clang $(CFLAGS_COMMON) -fsyntax-only -Iref -Itb -I$(LS)/default/rtl $<
+$(LS)/clang-check.stamp: $(LS_C_SRC) $(LS_C_HDR) $(LS)/default/rtl.stamp
+	clang $(CFLAGS_COMMON) -fsyntax-only -Iref -Itb -I$(LS)/default/rtl $(LS_C_SRC)
 	touch $@
 
 lockstep: deps lockstep-build $(LS)/clang-check.stamp
