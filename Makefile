@@ -76,7 +76,10 @@ test: traces unit
 	tests/engines-agree.sh $(STCSIM) $(B)/traces
 	tests/rtl-checks.sh $(B)/asan/stcgen
 	tests/tuner-checks.sh $(B)/asan/stcgen
+	$(MAKE) lockstep
 	@echo "make test: all checks passed"
+
+include tb/lockstep.mk
 
 bench: tools traces
 	scripts/bench.sh $(STCSIM) $(B)/traces

@@ -49,10 +49,16 @@ static int make_name(stcgen_params *params)
         }
         fixed[used] = '\0';
     }
-    int written = snprintf(params->name, sizeof params->name, "b%u_%s_l%u_a%u%s%s%s%s",
+    int written = snprintf(params->name, sizeof params->name, "b%u_%s_l%u_a%u%s%s%s%s%s%s",
                            geometry->banks, size, geometry->line_bytes, geometry->addr_bits,
                            counters, params->way_prediction ? "" : "_nowp",
-                           tuner, fixed);
+                           tuner, fixed, params->debug_break ? "_BROKEN_" : "",
+                           params->debug_break ? params->debug_break : "");
+    for (char *cursor = params->name; *cursor; cursor++) {
+        if (*cursor == '-') {
+            *cursor = '_'; /* debug break names use '-' */
+        }
+    }
     return written > 0 && (size_t)written < sizeof params->name ? 0 : -1;
 }
 

@@ -58,6 +58,10 @@ typedef struct {
     bool tuner;            /* build the hardware tuner (ARCHITECTURE.md section 16) */
     bool tuner_serial;     /* tuner multiplier: serial (16 cycles a step) instead of array */
     bool tuner_const_coefs; /* tuner coefficients are constants instead of registers */
+    /* Test aid, never on by default: the name of one deliberate bug
+     * (stcgen --debug-break NAME, emit_ctrl.c's list) the lockstep harness
+     * must catch; NULL for a correct controller. */
+    const char *debug_break;
     const char *fixed;     /* NULL, or the configuration of a non-configurable
                               baseline (--fixed NAME, section 14.1; not owned) */
 

@@ -8,6 +8,7 @@
  * error cases nothing is written.
  */
 #include "count.h"
+#include "emit.h"
 #include "files.h"
 #include "output.h"
 #include "params.h"
@@ -191,6 +192,7 @@ int main(int argc, char **argv)
             return 0;
         }
     }
+    char err[ERR_LEN];
     for (int index = 1; index < argc; index++) {
         const char *arg = argv[index];
         const char *equals = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
@@ -215,7 +217,9 @@ int main(int argc, char **argv)
         const char *value = NULL;
         bool is_out = name_len == strlen("--out") && strncmp(arg, "--out", name_len) == 0;
         bool is_fixed = name_len == strlen("--fixed") && strncmp(arg, "--fixed", name_len) == 0;
-        bool takes_value = is_out || is_fixed;
+        bool is_break = name_len == strlen("--debug-break") &&
+                        strncmp(arg, "--debug-break", name_len) == 0;
+        bool takes_value = is_out || is_fixed || is_break;
         const word_option *word = NULL;
         for (size_t which = 0; which < sizeof words / sizeof words[0]; which++) {
             if (strlen(words[which].option) == name_len &&
@@ -248,6 +252,16 @@ int main(int argc, char **argv)
         } else {
             fprintf(stderr, "stcgen: option %.*s needs a value\n", (int)name_len, arg);
             return EXIT_USAGE;
+        }
+        if (is_break) {
+            /* Hidden test aid (ARCHITECTURE.md 14.1): a deliberately broken
+             * controller for the lockstep harness to catch. */
+            if (stcgen_ctrl_break_check(value, err, sizeof err) != 0) {
+                fprintf(stderr, "stcgen: --debug-break %s: %s\n", value, err);
+                return EXIT_USAGE;
+            }
+            params.debug_break = value;
+            continue;
         }
         if (word) {
             if (strcmp(value, word->off) == 0) {
@@ -285,7 +299,6 @@ int main(int argc, char **argv)
         *number->value = (unsigned)parsed;
     }
 
-    char err[ERR_LEN];
     if (stcgen_params_init(&params, err, sizeof err) != 0) {
         print_param_error(err);
         return EXIT_USAGE;

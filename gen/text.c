@@ -191,6 +191,12 @@ void stcgen_text_header(stcgen_text *text, const stcgen_comment *comment, const 
     comment_line(text, comment, "%s", "");
     comment_line(text, comment, "cache %s, reset configuration %s", params->name,
                  params->reset_config);
+    if (params->debug_break) {
+        comment_line(text, comment, "%s", "");
+        comment_line(text, comment, "BROKEN on purpose (--debug-break %s): a test of the lockstep",
+                     params->debug_break);
+        comment_line(text, comment, "harness, which must catch it. Never use this output.");
+    }
     comment_line(text, comment, "%s", "");
     comment_line(text, comment, "parameters:");
     comment_values(text, comment, values, count, false);

@@ -1,0 +1,78 @@
+/*
+ * dut.h - the generated cache top (stc_cache, built by Verilator) as seen
+ * from the C lockstep harness. tb/dut_verilator.cpp implements it: the only
+ * C++ in the harness, because Verilator's model is a C++ class.
+ *
+ * One clock cycle is: fill the inputs of `dut_pins`, call dut_settle (clock
+ * low, inputs applied, combinational logic settled, outputs read back), look
+ * at the outputs (handshakes of this cycle), then dut_edge (the rising edge
+ * that ends the cycle; outputs read back again, e.g. the new pwr_en).
+ */
+#ifndef STC_TB_DUT_H
+#define STC_TB_DUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { DUT_COUNTERS = 20 };
+
+typedef struct {
+    /* inputs */
+    uint32_t rst_n;
+    uint32_t cpu_req_valid, cpu_req_we, cpu_req_be, cpu_req_wdata;
+    uint64_t cpu_req_addr; /* word address */
+    uint32_t cfg_valid, cfg_banks_log, cfg_ways_log, cfg_sub_log, cfg_wp;
+    uint32_t cnt_sel, cnt_clear;
+    uint32_t mem_req_ready, mem_wready, mem_bvalid, mem_rvalid, mem_rdata;
+    uint32_t pwr_ack;
+    /* outputs */
+    uint32_t cpu_req_ready, cpu_rsp_valid, cpu_rsp_err, cpu_rsp_rdata;
+    uint32_t cfg_ready, cfg_done, cfg_err;
+    uint32_t cur_banks_log, cur_ways_log, cur_sub_log, cur_wp;
+    uint64_t cnt_value;
+    uint32_t mem_req_valid, mem_req_we, mem_req_lines, mem_wvalid, mem_wdata;
+    uint64_t mem_req_line;
+    uint32_t pwr_en;
+} dut_pins;
+
+typedef struct dut dut;
+
+/* Build the model; wave_path, if not NULL, receives an FST waveform of
+ * every cycle. Returns NULL with a message in err. */
+dut *dut_open(const char *wave_path, char *err, size_t err_len);
+void dut_close(dut *d);
+
+void dut_settle(dut *d, dut_pins *pins);
+void dut_edge(dut *d, dut_pins *pins);
+
+/* Internal state (read through Verilator's public scopes). */
+void dut_counters(dut *d, uint64_t out[DUT_COUNTERS]);
+/* Valid and dirty bits of one row, bit b = bank b. */
+void dut_row_state(dut *d, unsigned row, uint32_t *valid, uint32_t *dirty);
+/* Banks whose tag or data SRAM is accessed in the settled cycle. */
+uint32_t dut_sram_access(dut *d);
+/* The bank the controller touches (serves) in the settled cycle. */
+unsigned dut_touch_bank(dut *d);
+/* The controller's event strobes for the tuner in the settled cycle, bit 0
+ * access, 1 miss, 2 first-probe hit, 3 busy cycle; -1 if the top has none
+ * (before the tuner, ARCHITECTURE.md section 16). */
+int dut_strobes(dut *d);
+/* Overwrite bank b's tag and data SRAMs with garbage from seed: what a
+ * power switch turning off does to the contents. */
+void dut_scramble_bank(dut *d, unsigned bank, uint64_t seed);
+/* The tag and line bank b's SRAMs hold in row `row` (line_bytes bytes into
+ * data). Returns -1 if the arrays do not have the expected shape. */
+int dut_slot(dut *d, unsigned bank, unsigned row, uint64_t *tag, uint8_t *data,
+             unsigned line_bytes);
+/* Flush the waveform (on a mismatch, before exiting). */
+void dut_flush(dut *d);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,107 @@
+/*
+ * harness.h - the state of one lockstep run: the options, the model and
+ * its memory, the DUT and the C models of its memory and power switches,
+ * the shadow memory, the transaction logs, the random stream, the stimuli
+ * and the bookkeeping of the reports. One `harness` is made by main and
+ * passed by pointer to every part of the harness.
+ */
+#ifndef STC_TB_HARNESS_H
+#define STC_TB_HARNESS_H
+
+#include "cache.h"
+#include "config.h"
+#include "dut.h"
+#include "geometry.h"
+#include "memory_image.h"
+#include "report.h"
+#include "rng.h"
+#include "stimuli.h"
+#include "txn_log.h"
+#include "variant.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The command line (lockstep -h). */
+typedef struct {
+    uint64_t seed;
+    uint64_t requests;
+    unsigned reconfig_every; /* mean requests between reconfigurations, 0 = never */
+    unsigned checkpoint_every;
+    unsigned clear_every;
+    unsigned locality; /* percent of requests near the previous one */
+    unsigned hot_lines;
+    unsigned writes;   /* percent stores */
+    unsigned latency;  /* T_mem of the fixed-latency memory */
+    unsigned ack_delay;
+    unsigned model_latency; /* test aids: the model's T_mem and T_wake, */
+    unsigned model_wake;    /* UINT32_MAX = follow the memory and switches */
+    bool random_memory;
+    const char *trace;
+    const char *wave;
+    const char *start_config;
+    bool directed;
+    bool expect_mismatch;
+    bool quiet;
+    bool bench;
+} options;
+
+struct harness {
+    options opt;
+    rng rng; /* every random draw of the run */
+    stimuli stimuli;
+
+    /* the model */
+    stc_geometry geometry;                /* the generated geometry, T_mem, T_wake */
+    stc_config configs[STC_MAX_CONFIGS]; /* the legal configurations */
+    size_t config_count;
+    stc_cache *model;
+    /* the model's memory, the RTL's memory, what the CPU wrote */
+    memory_image model_mem, rtl_mem, shadow;
+    /* the current operation's memory transactions */
+    txn_log model_log, rtl_log;
+
+    /* the RTL */
+    dut *rtl;
+    dut_pins pins;
+    uint64_t cycle; /* clock cycles since reset */
+
+    /* the RTL memory model */
+    enum { M_IDLE, M_RWAIT, M_RBEATS, M_WBEATS, M_WWAIT } mstate;
+    unsigned mcount, mbeats;
+    uint64_t maddr;
+    bool m_ready, m_rvalid, m_wready, m_bvalid;
+    transaction *mtxn;
+
+    /* power switches */
+    uint32_t pwr_en_prev, ack;
+    uint32_t ack_pending_mask, ack_pending_value;
+    uint64_t ack_time[32];
+    uint64_t last_cfg_done;
+    unsigned max_ack_delay;
+
+    /* bookkeeping */
+    uint64_t ops, requests, reconfigs;
+    op_record history[HISTORY];
+    unsigned history_next;
+    op_record cur;
+    coverage cov;
+    uint32_t stamp;
+    uint64_t rtl_counts[NCOUNTERS]; /* the RTL's counters when last read */
+    bool counts_fresh;              /* read in this cycle: no need to read again */
+    bool strobes;              /* the top has the tuner's event strobes */
+    uint64_t strobe_counts[4]; /* strobes seen since the last counter clear */
+    int config_at; /* index of the model's configuration in configs */
+    /* A CPU request offered together with a configuration (section 15.2:
+     * the configuration goes first; the request waits, then is served). */
+    struct {
+        bool on, we;
+        uint64_t addr;
+        unsigned be;
+        uint32_t wdata;
+    } pending;
+    uint64_t scramble_seed; /* the garbage of the next bank switched off */
+};
+
+#endif

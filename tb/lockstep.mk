@@ -1,0 +1,104 @@
+# tb/lockstep.mk - the lockstep harness (tb/README.md), included by the Makefile.
+#
+#   make lockstep          quick lockstep runs (part of make test)
+#   make lockstep-long     at least 10^7 requests over every tested geometry
+#   make bench-lockstep    requests per second, all checks on, default geometry
+#
+# Each geometry (and each deliberately broken controller) is generated into
+# build/lockstep/TAG/rtl, Verilated into build/lockstep/TAG/obj and linked
+# with the C harness into build/lockstep/TAG/lockstep; all cached in build/.
+LS := $(B)/lockstep
+# The four geometries tests/rtl-checks.sh checks, plus 16-bit counters
+# (saturation) and no way prediction (way-predicted configurations illegal).
+LS_GEOMETRIES := default banks8 line32 banks2 c16 nowp
+LS_BREAKS := skip-writeback tag-bit lru-order no-invalidate store-clean store-lane
+LS_ARGS_default :=
+LS_ARGS_banks8 := --banks 8
+LS_ARGS_line32 := --line-bytes 32
+LS_ARGS_banks2 := --banks 2
+LS_ARGS_c16 := --counter-bits 16
+LS_ARGS_nowp := --no-way-prediction
+# The default geometry as an I-cache (the top's READ_ONLY = 1).
+LS_ARGS_icache :=
+LS_VDEFS_icache := -GREAD_ONLY=1
+LS_CDEFS_icache := -DLOCKSTEP_ICACHE=1
+# The default geometry with stc_sram's own simulation model (no SYNTHESIS).
+LS_ARGS_simsram :=
+LS_CDEFS_simsram := -DLOCKSTEP_SIM_SRAM=1
+# The non-configurable baseline (every configuration request refused).
+LS_ARGS_fixed := --fixed 8K_4W_32B
+LS_CDEFS_fixed := -DLOCKSTEP_FIXED=1
+$(foreach b,$(LS_BREAKS),$(eval LS_ARGS_broken-$(b) := --debug-break $(b)))
+LS_TAGS := $(LS_GEOMETRIES) icache fixed simsram $(addprefix broken-,$(LS_BREAKS))
+LS_JOBS ?= 2
+# The SRAMs' SYNTHESIS view (plain arrays): the harness scrambles a bank's
+# arrays itself when its switch turns off, which is 20x faster than the
+# generated simulation model's per-word garbage (tb/README.md). The tag
+# simsram keeps the simulation model, to show the two agree.
+LS_VFLAGS = --cc --exe -O3 --x-assign fast --x-initial fast --trace-fst \
+    $(if $(filter simsram,$*),,-DSYNTHESIS) \
+    --top-module stc_cache -Wno-fatal -Wno-lint -Wno-style -Wno-WIDTH
+# Verilated code compiles twice as fast with clang++ as with g++ and runs as
+# fast; -O1 halves the compile time again and costs a quarter of the speed:
+# the default geometry (benchmarked, longest runs) gets -O2, the others -O1.
+LS_CXX := $(if $(shell command -v clang++),clang++,g++)
+LS_CXXFLAGS = $(if $(filter default,$*),-O2,-O1)
+
+.PHONY: lockstep lockstep-build lockstep-long bench-lockstep
+# The C harness (tb/lockstep.c and its parts), compiled per tag: it takes
+# the geometry from the tag's generated header and its LS_CDEFS.
+LS_C_NAMES := lockstep rng memory_image txn_log report model_side rtl_side compare operations \
+    stimuli directed
+LS_C_SRC := $(LS_C_NAMES:%=tb/%.c)
+LS_C_HDR := $(wildcard tb/*.h)
+LS_C_OBJ = $(LS_C_NAMES:%=$(LS)/$(1)/c/%.o)
+LS_PCT := %
+
+# (kept: the intermediate files of every tag's chain)
+.SECONDARY: $(foreach t,$(LS_TAGS),$(addprefix $(LS)/$(t)/,rtl.stamp obj/objs.txt dut_verilator.o) \
+    $(call LS_C_OBJ,$(t)))
+
+$(LS)/%/rtl.stamp: $(B)/gcc/stcgen
+	mkdir -p $(LS)/$*
+	$(B)/gcc/stcgen $(LS_ARGS_$*) --out $(LS)/$*/rtl --force
+	touch $@
+
+$(LS)/%/obj/objs.txt: $(LS)/%/rtl.stamp tb/lockstep.vlt tb/verilated-lib.mk
+	rm -rf $(LS)/$*/obj
+	verilator $(LS_VFLAGS) $(LS_VDEFS_$*) --Mdir $(LS)/$*/obj $(abspath tb/lockstep.vlt) $(LS)/$*/rtl/*.v
+	$(MAKE) -s -C $(LS)/$*/obj -f $(abspath tb/verilated-lib.mk) -j$(LS_JOBS) CXX=$(LS_CXX) \
+	    OPT_FAST="$(LS_CXXFLAGS)" OPT_SLOW="-O1" OPT_GLOBAL="-O2" lockstep-lib
+
+$(LS)/%/dut_verilator.o: tb/dut_verilator.cpp tb/dut.h $(LS)/%/obj/objs.txt
+	g++ $$(cat $(LS)/$*/obj/cppflags.txt) $(LS_CXXFLAGS) -Wno-unused-parameter -c -o $@ $<
+
+# One pattern rule per C file (a pattern rule has one stem: the tag).
+define ls_c_rule
+$$(LS)/%/c/$(1).o: tb/$(1).c $$(LS_C_HDR) $$(LIB_HDR) $$(LS)/%/rtl.stamp
+	mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS_COMMON) $$(LS_CDEFS_$$*) -O2 -g -Iref -Itb -I$$(LS)/$$*/rtl -c -o $$@ $$<
+endef
+$(foreach f,$(LS_C_NAMES),$(eval $(call ls_c_rule,$(f))))
+
+$(LS)/%/lockstep: $(foreach f,$(LS_C_NAMES),$(LS)/$(LS_PCT)/c/$(f).o) $(LS)/%/dut_verilator.o $(LS)/%/obj/objs.txt $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o)
+	g++ -o $@ $(LS_C_NAMES:%=$(LS)/$*/c/%.o) $(LS)/$*/dut_verilator.o $$(cat $(LS)/$*/obj/objs.txt) \
+	    $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o) -lz -pthread -latomic -lm
+
+lockstep-build: $(foreach t,$(LS_TAGS),$(LS)/$(t)/lockstep)
+
+# The C harness compiles cleanly under clang too (the build uses gcc).
+$(LS)/clang-check.stamp: $(LS_C_SRC) $(LS_C_HDR) $(LS)/default/rtl.stamp
+	clang $(CFLAGS_COMMON) -fsyntax-only -Iref -Itb -I$(LS)/default/rtl $(LS_C_SRC)
+	touch $@
+
+lockstep: deps lockstep-build $(LS)/clang-check.stamp
+	tests/lockstep-run.sh quick $(LS)
+
+lockstep-long: deps lockstep-build
+	tests/lockstep-run.sh long $(LS)
+
+# A real program's requests if the traces are there, else random traffic.
+LS_BENCH_TRACE = $(firstword $(wildcard $(B)/traces/gzip.i386.lackey.zst $(B)/traces/*.lackey.zst))
+bench-lockstep: deps $(LS)/default/lockstep
+	$(LS)/default/lockstep --bench --seed 1 --requests 1000000 \
+	    $(if $(LS_BENCH_TRACE),--trace $(LS_BENCH_TRACE),--locality 95 --hot 256)

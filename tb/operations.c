@@ -1,0 +1,377 @@
+/* operations.c - one operation on both sides, compared (operations.h). */
+#include "operations.h"
+
+#include "compare.h"
+#include "harness.h"
+#include "rtl_side.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void do_request(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata)
+{
+    addr &= STC_GEN_ADDR_MASK & ~(uint64_t)3;
+    h->ops++;
+    h->requests++;
+    const stc_config *config = stc_cache_config(h->model);
+    if (h->config_at >= 0) {
+        h->cov.requests_in[h->config_at]++;
+    }
+    h->cur.kind = we ? OP_STORE : OP_LOAD;
+    h->cur.start = h->cycle;
+    h->cur.done = false;
+    h->cur.addr = addr;
+    h->cur.be = be;
+    h->cur.wdata = wdata;
+
+    /* The model. */
+    uint8_t wbytes[4], mask[4], rbytes[4] = {0};
+    for (unsigned byte = 0; byte < 4; byte++) {
+        wbytes[byte] = (uint8_t)(wdata >> (8 * byte));
+        mask[byte] = (uint8_t)(be >> byte & 1);
+    }
+    stc_access_result result;
+    bool rejected = stc_cache_access(h->model, we ? STC_OP_WRITE : STC_OP_READ, addr, 4,
+                                     we ? wbytes : NULL, we ? mask : NULL, we ? NULL : rbytes,
+                                     &result) != 0;
+    if (rejected && !(LOCKSTEP_ICACHE && we)) {
+        fprintf(stderr, "lockstep: the model refused a request (harness bug)\n");
+        exit(2);
+    }
+    uint32_t model_word = (uint32_t)rbytes[0] | (uint32_t)rbytes[1] << 8 |
+                          (uint32_t)rbytes[2] << 16 | (uint32_t)rbytes[3] << 24;
+    if (!we) {
+        uint32_t shadow_word = image_read32(&h->shadow, addr);
+        if (model_word != shadow_word) {
+            mismatch(h, "MODEL", "load 0x%08" PRIx64 ": model returns 0x%08x, the shadow memory holds 0x%08x",
+                     addr, model_word, shadow_word);
+        }
+    } else if (!rejected) {
+        image_write32(&h->shadow, addr, wdata, be);
+    }
+    /* The counters as the last operation left them (idle cycles count
+     * nothing; every operation ends by reading them). */
+    uint64_t before[NCOUNTERS];
+    memcpy(before, h->rtl_counts, sizeof before);
+
+    /* The RTL. */
+    h->pins.cpu_req_valid = 1;
+    h->pins.cpu_req_we = we;
+    h->pins.cpu_req_addr = addr >> 2;
+    h->pins.cpu_req_be = be;
+    h->pins.cpu_req_wdata = wdata;
+    h->pins.cfg_valid = 0;
+    bool accepted = false;
+    uint64_t accept_cycle = 0, start = h->cycle;
+    unsigned touch = 0;
+    uint32_t rdata = 0, err = 0;
+    for (;;) {
+        rtl_cycle_settle(h);
+        if (h->pins.cfg_done) {
+            mismatch(h, "RTL", "cfg_done_o during a CPU request");
+        }
+        if (h->pins.cpu_rsp_valid) {
+            if (!accepted) {
+                mismatch(h, "RTL", "a response before the request was accepted");
+            }
+            rdata = h->pins.cpu_rsp_rdata;
+            err = h->pins.cpu_rsp_err;
+            touch = dut_touch_bank(h->rtl);
+            if (h->pins.cpu_req_ready) {
+                mismatch(h, "RTL", "cpu_req_ready_o = 1 in the response cycle");
+            }
+            rtl_cycle_edge(h);
+            h->pins.cpu_req_valid = 0;
+            break;
+        }
+        if (accepted && h->pins.cpu_req_ready) {
+            mismatch(h, "RTL", "cpu_req_ready_o = 1 while a request is being served");
+        }
+        bool accept_now = !accepted && h->pins.cpu_req_ready;
+        rtl_cycle_edge(h);
+        if (accept_now) {
+            /* The inputs stay as they are (valid held, a CPU waiting with
+             * the same request) until the response: ready is 0 meanwhile. */
+            accepted = true;
+            accept_cycle = h->cycle - 1;
+        }
+        if (h->cycle - start > TIMEOUT_CYCLES) {
+            mismatch(h, "RTL", "no %s after %u cycles", accepted ? "response" : "acceptance",
+                     TIMEOUT_CYCLES);
+        }
+    }
+    uint64_t latency = h->cycle - 1 - accept_cycle;
+
+    /* Compare. */
+    const uint64_t *after = h->rtl_counts;
+    dut_counters(h->rtl, h->rtl_counts);
+    h->counts_fresh = true;
+    bool rtl_hit = after[5] == before[5];
+    if (rejected) {
+        /* I-cache store: an error in one cycle, nothing else. */
+        if (!err) {
+            mismatch(h, "RTL", "store to a read-only cache answered without cpu_rsp_err_o");
+        }
+        if (latency != 1) {
+            mismatch(h, "RTL", "rejected store took %" PRIu64 " cycles, want 1", latency);
+        }
+        compare_transactions(h, "rejected store");
+        compare_counters(h, "after the rejected store");
+        unsigned row = (unsigned)(addr >> STC_GEN_OFFSET_BITS) & (ROWS - 1);
+        compare_rows(h, row, 1, 0, "after the rejected store");
+        h->cov.rejected++;
+        h->cur.cycles = 1;
+        commit_history(h);
+        return;
+    }
+    if (err) {
+        mismatch(h, "RTL", "cpu_rsp_err_o = 1 on a D-cache %s", we ? "store" : "load");
+    }
+    if (rtl_hit != result.hit) {
+        mismatch(h, "RTL", "%s: model %s, RTL %s", we ? "store" : "load", result.hit ? "hit" : "miss",
+                 rtl_hit ? "hit" : "miss");
+    }
+    if (!we && rdata != model_word) {
+        mismatch(h, "RTL", "load 0x%08" PRIx64 ": model (and shadow) 0x%08x, RTL 0x%08x", addr,
+                 model_word, rdata);
+    }
+    compare_transactions(h, we ? "store" : "load");
+    if (touch != result.bank) {
+        mismatch(h, "RTL", "served by bank %u in the model, bank %u in the RTL", result.bank, touch);
+    }
+    if (config->way_predict) {
+        bool first = after[8] != before[8], second = after[9] != before[9];
+        bool model_second = result.hit && !result.predicted;
+        if (first != result.predicted || second != model_second) {
+            mismatch(h, "RTL", "way prediction: model %s, RTL %s",
+                     result.predicted ? "first-probe hit" : model_second ? "second-probe hit" : "miss",
+                     first ? "first-probe hit" : second ? "second-probe hit" : "miss");
+        }
+    }
+    if (!h->opt.random_memory && latency != result.cycles) {
+        mismatch(h, "RTL", "latency: model %u cycles, RTL %" PRIu64, result.cycles, latency);
+    }
+    unsigned n = config->sublines;
+    unsigned row = (unsigned)(addr >> STC_GEN_OFFSET_BITS) & (ROWS - 1);
+    compare_rows(h, row & ~(n - 1), n, 1u << result.bank, "after the request");
+    compare_counters(h, "after the request");
+
+    /* Coverage. */
+    coverage *cov = &h->cov;
+    if (result.hit) {
+        cov->hits++;
+    } else {
+        cov->misses++;
+        cov->misses_by_n[n]++;
+        cov->partial_lines += result.fills < n;
+        cov->split_bursts += result.bursts > 1;
+        cov->dirty_victims += result.writebacks;
+    }
+    if (config->way_predict) {
+        cov->first_probe += result.predicted;
+        cov->second_probe += result.hit && !result.predicted;
+        cov->wp_misses += !result.hit;
+    }
+    if (we) {
+        cov->stores++;
+        cov->partial_stores += be != 0xf && be != 0;
+        cov->empty_stores += be == 0;
+    }
+    h->cur.hit = result.hit;
+    h->cur.bank = result.bank;
+    h->cur.cycles = result.cycles;
+    commit_history(h);
+}
+
+void do_reconfig(harness *h, const stc_config *next, const unsigned *illegal_fields)
+{
+    h->ops++;
+    h->reconfigs++;
+    /* Section 14.4: a bank asked on again while still powering down wakes
+     * later than the model says; keep changes apart. */
+    uint64_t gap = h->last_cfg_done + h->max_ack_delay + 6;
+    if (h->cycle < gap) {
+        idle_cycles(h, (unsigned)(gap - h->cycle));
+    }
+    unsigned refused[4];
+    if (LOCKSTEP_FIXED && !illegal_fields) {
+        /* the baseline refuses every change: the same check as an illegal one */
+        refused[0] = stc_log2(next->banks_on);
+        refused[1] = stc_log2(next->ways);
+        refused[2] = stc_log2(next->sublines);
+        refused[3] = next->way_predict;
+        illegal_fields = refused;
+    }
+    const stc_config *from = stc_cache_config(h->model);
+    stc_config old = *from;
+    char from_name[STC_CONFIG_NAME_MAX], to_name[STC_CONFIG_NAME_MAX];
+    config_name(h, &old, from_name, sizeof from_name);
+    unsigned fields[4];
+    if (illegal_fields) {
+        memcpy(fields, illegal_fields, sizeof fields);
+        snprintf(to_name, sizeof to_name, "illegal(klog %u alog %u llog %u wp %u)", fields[0],
+                 fields[1], fields[2], fields[3]);
+    } else {
+        config_name(h, next, to_name, sizeof to_name);
+        fields[0] = stc_log2(next->banks_on);
+        fields[1] = stc_log2(next->ways);
+        fields[2] = stc_log2(next->sublines);
+        fields[3] = next->way_predict;
+    }
+    memset(&h->cur, 0, sizeof h->cur);
+    h->cur.kind = illegal_fields ? OP_ILLEGAL : OP_RECONFIG;
+    h->cur.start = h->cycle;
+    h->cur.from = old;
+    if (next) {
+        h->cur.to = *next;
+    }
+    memcpy(h->cur.fields, fields, sizeof fields);
+
+    stc_reconfig_result result;
+    memset(&result, 0, sizeof result);
+    bool model_ok = !illegal_fields && stc_cache_reconfigure(h->model, next, &result) == 0;
+    if (!illegal_fields && !model_ok) {
+        fprintf(stderr, "lockstep: the model refused a legal configuration (harness bug)\n");
+        exit(2);
+    }
+
+    h->pins.cfg_valid = 1;
+    h->pins.cfg_banks_log = fields[0];
+    h->pins.cfg_ways_log = fields[1];
+    h->pins.cfg_sub_log = fields[2];
+    h->pins.cfg_wp = fields[3];
+    h->pins.cpu_req_valid = h->pending.on;
+    if (h->pending.on) {
+        h->pins.cpu_req_we = h->pending.we;
+        h->pins.cpu_req_addr = (h->pending.addr & STC_GEN_ADDR_MASK) >> 2;
+        h->pins.cpu_req_be = h->pending.be;
+        h->pins.cpu_req_wdata = h->pending.wdata;
+    }
+    bool accepted = false;
+    uint64_t accept_cycle = 0, start = h->cycle;
+    uint32_t cfg_err = 0;
+    for (;;) {
+        rtl_cycle_settle(h);
+        if (h->pins.cpu_rsp_valid) {
+            mismatch(h, "RTL", "a CPU response during a reconfiguration");
+        }
+        bool accept_now = !accepted && h->pins.cfg_ready;
+        if (accept_now) {
+            accepted = true;
+            accept_cycle = h->cycle;
+        }
+        if (h->pins.cpu_req_valid && h->pins.cpu_req_ready) {
+            mismatch(h, "RTL", "cpu_req_ready_o = 1 while a configuration is %s",
+                     accepted && !accept_now ? "being applied" : "offered");
+        }
+        if (h->pins.cfg_done) {
+            if (!accepted) {
+                mismatch(h, "RTL", "cfg_done_o before the configuration was accepted");
+            }
+            cfg_err = h->pins.cfg_err;
+            rtl_cycle_edge(h);
+            break;
+        }
+        rtl_cycle_edge(h);
+        if (accept_now) {
+            h->pins.cfg_valid = 0;
+        }
+        if (h->cycle - start > 50u * TIMEOUT_CYCLES) {
+            mismatch(h, "RTL", "no cfg_done_o after %u cycles", 50u * TIMEOUT_CYCLES);
+        }
+    }
+    h->pins.cfg_valid = 0;
+    h->pins.cpu_req_valid = h->pending.on; /* still waiting: do_request serves it next */
+    h->last_cfg_done = h->cycle - 1;
+    uint64_t took = h->cycle - 1 - accept_cycle;
+
+    if (illegal_fields) {
+        if (!cfg_err) {
+            mismatch(h, "RTL", "illegal configuration accepted without cfg_err_o");
+        }
+        if (took != 0) {
+            mismatch(h, "RTL", "illegal configuration took %" PRIu64 " cycles, want 0", took);
+        }
+        h->cov.illegal++;
+    } else {
+        if (cfg_err) {
+            mismatch(h, "RTL", "legal configuration %s refused with cfg_err_o", to_name);
+        }
+        if (!h->opt.random_memory && took != result.cycles) {
+            mismatch(h, "RTL", "reconfiguration %s -> %s: model %" PRIu64 " cycles, RTL %" PRIu64,
+                     from_name, to_name, result.cycles, took);
+        }
+        int from_at = config_index(h, &old), to_at = config_index(h, next);
+        if (from_at >= 0 && to_at >= 0) {
+            h->cov.transitions[from_at][to_at]++;
+        }
+        if (stc_config_equal(&old, next)) {
+            h->cov.same++;
+        } else if (result.cycles == 0) {
+            h->cov.zero_cost++;
+        }
+        h->cov.walks += result.walked_rows != 0;
+        h->cov.walk_writebacks += result.writebacks;
+        h->cov.walk_invalidations += result.invalidations;
+        h->cov.wakes += result.woken_banks;
+    }
+    h->config_at = config_index(h, stc_cache_config(h->model));
+    compare_config(h, "after the reconfiguration");
+    compare_transactions(h, "reconfiguration walk");
+    compare_rows(h, 0, ROWS, UINT32_MAX, "after the reconfiguration");
+    compare_counters(h, "after the reconfiguration");
+    h->cur.cycles = result.cycles;
+    h->cur.writebacks = result.writebacks;
+    commit_history(h);
+}
+
+void do_clear(harness *h)
+{
+    h->ops++;
+    memset(&h->cur, 0, sizeof h->cur);
+    h->cur.kind = OP_CLEAR;
+    h->cur.start = h->cycle;
+    h->pins.cnt_clear = 1;
+    idle_cycles(h, 1);
+    h->pins.cnt_clear = 0;
+    memset(h->strobe_counts, 0, sizeof h->strobe_counts);
+    stc_cache_clear_counters(h->model);
+    compare_counters(h, "after clearing the counters");
+    h->cov.clears++;
+    commit_history(h);
+}
+
+void checkpoint(harness *h, bool restore)
+{
+    stc_config saved = *stc_cache_config(h->model);
+    if (LOCKSTEP_FIXED) {
+        /* No smaller configuration: read a region as large as the cache,
+         * which brings `ways` new lines into every set. */
+        for (unsigned line = 0; line < ROWS * BANKS; line++) {
+            do_request(h, false, h->stimuli.flush_base + (uint64_t)line * LINE_BYTES, 0, 0);
+        }
+    } else {
+        do_reconfig(h, &h->configs[0], NULL);
+        for (unsigned row = 0; row < ROWS; row++) {
+            do_request(h, false, h->stimuli.flush_base + (uint64_t)row * LINE_BYTES, 0, 0);
+        }
+    }
+    for (unsigned row = 0; row < ROWS; row++) {
+        for (unsigned bank = 0; bank < BANKS; bank++) {
+            stc_slot slot;
+            stc_cache_slot(h->model, bank, row, &slot);
+            if (slot.valid && slot.dirty) {
+                mismatch(h, "MODEL", "checkpoint: bank %u row %u still dirty after the flush", bank,
+                         row);
+            }
+        }
+    }
+    compare_rows(h, 0, ROWS, UINT32_MAX, "checkpoint");
+    compare_images(h);
+    h->cov.checkpoints++;
+    if (restore) {
+        do_reconfig(h, &saved, NULL);
+    }
+}

@@ -1,0 +1,44 @@
+/*
+ * operations.h - one operation, done by the model first (its memory
+ * transactions recorded), then by the RTL cycle by cycle, then compared
+ * (tb/README.md, "What one run does"). Each keeps the operation in the
+ * history, counts its coverage and reports the first difference through
+ * mismatch() (which does not return).
+ */
+#ifndef STC_TB_OPERATIONS_H
+#define STC_TB_OPERATIONS_H
+
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct harness harness;
+
+/* One CPU request: a load, or a store of wdata with byte enables be, at
+ * byte address addr (made word aligned). Compared: the response, hit or
+ * miss, the serving bank, the way-prediction outcome, the latency (fixed
+ * latency memory), the memory transactions, the rows of the logical line,
+ * all counters; a load's word also against the shadow memory. A request
+ * waiting in h->pending (offered with a configuration) is served here. */
+void do_request(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata);
+
+/* A reconfiguration through the port to `next`; with illegal_fields (not
+ * NULL) the raw log2 fields k a L wp of an illegal configuration are sent
+ * instead and next is ignored. Waits first for 14.4's gap after the last
+ * cfg_done_o. Compared: the cycles to cfg_done_o, the error flag, the
+ * configuration outputs, the walk's writebacks, every row, all counters. */
+void do_reconfig(harness *h, const stc_config *next, const unsigned *illegal_fields);
+
+/* A counter clear (cnt_clear_i for one cycle); all counters compared. */
+void do_clear(harness *h);
+
+/* Empty the cache through its ports, then compare both memory images with
+ * the shadow: go to the smallest configuration (the walk writes back what
+ * the other banks hold) and read one line per row of bank 0 from a region
+ * the traffic never writes (every dirty line of bank 0 is evicted); the
+ * fixed baseline reads a cache-sized region instead. With `restore`, go
+ * back to the configuration before. */
+void checkpoint(harness *h, bool restore);
+
+#endif

@@ -1,0 +1,150 @@
+#!/bin/bash
+# lockstep-run.sh MODE LSDIR - the lockstep campaigns (tb/README.md).
+#   quick: make test's part (a few minutes): for every tested geometry the
+#          directed tests (every configuration, every transition) and seeded
+#          random traffic with reconfigurations and shadow-memory
+#          checkpoints; on the default geometry also random memory latency
+#          and back-pressure, power-switch acknowledge delays, a real trace;
+#          and every deliberately broken controller must be caught.
+#   long:  at least 10^7 requests in total over the same geometries.
+# Each run is one check; prints "N passed, N failed".
+set -u
+mode=${1:?usage: lockstep-run.sh quick|long LSDIR}
+ls=${2:?usage: lockstep-run.sh quick|long LSDIR}
+root="$(cd "$(dirname "$0")/.." && pwd)"
+passed=0
+failed=0
+total_requests=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+# run NAME TAG ARGS...: the harness must exit 0 with its "0 mismatches" line.
+run() {
+    local name=$1 tag=$2
+    shift 2
+    if "$ls/$tag/lockstep" --quiet "$@" >"$log" 2>&1 && grep -q ' 0 mismatches' "$log"; then
+        passed=$((passed + 1))
+        local n
+        n=$(sed -n 's/^lockstep: \([0-9]*\) requests.*/\1/p' "$log")
+        total_requests=$((total_requests + ${n:-0}))
+        printf 'ok   %-50s %s; configs %s, transitions %s\n' "$tag: $name" \
+            "$(sed -n 's/^lockstep: \([0-9]* requests, [0-9]* reconfigurations\).*/\1/p' "$log")" \
+            "$(sed -n 's/^  configurations with traffic: \([0-9]*\) of \([0-9]*\)/\1\/\2/p' "$log")" \
+            "$(sed -n 's/^  transitions .*: \([0-9]*\) of \([0-9]*\)/\1\/\2/p' "$log")"
+    else
+        failed=$((failed + 1))
+        echo "FAIL $tag: $name ($ls/$tag/lockstep $*)"
+        sed -n '1,60s/^/    /p' "$log"
+    fi
+}
+
+# caught NAME TAG ARGS...: a broken controller; the harness must report a
+# mismatch (and exit 0 because of --expect-mismatch).
+caught() {
+    local name=$1 tag=$2
+    shift 2
+    if "$ls/$tag/lockstep" --quiet --expect-mismatch "$@" >"$log" 2>&1 \
+        && grep -q '^MISMATCH' "$log"; then
+        passed=$((passed + 1))
+        printf 'ok   %-58s %s\n' "$tag: $name caught" "$(grep -m1 -A1 '^MISMATCH' "$log" | tail -1 | cut -c3-90)"
+    else
+        failed=$((failed + 1))
+        echo "FAIL $tag: $name was not caught ($ls/$tag/lockstep --expect-mismatch $*)"
+        sed -n '1,20s/^/    /p' "$log"
+    fi
+}
+
+trace=""
+for candidate in "$root"/build/traces/djpeg.i386.lackey.zst "$root"/build/traces/*.zst; do
+    if [ -f "$candidate" ]; then trace=$candidate; break; fi
+done
+
+if [ "$mode" = quick ]; then
+    for tag in default banks8 line32 banks2; do
+        run "directed tests" "$tag" --directed --requests 2000 --seed 1
+        for seed in 1 2 3; do
+            run "random, reconfigurations, seed $seed" "$tag" --seed "$seed" --requests 30000 \
+                --reconfig-every 150 --checkpoint-every 10000 --clear-every 5000
+        done
+        run "random, low locality, seed 4" "$tag" --seed 4 --requests 20000 --locality 20 \
+            --hot 4096 --writes 50 --reconfig-every 300 --checkpoint-every 10000
+    done
+    for tag in c16 nowp; do
+        run "directed tests" "$tag" --directed --requests 2000 --seed 1
+        run "random, reconfigurations" "$tag" --seed 5 --requests 30000 --reconfig-every 150 \
+            --checkpoint-every 10000
+    done
+    run "I-cache: directed tests" icache --directed --requests 2000 --seed 1
+    run "I-cache: random, stores rejected" icache --seed 6 --requests 30000 --writes 10 \
+        --reconfig-every 150 --checkpoint-every 10000
+    run "fixed 8K_4W_32B: directed, every change refused" fixed --directed --requests 2000 --seed 1
+    run "fixed 8K_4W_32B: random" fixed --seed 7 --requests 30000 --reconfig-every 150 \
+        --checkpoint-every 10000
+    run "stc_sram's own simulation model (20x slower)" simsram --seed 8 --requests 15000 \
+        --reconfig-every 100 --checkpoint-every 5000
+    run "random memory latency and back-pressure" default --seed 5 --random-memory \
+        --requests 30000 --reconfig-every 150 --checkpoint-every 10000 --ack-delay 3
+    run "random memory latency and back-pressure" banks8 --seed 9 --random-memory \
+        --requests 20000 --reconfig-every 150 --checkpoint-every 10000 --ack-delay 2
+    for delay in 1 3; do
+        run "ack delay $delay, T_mem 7" default --seed $((6 + delay)) --ack-delay "$delay" \
+            --latency 7 --requests 20000 --reconfig-every 100 --checkpoint-every 10000
+    done
+    if [ -n "$trace" ]; then
+        run "trace $(basename "$trace")" default --trace "$trace" --requests 100000 \
+            --reconfig-every 2000 --checkpoint-every 50000
+    else
+        echo "skip trace run: no build/traces/*.zst (make traces)"
+    fi
+    # The harness itself: a model whose memory or power switch is one cycle
+    # slower than the RTL's must show up as a latency or reconfiguration
+    # cycle mismatch.
+    caught "model T_mem off by one" default --seed 1 --requests 1000 --model-latency 21
+    caught "model T_wake off by one" default --seed 1 --requests 5000 --reconfig-every 50 \
+        --model-wake 5
+    # The generator's test aid: an unknown bug name is refused, nothing written.
+    stcgen="$root/build/gcc/stcgen"
+    out=$(mktemp -d)
+    if [ -x "$stcgen" ]; then
+        status=0
+        "$stcgen" --debug-break no-such-bug --out "$out/x" >"$log" 2>&1 || status=$?
+        if [ "$status" = 2 ] && grep -q "debug-break no-such-bug: unknown (known: skip-writeback" "$log" \
+            && [ -z "$(ls -A "$out")" ]; then
+            passed=$((passed + 1))
+            echo "ok   stcgen --debug-break refuses an unknown name"
+        else
+            failed=$((failed + 1))
+            echo "FAIL stcgen --debug-break no-such-bug: status $status"
+            sed 's/^/    /' "$log"
+        fi
+    fi
+    rm -rf "$out"
+    for tag in "$ls"/broken-*/lockstep; do
+        tag=$(basename "$(dirname "$tag")")
+        caught "${tag#broken-}" "$tag" --seed 1 --requests 200000 --reconfig-every 150 \
+            --checkpoint-every 20000
+    done
+else
+    for seed in 11 12 13 14; do
+        run "random, seed $seed" default --seed "$seed" --requests 1000000 \
+            --reconfig-every 500 --checkpoint-every 100000 --clear-every 20000
+    done
+    run "random memory" default --seed 15 --random-memory --requests 1000000 \
+        --reconfig-every 500 --checkpoint-every 100000 --ack-delay 3
+    for tag in banks8 line32 banks2; do
+        for seed in 21 22; do
+            run "random, seed $seed" "$tag" --seed "$seed" --requests 1000000 \
+                --reconfig-every 500 --checkpoint-every 100000
+        done
+        run "directed tests" "$tag" --directed --requests 1000 --seed 23
+    done
+    if [ -n "$trace" ]; then
+        for t in "$root"/build/traces/*.zst; do
+            run "trace $(basename "$t")" default --trace "$t" --requests 300000 \
+                --reconfig-every 5000 --checkpoint-every 100000
+        done
+    fi
+fi
+echo "lockstep ($mode): $total_requests requests compared"
+echo "lockstep-run: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
