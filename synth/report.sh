@@ -57,15 +57,18 @@ if [ "$ge_only" = 1 ]; then
     echo '{}' > "$w/osu_areas.json"
     echo '{"modules":{}}' > "$w/osu_stat_use.json"
     echo '[]' > "$w/sta.json"
+    echo '{}' > "$w/fanout.json"
     osu_lib="not run"; sta_version="not run"
 else
     lib_areas "$OSU_LIB" > "$w/osu_areas.json"
     cp "$w/osu_stat.json" "$w/osu_stat_use.json"
+    awk '{ printf "%s\t%s\n", $1, $2 }' "$w/fanout_buffers.txt" |
+        jq -R -n '[inputs | split("\t") | {(.[0]): (.[1] | tonumber)}] | add // {}' > "$w/fanout.json"
     jq -s . "$w/sta.jsonl" > "$w/sta.json"
     osu_lib=$OSU_LIB; sta_version=$(cat "$w/sta_version.txt")
 fi
 
-scripts=$(for f in "$w"/synth.ys "$w"/sta_*.tcl; do if [ -f "$f" ]; then echo "## ${f##*/}"; cat "$f"; fi; done |
+scripts=$(for f in "$w"/synth.ys "$w"/osu_restat.ys "$w"/sta_*.tcl; do if [ -f "$f" ]; then echo "## ${f##*/}"; cat "$f"; fi; done |
           sed "s|$w|OUT|g")
 
 jq -n \
@@ -76,7 +79,7 @@ jq -n \
   --slurpfile ge "$w/ge_stat.json" --slurpfile osu "$w/osu_stat_use.json" \
   --slurpfile gea "$w/ge_areas.json" --slurpfile osua "$w/osu_areas.json" \
   --slurpfile depth "$w/depth.json" --slurpfile srams "$w/srams.json" \
-  --slurpfile stares "$w/sta.json" --slurpfile params "$w/params.json" '
+  --slurpfile fanout "$w/fanout.json" --slurpfile stares "$w/sta.json" --slurpfile params "$w/params.json" '
 def r3: (. * 1000 | round) / 1000;
 def role:
   if . == "stc_cache" then "top (wiring; SRAMs blackboxed)"
@@ -106,6 +109,7 @@ def ns($v): if $v == null then (if $ge_only == "1" then "not run" else "none" en
     logic_depth: ($depth[0][$m] // 0),
     osu_cells: (if $ge_only == "1" then "not run" else count($ot; $oa; ".") end),
     osu_area_um2: (if $ge_only == "1" then "not run" else (area($ot; $oa) | r3) end),
+    osu_fanout_buffers: (if $ge_only == "1" then "not run" else ($fanout[0][$m] // 0) end),
     reg2reg_ns: (if $m == "stc_cache" then "see submodules" else ns($st[$m].reg2reg) end),
     in2reg_ns: (if $m == "stc_cache" then "see submodules" else ns($st[$m].in2reg) end),
     reg2out_ns: (if $m == "stc_cache" then "see submodules" else ns($st[$m].reg2out) end),

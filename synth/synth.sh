@@ -125,11 +125,10 @@ dfflibmap -liberty @OSU@
 abc -D 5000 -liberty @OSU@ -script +strash;&get,-n;&fraig,-x;&put;scorr;dc2;dretime;strash;&get,-n;&dch,-f;&nf,{D};&put;buffer,-p,-N,8;upsize,{D};dnsize,{D};stime,-p
 opt_clean -purge
 check -assert
-tee -q -o @T@/osu_stat.json stat -json
-tee -q -o @T@/osu_stat.txt stat -liberty @OSU@
+tee -q -o @T@/osu_stat_abc.txt stat -liberty @OSU@
 # OpenSTA reads no parameters: the netlist leaves out the top
 delete stc_cache
-write_verilog -noattr -noexpr @T@/osu_netlist.v
+write_verilog -noattr -noexpr @T@/osu_netlist_abc.v
 EOF
     fi
 } | sed -e "s|@T@|$tmp|g" -e "s|@GE@|$GE_LIB|g" -e "s|@OSU@|$OSU_LIB|g" > "$tmp/synth.ys"
@@ -146,6 +145,29 @@ if ! yosys -q -l "$tmp/synth.log" "$tmp/synth.ys" >/dev/null 2>&1; then
     exit 1
 fi
 yosys -V > "$tmp/yosys_version.txt"
+
+# Fanout repair: every net but the clock gets a BUFX4 tree, at most 8 loads
+# per driver (ABC's buffering does not reach flip-flop outputs and module
+# inputs); the area and the timing are those of the repaired netlist.
+if [ "$ge_only" = 0 ]; then
+    awk -v maxfo=8 -v buf=BUFX4 -v bufin=A -v bufout=Y -v clock=clk_i \
+        -v counts="$tmp/fanout_buffers.txt" -f synth/buffer-fanout.awk \
+        "$OSU_LIB" "$tmp/osu_netlist_abc.v" "$tmp/osu_netlist_abc.v" > "$tmp/osu_netlist.v"
+    rm -f "$tmp/osu_netlist_abc.v"
+    {
+        echo "read_liberty -lib $OSU_LIB"
+        echo "read_verilog $tmp/osu_netlist.v"
+        echo "check -assert"
+        # (-top: Yosys 0.23 writes broken JSON for a design without a top)
+        echo "tee -q -o $tmp/osu_stat.json stat -json -top $(awk '/^module /{ sub(/^module /, ""); sub(/\(.*/, ""); print; exit }' "$tmp/osu_netlist.v")"
+        echo "tee -q -o $tmp/osu_stat.txt stat -liberty $OSU_LIB"
+    } > "$tmp/osu_restat.ys"
+    if ! yosys -q -l "$tmp/osu_restat.log" "$tmp/osu_restat.ys" >/dev/null 2>&1; then
+        echo "synth.sh: the buffered netlist does not pass Yosys check:" >&2
+        grep -i -m5 'error\|warning' "$tmp/osu_restat.log" >&2 || true
+        exit 1
+    fi
+fi
 
 # OpenSTA, once per module with flops (and logic), top excluded: its only
 # logic is the submodules and the blackboxed SRAMs, whose timing is not
