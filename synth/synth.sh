@@ -218,7 +218,10 @@ fi
 
 synth/report.sh "$tmp" "$rtl" "$ge_only" > "$tmp/report.json"
 synth/report-md.sh "$tmp/report.json" > "$tmp/report.md"
-rm -f "$tmp/elab.ys" "$tmp/elab.log" "$tmp/modules.txt" "$tmp/modlist" "$tmp/unset.ys" "$tmp/rename.ys"
+# keep the reports, scripts, logs, netlist and raw tool output; drop the
+# intermediate files of the report generator
+(cd "$tmp" && rm -f elab.ys elab.log modules.txt modlist unset.ys rename.ys depth.json fanout.json \
+    ge_areas.json osu_areas.json osu_stat_use.json params.json srams.json sta.json)
 rm -rf "$out"
 mv "$tmp" "$out"
 trap - EXIT
