@@ -68,7 +68,7 @@ else
     osu_lib=$OSU_LIB; sta_version=$(cat "$w/sta_version.txt")
 fi
 
-scripts=$(for f in "$w"/synth.ys "$w"/osu_restat.ys "$w"/sta_*.tcl; do if [ -f "$f" ]; then echo "## ${f##*/}"; cat "$f"; fi; done |
+scripts=$(for f in "$w"/synth.ys "$w"/fanout_repair.sh "$w"/osu_restat.ys "$w"/sta_*.tcl; do if [ -f "$f" ]; then echo "## ${f##*/}"; cat "$f"; fi; done |
           sed "s|$w|OUT|g")
 
 jq -n \

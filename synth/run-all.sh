@@ -8,8 +8,9 @@
 # `--line-bytes 32`, `--banks 2`; the fixed baseline `--fixed 8K_4W_32B`
 # if this stcgen knows the option (else the summary says "not available").
 # Each NAME:FLAGS argument adds a variant, e.g. a tuner option
-# (`mulser:--tuner-mult serial`); FLAGS are split at spaces. A variant the
-# generator rejects is an error (status 1), so a typo is not silently lost.
+# (`mulser:--tuner-mult,serial`); FLAGS are split at commas (so that make
+# can pass several variants in one variable). A variant the generator
+# rejects is an error (status 1), so a typo is not silently lost.
 # RTL goes to OUT_DIR/rtl/NAME, reports to OUT_DIR/NAME/, the summary to
 # OUT_DIR/summary.md. Variables: STC_SYNTH_BASELINE=DIR uses an existing
 # baseline folder instead of generating one.
@@ -20,7 +21,7 @@ out=${2%/}
 shift 2
 [ -x "$stcgen" ] || { echo "run-all: $stcgen: not an executable" >&2; exit 2; }
 
-variants=("default:" "banks8:--banks 8" "line32:--line-bytes 32" "banks2:--banks 2" "$@")
+variants=("default:" "banks8:--banks,8" "line32:--line-bytes,32" "banks2:--banks,2" "$@")
 mkdir -p "$out/rtl"
 
 gen() { # NAME FLAGS...
@@ -32,6 +33,7 @@ names=()
 for v in "${variants[@]}"; do
     name=${v%%:*}
     flags=${v#*:}
+    flags=${flags//,/ }
     case $name in ''|*[!A-Za-z0-9_-]*) echo "run-all: bad variant name '$name'" >&2; exit 2;; esac
     # shellcheck disable=SC2086
     gen "$name" $flags || { echo "run-all: stcgen $flags failed" >&2; exit 1; }

@@ -2,7 +2,7 @@
 #   make synth        all geometries (+ the fixed baseline when stcgen has it),
 #                     build/synth/<name>/report.{md,json}, summary printed
 #   make synth-check  quick: the default geometry, checks asserted (make test)
-# SYNTH_VARIANTS="name:--flag value ..." adds variants (e.g. tuner options).
+# SYNTH_VARIANTS="name:--flag,value other:--flag,value" adds variants (e.g. tuner options).
 OSU018_LIB := /usr/share/qflow/tech/osu018/osu018_stdcells.lib
 SYNTH_VARIANTS ?=
 

@@ -150,9 +150,11 @@ yosys -V > "$tmp/yosys_version.txt"
 # per driver (ABC's buffering does not reach flip-flop outputs and module
 # inputs); the area and the timing are those of the repaired netlist.
 if [ "$ge_only" = 0 ]; then
-    awk -v maxfo=8 -v buf=BUFX4 -v bufin=A -v bufout=Y -v clock=clk_i \
-        -v counts="$tmp/fanout_buffers.txt" -f synth/buffer-fanout.awk \
-        "$OSU_LIB" "$tmp/osu_netlist_abc.v" "$tmp/osu_netlist_abc.v" > "$tmp/osu_netlist.v"
+    fanout_cmd=(awk -v maxfo=8 -v buf=BUFX4 -v bufin=A -v bufout=Y -v clock=clk_i
+        -v counts="$tmp/fanout_buffers.txt" -f synth/buffer-fanout.awk
+        "$OSU_LIB" "$tmp/osu_netlist_abc.v" "$tmp/osu_netlist_abc.v")
+    echo "${fanout_cmd[*]} > $tmp/osu_netlist.v" > "$tmp/fanout_repair.sh"
+    "${fanout_cmd[@]}" > "$tmp/osu_netlist.v"
     rm -f "$tmp/osu_netlist_abc.v"
     {
         echo "read_liberty -lib $OSU_LIB"
