@@ -7,7 +7,8 @@
 #     and every report field filled (synth/check-report.sh): modules, the
 #     8 SRAMs with their shapes, GE, depth, OSU area, OpenSTA times;
 #   - check-report.sh itself fails on a report with a gap or a latch;
-#   - determinism: two runs on a small design give the same bytes;
+#   - determinism: two runs on a small design give the same bytes; a
+#     module stc_tuner* is reported as the tuner, with the header's cycles;
 #   - the summary says "not available" without a baseline and 0 % overhead
 #     against itself.
 # Budgets are reported by `make synth`, not asserted here.
@@ -104,9 +105,10 @@ for mut in '.modules[1].ge = null' '.yosys_version = ""' '.checks.latches = 1' '
     refuse "check-report rejects: $mut" 1 "check-report" synth/check-report.sh "$work/mut.json"
 done
 
-# --- determinism, on a small design (the power controller and one SRAM
-# under a top): two full runs give the same bytes; --ge-only keeps the GE
-# numbers and marks the 0.18 um fields "not run"
+# --- determinism, on a small design (the power controller, a stand-in
+# tuner and one SRAM under a top): two full runs give the same bytes;
+# --ge-only keeps the GE numbers and marks the 0.18 um fields "not run";
+# the tuner is reported as such
 mkdir -p "$work/small"
 cp "$def/stc_power_ctrl.v" "$def/stc_sram.v" "$work/small/"
 cat > "$work/small/stc_cache.v" <<'EOF'
@@ -120,8 +122,11 @@ module stc_cache (
   output wire [3:0] ready_o,
   output wire       busy_o,
   input  wire [1:0] addr_i,
-  output wire [7:0] rdata_o
+  output wire [7:0] rdata_o,
+  input  wire [7:0] a_i,
+  output wire [15:0] acc_o
 );
+  stc_tuner #(.W(8)) u_tuner (.clk_i(clk_i), .rst_ni(rst_ni), .a_i(a_i), .acc_o(acc_o));
   stc_power_ctrl u_power (.clk_i(clk_i), .rst_ni(rst_ni), .on_req_i(on_req_i), .ack_i(ack_i),
     .pwr_en_o(pwr_en_o), .iso_o(iso_o), .ready_o(ready_o), .busy_o(busy_o));
   stc_sram #(.DEPTH(4), .WIDTH(8), .GRAN(8), .SEED(32'd0)) u_bank0_data (.clk_i(clk_i),
@@ -129,6 +134,21 @@ module stc_cache (
     .wdata_i(8'd0), .rdata_o(rdata_o));
 endmodule
 EOF
+# a stand-in tuner (parameter overridden: the module is renamed back to
+# stc_tuner) and the header line that gives its cycles per search
+cat > "$work/small/stc_tuner.v" <<'EOF'
+module stc_tuner #(parameter integer W = 4) (
+  input  wire           clk_i,
+  input  wire           rst_ni,
+  input  wire [W-1:0]   a_i,
+  output reg  [2*W-1:0] acc_o
+);
+  always @(posedge clk_i or negedge rst_ni)
+    if (!rst_ni) acc_o <= {2*W{1'b0}};
+    else         acc_o <= acc_o + a_i * a_i;
+endmodule
+EOF
+printf '#define STC_GEN_TUNER_SEARCH_CYCLES    42u  /* test */\n' > "$work/small/stc_geometry_gen.h"
 check "small design, run 1" synth/synth.sh "$work/small" "$work/o/s1"
 check "small design, run 2" synth/synth.sh "$work/small" "$work/o/s2"
 check "same report.json twice" cmp "$work/o/s1/report.json" "$work/o/s2/report.json"
@@ -140,6 +160,13 @@ check "GE only: same GE, 0.18 um fields not run" \
     '[.modules[] | {name, ge, logic_depth}] == [$full[0].modules[] | {name, ge, logic_depth}]
      and all(.modules[] | select(.name != "stc_cache"); .osu_area_um2 == "not run" and .reg2reg_ns == "not run")
      and .totals.osu_area_um2 == "not run"' "$work/o/s3/report.json"
+
+check "the tuner is found by itself (renamed, GE, cycles per search)" \
+    jq -e '.tuner.present and .tuner.search_cycles == "42" and .tuner.ge > 0
+           and ([.modules[] | select(.name == "stc_tuner" and .role == "tuner" and .flops == 16)] | length) == 1' \
+    "$work/o/s1/report.json"
+check "the summary has a tuner row against 4000 GE and 164 cycles" \
+    bash -c "synth/summary.sh '$work/o/s1/report.json' | grep -q '^| small | [0-9.]* | -[0-9.]* % | 42 | -74.4 % |'"
 
 # --- summary
 check "summary without baseline" bash -c "synth/summary.sh '$r/report.json' | grep -q 'Not available: no fixed baseline'"
