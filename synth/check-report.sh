@@ -25,6 +25,7 @@ problems=$(jq -r '
      need((.cells | isnum) and .cells > 0; "\(.name): cells"),
      need(.logic_depth | isnum; "\(.name): logic_depth"),
      need((.osu_area_um2 | isnum) or .osu_area_um2 == "not run"; "\(.name): osu_area_um2"),
+     need((.osu_ge | isnum) or .osu_ge == "not run"; "\(.name): osu_ge"),
      need((.reg2reg_ns | isnum) or .reg2reg_ns == "none" or .reg2reg_ns == "not run"; "\(.name): reg2reg_ns"),
      (.in2reg_ns, .reg2out_ns, .in2out_ns | need(isnum or . == "none" or . == "not run"; "a path time is \(.)"))),
   need(.totals.ge | isnum; "totals.ge"),

@@ -110,6 +110,7 @@ def ns($v): if $v == null then (if $ge_only == "1" then "not run" else "none" en
     osu_cells: (if $ge_only == "1" then "not run" else count($ot; $oa; ".") end),
     osu_area_um2: (if $ge_only == "1" then "not run" else (area($ot; $oa) | r3) end),
     osu_fanout_buffers: (if $ge_only == "1" then "not run" else ($fanout[0][$m] // 0) end),
+    osu_ge: (if $ge_only == "1" then "not run" else (area($ot; $oa) / $oa["NAND2X1"] | r3) end),
     reg2reg_ns: (if $m == "stc_cache" then "see submodules" else ns($st[$m].reg2reg) end),
     in2reg_ns: (if $m == "stc_cache" then "see submodules" else ns($st[$m].in2reg) end),
     reg2out_ns: (if $m == "stc_cache" then "see submodules" else ns($st[$m].reg2out) end),
@@ -134,6 +135,7 @@ def ns($v): if $v == null then (if $ge_only == "1" then "not run" else "none" en
     flops: ([$rows[] | .flops * .instances] | add),
     cells: ([$rows[] | .cells * .instances] | add),
     osu_area_um2: (if $ge_only == "1" then "not run" else ([$rows[] | .osu_area_um2 * .instances] | add | r3) end),
+    osu_ge: (if $ge_only == "1" then "not run" else ([$rows[] | .osu_ge * .instances] | add | r3) end),
     logic_depth: ([$rows[].logic_depth] | max),
     reg2reg_ns: ([$rows[].reg2reg_ns] | maxnum // (if $ge_only == "1" then "not run" else "none" end)),
     worst_ns: ([$rows[] | .reg2reg_ns, .in2reg_ns, .reg2out_ns, .in2out_ns] | maxnum // (if $ge_only == "1" then "not run" else "none" end))
