@@ -70,7 +70,7 @@ unit: deps $(foreach v,gcc clang asan,$(addprefix $(B)/$(v)/,$(TESTS) stcsim stc
 	    echo "== $$v/$$t"; $(B)/$$v/$$t; done; done
 
 # Traces first: test_fixed also checks the fixed-point order on them.
-test: traces unit
+test: traces unit synth-check
 	tests/cli-errors.sh $(B)/asan/stcsim
 	tests/oracle-cachegrind.sh $(STCSIM) $(B)/traces
 	tests/engines-agree.sh $(STCSIM) $(B)/traces
@@ -86,3 +86,5 @@ bench: tools traces
 
 clean:
 	rm -rf $(B)
+
+include synth/synth.mk
