@@ -47,7 +47,7 @@ awk '/^\/\/ parameters:/ { on = 1; next } /^\/\/ [a-z]/ && on { exit }
     jq -R -n '[inputs | split("\t") | {(.[0]): .[1]}] | add // {}' > "$w/params.json"
 search_cycles="not available"
 if [ -f "$rtl/stc_geometry_gen.h" ]; then
-    v=$(awk '$1 == "#define" && $2 == "STC_GEN_TUNER_SEARCH_CYCLES" { sub(/u$/, "", $3); print $3 }' "$rtl/stc_geometry_gen.h")
+    v=$(awk '$1 == "#define" && $2 == "STC_GEN_TUNER_LONGEST_COMPUTE" { sub(/u$/, "", $3); print $3 }' "$rtl/stc_geometry_gen.h")
     [ -n "$v" ] && search_cycles=$v
 fi
 

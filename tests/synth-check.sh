@@ -148,7 +148,7 @@ module stc_tuner #(parameter integer W = 4) (
     else         acc_o <= acc_o + a_i * a_i;
 endmodule
 EOF
-printf '#define STC_GEN_TUNER_SEARCH_CYCLES    42u  /* test */\n' > "$work/small/stc_geometry_gen.h"
+printf '#define STC_GEN_TUNER_LONGEST_COMPUTE    42u  /* test */\n' > "$work/small/stc_geometry_gen.h"
 check "small design, run 1" synth/synth.sh "$work/small" "$work/o/s1"
 check "small design, run 2" synth/synth.sh "$work/small" "$work/o/s2"
 check "same report.json twice" cmp "$work/o/s1/report.json" "$work/o/s2/report.json"
