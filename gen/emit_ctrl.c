@@ -8,8 +8,8 @@
  * baked in, the template holds no geometry of its own.
  */
 #include "emit.h"
+#include "tokens.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,41 +18,13 @@ static const char *const ctrl_template[] = {
     NULL,
 };
 
-enum { TOKEN_MAX = 64, VALUE_MAX = 300 };
-
-typedef struct {
-    char name[TOKEN_MAX];
-    char value[VALUE_MAX];
-} token;
-
-typedef struct {
-    unsigned count;
-    token entries[64];
-} token_table;
-
-static void set(token_table *tokens, const char *name, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set(token_table *tokens, const char *name, const char *format, ...)
-{
-    if (tokens->count >= sizeof tokens->entries / sizeof tokens->entries[0]) {
-        return; /* cannot happen: make_tokens sets a fixed, smaller number */
-    }
-    token *t = &tokens->entries[tokens->count++];
-    snprintf(t->name, sizeof t->name, "@%s@", name);
-    va_list args;
-    va_start(args, format);
-    vsnprintf(t->value, sizeof t->value, format, args);
-    va_end(args);
-}
-
 /* "{N}'d0, " zero padding of pad bits, or nothing. */
-static void set_pad(token_table *tokens, const char *name, unsigned pad)
+static void set_pad(stcgen_tokens *tokens, const char *name, unsigned pad)
 {
     if (pad) {
-        set(tokens, name, "%u'd0, ", pad);
+        stcgen_tokens_set(tokens, name, "%u'd0, ", pad);
     } else {
-        set(tokens, name, "%s", "");
+        stcgen_tokens_set(tokens, name, "%s", "");
     }
 }
 
@@ -66,7 +38,7 @@ static unsigned log2_of(unsigned value)
     return bits;
 }
 
-static void make_tokens(token_table *tokens, const stcgen_params *params)
+static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
 {
     const stc_geometry *g = &params->geometry;
     const unsigned b = g->banks, rb = g->row_bits, tb = g->tag_bits, a = g->addr_bits;
@@ -76,59 +48,59 @@ static void make_tokens(token_table *tokens, const stcgen_params *params)
     const unsigned cb = params->counter_bits;
     const unsigned rows = g->rows;
     const unsigned taglow = tb < 32 ? tb : 32;
-    tokens->count = 0;
-    set(tokens, "B", "%u", b);
-    set(tokens, "BM1", "%u", b - 1);
-    set(tokens, "BB", "%u", bb);
-    set(tokens, "BBM1", "%u", bb - 1);
-    set(tokens, "LOGB", "%u", g->bank_bits);
-    set(tokens, "BB2", "%u", b * b);
-    set(tokens, "BB2M1", "%u", b * b - 1);
-    set(tokens, "R", "%u", rows);
-    set(tokens, "RM1", "%u", rows - 1);
-    set(tokens, "RB", "%u", rb);
-    set(tokens, "RBM1", "%u", rb - 1);
-    set(tokens, "RBB", "%u", rows * b);
-    set(tokens, "RBBM1", "%u", rows * b - 1);
-    set(tokens, "RBBBM1", "%u", rows * b * b - 1);
-    set(tokens, "TB", "%u", tb);
-    set(tokens, "TBM1", "%u", tb - 1);
-    set(tokens, "BTBM1", "%u", b * tb - 1);
-    set(tokens, "AW", "%u", a - 2);
-    set(tokens, "AWM1", "%u", a - 3);
-    set(tokens, "OB", "%u", ob);
-    set(tokens, "LNB", "%u", a - ob);
-    set(tokens, "LNBM1", "%u", a - ob - 1);
-    set(tokens, "LB", "%u", lb);
-    set(tokens, "LBM1", "%u", lb - 1);
-    set(tokens, "BLBM1", "%u", b * lb - 1);
-    set(tokens, "P", "%u", p);
-    set(tokens, "PM1", "%u", p - 1);
-    set(tokens, "BPL", "%u", g->beats_per_line);
-    set(tokens, "WIB", "%u", wib);
-    set(tokens, "WIBM1", "%u", wib - 1);
-    set(tokens, "LASTBEAT", "%u'd%u", wib, g->beats_per_line - 1);
-    set(tokens, "CB", "%u", cb);
-    set(tokens, "CBM1", "%u", cb - 1);
-    set(tokens, "ROWHI", "%u", g->bank_shift - 3);
-    set(tokens, "ROWLO", "%u", ob - 2);
-    set(tokens, "TAGLO", "%u", g->bank_shift - 2);
-    set(tokens, "TAGLOWHI", "%u", taglow - 1);
-    set(tokens, "TAGLOWW", "%u", taglow);
+    stcgen_tokens_init(tokens);
+    stcgen_tokens_set(tokens, "B", "%u", b);
+    stcgen_tokens_set(tokens, "BM1", "%u", b - 1);
+    stcgen_tokens_set(tokens, "BB", "%u", bb);
+    stcgen_tokens_set(tokens, "BBM1", "%u", bb - 1);
+    stcgen_tokens_set(tokens, "LOGB", "%u", g->bank_bits);
+    stcgen_tokens_set(tokens, "BB2", "%u", b * b);
+    stcgen_tokens_set(tokens, "BB2M1", "%u", b * b - 1);
+    stcgen_tokens_set(tokens, "R", "%u", rows);
+    stcgen_tokens_set(tokens, "RM1", "%u", rows - 1);
+    stcgen_tokens_set(tokens, "RB", "%u", rb);
+    stcgen_tokens_set(tokens, "RBM1", "%u", rb - 1);
+    stcgen_tokens_set(tokens, "RBB", "%u", rows * b);
+    stcgen_tokens_set(tokens, "RBBM1", "%u", rows * b - 1);
+    stcgen_tokens_set(tokens, "RBBBM1", "%u", rows * b * b - 1);
+    stcgen_tokens_set(tokens, "TB", "%u", tb);
+    stcgen_tokens_set(tokens, "TBM1", "%u", tb - 1);
+    stcgen_tokens_set(tokens, "BTBM1", "%u", b * tb - 1);
+    stcgen_tokens_set(tokens, "AW", "%u", a - 2);
+    stcgen_tokens_set(tokens, "AWM1", "%u", a - 3);
+    stcgen_tokens_set(tokens, "OB", "%u", ob);
+    stcgen_tokens_set(tokens, "LNB", "%u", a - ob);
+    stcgen_tokens_set(tokens, "LNBM1", "%u", a - ob - 1);
+    stcgen_tokens_set(tokens, "LB", "%u", lb);
+    stcgen_tokens_set(tokens, "LBM1", "%u", lb - 1);
+    stcgen_tokens_set(tokens, "BLBM1", "%u", b * lb - 1);
+    stcgen_tokens_set(tokens, "P", "%u", p);
+    stcgen_tokens_set(tokens, "PM1", "%u", p - 1);
+    stcgen_tokens_set(tokens, "BPL", "%u", g->beats_per_line);
+    stcgen_tokens_set(tokens, "WIB", "%u", wib);
+    stcgen_tokens_set(tokens, "WIBM1", "%u", wib - 1);
+    stcgen_tokens_set(tokens, "LASTBEAT", "%u'd%u", wib, g->beats_per_line - 1);
+    stcgen_tokens_set(tokens, "CB", "%u", cb);
+    stcgen_tokens_set(tokens, "CBM1", "%u", cb - 1);
+    stcgen_tokens_set(tokens, "ROWHI", "%u", g->bank_shift - 3);
+    stcgen_tokens_set(tokens, "ROWLO", "%u", ob - 2);
+    stcgen_tokens_set(tokens, "TAGLO", "%u", g->bank_shift - 2);
+    stcgen_tokens_set(tokens, "TAGLOWHI", "%u", taglow - 1);
+    stcgen_tokens_set(tokens, "TAGLOWW", "%u", taglow);
     set_pad(tokens, "TAGPAD", 32 - taglow);
     set_pad(tokens, "PPAD", p - 4);
     set_pad(tokens, "BPAD", 32 - bb);
     set_pad(tokens, "RPAD", rows - 4);
     set_pad(tokens, "CPAD", cb + 1 - 6);
     set_pad(tokens, "SUBPAD", rb - 2);
-    set(tokens, "NOWP", "%s", params->way_prediction ? "1'b0" : "1'b1");
+    stcgen_tokens_set(tokens, "NOWP", "%s", params->way_prediction ? "1'b0" : "1'b1");
     if (ob > 2) {
-        set(tokens, "REQ_WORD", "cur_addr[%u:0]", ob - 3);
+        stcgen_tokens_set(tokens, "REQ_WORD", "cur_addr[%u:0]", ob - 3);
     } else {
-        set(tokens, "REQ_WORD", "%s", "1'b0");
+        stcgen_tokens_set(tokens, "REQ_WORD", "%s", "1'b0");
     }
     /* Reset recency: bank i more recent than bank j iff i < j; bit i*B+j. */
-    char reset[VALUE_MAX];
+    char reset[STCGEN_TOKEN_VALUE_MAX];
     int used = snprintf(reset, sizeof reset, "%u'b", b * b);
     for (unsigned bit = b * b; bit-- > 0;) {
         unsigned i = bit / b, j = bit % b;
@@ -138,13 +110,13 @@ static void make_tokens(token_table *tokens, const stcgen_params *params)
         }
     }
     reset[used] = '\0';
-    set(tokens, "REC_RESET", "%s", reset);
+    stcgen_tokens_set(tokens, "REC_RESET", "%s", reset);
     const stc_config *start = &params->reset;
-    set(tokens, "RESET_KLOG", "%u", log2_of(start->banks_on));
-    set(tokens, "RESET_ALOG", "%u", log2_of(start->ways));
-    set(tokens, "RESET_LLOG", "%u", log2_of(start->sublines));
-    set(tokens, "RESET_WP", "%u", start->way_predict ? 1u : 0u);
-    set(tokens, "FIXED", "%s", params->fixed ? "1'b1" : "1'b0");
+    stcgen_tokens_set(tokens, "RESET_KLOG", "%u", log2_of(start->banks_on));
+    stcgen_tokens_set(tokens, "RESET_ALOG", "%u", log2_of(start->ways));
+    stcgen_tokens_set(tokens, "RESET_LLOG", "%u", log2_of(start->sublines));
+    stcgen_tokens_set(tokens, "RESET_WP", "%u", start->way_predict ? 1u : 0u);
+    stcgen_tokens_set(tokens, "FIXED", "%s", params->fixed ? "1'b1" : "1'b0");
 }
 
 /* Deliberate bugs for `stcgen --debug-break NAME` (never on by default):
@@ -221,39 +193,9 @@ int stcgen_ctrl_break_check(const char *name, char *err, size_t err_len)
     return 0;
 }
 
-static void substitute(stcgen_text *text, const token_table *tokens, const char *line)
-{
-    char out[1024];
-    size_t len = 0;
-    while (*line && len + 1 < sizeof out) {
-        const token *hit = NULL;
-        if (*line == '@') {
-            for (unsigned index = 0; index < tokens->count; index++) {
-                size_t name_len = strlen(tokens->entries[index].name);
-                if (strncmp(line, tokens->entries[index].name, name_len) == 0) {
-                    hit = &tokens->entries[index];
-                    break;
-                }
-            }
-        }
-        if (hit) {
-            size_t value_len = strlen(hit->value);
-            if (len + value_len + 1 < sizeof out) {
-                memcpy(out + len, hit->value, value_len);
-                len += value_len;
-            }
-            line += strlen(hit->name);
-        } else {
-            out[len++] = *line++;
-        }
-    }
-    out[len] = '\0';
-    stcgen_text_raw(text, "%s\n", out);
-}
-
 void stcgen_emit_ctrl(stcgen_text *text, const stcgen_file *file, const stcgen_params *params)
 {
-    token_table tokens;
+    stcgen_tokens tokens;
     make_tokens(&tokens, params);
     stcgen_text_header(text, &stcgen_comment_slashes, file->name, file->title, params);
     stcgen_text_blank(text);
@@ -263,7 +205,7 @@ void stcgen_emit_ctrl(stcgen_text *text, const stcgen_file *file, const stcgen_p
                         broken->what);
     }
     for (const char *const *line = ctrl_template; *line; line++) {
-        substitute(text, &tokens,
+        stcgen_tokens_emit_line(text, &tokens,
                    broken && strcmp(*line, broken->line) == 0 ? broken->replacement : *line);
     }
 }

@@ -13,8 +13,8 @@
  *   coefficient table and the multiplexers over it).
  */
 #include "emit.h"
+#include "tokens.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,34 +22,6 @@ static const char *const tuner_template[] = {
 #include "tuner_template.inc"
     NULL,
 };
-
-enum { TOKEN_NAME_MAX = 32, TOKEN_VALUE_MAX = 640, TOKENS_MAX = 24, LINE_MAX_LEN = 1024 };
-
-typedef struct {
-    char name[TOKEN_NAME_MAX];
-    char value[TOKEN_VALUE_MAX];
-} token;
-
-typedef struct {
-    token tokens[TOKENS_MAX];
-    unsigned count;
-} token_set;
-
-static void set(token_set *set_, const char *name, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set(token_set *set_, const char *name, const char *format, ...)
-{
-    if (set_->count >= TOKENS_MAX) {
-        return; /* cannot happen: make_tokens sets fewer */
-    }
-    token *t = &set_->tokens[set_->count++];
-    snprintf(t->name, sizeof t->name, "@%s@", name);
-    va_list args;
-    va_start(args, format);
-    vsnprintf(t->value, sizeof t->value, format, args);
-    va_end(args);
-}
 
 /* {16'dC(N-1), ..., 16'dC0}: the coefficient vector, register 0 lowest. */
 static void reset_vector(const stcgen_params *params, char *buf, size_t len)
@@ -61,60 +33,30 @@ static void reset_vector(const stcgen_params *params, char *buf, size_t len)
     }
 }
 
-static void make_tokens(const stcgen_params *params, token_set *tokens)
+static void make_tokens(const stcgen_params *params, stcgen_tokens *tokens)
 {
     const stc_geometry *g = &params->geometry;
-    tokens->count = 0;
-    set(tokens, "LOGB", "%u", g->bank_bits);
-    set(tokens, "COEFBITSM1", "%zu", 16 * params->tuner_coefs - 1);
-    set(tokens, "MISS_BASE", "%zu", stc_tuner_coef_miss(g, 0));
-    set(tokens, "STATIC_BASE", "%zu", stc_tuner_coef_static(g, 0));
-    set(tokens, "STALL_IDX", "%zu", g->banks > 1 ? stc_tuner_coef_stall(g) : (size_t)63);
-    set(tokens, "WP_BUILT", "%s", params->way_prediction ? "1'b1" : "1'b0");
-    set(tokens, "BUILD_WORD", "%zu",
+    stcgen_tokens_init(tokens);
+    stcgen_tokens_set(tokens, "LOGB", "%u", g->bank_bits);
+    stcgen_tokens_set(tokens, "COEFBITSM1", "%zu", 16 * params->tuner_coefs - 1);
+    stcgen_tokens_set(tokens, "MISS_BASE", "%zu", stc_tuner_coef_miss(g, 0));
+    stcgen_tokens_set(tokens, "STATIC_BASE", "%zu", stc_tuner_coef_static(g, 0));
+    stcgen_tokens_set(tokens, "STALL_IDX", "%zu", g->banks > 1 ? stc_tuner_coef_stall(g) : (size_t)63);
+    stcgen_tokens_set(tokens, "WP_BUILT", "%s", params->way_prediction ? "1'b1" : "1'b0");
+    stcgen_tokens_set(tokens, "BUILD_WORD", "%zu",
         params->tuner_coefs | (params->tuner_serial ? 1u : 0u) << 8 |
             (params->tuner_const_coefs ? 1u : 0u) << 9 | (params->way_prediction ? 1u : 0u) << 10);
-    set(tokens, "MULT_WHAT", "%s",
+    stcgen_tokens_set(tokens, "MULT_WHAT", "%s",
         params->tuner_serial ? "serial: shift-and-add, 16 cycles per step"
                              : "array: one cycle per step");
-    set(tokens, "COEF_WHAT", "%s",
+    stcgen_tokens_set(tokens, "COEF_WHAT", "%s",
         params->tuner_const_coefs ? "constants" : "registers, loadable by software");
-    set(tokens, "COEF_ACCESS", "%s",
+    stcgen_tokens_set(tokens, "COEF_ACCESS", "%s",
         params->tuner_const_coefs ? "read only: constants" : "read/write");
-    set(tokens, "UNIT", "%.10g", params->tuner_nj_per_unit);
-    char vector[TOKEN_VALUE_MAX];
+    stcgen_tokens_set(tokens, "UNIT", "%.10g", params->tuner_nj_per_unit);
+    char vector[STCGEN_TOKEN_VALUE_MAX];
     reset_vector(params, vector, sizeof vector);
-    set(tokens, "COEF_RESET", "%s", vector);
-}
-
-static void substitute(stcgen_text *text, const token_set *tokens, const char *line)
-{
-    char out[LINE_MAX_LEN];
-    size_t len = 0;
-    while (*line && len + 1 < sizeof out) {
-        const token *hit = NULL;
-        if (*line == '@') {
-            for (unsigned index = 0; index < tokens->count; index++) {
-                size_t name_len = strlen(tokens->tokens[index].name);
-                if (strncmp(line, tokens->tokens[index].name, name_len) == 0) {
-                    hit = &tokens->tokens[index];
-                    break;
-                }
-            }
-        }
-        if (hit) {
-            size_t value_len = strlen(hit->value);
-            if (len + value_len + 1 < sizeof out) {
-                memcpy(out + len, hit->value, value_len);
-                len += value_len;
-            }
-            line += strlen(hit->name);
-        } else {
-            out[len++] = *line++;
-        }
-    }
-    out[len] = '\0';
-    stcgen_text_raw(text, "%s\n", out);
+    stcgen_tokens_set(tokens, "COEF_RESET", "%s", vector);
 }
 
 /* The generated blocks. */
@@ -176,7 +118,7 @@ static bool keep_line(const stcgen_params *params, const char **line)
 
 void stcgen_emit_tuner(stcgen_text *text, const stcgen_file *file, const stcgen_params *params)
 {
-    token_set tokens;
+    stcgen_tokens tokens;
     make_tokens(params, &tokens);
     stcgen_text_header(text, &stcgen_comment_slashes, file->name, file->title, params);
     stcgen_text_blank(text);
@@ -184,13 +126,13 @@ void stcgen_emit_tuner(stcgen_text *text, const stcgen_file *file, const stcgen_
         const char *line = *cursor;
         size_t len = strlen(line);
         if (len > 4 && strncmp(line, "@@", 2) == 0 && strcmp(line + len - 2, "@@") == 0) {
-            char name[TOKEN_NAME_MAX];
+            char name[STCGEN_TOKEN_NAME_MAX];
             snprintf(name, sizeof name, "%.*s", (int)(len - 4), line + 2);
             emit_block(text, params, name);
             continue;
         }
         if (keep_line(params, &line)) {
-            substitute(text, &tokens, line);
+            stcgen_tokens_emit_line(text, &tokens, line);
         }
     }
 }

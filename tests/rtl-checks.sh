@@ -30,46 +30,8 @@ failed=0
 skipped=0
 CC=${CC:-gcc}
 
-fail() {
-    echo "FAIL $1"
-    failed=$((failed + 1))
-    if [ -s "$work/log" ]; then sed -n '1,30s/^/    /p' "$work/log"; fi
-}
-
-# quiet NAME COMMAND...: passes when the command exits 0 and prints nothing.
-quiet() {
-    local name=$1
-    shift
-    if "$@" >"$work/log" 2>&1 && [ ! -s "$work/log" ]; then
-        passed=$((passed + 1))
-    else
-        fail "$name"
-    fi
-}
-
-# sim NAME PATTERN COMMAND...: passes when the command exits 0 and its output
-# holds PATTERN and no FAIL.
-sim() {
-    local name=$1 pattern=$2
-    shift 2
-    if "$@" >"$work/log" 2>&1 && grep -q -- "$pattern" "$work/log" && ! grep -q FAIL "$work/log"; then
-        passed=$((passed + 1))
-    else
-        fail "$name"
-    fi
-}
-
-# check NAME CONDITION-COMMAND...: passes when the command succeeds.
-check() {
-    local name=$1
-    shift
-    : >"$work/log"
-    if "$@" >"$work/log" 2>&1; then
-        passed=$((passed + 1))
-    else
-        fail "$name"
-    fi
-}
+# shellcheck source=tests/lib/checks.sh
+. "$root/tests/lib/checks.sh"
 
 # A value from a generated C header: header_value DIR NAME.
 header_value() {

@@ -21,17 +21,9 @@ trap 'rm -rf "$work"' EXIT
 passed=0
 failed=0
 
-fail() {
-    echo "FAIL $1"
-    failed=$((failed + 1))
-    if [ -s "$work/log" ]; then sed -n '1,20s/^/    /p' "$work/log"; fi
-}
-# check NAME COMMAND...: passes when the command succeeds
-check() {
-    local name=$1
-    shift
-    if "$@" >"$work/log" 2>&1; then passed=$((passed + 1)); else fail "$name"; fi
-}
+# shellcheck source=tests/lib/checks.sh
+. "$root/tests/lib/checks.sh"
+
 # refuse NAME STATUS PATTERN COMMAND...: passes when the command exits with
 # STATUS and its stderr holds PATTERN
 refuse() {

@@ -30,30 +30,8 @@ passed=0
 failed=0
 CC=${CC:-gcc}
 
-fail() {
-    echo "FAIL $1"
-    failed=$((failed + 1))
-    if [ -s "$work/log" ]; then sed -n '1,30s/^/    /p' "$work/log"; fi
-}
-quiet() {
-    local name=$1
-    shift
-    if "$@" >"$work/log" 2>&1 && [ ! -s "$work/log" ]; then
-        passed=$((passed + 1))
-    else
-        fail "$name"
-    fi
-}
-check() {
-    local name=$1
-    shift
-    : >"$work/log"
-    if "$@" >"$work/log" 2>&1; then
-        passed=$((passed + 1))
-    else
-        fail "$name"
-    fi
-}
+# shellcheck source=tests/lib/checks.sh
+. "$root/tests/lib/checks.sh"
 
 for tool in verilator iverilog yosys g++ "$CC"; do
     if ! command -v "$tool" >/dev/null; then
