@@ -28,16 +28,6 @@ static void set_pad(stcgen_tokens *tokens, const char *name, unsigned pad)
     }
 }
 
-static unsigned log2_of(unsigned value)
-{
-    unsigned bits = 0;
-    while (value > 1) {
-        value >>= 1;
-        bits++;
-    }
-    return bits;
-}
-
 static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
 {
     const stc_geometry *g = &params->geometry;
@@ -112,9 +102,9 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
     reset[used] = '\0';
     stcgen_tokens_set(tokens, "REC_RESET", "%s", reset);
     const stc_config *start = &params->reset;
-    stcgen_tokens_set(tokens, "RESET_KLOG", "%u", log2_of(start->banks_on));
-    stcgen_tokens_set(tokens, "RESET_ALOG", "%u", log2_of(start->ways));
-    stcgen_tokens_set(tokens, "RESET_LLOG", "%u", log2_of(start->sublines));
+    stcgen_tokens_set(tokens, "RESET_KLOG", "%u", stc_log2(start->banks_on));
+    stcgen_tokens_set(tokens, "RESET_ALOG", "%u", stc_log2(start->ways));
+    stcgen_tokens_set(tokens, "RESET_LLOG", "%u", stc_log2(start->sublines));
     stcgen_tokens_set(tokens, "RESET_WP", "%u", start->way_predict ? 1u : 0u);
     stcgen_tokens_set(tokens, "FIXED", "%s", params->fixed ? "1'b1" : "1'b0");
 }

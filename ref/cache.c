@@ -1,5 +1,6 @@
 /* cache.c - the configurable cache model (docs/ARCHITECTURE.md sections 3-9). */
 #include "cache.h"
+#include "timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,15 +236,6 @@ static unsigned write_back_if_dirty(stc_cache *cache, unsigned bank, unsigned ro
     return memory_cycles(cache, 1);
 }
 
-/* The controller's own cycles in a miss, beyond the probes and the memory
- * (section 10): per subline a tag read and a presence check, per read burst
- * a run search and a request, a final search and the answer, and a request
- * cycle per writeback. */
-static unsigned controller_miss_cycles(unsigned sublines, unsigned bursts, unsigned writebacks)
-{
-    return 2 * sublines + 2 * bursts + 2 + writebacks;
-}
-
 /* Bring the missing physical lines of the logical line containing addr into
  * victim. Returns the memory cycles; fills in the result's counts. */
 static unsigned fill_logical_line(stc_cache *cache, uint64_t addr, unsigned victim,
@@ -376,8 +368,8 @@ static ALWAYS_INLINE bool access_piece(stc_cache *cache, stc_op op, uint64_t add
         unsigned first_row = row & ~(cache->config.sublines - 1);
         bank = choose_victim(cache, tag, first_row);
         access_cycles += fill_logical_line(cache, addr, bank, &fill) +
-                         controller_miss_cycles(cache->config.sublines, fill.bursts,
-                                                fill.writebacks);
+                         (unsigned)stc_miss_controller_cycles(cache->config.sublines, fill.bursts,
+                                                               fill.writebacks);
         counters->misses++;
         if (op == STC_OP_WRITE) {
             counters->write_misses++;
@@ -647,7 +639,7 @@ int stc_cache_reconfigure(stc_cache *cache, const stc_config *next, stc_reconfig
      * the walk), and per walk writeback the cycle that finds the dirty line
      * and its request (section 10). */
     if (result->woken_banks || walked) {
-        cycles += 1 + 2 * (uint64_t)result->writebacks;
+        cycles += stc_reconfig_controller_cycles(result->writebacks);
     }
     result->cycles = cycles;
     cache->counters.reconfigs++;

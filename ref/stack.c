@@ -1,5 +1,6 @@
 /* stack.c - all configurations in one pass by LRU stack simulation (stack.h). */
 #include "stack.h"
+#include "timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -394,11 +395,14 @@ int stc_stack_sweep_counters(const stc_stack_sweep *sweep, const stc_config *con
         out->second_probe_hits = second_probe_hits;
         probe_cycles += second_probe_hits + out->misses; /* the second probe */
     }
-    /* Per miss one burst: the controller's 2n + 2 (one run) + 2 cycles; per
-     * writeback its request cycle (docs/ARCHITECTURE.md section 10). */
-    out->cycles = probe_cycles +
-                  out->misses * (geometry->mem_latency +
-                                 (uint64_t)config->sublines * (geometry->beats_per_line + 2) + 4) +
-                  out->writebacks * (geometry->mem_latency + (uint64_t)geometry->beats_per_line + 1);
+    /* Per miss one burst of the whole logical line; the controller's cycles
+     * are linear in the writebacks, so they are summed per miss without and
+     * per writeback apart (timing.h). */
+    const uint64_t miss_cycles = geometry->mem_latency +
+                                 (uint64_t)config->sublines * geometry->beats_per_line +
+                                 stc_miss_controller_cycles(config->sublines, 1, 0);
+    const uint64_t writeback_cycles = geometry->mem_latency + (uint64_t)geometry->beats_per_line +
+                                      STC_WRITEBACK_REQUEST_CYCLES;
+    out->cycles = probe_cycles + out->misses * miss_cycles + out->writebacks * writeback_cycles;
     return 0;
 }

@@ -1,0 +1,33 @@
+/*
+ * timing.h - the cache controller's own cycles (docs/ARCHITECTURE.md
+ * section 10), beyond the probes, the memory bursts and the wake-ups: one
+ * definition for the model (cache.c), the LRU-stack engine (stack.c) and
+ * the energy table's stall charge (energy.c).
+ */
+#ifndef STC_TIMING_H
+#define STC_TIMING_H
+
+#include <stdint.h>
+
+/* Each writeback's request cycle, before the memory's T_mem + P/W. */
+enum { STC_WRITEBACK_REQUEST_CYCLES = 1 };
+
+/* A miss of a logical line of `sublines` physical lines with `bursts` read
+ * bursts and `writebacks` dirty victims: per subline a tag read and a
+ * presence check, per burst a run search and a request, a final search and
+ * the answer, and a request cycle per writeback. */
+static inline uint64_t stc_miss_controller_cycles(uint64_t sublines, uint64_t bursts,
+                                                  uint64_t writebacks)
+{
+    return 2 * sublines + 2 * bursts + 2 + writebacks * STC_WRITEBACK_REQUEST_CYCLES;
+}
+
+/* A reconfiguration that wakes banks or walks (0 otherwise): the cycle that
+ * sees the woken banks ready (or starts the walk), and per walk writeback
+ * the cycle that finds the dirty line and its request. */
+static inline uint64_t stc_reconfig_controller_cycles(uint64_t walk_writebacks)
+{
+    return 1 + 2 * walk_writebacks;
+}
+
+#endif
