@@ -14,10 +14,6 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
 void stcgen_emit_pair(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 void stcgen_emit_header(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 void stcgen_emit_upf(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
-/* --debug-break NAME (a test aid, ARCHITECTURE.md 14.1): 0 if NAME is one of
- * emit_ctrl.c's deliberate bugs and the template line it replaces occurs
- * exactly once; else -1 with the reason (and the known names) in err. */
-int stcgen_ctrl_break_check(const char *name, char *err, size_t err_len);
 void stcgen_emit_core(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 
 #endif

@@ -7,6 +7,7 @@
  * replaced by a literal computed here from stcgen_params: every width is
  * baked in, the template holds no geometry of its own.
  */
+#include "debug_break.h"
 #include "emit.h"
 #include "tokens.h"
 
@@ -109,78 +110,9 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
     stcgen_tokens_set(tokens, "FIXED", "%s", params->fixed ? "1'b1" : "1'b0");
 }
 
-/* Deliberate bugs for `stcgen --debug-break NAME` (never on by default):
- * each replaces one template line, found by exact match, with a wrong one.
- * The lockstep harness (tb/) must catch every one of them. If the template
- * line changes, the option fails with a message rather than break nothing. */
-typedef struct {
-    const char *name;
-    const char *what;
-    const char *line;        /* the template line, exactly */
-    const char *replacement; /* the broken line */
-} ctrl_break;
-
-static const ctrl_break ctrl_breaks[] = {
-    {"skip-writeback", "a miss drops its dirty victim line without writing it back",
-     "        if (!present && valid_sub[victim_q] && dirty_sub[victim_q]) begin",
-     "        if (1'b0) begin  // BROKEN: skip-writeback"},
-    {"tag-bit", "the tag compare ignores the most significant tag bit",
-     "      assign tag_eq[gb]  = (tag_rdata_i[gb*@TB@ +: @TB@] == cur_tag);",
-     "      assign tag_eq[gb]  = (tag_rdata_i[gb*@TB@ +: @TBM1@] == cur_tag[@TBM1@-1:0]);"
-     "  // BROKEN: tag-bit"},
-    {"lru-order", "the victim is the most recent candidate instead of the least",
-     "      assign lru_oh[gb]  = cand[gb] && ((rec_r0_t[gb*@B@ +: @B@] | ~cand | self) == {@B@{1'b1}});",
-     "      assign lru_oh[gb]  = cand[gb] && ((rec_r0[gb*@B@ +: @B@] | ~cand | self) == {@B@{1'b1}});"
-     "  // BROKEN: lru-order"},
-    {"no-invalidate", "the walk leaves clean lines of banks going off valid: stale after power-up",
-     "          valid_d[walk_row_q * @B@ +: @B@] = valid_walk & ~walk_drop;",
-     "          valid_d[walk_row_q * @B@ +: @B@] = valid_walk & ~(walk_drop & on_mask);"
-     "  // BROKEN: no-invalidate"},
-    {"store-lane", "a store writes its bytes one word too high in the line",
-     "  wire [@PM1@:0] store_mask = {@PPAD@req_be_q} << (req_word * 4);",
-     "  wire [@PM1@:0] store_mask = {@PPAD@req_be_q} << (req_word * 4 + 4);  // BROKEN: store-lane"},
-    {"store-clean", "a store hit does not mark the line dirty",
-     "            dirty_d[cur_row * @B@ + {@BPAD@hit_idx}] = 1'b1;",
-     "            dirty_d[cur_row * @B@ + {@BPAD@hit_idx}] = 1'b0;  // BROKEN: store-clean"},
-};
-
-static const ctrl_break *find_break(const char *name)
+const char *const *stcgen_ctrl_template_lines(void)
 {
-    for (size_t index = 0; name && index < sizeof ctrl_breaks / sizeof ctrl_breaks[0]; index++) {
-        if (strcmp(ctrl_breaks[index].name, name) == 0) {
-            return &ctrl_breaks[index];
-        }
-    }
-    return NULL;
-}
-
-int stcgen_ctrl_break_check(const char *name, char *err, size_t err_len)
-{
-    const ctrl_break *broken = find_break(name);
-    if (!broken) {
-        size_t used = (size_t)snprintf(err, err_len, "unknown (known:");
-        for (size_t index = 0; index < sizeof ctrl_breaks / sizeof ctrl_breaks[0]; index++) {
-            if (used < err_len) {
-                used += (size_t)snprintf(err + used, err_len - used, " %s", ctrl_breaks[index].name);
-            }
-        }
-        if (used < err_len) {
-            snprintf(err + used, err_len - used, ")");
-        }
-        return -1;
-    }
-    unsigned found = 0;
-    for (const char *const *line = ctrl_template; *line; line++) {
-        found += strcmp(*line, broken->line) == 0;
-    }
-    if (found != 1) {
-        snprintf(err, err_len,
-                 "its template line occurs %u times in gen/stc_cache_ctrl.v.in, not once "
-                 "(update ctrl_breaks in gen/emit_ctrl.c)",
-                 found);
-        return -1;
-    }
-    return 0;
+    return ctrl_template;
 }
 
 void stcgen_emit_ctrl(stcgen_text *text, const stcgen_file *file, const stcgen_params *params)
@@ -189,13 +121,13 @@ void stcgen_emit_ctrl(stcgen_text *text, const stcgen_file *file, const stcgen_p
     make_tokens(&tokens, params);
     stcgen_text_header(text, &stcgen_comment_slashes, file->name, file->title, params);
     stcgen_text_blank(text);
-    const ctrl_break *broken = find_break(params->debug_break);
-    if (broken) {
-        stcgen_text_raw(text, "// BROKEN on purpose (--debug-break %s): %s.\n", broken->name,
-                        broken->what);
+    const char *what = stcgen_debug_break_what(params->debug_break, STCGEN_BREAK_CTRL);
+    if (what) {
+        stcgen_text_raw(text, "// BROKEN on purpose (--debug-break %s): %s.\n", params->debug_break,
+                        what);
     }
     for (const char *const *line = ctrl_template; *line; line++) {
         stcgen_tokens_emit_line(text, &tokens,
-                   broken && strcmp(*line, broken->line) == 0 ? broken->replacement : *line);
+                                stcgen_debug_break_line(params->debug_break, STCGEN_BREAK_CTRL, *line));
     }
 }

@@ -12,6 +12,7 @@
  * - a line holding only @@NAME@@: replaced by generated lines (the
  *   coefficient table and the multiplexers over it).
  */
+#include "debug_break.h"
 #include "emit.h"
 #include "tokens.h"
 
@@ -116,12 +117,22 @@ static bool keep_line(const stcgen_params *params, const char **line)
     return true;
 }
 
+const char *const *stcgen_tuner_template_lines(void)
+{
+    return tuner_template;
+}
+
 void stcgen_emit_tuner(stcgen_text *text, const stcgen_file *file, const stcgen_params *params)
 {
     stcgen_tokens tokens;
     make_tokens(params, &tokens);
     stcgen_text_header(text, &stcgen_comment_slashes, file->name, file->title, params);
     stcgen_text_blank(text);
+    const char *what = stcgen_debug_break_what(params->debug_break, STCGEN_BREAK_TUNER);
+    if (what) {
+        stcgen_text_raw(text, "// BROKEN on purpose (--debug-break %s): %s.\n", params->debug_break,
+                        what);
+    }
     for (const char *const *cursor = tuner_template; *cursor; cursor++) {
         const char *line = *cursor;
         size_t len = strlen(line);
@@ -132,7 +143,9 @@ void stcgen_emit_tuner(stcgen_text *text, const stcgen_file *file, const stcgen_
             continue;
         }
         if (keep_line(params, &line)) {
-            stcgen_tokens_emit_line(text, &tokens, line);
+            stcgen_tokens_emit_line(text, &tokens,
+                                    stcgen_debug_break_line(params->debug_break, STCGEN_BREAK_TUNER,
+                                                            line));
         }
     }
 }

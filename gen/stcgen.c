@@ -8,6 +8,7 @@
  * error cases nothing is written.
  */
 #include "count.h"
+#include "debug_break.h"
 #include "emit.h"
 #include "files.h"
 #include "output.h"
@@ -256,7 +257,7 @@ int main(int argc, char **argv)
         if (is_break) {
             /* Hidden test aid (ARCHITECTURE.md 14.1): a deliberately broken
              * controller for the lockstep harness to catch. */
-            if (stcgen_ctrl_break_check(value, err, sizeof err) != 0) {
+            if (stcgen_debug_break_check(value, err, sizeof err) != 0) {
                 fprintf(stderr, "stcgen: --debug-break %s: %s\n", value, err);
                 return EXIT_USAGE;
             }

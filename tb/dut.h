@@ -11,6 +11,8 @@
 #ifndef STC_TB_DUT_H
 #define STC_TB_DUT_H
 
+#include "tuner_hw.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +31,7 @@ typedef struct {
     uint32_t cnt_sel, cnt_clear;
     uint32_t mem_req_ready, mem_wready, mem_bvalid, mem_rvalid, mem_rdata;
     uint32_t pwr_ack;
+    uint32_t tun_we, tun_addr, tun_wdata; /* the tuner's register port (section 16) */
     /* outputs */
     uint32_t cpu_req_ready, cpu_rsp_valid, cpu_rsp_err, cpu_rsp_rdata;
     uint32_t cfg_ready, cfg_done, cfg_err;
@@ -37,6 +40,7 @@ typedef struct {
     uint32_t mem_req_valid, mem_req_we, mem_req_lines, mem_wvalid, mem_wdata;
     uint64_t mem_req_line;
     uint32_t pwr_en;
+    uint32_t tun_rdata, tun_busy;
 } dut_pins;
 
 typedef struct dut dut;
@@ -61,6 +65,16 @@ unsigned dut_touch_bank(dut *d);
  * access, 1 miss, 2 first-probe hit, 3 busy cycle; -1 if the top has none
  * (before the tuner, ARCHITECTURE.md section 16). */
 int dut_strobes(dut *d);
+/* The tuner in the top (ARCHITECTURE.md section 16): whether the top has
+ * one; its configuration-port inputs in the settled cycle (what stc_cache
+ * gives u_tuner: the controller's ready, done and error while the tuner
+ * owns the port, else 0); every flop of u_tuner under the C model's names
+ * (ref/tuner_hw.h; coefficient registers too, or the constants when built
+ * with constant coefficients). dut_tuner_flops returns -1 if a flop is
+ * missing. */
+int dut_has_tuner(dut *d);
+void dut_tuner_cfg_inputs(dut *d, unsigned *ready, unsigned *done, unsigned *err);
+int dut_tuner_flops(dut *d, stc_tuner_hw_regs *regs, size_t coef_count);
 /* Overwrite bank b's tag and data SRAMs with garbage from seed: what a
  * power switch turning off does to the contents. */
 void dut_scramble_bank(dut *d, unsigned bank, uint64_t seed);

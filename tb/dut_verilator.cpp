@@ -94,6 +94,53 @@ bool arm_edge(Root *, long)
     return false;
 }
 
+// The tuner's register port exists only in a top generated with the tuner
+// (not --no-tuner or --fixed): set and read it where the class has it.
+template <typename Top>
+auto set_tuner_port(Top *top, const dut_pins *p, int)
+    -> decltype(top->tun_we_i = 0, top->tun_addr_i = 0, top->tun_wdata_i = 0, void())
+{
+    top->tun_we_i = p->tun_we;
+    top->tun_addr_i = p->tun_addr;
+    top->tun_wdata_i = p->tun_wdata;
+}
+template <typename Top>
+void set_tuner_port(Top *, const dut_pins *, long)
+{
+}
+template <typename Top>
+auto get_tuner_port(Top *top, dut_pins *p, int) -> decltype(p->tun_rdata = top->tun_rdata_o, void())
+{
+    p->tun_rdata = top->tun_rdata_o;
+    p->tun_busy = top->tun_busy_o;
+}
+template <typename Top>
+void get_tuner_port(Top *, dut_pins *p, long)
+{
+    p->tun_rdata = 0;
+    p->tun_busy = 0;
+}
+
+// The flops of stc_tuner read by dut_tuner_flops, C model field by field
+// (ref/tuner_hw.h names them as the RTL does, without _q).
+struct tuner_flop {
+    const char *name;
+    size_t offset;
+    bool serial_only;
+};
+const tuner_flop tuner_flops[] = {
+#define FLOP(field, serial) {#field "_q", offsetof(stc_tuner_hw_regs, field), serial}
+    FLOP(psm, false),      FLOP(vsm, false),     FLOP(csm, false),         FLOP(mbit, true),
+    FLOP(prod, true),      FLOP(phase_en, false), FLOP(win_len, false),    FLOP(retune, false),
+    FLOP(thresh, false),   FLOP(acc, false),     FLOP(miss, false),        FLOP(cyc, false),
+    FLOP(fph, false),      FLOP(cand, false),    FLOP(best, false),        FLOP(cfg_sent, false),
+    FLOP(energy, false),   FLOP(best_energy, false), FLOP(examined, false), FLOP(compute, false),
+    FLOP(done, false),     FLOP(tuned, false),   FLOP(have_ref, false),    FLOP(ref_miss, false),
+    FLOP(since, false),    FLOP(searches, false),
+#undef FLOP
+};
+const size_t tuner_flop_count = sizeof tuner_flops / sizeof tuner_flops[0];
+
 }  // namespace
 
 struct dut {
@@ -109,6 +156,12 @@ struct dut {
     var_ref valid, dirty, tag_req, data_req, touch_bank;
     var_ref strobes[4];
     bool has_strobes = false;
+    bool has_tuner = false;
+    var_ref tuner_sel, ctrl_cfg_ready, ctrl_cfg_done, ctrl_cfg_err;
+    var_ref tuner_flop_vars[tuner_flop_count];
+    bool tuner_flop_found[tuner_flop_count] = {};
+    var_ref coef;
+    bool has_coef = false;
     std::vector<std::vector<var_ref>> bank_arrays;  // per bank: every SRAM column
     std::vector<var_ref> tag_array;                  // per bank: the tag column
     std::vector<std::vector<var_ref>> data_arrays;   // per bank: the data columns
@@ -145,6 +198,18 @@ extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
     for (unsigned index = 0; index < 4; index++) {
         d->has_strobes = d->has_strobes &&
                          find_var(&d->context, "TOP.stc_cache", strobe_names[index], &d->strobes[index]);
+    }
+    const std::string top = "TOP.stc_cache", tuner = "TOP.stc_cache.u_tuner";
+    d->has_tuner = find_var(&d->context, top, "tuner_sel", &d->tuner_sel) &&
+                   find_var(&d->context, top, "ctrl_cfg_ready", &d->ctrl_cfg_ready) &&
+                   find_var(&d->context, top, "ctrl_cfg_done", &d->ctrl_cfg_done) &&
+                   find_var(&d->context, top, "ctrl_cfg_err", &d->ctrl_cfg_err);
+    if (d->has_tuner) {
+        for (size_t index = 0; index < tuner_flop_count; index++) {
+            d->tuner_flop_found[index] =
+                find_var(&d->context, tuner, tuner_flops[index].name, &d->tuner_flop_vars[index]);
+        }
+        d->has_coef = find_var(&d->context, tuner, "coef_q", &d->coef);
     }
     if (ok) {
         d->banks = d->tag_req.width;
@@ -248,6 +313,7 @@ static void read_outputs(dut *d, dut_pins *p)
     p->mem_wvalid = t->mem_wvalid_o;
     p->mem_wdata = t->mem_wdata_o;
     p->pwr_en = t->pwr_en_o;
+    get_tuner_port(t, p, 0);
 }
 
 extern "C" void dut_settle(dut *d, dut_pins *p)
@@ -280,6 +346,7 @@ extern "C" void dut_settle(dut *d, dut_pins *p)
     t->mem_rvalid_i = p->mem_rvalid;
     t->mem_rdata_i = p->mem_rdata;
     t->pwr_ack_i = p->pwr_ack;
+    set_tuner_port(t, p, 0);
     t->eval();
 #if VM_TRACE
     if (d->wave) {
@@ -345,6 +412,49 @@ extern "C" int dut_strobes(dut *d)
         bits |= (int)(read_scalar(d->strobes[index]) & 1u) << index;
     }
     return bits;
+}
+
+extern "C" int dut_has_tuner(dut *d)
+{
+    return d->has_tuner;
+}
+
+extern "C" void dut_tuner_cfg_inputs(dut *d, unsigned *ready, unsigned *done, unsigned *err)
+{
+    unsigned sel = d->has_tuner ? (unsigned)read_scalar(d->tuner_sel) & 1u : 0u;
+    *ready = sel & (unsigned)read_scalar(d->ctrl_cfg_ready);
+    *done = sel & (unsigned)read_scalar(d->ctrl_cfg_done);
+    *err = sel & (unsigned)read_scalar(d->ctrl_cfg_err);
+}
+
+extern "C" int dut_tuner_flops(dut *d, stc_tuner_hw_regs *regs, size_t coef_count)
+{
+    *regs = stc_tuner_hw_regs();
+    if (!d->has_tuner) {
+        return -1;
+    }
+    for (size_t index = 0; index < tuner_flop_count; index++) {
+        if (!d->tuner_flop_found[index]) {
+            if (tuner_flops[index].serial_only) {
+                continue;  // the array multiplier has no mbit_q, prod_q: 0 in the model
+            }
+            return -1;
+        }
+        uint32_t *field = reinterpret_cast<uint32_t *>(reinterpret_cast<char *>(regs) +
+                                                       tuner_flops[index].offset);
+        *field = (uint32_t)read_scalar(d->tuner_flop_vars[index]);
+    }
+    if (!d->has_coef || d->coef.width < 16 * coef_count) {
+        return -1;
+    }
+    for (size_t index = 0; index < coef_count; index++) {
+        uint32_t value = 0;
+        for (unsigned bit = 0; bit < 16; bit++) {
+            value |= (uint32_t)read_bit(d->coef, (unsigned)(16 * index + bit)) << bit;
+        }
+        regs->coef[index] = (uint16_t)value;
+    }
+    return 0;
 }
 
 extern "C" void dut_scramble_bank(dut *d, unsigned bank, uint64_t seed)

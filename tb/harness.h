@@ -16,12 +16,16 @@
 #include "report.h"
 #include "rng.h"
 #include "stimuli.h"
+#include "tuner_side.h"
 #include "txn_log.h"
 #include "variant.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* Where a counter clear falls inside a request. */
+typedef enum { CLEAR_NONE, CLEAR_AT_ACCEPT, CLEAR_AT_RESPONSE } busy_clear;
 
 /* The command line (lockstep -h). */
 typedef struct {
@@ -30,6 +34,7 @@ typedef struct {
     unsigned reconfig_every; /* mean requests between reconfigurations, 0 = never */
     unsigned checkpoint_every;
     unsigned clear_every;
+    unsigned clear_in_request; /* mean requests between clears inside a request, 0 = never */
     unsigned locality; /* percent of requests near the previous one */
     unsigned hot_lines;
     unsigned writes;   /* percent stores */
@@ -45,6 +50,9 @@ typedef struct {
     bool expect_mismatch;
     bool quiet;
     bool bench;
+    /* --tune: the top's tuner searches (tuner_side.h) */
+    bool tune;
+    unsigned tune_window, retune, phase_threshold;
 } options;
 
 struct harness {
@@ -102,6 +110,8 @@ struct harness {
         uint32_t wdata;
     } pending;
     uint64_t scramble_seed; /* the garbage of the next bank switched off */
+    tuner_side tune;        /* the top's tuner and its references (--tune) */
+    busy_clear busy_clear; /* a counter clear inside the next request (--clear-in-request) */
 };
 
 #endif

@@ -34,6 +34,7 @@
 #include "report.h"
 #include "rtl_side.h"
 #include "stimuli.h"
+#include "tuner_side.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -50,6 +51,8 @@ static const char usage_text[] =
     "  --reconfig-every N   a random reconfiguration every N requests on average (0: none)\n"
     "  --checkpoint-every N empty the cache and compare memory with the shadow every N\n"
     "  --clear-every N      clear the counters every N requests on average (0: never)\n"
+    "  --clear-in-request N clear them inside a request (its accepting or response\n"
+    "                       cycle) every N requests on average (random traffic; 0: never)\n"
     "  --locality P         percent of requests near the previous one (default 80)\n"
     "  --hot N              lines in the hot working set (default 512)\n"
     "  --writes P           percent stores (default 30)\n"
@@ -59,6 +62,13 @@ static const char usage_text[] =
     "  --trace FILE         requests from a din or lackey trace instead of random traffic\n"
     "  --directed           the directed tests of each section first\n"
     "  --config NAME        start in this configuration\n"
+    "  --tune WINDOW        the top's tuner searches, windows of WINDOW accesses (16..65535);\n"
+    "                       compared every cycle with ref/tuner_hw.c and every window with\n"
+    "                       the model's counters and ref/search.c (no --reconfig-every,\n"
+    "                       --checkpoint-every or --random-memory with it)\n"
+    "  --retune N           with --tune: a new search every N windows (default 0: one search)\n"
+    "  --phase-threshold N  with --tune: a new search when a window's misses differ from\n"
+    "                       the tuned window's by more than N (default 0: off)\n"
     "  --wave FILE          write an FST waveform\n"
     "  --expect-mismatch    exit 0 only if a mismatch is found (broken RTL)\n"
     "  --model-latency T, --model-wake N  give the model another T_mem or T_wake than\n"
@@ -111,6 +121,7 @@ static int parse_options(options *opt, int argc, char **argv)
             {"--reconfig-every", NULL, &opt->reconfig_every, 1u << 30},
             {"--checkpoint-every", NULL, &opt->checkpoint_every, 1u << 30},
             {"--clear-every", NULL, &opt->clear_every, 1u << 30},
+            {"--clear-in-request", NULL, &opt->clear_in_request, 1u << 30},
             {"--locality", NULL, &opt->locality, 100},
             {"--hot", NULL, &opt->hot_lines, 1u << 20},
             {"--writes", NULL, &opt->writes, 100},
@@ -118,6 +129,9 @@ static int parse_options(options *opt, int argc, char **argv)
             {"--ack-delay", NULL, &opt->ack_delay, 64},
             {"--model-latency", NULL, &opt->model_latency, 1000},
             {"--model-wake", NULL, &opt->model_wake, 1000},
+            {"--tune", NULL, &opt->tune_window, 65535},
+            {"--retune", NULL, &opt->retune, 65535},
+            {"--phase-threshold", NULL, &opt->phase_threshold, 65535},
         };
         bool matched = false;
         for (size_t which = 0; which < sizeof numeric / sizeof numeric[0]; which++) {
@@ -130,6 +144,7 @@ static int parse_options(options *opt, int argc, char **argv)
                             numeric[which].max);
                     return 2;
                 }
+                opt->tune = opt->tune || strcmp(arg, "--tune") == 0;
                 if (numeric[which].wide) {
                     *numeric[which].wide = number;
                 } else {
@@ -177,6 +192,19 @@ static int parse_options(options *opt, int argc, char **argv)
     }
     if (opt->latency == 0) {
         fprintf(stderr, "lockstep: --latency must be at least 1\n");
+        return 2;
+    }
+    if (opt->tune && opt->tune_window < 16) {
+        fprintf(stderr, "lockstep: --tune %u: a window of at least 16 accesses\n", opt->tune_window);
+        return 2;
+    }
+    if (!opt->tune && (opt->retune || opt->phase_threshold)) {
+        fprintf(stderr, "lockstep: --retune and --phase-threshold need --tune\n");
+        return 2;
+    }
+    if (opt->tune && (opt->reconfig_every || opt->checkpoint_every || opt->random_memory)) {
+        fprintf(stderr, "lockstep: --tune: the tuner owns the configuration and its energies "
+                "need exact cycles: no --reconfig-every, --checkpoint-every or --random-memory\n");
         return 2;
     }
     return -1;
@@ -257,6 +285,11 @@ int main(int argc, char **argv)
     }
 
     h->strobes = dut_strobes(h->rtl) >= 0;
+    h->tune.on = opt->tune;
+    h->tune.window = opt->tune_window;
+    h->tune.retune = opt->retune;
+    h->tune.threshold = opt->phase_threshold;
+    tuner_side_init(h);
     /* Reset: 3 cycles with rst_ni low; banks all on, acknowledged. */
     h->pins.rst_n = 0;
     h->ack = (uint32_t)((1ull << BANKS) - 1);
@@ -280,12 +313,14 @@ int main(int argc, char **argv)
     if (opt->directed) {
         run_directed(h);
     }
+    tuner_side_start(h);
     if (opt->trace) {
         run_trace(h);
     } else {
         run_random(h);
     }
-    if (opt->checkpoint_every || opt->reconfig_every) {
+    tuner_side_finish(h);
+    if (opt->checkpoint_every || opt->reconfig_every || opt->tune) {
         checkpoint(h, false); /* the end: memory equals the shadow */
     }
     double seconds = (double)(clock() - begin) / CLOCKS_PER_SEC;

@@ -11,7 +11,7 @@ LS := $(B)/lockstep
 # The four geometries tests/rtl-checks.sh checks, plus 16-bit counters
 # (saturation) and no way prediction (way-predicted configurations illegal).
 LS_GEOMETRIES := default banks8 line32 banks2 c16 nowp
-LS_BREAKS := skip-writeback tag-bit lru-order no-invalidate store-clean store-lane
+LS_BREAKS := skip-writeback tag-bit lru-order no-invalidate store-clean store-lane clear-late tuner-window
 LS_ARGS_default :=
 LS_ARGS_banks8 := --banks 8
 LS_ARGS_line32 := --line-bytes 32
@@ -25,11 +25,14 @@ LS_CDEFS_icache := -DLOCKSTEP_ICACHE=1
 # The default geometry with stc_sram's own simulation model (no SYNTHESIS).
 LS_ARGS_simsram :=
 LS_CDEFS_simsram := -DLOCKSTEP_SIM_SRAM=1
+# The tuner with the serial multiplier (the default geometry has the array
+# one): --tune runs compare both with ref/tuner_hw.c.
+LS_ARGS_serial := --tuner-mult serial
 # The non-configurable baseline (every configuration request refused).
 LS_ARGS_fixed := --fixed 8K_4W_32B
 LS_CDEFS_fixed := -DLOCKSTEP_FIXED=1
 $(foreach b,$(LS_BREAKS),$(eval LS_ARGS_broken-$(b) := --debug-break $(b)))
-LS_TAGS := $(LS_GEOMETRIES) icache fixed simsram $(addprefix broken-,$(LS_BREAKS))
+LS_TAGS := $(LS_GEOMETRIES) serial icache fixed simsram $(addprefix broken-,$(LS_BREAKS))
 LS_JOBS ?= 2
 # The SRAMs' SYNTHESIS view (plain arrays): the harness scrambles a bank's
 # arrays itself when its switch turns off, which is 20x faster than the
@@ -48,7 +51,7 @@ LS_CXXFLAGS = $(if $(filter default,$*),-O2,-O1)
 # The C harness (tb/lockstep.c and its parts), compiled per tag: it takes
 # the geometry from the tag's generated header and its LS_CDEFS.
 LS_C_NAMES := lockstep rng memory_image txn_log report model_side rtl_side compare operations \
-    stimuli directed
+    stimuli directed tuner_side
 LS_C_SRC := $(LS_C_NAMES:%=tb/%.c)
 LS_C_HDR := $(wildcard tb/*.h)
 LS_C_OBJ = $(LS_C_NAMES:%=$(LS)/$(1)/c/%.o)
@@ -70,7 +73,7 @@ $(LS)/%/obj/objs.txt: $(LS)/%/rtl.stamp tb/lockstep.vlt tb/verilated-lib.mk
 	    OPT_FAST="$(LS_CXXFLAGS)" OPT_SLOW="-O1" OPT_GLOBAL="-O2" lockstep-lib
 
 $(LS)/%/dut_verilator.o: tb/dut_verilator.cpp tb/dut.h $(LS)/%/obj/objs.txt
-	g++ $$(cat $(LS)/$*/obj/cppflags.txt) $(LS_CXXFLAGS) -Wno-unused-parameter -c -o $@ $<
+	g++ $$(cat $(LS)/$*/obj/cppflags.txt) -Iref $(LS_CXXFLAGS) -Wno-unused-parameter -c -o $@ $<
 
 # One pattern rule per C file (a pattern rule has one stem: the tag).
 define ls_c_rule

@@ -4,6 +4,7 @@
 #include "compare.h"
 #include "harness.h"
 #include "rtl_side.h"
+#include "tuner_side.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,6 +14,16 @@
 void do_request(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata)
 {
     addr &= STC_GEN_ADDR_MASK & ~(uint64_t)3;
+    if (h->tune.on && !h->pending.on) {
+        /* The tuner's change goes first; this request waits meanwhile. */
+        h->pending.on = true;
+        h->pending.we = we;
+        h->pending.addr = addr;
+        h->pending.be = be;
+        h->pending.wdata = wdata;
+        tuner_side_serve(h);
+        h->pending.on = false;
+    }
     h->ops++;
     h->requests++;
     const stc_config *config = stc_cache_config(h->model);
@@ -25,6 +36,7 @@ void do_request(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata)
     h->cur.addr = addr;
     h->cur.be = be;
     h->cur.wdata = wdata;
+    h->cur.clear_inside = (int)h->busy_clear;
 
     /* The model. */
     uint8_t wbytes[4], mask[4], rbytes[4] = {0};
@@ -32,10 +44,28 @@ void do_request(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata)
         wbytes[byte] = (uint8_t)(wdata >> (8 * byte));
         mask[byte] = (uint8_t)(be >> byte & 1);
     }
+    /* A counter clear inside this request (section 15.2: the clear wins over
+     * the increments of its cycle): in the accepting cycle, which counts
+     * nothing, every event of the request is counted after it; in the
+     * response cycle nothing is left, neither the events counted before
+     * (fills, writebacks) nor the response's own. */
+    busy_clear clear = h->busy_clear;
+    h->busy_clear = CLEAR_NONE;
+    if (clear == CLEAR_AT_ACCEPT) {
+        stc_cache_clear_counters(h->model);
+    }
     stc_access_result result;
+    stc_counters counts_before = *stc_cache_counters(h->model);
     bool rejected = stc_cache_access(h->model, we ? STC_OP_WRITE : STC_OP_READ, addr, 4,
                                      we ? wbytes : NULL, we ? mask : NULL, we ? NULL : rbytes,
                                      &result) != 0;
+    const stc_counters *counts_after = stc_cache_counters(h->model);
+    if (h->tune.on) {
+        tuner_side_account(h, &counts_before, counts_after);
+    }
+    if (clear == CLEAR_AT_RESPONSE) {
+        stc_cache_clear_counters(h->model);
+    }
     if (rejected && !(LOCKSTEP_ICACHE && we)) {
         fprintf(stderr, "lockstep: the model refused a request (harness bug)\n");
         exit(2);
@@ -55,6 +85,9 @@ void do_request(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata)
      * nothing; every operation ends by reading them). */
     uint64_t before[NCOUNTERS];
     memcpy(before, h->rtl_counts, sizeof before);
+    if (clear == CLEAR_AT_ACCEPT) {
+        memset(before, 0, sizeof before);
+    }
 
     /* The RTL. */
     h->pins.cpu_req_valid = 1;
@@ -67,8 +100,17 @@ void do_request(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata)
     uint64_t accept_cycle = 0, start = h->cycle;
     unsigned touch = 0;
     uint32_t rdata = 0, err = 0;
+    int response_strobes = 0;
+    h->pins.cnt_clear = clear == CLEAR_AT_ACCEPT;
     for (;;) {
+        if (clear == CLEAR_AT_RESPONSE) {
+            h->pins.cnt_clear = accepted && h->cycle == accept_cycle + result.cycles;
+        }
         rtl_cycle_settle(h);
+        if (h->pins.cnt_clear) {
+            /* the counters lose this cycle's events: so do the strobe counts */
+            memset(h->strobe_counts, 0, sizeof h->strobe_counts);
+        }
         if (h->pins.cfg_done) {
             mismatch(h, "RTL", "cfg_done_o during a CPU request");
         }
@@ -79,6 +121,7 @@ void do_request(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata)
             rdata = h->pins.cpu_rsp_rdata;
             err = h->pins.cpu_rsp_err;
             touch = dut_touch_bank(h->rtl);
+            response_strobes = dut_strobes(h->rtl);
             if (h->pins.cpu_req_ready) {
                 mismatch(h, "RTL", "cpu_req_ready_o = 1 in the response cycle");
             }
@@ -90,7 +133,13 @@ void do_request(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata)
             mismatch(h, "RTL", "cpu_req_ready_o = 1 while a request is being served");
         }
         bool accept_now = !accepted && h->pins.cpu_req_ready;
+        if (clear == CLEAR_AT_ACCEPT && h->pins.cnt_clear && !accept_now) {
+            fprintf(stderr, "lockstep: a request with a clear in its accepting cycle was not "
+                    "accepted at once (harness bug)\n");
+            exit(2);
+        }
         rtl_cycle_edge(h);
+        h->pins.cnt_clear = 0;
         if (accept_now) {
             /* The inputs stay as they are (valid held, a CPU waiting with
              * the same request) until the response: ready is 0 meanwhile. */
@@ -103,12 +152,29 @@ void do_request(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata)
         }
     }
     uint64_t latency = h->cycle - 1 - accept_cycle;
+    h->tune.ahead = false;
+    h->pins.cnt_clear = 0;
+    if (clear == CLEAR_AT_RESPONSE && latency != result.cycles) {
+        mismatch(h, "RTL", "latency: model %u cycles, RTL %" PRIu64 " (the counters were cleared "
+                 "in the cycle the model expects the response)", result.cycles, latency);
+    }
 
     /* Compare. */
     const uint64_t *after = h->rtl_counts;
     dut_counters(h->rtl, h->rtl_counts);
     h->counts_fresh = true;
     bool rtl_hit = after[5] == before[5];
+    bool rtl_first = after[8] != before[8], rtl_second = after[9] != before[9];
+    if (clear == CLEAR_AT_RESPONSE) {
+        /* The counters lost the response cycle's events; its strobes show
+         * them (dut_strobes: bit 1 miss, bit 2 first-probe hit). */
+        rtl_hit = !(response_strobes >> 1 & 1);
+        rtl_first = response_strobes >> 2 & 1;
+        rtl_second = rtl_hit && !rtl_first;
+        h->cov.clears_at_response++;
+    } else if (clear == CLEAR_AT_ACCEPT) {
+        h->cov.clears_at_accept++;
+    }
     if (rejected) {
         /* I-cache store: an error in one cycle, nothing else. */
         if (!err) {
@@ -142,7 +208,7 @@ void do_request(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata)
         mismatch(h, "RTL", "served by bank %u in the model, bank %u in the RTL", result.bank, touch);
     }
     if (config->way_predict) {
-        bool first = after[8] != before[8], second = after[9] != before[9];
+        bool first = rtl_first, second = rtl_second;
         bool model_second = result.hit && !result.predicted;
         if (first != result.predicted || second != model_second) {
             mismatch(h, "RTL", "way prediction: model %s, RTL %s",
@@ -185,14 +251,37 @@ void do_request(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata)
     commit_history(h);
 }
 
-void do_reconfig(harness *h, const stc_config *next, const unsigned *illegal_fields)
+/* The configuration port as the one asking sees it: the top's cfg_ready_o,
+ * cfg_done_o, cfg_err_o for software; for the tuner, what the top's
+ * multiplexer gives u_tuner (the top's own outputs must then stay 0). */
+static void port_view(harness *h, bool by_tuner, unsigned *ready, unsigned *done, unsigned *err)
+{
+    if (!by_tuner) {
+        *ready = h->pins.cfg_ready;
+        *done = h->pins.cfg_done;
+        *err = h->pins.cfg_err;
+        return;
+    }
+    dut_tuner_cfg_inputs(h->rtl, ready, done, err);
+    if (h->pins.cfg_ready || h->pins.cfg_done || h->pins.cfg_err) {
+        mismatch(h, "RTL", "the tuner owns the configuration port, but the top shows software "
+                 "cfg_ready_o %u, cfg_done_o %u, cfg_err_o %u",
+                 h->pins.cfg_ready, h->pins.cfg_done, h->pins.cfg_err);
+    }
+}
+
+/* A reconfiguration asked by software through the top's port, or (by_tuner)
+ * by the top's tuner, whose request the twin knows (tuner_side.h). */
+static void reconfigure(harness *h, const stc_config *next, const unsigned *illegal_fields,
+                        bool by_tuner)
 {
     h->ops++;
     h->reconfigs++;
     /* Section 14.4: a bank asked on again while still powering down wakes
-     * later than the model says; keep changes apart. */
+     * later than the model says; keep changes apart (the tuner's are apart
+     * by a measurement window: tuner_side_serve checks). */
     uint64_t gap = h->last_cfg_done + h->max_ack_delay + 6;
-    if (h->cycle < gap) {
+    if (h->cycle < gap && !by_tuner) {
         idle_cycles(h, (unsigned)(gap - h->cycle));
     }
     unsigned refused[4];
@@ -231,13 +320,17 @@ void do_reconfig(harness *h, const stc_config *next, const unsigned *illegal_fie
 
     stc_reconfig_result result;
     memset(&result, 0, sizeof result);
+    stc_counters counts_before = *stc_cache_counters(h->model);
     bool model_ok = !illegal_fields && stc_cache_reconfigure(h->model, next, &result) == 0;
     if (!illegal_fields && !model_ok) {
         fprintf(stderr, "lockstep: the model refused a legal configuration (harness bug)\n");
         exit(2);
     }
+    if (h->tune.on) {
+        tuner_side_account(h, &counts_before, stc_cache_counters(h->model));
+    }
 
-    h->pins.cfg_valid = 1;
+    h->pins.cfg_valid = !by_tuner;
     h->pins.cfg_banks_log = fields[0];
     h->pins.cfg_ways_log = fields[1];
     h->pins.cfg_sub_log = fields[2];
@@ -257,7 +350,9 @@ void do_reconfig(harness *h, const stc_config *next, const unsigned *illegal_fie
         if (h->pins.cpu_rsp_valid) {
             mismatch(h, "RTL", "a CPU response during a reconfiguration");
         }
-        bool accept_now = !accepted && h->pins.cfg_ready;
+        unsigned ready, done, err;
+        port_view(h, by_tuner, &ready, &done, &err);
+        bool accept_now = !accepted && ready;
         if (accept_now) {
             accepted = true;
             accept_cycle = h->cycle;
@@ -266,11 +361,11 @@ void do_reconfig(harness *h, const stc_config *next, const unsigned *illegal_fie
             mismatch(h, "RTL", "cpu_req_ready_o = 1 while a configuration is %s",
                      accepted && !accept_now ? "being applied" : "offered");
         }
-        if (h->pins.cfg_done) {
+        if (done) {
             if (!accepted) {
-                mismatch(h, "RTL", "cfg_done_o before the configuration was accepted");
+                mismatch(h, "RTL", "cfg_done before the configuration was accepted");
             }
-            cfg_err = h->pins.cfg_err;
+            cfg_err = err;
             rtl_cycle_edge(h);
             break;
         }
@@ -284,6 +379,7 @@ void do_reconfig(harness *h, const stc_config *next, const unsigned *illegal_fie
     }
     h->pins.cfg_valid = 0;
     h->pins.cpu_req_valid = h->pending.on; /* still waiting: do_request serves it next */
+    h->tune.ahead = false;
     h->last_cfg_done = h->cycle - 1;
     uint64_t took = h->cycle - 1 - accept_cycle;
 
@@ -324,11 +420,26 @@ void do_reconfig(harness *h, const stc_config *next, const unsigned *illegal_fie
     compare_counters(h, "after the reconfiguration");
     h->cur.cycles = result.cycles;
     h->cur.writebacks = result.writebacks;
+    h->cur.by_tuner = by_tuner;
+    if (by_tuner) {
+        h->cov.tuner_changes++;
+    }
     commit_history(h);
+}
+
+void do_reconfig(harness *h, const stc_config *next, const unsigned *illegal_fields)
+{
+    reconfigure(h, next, illegal_fields, false);
+}
+
+void do_tuner_reconfig(harness *h, const stc_config *next)
+{
+    reconfigure(h, next, NULL, true);
 }
 
 void do_clear(harness *h)
 {
+    tuner_side_serve(h);
     h->ops++;
     memset(&h->cur, 0, sizeof h->cur);
     h->cur.kind = OP_CLEAR;

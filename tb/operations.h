@@ -30,6 +30,12 @@ void do_request(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata)
  * configuration outputs, the walk's writebacks, every row, all counters. */
 void do_reconfig(harness *h, const stc_config *next, const unsigned *illegal_fields);
 
+/* The top's tuner's change to `next` (tuner_side.h: the twin says the tuner
+ * asks for it now): done by the model, and by the RTL with software's port
+ * idle and any waiting request (h->pending) offered; compared as above,
+ * with the port as the multiplexer gives it to the tuner. */
+void do_tuner_reconfig(harness *h, const stc_config *next);
+
 /* A counter clear (cnt_clear_i for one cycle); all counters compared. */
 void do_clear(harness *h);
 

@@ -3,6 +3,7 @@
 #include "report.h"
 
 #include "harness.h"
+#include "tuner_side.h"
 #include "model_side.h"
 
 #include <inttypes.h>
@@ -53,7 +54,8 @@ static void format_op(harness *h, const op_record *op, char *buf, size_t len)
     case OP_RECONFIG:
         config_name(h, &op->from, from, sizeof from);
         config_name(h, &op->to, to, sizeof to);
-        used = (size_t)snprintf(buf, len, "reconfigure %s -> %s", from, to);
+        used = (size_t)snprintf(buf, len, "%s %s -> %s",
+                                op->by_tuner ? "tuner reconfigures" : "reconfigure", from, to);
         break;
     case OP_ILLEGAL:
         config_name(h, &op->from, from, sizeof from);
@@ -72,8 +74,11 @@ static void format_op(harness *h, const op_record *op, char *buf, size_t len)
         return;
     }
     if (op->kind == OP_LOAD || op->kind == OP_STORE) {
-        snprintf(buf + used, len - used, " -> %s bank %u, %" PRIu64 " cycles",
-                 op->hit ? "hit" : "miss", op->bank, op->cycles);
+        snprintf(buf + used, len - used, " -> %s bank %u, %" PRIu64 " cycles%s",
+                 op->hit ? "hit" : "miss", op->bank, op->cycles,
+                 op->clear_inside == 1   ? " (counters cleared in its accepting cycle)"
+                 : op->clear_inside == 2 ? " (counters cleared in its response cycle)"
+                                         : "");
     } else if (op->kind == OP_RECONFIG) {
         snprintf(buf + used, len - used, " -> %" PRIu64 " cycles, %u walk writebacks", op->cycles,
                  op->writebacks);
@@ -189,11 +194,15 @@ void report_coverage(harness *h, double seconds)
     printf("  sec 8    first-probe hits %" PRIu64 ", second-probe hits %" PRIu64
            ", misses with prediction %" PRIu64 "\n",
            cov->first_probe, cov->second_probe, cov->wp_misses);
-    printf("  sec 9    counter clears %" PRIu64 "; checkpoints (memory = shadow) %" PRIu64
+    printf("  sec 9    counter clears %" PRIu64 " (inside a request: in its accepting cycle %" PRIu64
+           ", in its response cycle %" PRIu64 "); checkpoints (memory = shadow) %" PRIu64
            "; directed cases %" PRIu64 "; trace references %" PRIu64 "\n",
-           cov->clears, cov->checkpoints, cov->directed_cases, cov->trace_refs);
-    printf("  sec 16   tuner event strobes %s\n",
-           h->strobes ? "counted every cycle and compared with the counters" : "absent in this top");
+           cov->clears, cov->clears_at_accept, cov->clears_at_response, cov->checkpoints,
+           cov->directed_cases, cov->trace_refs);
+    printf("  sec 16   tuner event strobes %s; changes made by the tuner %" PRIu64 "\n",
+           h->strobes ? "counted every cycle and compared with the counters" : "absent in this top",
+           cov->tuner_changes);
+    tuner_side_report(h);
     printf("lockstep: %" PRIu64 " requests, %" PRIu64 " reconfigurations, %" PRIu64
            " cycles, 0 mismatches, %.2f s, %.0f requests/s\n",
            h->requests, h->reconfigs, h->cycle, seconds, seconds > 0 ? (double)h->requests / seconds : 0.0);

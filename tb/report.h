@@ -33,6 +33,8 @@ typedef struct {
     unsigned bank;
     uint64_t cycles;
     unsigned writebacks;
+    bool by_tuner;    /* a reconfiguration the top's tuner asked for */
+    int clear_inside; /* a request: counters cleared in its accepting (1) or response (2) cycle */
 } op_record;
 
 /* What a run exercised, per section of ARCHITECTURE.md. */
@@ -45,8 +47,8 @@ typedef struct {
     uint64_t first_probe, second_probe, wp_misses;
     uint64_t stores, partial_stores, empty_stores;
     uint64_t walks, walk_writebacks, walk_invalidations, wakes, zero_cost, same, illegal;
-    uint64_t clears, checkpoints, power_offs, trace_refs, rejected;
-    uint64_t directed_cases, overlapped;
+    uint64_t clears, clears_at_accept, clears_at_response, checkpoints, power_offs, trace_refs, rejected;
+    uint64_t directed_cases, overlapped, tuner_changes;
 } coverage;
 
 /* The name of counter `index` in the RTL's numbering (0 .. NCOUNTERS-1). */

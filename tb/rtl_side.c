@@ -118,6 +118,9 @@ void rtl_cycle_settle(harness *h)
         for (unsigned index = 0; index < 4; index++) {
             h->strobe_counts[index] += (unsigned)bits >> index & 1u;
         }
+        if (h->tune.on) {
+            tuner_side_settle(h, bits);
+        }
     }
     uint32_t off_access = dut_sram_access(h->rtl) & ~h->pins.pwr_en;
     if (off_access && h->pins.rst_n) {
@@ -131,6 +134,9 @@ void rtl_cycle_edge(harness *h)
     memory_edge(h);
     dut_edge(h->rtl, &h->pins);
     h->cycle++;
+    if (h->tune.on && h->pins.rst_n) {
+        tuner_side_edge(h);
+    }
     uint32_t en = h->pins.pwr_en;
     uint32_t changed = en ^ h->pwr_en_prev;
     for (unsigned bank = 0; changed && bank < BANKS; bank++) {

@@ -140,11 +140,22 @@ static void random_reconfig_maybe_overlapped(harness *h)
     do_request(h, h->pending.we, h->pending.addr, h->pending.be, h->pending.wdata);
 }
 
+/* A clear inside the next request: in its accepting cycle or, where the
+ * response cycle is known in advance (fixed-latency memory) and the
+ * response cycle's strobes show what the lost events were (a top with the
+ * tuner's strobes), in its response cycle. */
+static busy_clear choose_busy_clear(harness *h)
+{
+    bool response_known = !h->opt.random_memory && h->strobes;
+    return response_known && rng_percent(&h->rng, 50) ? CLEAR_AT_RESPONSE : CLEAR_AT_ACCEPT;
+}
+
 void run_random(harness *h)
 {
     uint64_t next_reconfig = next_gap(h, h->opt.reconfig_every);
     uint64_t next_checkpoint = h->opt.checkpoint_every;
     uint64_t next_clear = next_gap(h, h->opt.clear_every);
+    uint64_t next_busy_clear = next_gap(h, h->opt.clear_in_request);
     for (uint64_t index = 0; index < h->opt.requests; index++) {
         if (h->opt.reconfig_every && index == next_reconfig) {
             random_reconfig_maybe_overlapped(h);
@@ -157,6 +168,10 @@ void run_random(harness *h)
         if (h->opt.clear_every && index == next_clear) {
             do_clear(h);
             next_clear = index + next_gap(h, h->opt.clear_every);
+        }
+        if (h->opt.clear_in_request && index == next_busy_clear) {
+            h->busy_clear = choose_busy_clear(h);
+            next_busy_clear = index + next_gap(h, h->opt.clear_in_request);
         }
         random_store_or_load(h, next_address(h), rng_percent(&h->rng, h->opt.writes));
     }

@@ -5,7 +5,9 @@
 #          random traffic with reconfigurations and shadow-memory
 #          checkpoints; on the default geometry also random memory latency
 #          and back-pressure, power-switch acknowledge delays, a real trace;
-#          and every deliberately broken controller must be caught.
+#          the top's tuner searching on real traces (array and serial
+#          multiplier) and on random traffic with the phase trigger;
+#          and every deliberately broken controller or tuner must be caught.
 #   long:  at least 10^7 requests in total over the same geometries.
 # Each run is one check; prints "N passed, N failed".
 set -u
@@ -64,7 +66,8 @@ if [ "$mode" = quick ]; then
         run "directed tests" "$tag" --directed --requests 2000 --seed 1
         for seed in 1 2 3; do
             run "random, reconfigurations, seed $seed" "$tag" --seed "$seed" --requests 30000 \
-                --reconfig-every 150 --checkpoint-every 10000 --clear-every 5000
+                --reconfig-every 150 --checkpoint-every 10000 --clear-every 5000 \
+                --clear-in-request 1000
         done
         run "random, low locality, seed 4" "$tag" --seed 4 --requests 20000 --locality 20 \
             --hot 4096 --writes 50 --reconfig-every 300 --checkpoint-every 10000
@@ -96,6 +99,27 @@ if [ "$mode" = quick ]; then
     else
         echo "skip trace run: no build/traces/*.zst (make traces)"
     fi
+    # Section 16 / issue 6 section 4: the top's tuner searches on real
+    # programs, every cycle against ref/tuner_hw.c and every window against
+    # the model's counters and ref/search.c, with both multipliers; then
+    # random traffic with the phase trigger and counter clears.
+    tune_traces=""
+    for name in djpeg gzip mpeg2-sample1; do
+        if [ -f "$root/build/traces/$name.i386.lackey.zst" ]; then
+            tune_traces="$tune_traces $root/build/traces/$name.i386.lackey.zst"
+        fi
+    done
+    [ -n "$tune_traces" ] || tune_traces=$trace
+    for t in $tune_traces; do
+        for tag in default serial; do
+            run "tuner searches on $(basename "$t"), retune every 16 windows" "$tag" --trace "$t" \
+                --requests 150000 --tune 2048 --retune 16
+        done
+    done
+    [ -n "$tune_traces" ] || echo "skip tuner trace runs: no build/traces/*.zst (make traces)"
+    run "tuner, phase trigger, counter clears" default --seed 4 --requests 40000 --tune 512 \
+        --phase-threshold 6 --clear-every 3000
+    run "tuner, phase trigger" serial --seed 5 --requests 40000 --tune 512 --phase-threshold 6
     # The harness itself: a model whose memory or power switch is one cycle
     # slower than the RTL's must show up as a latency or reconfiguration
     # cycle mismatch.
@@ -121,8 +145,15 @@ if [ "$mode" = quick ]; then
     rm -rf "$out"
     for tag in "$ls"/broken-*/lockstep; do
         tag=$(basename "$(dirname "$tag")")
-        caught "${tag#broken-}" "$tag" --seed 1 --requests 200000 --reconfig-every 150 \
-            --checkpoint-every 20000
+        case $tag in
+        broken-tuner-*)
+            caught "${tag#broken-}" "$tag" --seed 1 --requests 50000 --tune 1024 --retune 8 ;;
+        broken-clear-late)
+            caught "${tag#broken-}" "$tag" --seed 1 --requests 50000 --clear-in-request 500 ;;
+        *)
+            caught "${tag#broken-}" "$tag" --seed 1 --requests 200000 --reconfig-every 150 \
+                --checkpoint-every 20000 ;;
+        esac
     done
 else
     for seed in 11 12 13 14; do
@@ -142,6 +173,10 @@ else
         for t in "$root"/build/traces/*.zst; do
             run "trace $(basename "$t")" default --trace "$t" --requests 300000 \
                 --reconfig-every 5000 --checkpoint-every 100000
+            for tag in default serial; do
+                run "tuner on $(basename "$t")" "$tag" --trace "$t" --requests 300000 \
+                    --tune 4096 --retune 12
+            done
         done
     fi
 fi

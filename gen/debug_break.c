@@ -1,0 +1,104 @@
+/* debug_break.c - the deliberate bugs of stcgen --debug-break (debug_break.h). */
+#include "debug_break.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+    const char *name;
+    stcgen_break_module module;
+    const char *what;
+    const char *line;        /* the template line, exactly */
+    const char *replacement; /* the broken line */
+} debug_break;
+
+static const debug_break breaks[] = {
+    {"skip-writeback", STCGEN_BREAK_CTRL, "a miss drops its dirty victim line without writing it back",
+     "        if (!present && valid_sub[victim_q] && dirty_sub[victim_q]) begin",
+     "        if (1'b0) begin  // BROKEN: skip-writeback"},
+    {"tag-bit", STCGEN_BREAK_CTRL, "the tag compare ignores the most significant tag bit",
+     "      assign tag_eq[gb]  = (tag_rdata_i[gb*@TB@ +: @TB@] == cur_tag);",
+     "      assign tag_eq[gb]  = (tag_rdata_i[gb*@TB@ +: @TBM1@] == cur_tag[@TBM1@-1:0]);"
+     "  // BROKEN: tag-bit"},
+    {"lru-order", STCGEN_BREAK_CTRL, "the victim is the most recent candidate instead of the least",
+     "      assign lru_oh[gb]  = cand[gb] && ((rec_r0_t[gb*@B@ +: @B@] | ~cand | self) == {@B@{1'b1}});",
+     "      assign lru_oh[gb]  = cand[gb] && ((rec_r0[gb*@B@ +: @B@] | ~cand | self) == {@B@{1'b1}});"
+     "  // BROKEN: lru-order"},
+    {"no-invalidate", STCGEN_BREAK_CTRL,
+     "the walk leaves clean lines of banks going off valid: stale after power-up",
+     "          valid_d[walk_row_q * @B@ +: @B@] = valid_walk & ~walk_drop;",
+     "          valid_d[walk_row_q * @B@ +: @B@] = valid_walk & ~(walk_drop & on_mask);"
+     "  // BROKEN: no-invalidate"},
+    {"store-lane", STCGEN_BREAK_CTRL, "a store writes its bytes one word too high in the line",
+     "  wire [@PM1@:0] store_mask = {@PPAD@req_be_q} << (req_word * 4);",
+     "  wire [@PM1@:0] store_mask = {@PPAD@req_be_q} << (req_word * 4 + 4);  // BROKEN: store-lane"},
+    {"store-clean", STCGEN_BREAK_CTRL, "a store hit does not mark the line dirty",
+     "            dirty_d[cur_row * @B@ + {@BPAD@hit_idx}] = 1'b1;",
+     "            dirty_d[cur_row * @B@ + {@BPAD@hit_idx}] = 1'b0;  // BROKEN: store-clean"},
+    {"clear-late", STCGEN_BREAK_CTRL,
+     "a counter clear loses to the increment of its cycle (the request's events survive it)",
+     "        end else if (cnt_clear_i) begin",
+     "        end else if (cnt_clear_i && inc[6*gc +: 6] == 6'd0) begin  // BROKEN: clear-late"},
+    {"tuner-window", STCGEN_BREAK_TUNER,
+     "the tuner's measurement window ends one access late",
+     "  wire        win_end   = (acc_q >= win_len_q);",
+     "  wire        win_end   = (acc_q > win_len_q);  // BROKEN: tuner-window"},
+};
+enum { BREAK_COUNT = sizeof breaks / sizeof breaks[0] };
+
+static const debug_break *find(const char *name)
+{
+    for (size_t index = 0; name && index < BREAK_COUNT; index++) {
+        if (strcmp(breaks[index].name, name) == 0) {
+            return &breaks[index];
+        }
+    }
+    return NULL;
+}
+
+int stcgen_debug_break_check(const char *name, char *err, size_t err_len)
+{
+    const debug_break *broken = find(name);
+    if (!broken) {
+        size_t used = (size_t)snprintf(err, err_len, "unknown (known:");
+        for (size_t index = 0; index < BREAK_COUNT; index++) {
+            if (used < err_len) {
+                used += (size_t)snprintf(err + used, err_len - used, " %s", breaks[index].name);
+            }
+        }
+        if (used < err_len) {
+            snprintf(err + used, err_len - used, ")");
+        }
+        return -1;
+    }
+    const char *const *lines = broken->module == STCGEN_BREAK_CTRL ? stcgen_ctrl_template_lines()
+                                                                    : stcgen_tuner_template_lines();
+    unsigned found = 0;
+    for (const char *const *line = lines; *line; line++) {
+        found += strcmp(*line, broken->line) == 0;
+    }
+    if (found != 1) {
+        snprintf(err, err_len,
+                 "its template line occurs %u times in gen/%s, not once "
+                 "(update breaks[] in gen/debug_break.c)",
+                 found, broken->module == STCGEN_BREAK_CTRL ? "stc_cache_ctrl.v.in" : "stc_tuner.v.in");
+        return -1;
+    }
+    return 0;
+}
+
+const char *stcgen_debug_break_what(const char *name, stcgen_break_module module)
+{
+    const debug_break *broken = find(name);
+    return broken && broken->module == module ? broken->what : NULL;
+}
+
+const char *stcgen_debug_break_line(const char *name, stcgen_break_module module,
+                                    const char *line)
+{
+    const debug_break *broken = find(name);
+    if (broken && broken->module == module && strcmp(line, broken->line) == 0) {
+        return broken->replacement;
+    }
+    return line;
+}
