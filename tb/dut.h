@@ -82,6 +82,11 @@ void dut_scramble_bank(dut *d, unsigned bank, uint64_t seed);
  * data). Returns -1 if the arrays do not have the expected shape. */
 int dut_slot(dut *d, unsigned bank, unsigned row, uint64_t *tag, uint8_t *data,
              unsigned line_bytes);
+/* stc_cache_pair (LOCKSTEP_PAIR_SIDE): the other side is held idle (no
+ * requests, switches acknowledging at once); what it did since the last
+ * call, 0 if nothing: bit 0 cpu_req_ready_o low, 1 cpu_rsp_valid_o,
+ * 2 cfg_done_o, 3 mem_req_valid_o, 4 tun_busy_o. Always 0 for stc_cache. */
+unsigned dut_other_side_moved(dut *d);
 /* Flush the waveform (on a mismatch, before exiting). */
 void dut_flush(dut *d);
 

@@ -5,8 +5,35 @@
 // tb/lockstep.vlt makes public; nothing here knows the geometry.
 #include "dut.h"
 
+// LOCKSTEP_PAIR_SIDE (tb/variant.h): 0 the top stc_cache; 1 or 2 the I or D
+// side of stc_cache_pair, the other side held idle and watched.
+#ifndef LOCKSTEP_PAIR_SIDE
+#define LOCKSTEP_PAIR_SIDE 0
+#endif
+#if LOCKSTEP_PAIR_SIDE
+#include "Vstc_cache_pair.h"
+#include "Vstc_cache_pair___024root.h"
+typedef Vstc_cache_pair Vtop;
+#else
 #include "Vstc_cache.h"
 #include "Vstc_cache___024root.h"
+typedef Vstc_cache Vtop;
+#endif
+// PORT(x): the driven side's port x; OTHER(x): the idle side's.
+#if LOCKSTEP_PAIR_SIDE == 1
+#define PORT(x) i_##x
+#define OTHER(x) d_##x
+static const char top_scope[] = "TOP.stc_cache_pair.u_icache";
+#elif LOCKSTEP_PAIR_SIDE == 2
+#define PORT(x) d_##x
+#define OTHER(x) i_##x
+static const char top_scope[] = "TOP.stc_cache_pair.u_dcache";
+#else
+#define PORT(x) x
+static const char top_scope[] = "TOP.stc_cache";
+#endif
+// The pair's I side has no store ports (stc_cache_pair, section 15).
+#define STORE_PORTS (LOCKSTEP_PAIR_SIDE != 1)
 #include "verilated.h"
 #if VM_TRACE
 #include "verilated_fst_c.h"
@@ -98,21 +125,21 @@ bool arm_edge(Root *, long)
 // (not --no-tuner or --fixed): set and read it where the class has it.
 template <typename Top>
 auto set_tuner_port(Top *top, const dut_pins *p, int)
-    -> decltype(top->tun_we_i = 0, top->tun_addr_i = 0, top->tun_wdata_i = 0, void())
+    -> decltype(top->PORT(tun_we_i) = 0, top->PORT(tun_addr_i) = 0, top->PORT(tun_wdata_i) = 0, void())
 {
-    top->tun_we_i = p->tun_we;
-    top->tun_addr_i = p->tun_addr;
-    top->tun_wdata_i = p->tun_wdata;
+    top->PORT(tun_we_i) = p->tun_we;
+    top->PORT(tun_addr_i) = p->tun_addr;
+    top->PORT(tun_wdata_i) = p->tun_wdata;
 }
 template <typename Top>
 void set_tuner_port(Top *, const dut_pins *, long)
 {
 }
 template <typename Top>
-auto get_tuner_port(Top *top, dut_pins *p, int) -> decltype(p->tun_rdata = top->tun_rdata_o, void())
+auto get_tuner_port(Top *top, dut_pins *p, int) -> decltype(p->tun_rdata = top->PORT(tun_rdata_o), void())
 {
-    p->tun_rdata = top->tun_rdata_o;
-    p->tun_busy = top->tun_busy_o;
+    p->tun_rdata = top->PORT(tun_rdata_o);
+    p->tun_busy = top->PORT(tun_busy_o);
 }
 template <typename Top>
 void get_tuner_port(Top *, dut_pins *p, long)
@@ -145,7 +172,7 @@ const size_t tuner_flop_count = sizeof tuner_flops / sizeof tuner_flops[0];
 
 struct dut {
     VerilatedContext context;
-    Vstc_cache *top = nullptr;
+    Vtop *top = nullptr;
 #if VM_TRACE
     VerilatedFstC *wave = nullptr;
 #else
@@ -162,6 +189,7 @@ struct dut {
     bool tuner_flop_found[tuner_flop_count] = {};
     var_ref coef;
     bool has_coef = false;
+    unsigned other_moved = 0;  // stc_cache_pair: what the idle side did (dut_other_side_moved)
     std::vector<std::vector<var_ref>> bank_arrays;  // per bank: every SRAM column
     std::vector<var_ref> tag_array;                  // per bank: the tag column
     std::vector<std::vector<var_ref>> data_arrays;   // per bank: the data columns
@@ -181,8 +209,9 @@ extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
     if (wave_path) {
         d->context.traceEverOn(true);
     }
-    d->top = new Vstc_cache(&d->context, "TOP");
-    const std::string ctrl = "TOP.stc_cache.u_ctrl";
+    d->top = new Vtop(&d->context, "TOP");
+    const std::string scope = top_scope;
+    const std::string ctrl = scope + ".u_ctrl";
     bool ok = true;
     for (unsigned index = 0; index < DUT_COUNTERS; index++) {
         ok = ok && find_var(&d->context, ctrl + ".g_cnt[" + std::to_string(index) + "]", "cnt_q",
@@ -191,15 +220,15 @@ extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
     ok = ok && find_var(&d->context, ctrl, "valid_q", &d->valid);
     ok = ok && find_var(&d->context, ctrl, "dirty_q", &d->dirty);
     ok = ok && find_var(&d->context, ctrl, "touch_bank", &d->touch_bank);
-    ok = ok && find_var(&d->context, "TOP.stc_cache", "tag_req", &d->tag_req);
-    ok = ok && find_var(&d->context, "TOP.stc_cache", "data_req", &d->data_req);
+    ok = ok && find_var(&d->context, scope, "tag_req", &d->tag_req);
+    ok = ok && find_var(&d->context, scope, "data_req", &d->data_req);
     d->has_strobes = true;
     const char *strobe_names[4] = {"ev_access", "ev_miss", "ev_fph", "ev_cycle"};
     for (unsigned index = 0; index < 4; index++) {
         d->has_strobes = d->has_strobes &&
-                         find_var(&d->context, "TOP.stc_cache", strobe_names[index], &d->strobes[index]);
+                         find_var(&d->context, scope, strobe_names[index], &d->strobes[index]);
     }
-    const std::string top = "TOP.stc_cache", tuner = "TOP.stc_cache.u_tuner";
+    const std::string top = scope, tuner = scope + ".u_tuner";
     d->has_tuner = find_var(&d->context, top, "tuner_sel", &d->tuner_sel) &&
                    find_var(&d->context, top, "ctrl_cfg_ready", &d->ctrl_cfg_ready) &&
                    find_var(&d->context, top, "ctrl_cfg_done", &d->ctrl_cfg_done) &&
@@ -219,9 +248,9 @@ extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
             for (const char *role : {"tag", "data"}) {
                 for (unsigned column = 0;; column++) {
                     var_ref var;
-                    std::string scope = "TOP.stc_cache.u_bank" + std::to_string(bank) + "_" + role +
-                                        ".g_column[" + std::to_string(column) + "]";
-                    if (!find_var(&d->context, scope, "mem", &var)) {
+                    std::string column_scope = scope + ".u_bank" + std::to_string(bank) + "_" +
+                                               role + ".g_column[" + std::to_string(column) + "]";
+                    if (!find_var(&d->context, column_scope, "mem", &var)) {
                         break;
                     }
                     arrays.push_back(var);
@@ -293,32 +322,50 @@ extern "C" void dut_close(dut *d)
 
 static void read_outputs(dut *d, dut_pins *p)
 {
-    Vstc_cache *t = d->top;
-    p->cpu_req_ready = t->cpu_req_ready_o;
-    p->cpu_rsp_valid = t->cpu_rsp_valid_o;
-    p->cpu_rsp_err = t->cpu_rsp_err_o;
-    p->cpu_rsp_rdata = t->cpu_rsp_rdata_o;
-    p->cfg_ready = t->cfg_ready_o;
-    p->cfg_done = t->cfg_done_o;
-    p->cfg_err = t->cfg_err_o;
-    p->cur_banks_log = t->cfg_banks_log_o;
-    p->cur_ways_log = t->cfg_ways_log_o;
-    p->cur_sub_log = t->cfg_sub_log_o;
-    p->cur_wp = t->cfg_wp_o;
-    p->cnt_value = t->cnt_value_o;
-    p->mem_req_valid = t->mem_req_valid_o;
-    p->mem_req_we = t->mem_req_we_o;
-    p->mem_req_line = t->mem_req_line_o;
-    p->mem_req_lines = t->mem_req_lines_o;
-    p->mem_wvalid = t->mem_wvalid_o;
-    p->mem_wdata = t->mem_wdata_o;
-    p->pwr_en = t->pwr_en_o;
+    Vtop *t = d->top;
+    p->cpu_req_ready = t->PORT(cpu_req_ready_o);
+    p->cpu_rsp_valid = t->PORT(cpu_rsp_valid_o);
+    p->cpu_rsp_rdata = t->PORT(cpu_rsp_rdata_o);
+    p->cfg_ready = t->PORT(cfg_ready_o);
+    p->cfg_done = t->PORT(cfg_done_o);
+    p->cfg_err = t->PORT(cfg_err_o);
+    p->cur_banks_log = t->PORT(cfg_banks_log_o);
+    p->cur_ways_log = t->PORT(cfg_ways_log_o);
+    p->cur_sub_log = t->PORT(cfg_sub_log_o);
+    p->cur_wp = t->PORT(cfg_wp_o);
+    p->cnt_value = t->PORT(cnt_value_o);
+    p->mem_req_valid = t->PORT(mem_req_valid_o);
+    p->mem_req_line = t->PORT(mem_req_line_o);
+    p->mem_req_lines = t->PORT(mem_req_lines_o);
+#if STORE_PORTS
+    p->cpu_rsp_err = t->PORT(cpu_rsp_err_o);
+    p->mem_req_we = t->PORT(mem_req_we_o);
+    p->mem_wvalid = t->PORT(mem_wvalid_o);
+    p->mem_wdata = t->PORT(mem_wdata_o);
+#else
+    p->cpu_rsp_err = 0;
+    p->mem_req_we = 0;
+    p->mem_wvalid = 0;
+    p->mem_wdata = 0;
+#endif
+    p->pwr_en = t->PORT(pwr_en_o);
     get_tuner_port(t, p, 0);
+#if LOCKSTEP_PAIR_SIDE
+    // The idle side: its switches acknowledge at once; it must not move.
+    t->OTHER(pwr_ack_i) = t->OTHER(pwr_en_o);
+    unsigned moved = 0;
+    moved |= (unsigned)t->OTHER(cpu_req_ready_o) == 0 ? 1u : 0u;  // idle: ready
+    moved |= (unsigned)t->OTHER(cpu_rsp_valid_o) << 1;
+    moved |= (unsigned)t->OTHER(cfg_done_o) << 2;
+    moved |= (unsigned)t->OTHER(mem_req_valid_o) << 3;
+    moved |= (unsigned)t->OTHER(tun_busy_o) << 4;
+    d->other_moved |= moved;
+#endif
 }
 
 extern "C" void dut_settle(dut *d, dut_pins *p)
 {
-    Vstc_cache *t = d->top;
+    Vtop *t = d->top;
     if (d->fast && d->settled && memcmp(&d->last_inputs, p, input_bytes) == 0) {
         return;  // the outputs read after the edge are this cycle's
     }
@@ -328,24 +375,26 @@ extern "C" void dut_settle(dut *d, dut_pins *p)
         t->clk_i = 0;
     }
     t->rst_ni = p->rst_n;
-    t->cpu_req_valid_i = p->cpu_req_valid;
-    t->cpu_req_we_i = p->cpu_req_we;
-    t->cpu_req_addr_i = p->cpu_req_addr;
-    t->cpu_req_be_i = p->cpu_req_be;
-    t->cpu_req_wdata_i = p->cpu_req_wdata;
-    t->cfg_valid_i = p->cfg_valid;
-    t->cfg_banks_log_i = p->cfg_banks_log;
-    t->cfg_ways_log_i = p->cfg_ways_log;
-    t->cfg_sub_log_i = p->cfg_sub_log;
-    t->cfg_wp_i = p->cfg_wp;
-    t->cnt_sel_i = p->cnt_sel;
-    t->cnt_clear_i = p->cnt_clear;
-    t->mem_req_ready_i = p->mem_req_ready;
-    t->mem_wready_i = p->mem_wready;
-    t->mem_bvalid_i = p->mem_bvalid;
-    t->mem_rvalid_i = p->mem_rvalid;
-    t->mem_rdata_i = p->mem_rdata;
-    t->pwr_ack_i = p->pwr_ack;
+    t->PORT(cpu_req_valid_i) = p->cpu_req_valid;
+    t->PORT(cpu_req_addr_i) = p->cpu_req_addr;
+#if STORE_PORTS
+    t->PORT(cpu_req_we_i) = p->cpu_req_we;
+    t->PORT(cpu_req_be_i) = p->cpu_req_be;
+    t->PORT(cpu_req_wdata_i) = p->cpu_req_wdata;
+    t->PORT(mem_wready_i) = p->mem_wready;
+    t->PORT(mem_bvalid_i) = p->mem_bvalid;
+#endif
+    t->PORT(cfg_valid_i) = p->cfg_valid;
+    t->PORT(cfg_banks_log_i) = p->cfg_banks_log;
+    t->PORT(cfg_ways_log_i) = p->cfg_ways_log;
+    t->PORT(cfg_sub_log_i) = p->cfg_sub_log;
+    t->PORT(cfg_wp_i) = p->cfg_wp;
+    t->PORT(cnt_sel_i) = p->cnt_sel;
+    t->PORT(cnt_clear_i) = p->cnt_clear;
+    t->PORT(mem_req_ready_i) = p->mem_req_ready;
+    t->PORT(mem_rvalid_i) = p->mem_rvalid;
+    t->PORT(mem_rdata_i) = p->mem_rdata;
+    t->PORT(pwr_ack_i) = p->pwr_ack;
     set_tuner_port(t, p, 0);
     t->eval();
 #if VM_TRACE
@@ -412,6 +461,13 @@ extern "C" int dut_strobes(dut *d)
         bits |= (int)(read_scalar(d->strobes[index]) & 1u) << index;
     }
     return bits;
+}
+
+extern "C" unsigned dut_other_side_moved(dut *d)
+{
+    unsigned moved = d->other_moved;
+    d->other_moved = 0;
+    return moved;
 }
 
 extern "C" int dut_has_tuner(dut *d)

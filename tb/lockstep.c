@@ -182,13 +182,21 @@ static int parse_options(options *opt, int argc, char **argv)
             }
             index++;
         } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-            printf(usage_text, LOCKSTEP_ICACHE ? ", I-cache" : "",
+            printf(usage_text,
+                   LOCKSTEP_PAIR_SIDE == 1   ? ", stc_cache_pair's I side: loads only, a trace's "
+                                               "fetches"
+                   : LOCKSTEP_PAIR_SIDE == 2 ? ", stc_cache_pair's D side: a trace's data references"
+                   : LOCKSTEP_ICACHE         ? ", I-cache"
+                                             : "",
                    LOCKSTEP_FIXED ? ", fixed " STC_GEN_RESET_CONFIG : "");
             return 0;
         } else {
             fprintf(stderr, "lockstep: unknown option '%s' (lockstep -h lists them)\n", arg);
             return 2;
         }
+    }
+    if (LOCKSTEP_PAIR_SIDE == 1) {
+        opt->writes = 0; /* the pair's I side has no store port */
     }
     if (opt->latency == 0) {
         fprintf(stderr, "lockstep: --latency must be at least 1\n");

@@ -28,11 +28,18 @@ LS_CDEFS_simsram := -DLOCKSTEP_SIM_SRAM=1
 # The tuner with the serial multiplier (the default geometry has the array
 # one): --tune runs compare both with ref/tuner_hw.c.
 LS_ARGS_serial := --tuner-mult serial
+# The I+D top stc_cache_pair, one side driven, the other held idle.
+LS_ARGS_pair-i :=
+LS_TOP_pair-i := stc_cache_pair
+LS_CDEFS_pair-i := -DLOCKSTEP_ICACHE=1 -DLOCKSTEP_PAIR_SIDE=1
+LS_ARGS_pair-d :=
+LS_TOP_pair-d := stc_cache_pair
+LS_CDEFS_pair-d := -DLOCKSTEP_PAIR_SIDE=2
 # The non-configurable baseline (every configuration request refused).
 LS_ARGS_fixed := --fixed 8K_4W_32B
 LS_CDEFS_fixed := -DLOCKSTEP_FIXED=1
 $(foreach b,$(LS_BREAKS),$(eval LS_ARGS_broken-$(b) := --debug-break $(b)))
-LS_TAGS := $(LS_GEOMETRIES) serial icache fixed simsram $(addprefix broken-,$(LS_BREAKS))
+LS_TAGS := $(LS_GEOMETRIES) serial icache pair-i pair-d fixed simsram $(addprefix broken-,$(LS_BREAKS))
 LS_JOBS ?= 2
 # The SRAMs' SYNTHESIS view (plain arrays): the harness scrambles a bank's
 # arrays itself when its switch turns off, which is 20x faster than the
@@ -40,7 +47,7 @@ LS_JOBS ?= 2
 # simsram keeps the simulation model, to show the two agree.
 LS_VFLAGS = --cc --exe -O3 --x-assign fast --x-initial fast --trace-fst \
     $(if $(filter simsram,$*),,-DSYNTHESIS) \
-    --top-module stc_cache -Wno-fatal -Wno-lint -Wno-style -Wno-WIDTH
+    --top-module $(or $(LS_TOP_$*),stc_cache) -Wno-fatal -Wno-lint -Wno-style -Wno-WIDTH
 # Verilated code compiles twice as fast with clang++ as with g++ and runs as
 # fast; -O1 halves the compile time again and costs a quarter of the speed:
 # the default geometry (benchmarked, longest runs) gets -O2, the others -O1.
@@ -70,10 +77,11 @@ $(LS)/%/obj/objs.txt: $(LS)/%/rtl.stamp tb/lockstep.vlt tb/verilated-lib.mk
 	rm -rf $(LS)/$*/obj
 	verilator $(LS_VFLAGS) $(LS_VDEFS_$*) --Mdir $(LS)/$*/obj $(abspath tb/lockstep.vlt) $(LS)/$*/rtl/*.v
 	$(MAKE) -s -C $(LS)/$*/obj -f $(abspath tb/verilated-lib.mk) -j$(LS_JOBS) CXX=$(LS_CXX) \
+	    VTOP=V$(or $(LS_TOP_$*),stc_cache) \
 	    OPT_FAST="$(LS_CXXFLAGS)" OPT_SLOW="-O1" OPT_GLOBAL="-O2" lockstep-lib
 
 $(LS)/%/dut_verilator.o: tb/dut_verilator.cpp tb/dut.h $(LS)/%/obj/objs.txt
-	g++ $$(cat $(LS)/$*/obj/cppflags.txt) -Iref $(LS_CXXFLAGS) -Wno-unused-parameter -c -o $@ $<
+	g++ $$(cat $(LS)/$*/obj/cppflags.txt) $(LS_CDEFS_$*) -Iref $(LS_CXXFLAGS) -Wno-unused-parameter -c -o $@ $<
 
 # One pattern rule per C file (a pattern rule has one stem: the tag).
 define ls_c_rule

@@ -98,6 +98,22 @@ static void memory_edge(harness *h)
     }
 }
 
+/* stc_cache_pair: the side the harness does not drive must stay idle. */
+static void check_other_side(harness *h)
+{
+    unsigned moved = LOCKSTEP_PAIR_SIDE ? dut_other_side_moved(h->rtl) : 0;
+    if (moved && h->pins.rst_n) {
+        static const char *const what[5] = {"cpu_req_ready_o went low", "cpu_rsp_valid_o",
+                                            "cfg_done_o", "mem_req_valid_o", "tun_busy_o"};
+        unsigned bit = 0;
+        while (!(moved >> bit & 1)) {
+            bit++;
+        }
+        mismatch(h, "RTL", "stc_cache_pair: the idle %s side moved: %s",
+                 LOCKSTEP_PAIR_SIDE == 1 ? "D" : "I", what[bit]);
+    }
+}
+
 /* One clock cycle of the RTL with the inputs in h->pins (CPU and
  * configuration fields set by the caller). */
 void rtl_cycle_settle(harness *h)
@@ -122,6 +138,7 @@ void rtl_cycle_settle(harness *h)
             tuner_side_settle(h, bits);
         }
     }
+    check_other_side(h);
     uint32_t off_access = dut_sram_access(h->rtl) & ~h->pins.pwr_en;
     if (off_access && h->pins.rst_n) {
         mismatch(h, "RTL", "SRAM of powered-off bank(s) 0x%x accessed (switch enables 0x%x)",
@@ -133,6 +150,7 @@ void rtl_cycle_edge(harness *h)
 {
     memory_edge(h);
     dut_edge(h->rtl, &h->pins);
+    check_other_side(h);
     h->cycle++;
     if (h->tune.on && h->pins.rst_n) {
         tuner_side_edge(h);

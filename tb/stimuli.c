@@ -195,6 +195,10 @@ void run_trace(harness *h)
     while (done < h->opt.requests && (got = stc_trace_read(trace, refs, 4096)) > 0) {
         for (long index = 0; index < got && done < h->opt.requests; index++) {
             const stc_ref *ref = &refs[index];
+            bool fetch = ref->kind == STC_REF_IFETCH;
+            if ((LOCKSTEP_PAIR_SIDE == 1 && !fetch) || (LOCKSTEP_PAIR_SIDE == 2 && fetch)) {
+                continue; /* the pair's other side's reference */
+            }
             h->cov.trace_refs++;
             uint64_t first = ref->addr & ~(uint64_t)3;
             uint64_t end = ref->addr + ref->size;

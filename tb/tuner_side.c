@@ -6,6 +6,15 @@
 #include "operations.h"
 #include "rtl_side.h"
 
+/* A top without the tuner (--fixed, --no-tuner) has no tuner options in its
+ * header; --tune refuses to run there (tuner_side_init). */
+#ifndef STC_GEN_TUNER_SERIAL
+#define STC_GEN_TUNER_SERIAL 0u
+#endif
+#ifndef STC_GEN_TUNER_CONST_COEFS
+#define STC_GEN_TUNER_CONST_COEFS 0u
+#endif
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -47,6 +47,15 @@ enum {
 #define LOCKSTEP_SIM_SRAM 0
 #endif
 
+/* LOCKSTEP_PAIR_SIDE=1 or 2: the top is stc_cache_pair and the harness
+ * drives its I side (1, with LOCKSTEP_ICACHE=1: no store ports, so no
+ * stores; a trace gives its instruction fetches) or its D side (2: a trace
+ * gives its loads, stores and modifies); the other side is held idle and
+ * must stay so. 0: the top stc_cache. */
+#ifndef LOCKSTEP_PAIR_SIDE
+#define LOCKSTEP_PAIR_SIDE 0
+#endif
+
 #if STC_GEN_ADDR_BITS > 36
 #error "the lockstep harness keeps a page table of the whole address space: addr_bits <= 36"
 #endif

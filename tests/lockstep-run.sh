@@ -6,7 +6,8 @@
 #          checkpoints; on the default geometry also random memory latency
 #          and back-pressure, power-switch acknowledge delays, a real trace;
 #          the top's tuner searching on real traces (array and serial
-#          multiplier) and on random traffic with the phase trigger;
+#          multiplier) and on random traffic with the phase trigger; each
+#          side of the I+D top stc_cache_pair;
 #          and every deliberately broken controller or tuner must be caught.
 #   long:  at least 10^7 requests in total over the same geometries.
 # Each run is one check; prints "N passed, N failed".
@@ -80,6 +81,19 @@ if [ "$mode" = quick ]; then
     run "I-cache: directed tests" icache --directed --requests 2000 --seed 1
     run "I-cache: random, stores rejected" icache --seed 6 --requests 30000 --writes 10 \
         --reconfig-every 150 --checkpoint-every 10000
+    # The I+D top: each side of stc_cache_pair driven in turn, the other
+    # held idle and watched (it must not move).
+    run "stc_cache_pair D side: directed tests" pair-d --directed --requests 2000 --seed 1
+    run "stc_cache_pair D side: random, reconfigurations" pair-d --seed 10 --requests 20000 \
+        --reconfig-every 150 --checkpoint-every 10000 --clear-in-request 1000
+    run "stc_cache_pair I side: directed tests (stores become loads)" pair-i --directed \
+        --requests 2000 --seed 1
+    if [ -n "$trace" ]; then
+        run "stc_cache_pair D side: data references of $(basename "$trace"), tuner" pair-d \
+            --trace "$trace" --requests 100000 --tune 2048 --retune 8
+        run "stc_cache_pair I side: fetches of $(basename "$trace"), tuner" pair-i \
+            --trace "$trace" --requests 100000 --tune 2048 --retune 8
+    fi
     run "fixed 8K_4W_32B: directed, every change refused" fixed --directed --requests 2000 --seed 1
     run "fixed 8K_4W_32B: random" fixed --seed 7 --requests 30000 --reconfig-every 150 \
         --checkpoint-every 10000
@@ -173,7 +187,7 @@ else
         for t in "$root"/build/traces/*.zst; do
             run "trace $(basename "$t")" default --trace "$t" --requests 300000 \
                 --reconfig-every 5000 --checkpoint-every 100000
-            for tag in default serial; do
+            for tag in default serial pair-i pair-d; do
                 run "tuner on $(basename "$t")" "$tag" --trace "$t" --requests 300000 \
                     --tune 4096 --retune 12
             done
