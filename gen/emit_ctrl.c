@@ -44,15 +44,16 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
     stcgen_tokens_set(tokens, "BB", "%u", bb);
     stcgen_tokens_set(tokens, "BBM1", "%u", bb - 1);
     stcgen_tokens_set(tokens, "LOGB", "%u", g->bank_bits);
-    stcgen_tokens_set(tokens, "BB2", "%u", b * b);
     stcgen_tokens_set(tokens, "BB2M1", "%u", b * b - 1);
     stcgen_tokens_set(tokens, "R", "%u", rows);
     stcgen_tokens_set(tokens, "RM1", "%u", rows - 1);
+    /* The per-row arrays are reset by two nested loops of RRST (at most 64)
+     * iterations: Verilator unrolls a loop of non-blocking array writes, which
+     * it must, only up to 64 iterations (--unroll-count), so rows up to 4096
+     * need no option. */
+    stcgen_tokens_set(tokens, "RRST", "%u", rows < 64 ? rows : 64u);
     stcgen_tokens_set(tokens, "RB", "%u", rb);
     stcgen_tokens_set(tokens, "RBM1", "%u", rb - 1);
-    stcgen_tokens_set(tokens, "RBB", "%u", rows * b);
-    stcgen_tokens_set(tokens, "RBBM1", "%u", rows * b - 1);
-    stcgen_tokens_set(tokens, "RBBBM1", "%u", rows * b * b - 1);
     stcgen_tokens_set(tokens, "TB", "%u", tb);
     stcgen_tokens_set(tokens, "TBM1", "%u", tb - 1);
     stcgen_tokens_set(tokens, "BTBM1", "%u", b * tb - 1);
@@ -79,8 +80,6 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
     stcgen_tokens_set(tokens, "TAGLOWW", "%u", taglow);
     set_pad(tokens, "TAGPAD", 32 - taglow);
     set_pad(tokens, "PPAD", p - 4);
-    set_pad(tokens, "BPAD", 32 - bb);
-    set_pad(tokens, "RPAD", rows - 4);
     set_pad(tokens, "CPAD", cb + 1 - 6);
     set_pad(tokens, "SUBPAD", rb - 2);
     stcgen_tokens_set(tokens, "NOWP", "%s", params->way_prediction ? "1'b0" : "1'b1");
@@ -133,15 +132,14 @@ static const ctrl_break ctrl_breaks[] = {
      "      assign lru_oh[gb]  = cand[gb] && ((rec_r0[gb*@B@ +: @B@] | ~cand | self) == {@B@{1'b1}});"
      "  // BROKEN: lru-order"},
     {"no-invalidate", "the walk leaves clean lines of banks going off valid: stale after power-up",
-     "          valid_d[walk_row_q * @B@ +: @B@] = valid_walk & ~walk_drop;",
-     "          valid_d[walk_row_q * @B@ +: @B@] = valid_walk & ~(walk_drop & on_mask);"
-     "  // BROKEN: no-invalidate"},
+     "          valid_wd = valid_walk & ~walk_drop;",
+     "          valid_wd = valid_walk & ~(walk_drop & on_mask);  // BROKEN: no-invalidate"},
     {"store-lane", "a store writes its bytes one word too high in the line",
      "  wire [@PM1@:0] store_mask = {@PPAD@req_be_q} << (req_word * 4);",
      "  wire [@PM1@:0] store_mask = {@PPAD@req_be_q} << (req_word * 4 + 4);  // BROKEN: store-lane"},
     {"store-clean", "a store hit does not mark the line dirty",
-     "            dirty_d[cur_row * @B@ + {@BPAD@hit_idx}] = 1'b1;",
-     "            dirty_d[cur_row * @B@ + {@BPAD@hit_idx}] = 1'b0;  // BROKEN: store-clean"},
+     "            dirty_wd[hit_idx]   = 1'b1;",
+     "            dirty_wd[hit_idx]   = 1'b0;  // BROKEN: store-clean"},
 };
 
 static const ctrl_break *find_break(const char *name)
