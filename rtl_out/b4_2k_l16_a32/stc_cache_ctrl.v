@@ -726,6 +726,7 @@ module stc_cache_ctrl #(
 
   // Recency: touching bank t sets row t of the matrix (t more recent than
   // every other bank) and clears column t, in each row of the logical line.
+  wire [6:0]  rec_grp = cur_row & ~7'd3;   // first row of r0's group of 4
   wire [15:0] touch_set;
   wire [15:0] touch_clr;
   generate
@@ -759,10 +760,14 @@ module stc_cache_ctrl #(
       if (|dirty_we) begin
         dirty_q[vd_row] <= (dirty_q[vd_row] & ~dirty_we) | (dirty_wd & dirty_we);
       end
+      // The logical line's rows lie in the aligned group of 4 rows holding
+      // r0 (n <= 4 and r0 is a multiple of n): row j of the group is written
+      // if it is one of them, so each row has one write, from its own bits.
       if (touch) begin
         for (ti = 0; ti < 4; ti = ti + 1) begin
-          if (ti[2:0] < nsub) begin
-            rec_q[r0 | ti[6:0]] <= (rec_q[r0 | ti[6:0]] | touch_set) & ~touch_clr;
+          if ((ti[1:0] & ~submask[1:0]) == r0[1:0]) begin
+            rec_q[rec_grp | {5'd0, ti[1:0]}] <= (rec_q[rec_grp | {5'd0, ti[1:0]}] | touch_set)
+                                                & ~touch_clr;
           end
         end
       end
