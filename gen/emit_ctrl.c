@@ -45,15 +45,16 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
     stcgen_tokens_set(tokens, "BB", "%u", bb);
     stcgen_tokens_set(tokens, "BBM1", "%u", bb - 1);
     stcgen_tokens_set(tokens, "LOGB", "%u", g->bank_bits);
-    stcgen_tokens_set(tokens, "BB2", "%u", b * b);
     stcgen_tokens_set(tokens, "BB2M1", "%u", b * b - 1);
     stcgen_tokens_set(tokens, "R", "%u", rows);
     stcgen_tokens_set(tokens, "RM1", "%u", rows - 1);
+    /* The per-row arrays are reset by two nested loops of RRST (at most 64)
+     * iterations: Verilator unrolls a loop of non-blocking array writes, which
+     * it must, only up to 64 iterations (--unroll-count), so rows up to 4096
+     * need no option. */
+    stcgen_tokens_set(tokens, "RRST", "%u", rows < 64 ? rows : 64u);
     stcgen_tokens_set(tokens, "RB", "%u", rb);
     stcgen_tokens_set(tokens, "RBM1", "%u", rb - 1);
-    stcgen_tokens_set(tokens, "RBB", "%u", rows * b);
-    stcgen_tokens_set(tokens, "RBBM1", "%u", rows * b - 1);
-    stcgen_tokens_set(tokens, "RBBBM1", "%u", rows * b * b - 1);
     stcgen_tokens_set(tokens, "TB", "%u", tb);
     stcgen_tokens_set(tokens, "TBM1", "%u", tb - 1);
     stcgen_tokens_set(tokens, "BTBM1", "%u", b * tb - 1);
@@ -80,8 +81,6 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
     stcgen_tokens_set(tokens, "TAGLOWW", "%u", taglow);
     set_pad(tokens, "TAGPAD", 32 - taglow);
     set_pad(tokens, "PPAD", p - 4);
-    set_pad(tokens, "BPAD", 32 - bb);
-    set_pad(tokens, "RPAD", rows - 4);
     set_pad(tokens, "CPAD", cb + 1 - 6);
     set_pad(tokens, "SUBPAD", rb - 2);
     stcgen_tokens_set(tokens, "NOWP", "%s", params->way_prediction ? "1'b0" : "1'b1");

@@ -86,13 +86,12 @@ uint64_t read_scalar(const var_ref &var)
     }
 }
 
-// Bit `bit` of a packed variable of any width (wide ones are 32-bit words).
-unsigned read_bit(const var_ref &var, unsigned bit)
+// Element `index` of an unpacked array of at most 64-bit elements.
+uint64_t read_element(const var_ref &var, unsigned index)
 {
-    if (var.bytes <= 8) {
-        return (unsigned)(read_scalar(var) >> bit) & 1u;
-    }
-    return (static_cast<const uint32_t *>(var.data)[bit / 32] >> (bit % 32)) & 1u;
+    var_ref element = var;
+    element.data = static_cast<uint8_t *>(var.data) + (size_t)index * var.bytes;
+    return read_scalar(element);
 }
 
 uint64_t splitmix(uint64_t *state)
@@ -242,6 +241,11 @@ extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
     }
     if (ok) {
         d->banks = d->tag_req.width;
+        // valid_q and dirty_q: one element per row, bank b at bit b.
+        ok = d->valid.width == d->banks && d->valid.bytes <= 8 && d->dirty.width == d->banks &&
+             d->dirty.bytes <= 8 && d->valid.elements == d->dirty.elements;
+    }
+    if (ok) {
         for (unsigned bank = 0; bank < d->banks; bank++) {
             std::vector<var_ref> arrays, data;
             size_t tag_columns = 0;
@@ -272,7 +276,8 @@ extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
     if (!ok) {
         snprintf(err, err_len,
                  "the Verilated model lacks a public signal (built without tb/lockstep.vlt or "
-                 "with SRAMs other than the SYNTHESIS view?)");
+                 "with SRAMs other than the SYNTHESIS view?) or its valid_q/dirty_q are not "
+                 "arrays of rows");
         dut_close(d);
         return nullptr;
     }
@@ -432,13 +437,12 @@ extern "C" void dut_counters(dut *d, uint64_t out[DUT_COUNTERS])
 
 extern "C" void dut_row_state(dut *d, unsigned row, uint32_t *valid, uint32_t *dirty)
 {
-    uint32_t v = 0, w = 0;
-    for (unsigned bank = 0; bank < d->banks; bank++) {
-        v |= (uint32_t)read_bit(d->valid, row * d->banks + bank) << bank;
-        w |= (uint32_t)read_bit(d->dirty, row * d->banks + bank) << bank;
+    if (row >= d->valid.elements) {
+        *valid = *dirty = 0;
+        return;
     }
-    *valid = v;
-    *dirty = w;
+    *valid = (uint32_t)read_element(d->valid, row);
+    *dirty = (uint32_t)read_element(d->dirty, row);
 }
 
 extern "C" uint32_t dut_sram_access(dut *d)

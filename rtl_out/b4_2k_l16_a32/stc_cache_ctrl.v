@@ -54,7 +54,10 @@
 // and one data stc_sram per bank, shared row address); valid, dirty and the
 // per-row recency order over all 4 banks (a 4 x 4 pairwise matrix per
 // row: bit i*4+j = bank i more recent than bank j) are flops here, always
-// on, as are the configuration register and the event counters.
+// on, as are the configuration register and the event counters. The per-row
+// state is held as arrays of rows with one write port each: the FSM writes
+// valid and dirty of at most one row per cycle (vd_row), and a served
+// request touches the recency of the logical line's rows only.
 //
 // CPU port: one word per request, accepted when cpu_req_valid_i and
 // cpu_req_ready_o are both 1 at a rising edge; exactly one response
@@ -206,9 +209,12 @@ module stc_cache_ctrl #(
   reg  [2:0]          alog_q, alog_d;
   reg  [1:0]          llog_q, llog_d;
   reg                 wp_q, wp_d;
-  reg  [511:0]          valid_q, valid_d;        // slot row*4+bank
-  reg  [511:0]          dirty_q, dirty_d;
-  reg  [2047:0]         rec_q;                   // row r at [r*16 +: 16]
+  // Per-row state, bank b of a row at bit b; rec_q: bit i*4+j = bank i more
+  // recent than bank j. Flops, not SRAM (read combinationally, reset):
+  // mem2reg tells Yosys so rather than letting it warn.
+  (* mem2reg *) reg [3:0]   valid_q [0:127];
+  (* mem2reg *) reg [3:0]   dirty_q [0:127];
+  (* mem2reg *) reg [15:0]  rec_q   [0:127];
 
   // ---------------------------------------------------------------- configuration
   wire [6:0]  kcount   = 7'd1 << klog_q;
@@ -245,22 +251,22 @@ module stc_cache_ctrl #(
   // Candidates (section 3): powered banks whose low glog bits equal the tag's.
   wire [31:0] tag_low  = {11'd0, cur_tag[20:0]};
   wire [3:0]  cand;
-  wire [15:0] rec_row  = rec_q[cur_row * 16 +: 16];
-  wire [15:0] rec_r0   = rec_q[r0 * 16 +: 16];
+  wire [15:0] rec_row  = rec_q[cur_row];
+  wire [15:0] rec_r0   = rec_q[r0];
   wire [15:0] rec_r0_t;                                 // transposed
   wire [3:0]  pred_oh;                                  // most recent candidate in cur_row
   // Way prediction in use; a constant 0 without way prediction built
   // (--no-way-prediction), so synthesis removes the second probe.
   wire        wp_on = wp_q && !1'b0;
   wire [3:0]  lru_oh;                                   // least recent candidate in r0
-  wire [3:0]  valid_row = valid_q[cur_row * 4 +: 4];
-  wire [3:0]  valid_r0  = valid_q[r0 * 4 +: 4];
-  wire [3:0]  valid_sub = valid_q[sub_row * 4 +: 4];
-  wire [3:0]  dirty_sub = dirty_q[sub_row * 4 +: 4];
+  wire [3:0]  valid_row = valid_q[cur_row];
+  wire [3:0]  valid_r0  = valid_q[r0];
+  wire [3:0]  valid_sub = valid_q[sub_row];
+  wire [3:0]  dirty_sub = dirty_q[sub_row];
   wire [3:0]  tag_eq;
   wire [3:0]  walk_drop;                                // walk: lines to drop from walk_row_q
-  wire [3:0]  valid_walk = valid_q[walk_row_q * 4 +: 4];
-  wire [3:0]  dirty_walk = dirty_q[walk_row_q * 4 +: 4];
+  wire [3:0]  valid_walk = valid_q[walk_row_q];
+  wire [3:0]  dirty_walk = dirty_q[walk_row_q];
 
   genvar gb, gj;
   generate
@@ -328,6 +334,9 @@ module stc_cache_ctrl #(
   reg  [127:0] s_wdata;
   reg         rsp_valid, rsp_err;
   reg  [31:0] rsp_rdata;
+  reg  [6:0]  vd_row;            // the row whose valid/dirty bits are written
+  reg  [3:0]  valid_we, valid_wd;  // valid bits written (one per bank), new values
+  reg  [3:0]  dirty_we, dirty_wd;  // dirty bits written, new values
   reg         touch;             // the serving bank becomes most recent in r0..r0+n-1
   reg  [1:0]  touch_bank;
   reg         m_req_valid, m_req_we, m_wvalid;
@@ -364,8 +373,11 @@ module stc_cache_ctrl #(
     alog_d      = alog_q;
     llog_d      = llog_q;
     wp_d        = wp_q;
-    valid_d     = valid_q;
-    dirty_d     = dirty_q;
+    vd_row      = cur_row;
+    valid_we    = 4'd0;
+    valid_wd    = 4'd0;
+    dirty_we    = 4'd0;
+    dirty_wd    = 4'd0;
     s_tag_req   = 4'd0;
     s_tag_we    = 4'd0;
     s_data_req  = 4'd0;
@@ -451,7 +463,9 @@ module stc_cache_ctrl #(
             s_data_req[hit_idx] = 1'b1;
             s_data_we[hit_idx]  = 1'b1;
             s_wmask             = store_mask;
-            dirty_d[cur_row * 4 + {30'd0, hit_idx}] = 1'b1;
+            vd_row              = cur_row;
+            dirty_we[hit_idx]   = 1'b1;
+            dirty_wd[hit_idx]   = 1'b1;
           end
           state_d = S_IDLE;
         end else if (state_q == S_LOOKUP && wp_on) begin
@@ -481,8 +495,9 @@ module stc_cache_ctrl #(
           state_d   = S_WBREQ;
         end else begin
           if (!present) begin
-            valid_d[sub_row * 4 + {30'd0, victim_q}] = 1'b0;
-            dirty_d[sub_row * 4 + {30'd0, victim_q}] = 1'b0;
+            vd_row             = sub_row;
+            valid_we[victim_q] = 1'b1;
+            dirty_we[victim_q] = 1'b1;
           end
           sub_d = sub_q + 3'd1;
           if (sub_q + 3'd1 == nsub) begin
@@ -514,8 +529,9 @@ module stc_cache_ctrl #(
       end
       S_WBACK: begin
         if (mem_bvalid_i) begin
-          valid_d[wb_line_q[6:0] * 4 + {30'd0, wb_bank_q}] = 1'b0;
-          dirty_d[wb_line_q[6:0] * 4 + {30'd0, wb_bank_q}] = 1'b0;
+          vd_row              = wb_line_q[6:0];
+          valid_we[wb_bank_q] = 1'b1;
+          dirty_we[wb_bank_q] = 1'b1;
           if (wb_walk_q) begin
             inc[6*C_WALK_WRITEBACKS +: 6]    = 6'd1;
             inc[6*C_WALK_INVALIDATIONS +: 6] = 6'd1;
@@ -565,8 +581,10 @@ module stc_cache_ctrl #(
           end
           beat_d = beat_q + 2'd1;
           if (beat_q == 2'd3) begin
-            valid_d[s_addr * 4 + {30'd0, victim_q}] = 1'b1;
-            dirty_d[s_addr * 4 + {30'd0, victim_q}] = 1'b0;
+            vd_row             = s_addr;
+            valid_we[victim_q] = 1'b1;
+            valid_wd[victim_q] = 1'b1;
+            dirty_we[victim_q] = 1'b1;
             inc[6*C_FILLS +: 6] = 6'd1;
             fline_d = fline_q + 2'd1;
             if ({1'b0, fline_q} + 3'd1 == flen_q) begin
@@ -594,7 +612,9 @@ module stc_cache_ctrl #(
           s_data_req[victim_q] = 1'b1;
           s_data_we[victim_q]  = 1'b1;
           s_wmask              = store_mask;
-          dirty_d[cur_row * 4 + {30'd0, victim_q}] = 1'b1;
+          vd_row               = cur_row;
+          dirty_we[victim_q]   = 1'b1;
+          dirty_wd[victim_q]   = 1'b1;
         end
         state_d = S_IDLE;
       end
@@ -621,7 +641,9 @@ module stc_cache_ctrl #(
           wb_line_d = {tag_rdata_i[first_index(walk_dirty) * 21 +: 21], walk_row_q};
           state_d   = S_WBREQ;
         end else begin
-          valid_d[walk_row_q * 4 +: 4] = valid_walk & ~walk_drop;
+          vd_row   = walk_row_q;
+          valid_we = {4{1'b1}};
+          valid_wd = valid_walk & ~walk_drop;
           inc[6*C_WALK_INVALIDATIONS +: 6] = drop_count;
           inc[6*C_WALK_ROWS +: 6]          = 6'd1;
           if (walk_row_q == {7{1'b1}}) begin
@@ -674,8 +696,6 @@ module stc_cache_ctrl #(
       alog_q      <= 3'd2;
       llog_q      <= 2'd0;
       wp_q        <= 1'b0;
-      valid_q     <= 512'd0;
-      dirty_q     <= 512'd0;
     end else begin
       state_q     <= state_d;
       req_we_q    <= req_we_d;
@@ -701,14 +721,12 @@ module stc_cache_ctrl #(
       alog_q      <= alog_d;
       llog_q      <= llog_d;
       wp_q        <= wp_d;
-      valid_q     <= valid_d;
-      dirty_q     <= dirty_d;
     end
   end
 
   // Recency: touching bank t sets row t of the matrix (t more recent than
   // every other bank) and clears column t, in each row of the logical line.
-  wire [127:0] touch_rows = {124'd0, ~(4'hf << nsub)} << r0;
+  wire [6:0]  rec_grp = cur_row & ~7'd3;   // first row of r0's group of 4
   wire [15:0] touch_set;
   wire [15:0] touch_clr;
   generate
@@ -718,16 +736,43 @@ module stc_cache_ctrl #(
         assign touch_clr[gb*4 + gj] = (touch_bank == gj);
       end
     end
-    for (gb = 0; gb < 128; gb = gb + 1) begin : g_rec
-      always @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) begin
-          rec_q[gb*16 +: 16] <= 16'b0000_1000_1100_1110;   // bank 0 most recent, bank 3 least
-        end else if (touch && touch_rows[gb]) begin
-          rec_q[gb*16 +: 16] <= (rec_q[gb*16 +: 16] | touch_set) & ~touch_clr;
+  endgenerate
+
+  // ---------------------------------------------------------------- per-row state
+  // valid/dirty: the FSM's one write a cycle (the bits in valid_we/dirty_we
+  // of row vd_row); recency: rows r0..r0+nsub-1 when a request is served.
+  integer ri, rj, ti;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      // Two nested loops of at most 64 iterations: Verilator must unroll a
+      // loop of non-blocking array writes and unrolls up to 64 iterations.
+      for (ri = 0; ri < 128; ri = ri + 64) begin
+        for (rj = 0; rj < 64; rj = rj + 1) begin
+          valid_q[ri + rj] <= 4'd0;
+          dirty_q[ri + rj] <= 4'd0;
+          rec_q[ri + rj]   <= 16'b0000_1000_1100_1110;   // bank 0 most recent, bank 3 least
+        end
+      end
+    end else begin
+      if (|valid_we) begin
+        valid_q[vd_row] <= (valid_q[vd_row] & ~valid_we) | (valid_wd & valid_we);
+      end
+      if (|dirty_we) begin
+        dirty_q[vd_row] <= (dirty_q[vd_row] & ~dirty_we) | (dirty_wd & dirty_we);
+      end
+      // The logical line's rows lie in the aligned group of 4 rows holding
+      // r0 (n <= 4 and r0 is a multiple of n): row j of the group is written
+      // if it is one of them, so each row has one write, from its own bits.
+      if (touch) begin
+        for (ti = 0; ti < 4; ti = ti + 1) begin
+          if ((ti[1:0] & ~submask[1:0]) == r0[1:0]) begin
+            rec_q[rec_grp | {5'd0, ti[1:0]}] <= (rec_q[rec_grp | {5'd0, ti[1:0]}] | touch_set)
+                                                & ~touch_clr;
+          end
         end
       end
     end
-  endgenerate
+  end
 
   // Counters: saturate at all ones; cleared by cnt_clear_i.
   wire [31:0] cnt_all [0:NCNT-1];
