@@ -86,6 +86,15 @@ uint64_t read_scalar(const var_ref &var)
     }
 }
 
+// Bit `bit` of a packed variable of any width (wide ones are 32-bit words).
+unsigned read_bit(const var_ref &var, unsigned bit)
+{
+    if (var.bytes <= 8) {
+        return (unsigned)(read_scalar(var) >> bit) & 1u;
+    }
+    return (static_cast<const uint32_t *>(var.data)[bit / 32] >> (bit % 32)) & 1u;
+}
+
 // Element `index` of an unpacked array of at most 64-bit elements.
 uint64_t read_element(const var_ref &var, unsigned index)
 {
