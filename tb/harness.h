@@ -24,9 +24,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Where a counter clear falls inside a request. */
-typedef enum { CLEAR_NONE, CLEAR_AT_ACCEPT, CLEAR_AT_RESPONSE } busy_clear;
-
 /* The command line (lockstep -h). */
 typedef struct {
     uint64_t seed;

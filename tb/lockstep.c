@@ -239,11 +239,7 @@ int main(int argc, char **argv)
     /* The model, with the generated geometry, this memory's latency and the
      * switch's wake time (section 14.4: ack delay + STC_GEN_WAKE_OVERHEAD). */
     char err[512];
-    stc_geometry_default(&h->geometry);
-    h->geometry.banks = STC_GEN_BANKS;
-    h->geometry.bank_bytes = STC_GEN_BANK_BYTES;
-    h->geometry.line_bytes = STC_GEN_LINE_BYTES;
-    h->geometry.addr_bits = STC_GEN_ADDR_BITS;
+    h->geometry = generated_geometry();
     h->geometry.mem_latency = opt->model_latency != UINT32_MAX ? opt->model_latency : opt->latency;
     h->geometry.wake_cycles = opt->model_wake != UINT32_MAX ? opt->model_wake
                                                             : STC_GEN_WAKE_CYCLES(opt->ack_delay);

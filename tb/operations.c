@@ -43,7 +43,7 @@ void do_request(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata)
     h->cur.addr = addr;
     h->cur.be = be;
     h->cur.wdata = wdata;
-    h->cur.clear_inside = (int)h->busy_clear;
+    h->cur.clear_inside = h->busy_clear;
 
     /* The model. */
     uint8_t wbytes[4], mask[4], rbytes[4] = {0};

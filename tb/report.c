@@ -76,8 +76,8 @@ static void format_op(harness *h, const op_record *op, char *buf, size_t len)
     if (op->kind == OP_LOAD || op->kind == OP_STORE) {
         snprintf(buf + used, len - used, " -> %s bank %u, %" PRIu64 " cycles%s",
                  op->hit ? "hit" : "miss", op->bank, op->cycles,
-                 op->clear_inside == 1   ? " (counters cleared in its accepting cycle)"
-                 : op->clear_inside == 2 ? " (counters cleared in its response cycle)"
+                 op->clear_inside == CLEAR_AT_ACCEPT     ? " (counters cleared in its accepting cycle)"
+                 : op->clear_inside == CLEAR_AT_RESPONSE ? " (counters cleared in its response cycle)"
                                          : "");
     } else if (op->kind == OP_RECONFIG) {
         snprintf(buf + used, len - used, " -> %" PRIu64 " cycles, %u walk writebacks", op->cycles,

@@ -16,6 +16,9 @@
 
 typedef struct harness harness;
 
+/* Where a counter clear falls inside a request (--clear-in-request). */
+typedef enum { CLEAR_NONE, CLEAR_AT_ACCEPT, CLEAR_AT_RESPONSE } busy_clear;
+
 /* One operation and its outcome in the model, kept for the report (made
  * into text only when a mismatch is reported). */
 typedef enum { OP_NONE, OP_LOAD, OP_STORE, OP_RECONFIG, OP_ILLEGAL, OP_CLEAR } op_kind;
@@ -34,7 +37,7 @@ typedef struct {
     uint64_t cycles;
     unsigned writebacks;
     bool by_tuner;    /* a reconfiguration the top's tuner asked for */
-    int clear_inside; /* a request: counters cleared in its accepting (1) or response (2) cycle */
+    busy_clear clear_inside; /* a request: where a counter clear fell inside it */
 } op_record;
 
 /* What a run exercised, per section of ARCHITECTURE.md. */

@@ -51,12 +51,7 @@ void tuner_side_init(harness *h)
      * default energy table (gen/emit_tuner.c), independent of the memory
      * latency this run uses. */
     char err[512];
-    stc_geometry geometry;
-    stc_geometry_default(&geometry);
-    geometry.banks = STC_GEN_BANKS;
-    geometry.bank_bytes = STC_GEN_BANK_BYTES;
-    geometry.line_bytes = STC_GEN_LINE_BYTES;
-    geometry.addr_bits = STC_GEN_ADDR_BITS;
+    stc_geometry geometry = generated_geometry();
     stc_energy_table table;
     if (stc_geometry_init(&geometry, err, sizeof err) != 0 ||
         stc_energy_default(&geometry, &table, err, sizeof err) != 0 ||

@@ -56,6 +56,20 @@ enum {
 #define LOCKSTEP_PAIR_SIDE 0
 #endif
 
+/* The generated geometry (stc_geometry_default with the header's banks,
+ * bank bytes, line bytes and address bits; memory latency and wake time
+ * left at their defaults), not yet through stc_geometry_init. */
+static inline stc_geometry generated_geometry(void)
+{
+    stc_geometry geometry;
+    stc_geometry_default(&geometry);
+    geometry.banks = STC_GEN_BANKS;
+    geometry.bank_bytes = STC_GEN_BANK_BYTES;
+    geometry.line_bytes = STC_GEN_LINE_BYTES;
+    geometry.addr_bits = STC_GEN_ADDR_BITS;
+    return geometry;
+}
+
 #if STC_GEN_ADDR_BITS > 36
 #error "the lockstep harness keeps a page table of the whole address space: addr_bits <= 36"
 #endif
