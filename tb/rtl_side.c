@@ -121,7 +121,7 @@ void rtl_cycle_settle(harness *h)
     memory_outputs(h);
     /* Power switch acknowledges: each bank's follows its enable after the
      * delay chosen when the enable changed. */
-    for (unsigned bank = 0; bank < BANKS; bank++) {
+    for (unsigned bank = 0; h->ack_pending_mask && bank < BANKS; bank++) {
         if ((h->ack_pending_mask >> bank & 1) && h->cycle >= h->ack_time[bank]) {
             h->ack = (h->ack & ~(1u << bank)) | (h->ack_pending_value & (1u << bank));
             h->ack_pending_mask &= ~(1u << bank);
@@ -131,7 +131,7 @@ void rtl_cycle_settle(harness *h)
     dut_settle(h->rtl, &h->pins);
     if (h->strobes && h->pins.rst_n) {
         int bits = dut_strobes(h->rtl);
-        for (unsigned index = 0; index < 4; index++) {
+        for (unsigned index = 0; bits && index < 4; index++) {
             h->strobe_counts[index] += (unsigned)bits >> index & 1u;
         }
         if (h->tune.on) {
