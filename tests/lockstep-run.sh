@@ -57,6 +57,30 @@ caught() {
     fi
 }
 
+# same_as_plain NAME TAG ARGS...: the harness's fast evaluation (one
+# evaluation a cycle, edges without Verilator's input-combinational pass,
+# tb/README.md Speed) must report exactly what plain eval() with the clock
+# toggled reports, the way a waveform run (--wave) evaluates.
+same_as_plain() {
+    local name=$1 tag=$2
+    shift 2
+    local fast plain wave
+    fast=$(mktemp)
+    plain=$(mktemp)
+    wave=$(mktemp --suffix=.fst)
+    "$ls/$tag/lockstep" "$@" 2>&1 | sed 's/ [0-9.]* s, [0-9]* requests\/s$//' >"$fast"
+    "$ls/$tag/lockstep" --wave "$wave" "$@" 2>&1 | sed 's/ [0-9.]* s, [0-9]* requests\/s$//' >"$plain"
+    if grep -q ' 0 mismatches$' "$fast" && cmp -s "$fast" "$plain"; then
+        passed=$((passed + 1))
+        printf 'ok   %-58s %s\n' "$tag: $name" "$(tail -1 "$fast" | cut -c1-60)"
+    else
+        failed=$((failed + 1))
+        echo "FAIL $tag: $name: the fast and the plain evaluation differ ($ls/$tag/lockstep $*)"
+        diff "$fast" "$plain" | sed -n '1,20s/^/    /p'
+    fi
+    rm -f "$fast" "$plain" "$wave"
+}
+
 trace=""
 for candidate in "$root"/build/traces/djpeg.i386.lackey.zst "$root"/build/traces/*.zst; do
     if [ -f "$candidate" ]; then trace=$candidate; break; fi
@@ -134,6 +158,12 @@ if [ "$mode" = quick ]; then
     run "tuner, phase trigger, counter clears" default --seed 4 --requests 40000 --tune 512 \
         --phase-threshold 6 --clear-every 3000
     run "tuner, phase trigger" serial --seed 5 --requests 40000 --tune 512 --phase-threshold 6
+    same_as_plain "fast evaluation = plain eval()" default --seed 3 --requests 5000 \
+        --reconfig-every 150 --checkpoint-every 2000 --clear-in-request 500
+    same_as_plain "fast evaluation = plain eval(), tuner" serial --seed 5 --requests 8000 \
+        --tune 256 --phase-threshold 6 --clear-every 3000
+    same_as_plain "fast evaluation = plain eval(), I+D top" pair-d --seed 10 --requests 3000 \
+        --reconfig-every 150 --checkpoint-every 1000
     # The harness itself: a model whose memory or power switch is one cycle
     # slower than the RTL's must show up as a latency or reconfiguration
     # cycle mismatch.
