@@ -291,8 +291,10 @@ extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
         d->has_strobes = d->has_strobes &&
                          find_var(&d->context, scope, strobe_names[index], &d->strobes[index]);
     }
+    // A one-bit signal is one byte in Verilator's model; dut_strobes reads
+    // the bytes directly.
     for (unsigned index = 0; d->has_strobes && index < 4; index++) {
-        d->has_strobes = d->strobes[index].bytes == 1;
+        ok = ok && d->strobes[index].bytes == 1;
         d->strobe_bytes[index] = static_cast<const uint8_t *>(d->strobes[index].data);
     }
     d->counters_32 = ok;
@@ -348,8 +350,8 @@ extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
     if (!ok) {
         snprintf(err, err_len,
                  "the Verilated model lacks a public signal (built without tb/lockstep.vlt or "
-                 "with SRAMs other than the SYNTHESIS view?) or its valid_q/dirty_q are not "
-                 "arrays of rows");
+                 "with SRAMs other than the SYNTHESIS view?), its valid_q/dirty_q are not "
+                 "arrays of rows or an event strobe is not one byte");
         dut_close(d);
         return nullptr;
     }
@@ -545,7 +547,7 @@ extern "C" int dut_strobes(dut *d)
     if (!d->has_strobes) {
         return -1;
     }
-    // (each strobe is one bit in a byte: checked in dut_open)
+    // (each strobe is one byte: checked in dut_open)
     const uint8_t *const *strobe = d->strobe_bytes;
     return (*strobe[0] & 1) | (*strobe[1] & 1) << 1 | (*strobe[2] & 1) << 2 | (*strobe[3] & 1) << 3;
 }
