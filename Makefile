@@ -46,7 +46,7 @@ $(B)/gen/tuner_template.inc: gen/stc_tuner.v.in gen/mkinc.sh
 	mkdir -p $(B)/gen
 	sh gen/mkinc.sh gen/stc_tuner.v.in $@
 
-.PHONY: all tools demo test unit traces bench clean deps rtl
+.PHONY: all tools demo test unit traces bench bench-tuner clean deps rtl
 
 # Regenerate the committed default RTL (rtl_out/), e.g. after changing gen/.
 rtl: $(B)/gcc/stcgen
@@ -83,6 +83,10 @@ include tb/lockstep.mk
 
 bench: tools traces
 	scripts/bench.sh $(STCSIM) $(B)/traces
+
+# Each tuner against the whole-trace optimum on every real trace (docs/TUNING.md 6).
+bench-tuner: tools traces
+	scripts/tuner-table.sh $(STCSIM) $$(ls $(B)/traces/*.lackey.zst | grep -v '\.main\.')
 
 clean:
 	rm -rf $(B)

@@ -27,6 +27,8 @@ struct stc_cache {
     unsigned group_mask;
 
     stc_counters counters;
+    bool track_depths;                       /* stc_cache_track_depths */
+    uint64_t depth_hits[STC_MAX_BANKS];      /* hits by recency depth among the candidates */
     uint32_t scramble_seed; /* makes powered-off data visibly garbage */
 
     /* The physical line of the previous access and its bank. A repeat access
@@ -133,6 +135,18 @@ const stc_counters *stc_cache_counters(const stc_cache *cache)
 void stc_cache_clear_counters(stc_cache *cache)
 {
     memset(&cache->counters, 0, sizeof cache->counters);
+    memset(cache->depth_hits, 0, sizeof cache->depth_hits);
+}
+
+void stc_cache_track_depths(stc_cache *cache, bool on)
+{
+    cache->track_depths = on;
+    memset(cache->depth_hits, 0, sizeof cache->depth_hits);
+}
+
+const uint64_t *stc_cache_depth_hits(const stc_cache *cache)
+{
+    return cache->depth_hits;
 }
 
 const stc_config *stc_cache_config(const stc_cache *cache)
@@ -178,6 +192,19 @@ static int find_bank(const stc_cache *cache, uint64_t tag, unsigned row)
         }
     }
     return -1;
+}
+
+/* How many valid candidates of (tag, row) are more recent than bank: the
+ * hit's depth in the set's LRU stack. */
+static unsigned recency_depth(const stc_cache *cache, uint64_t tag, unsigned row, unsigned bank)
+{
+    size_t base = (size_t)row * cache->geometry.banks;
+    unsigned depth = 0;
+    for (unsigned j = 0; j < cache->config.ways; j++) {
+        size_t slot = base + candidate_bank(cache, tag, j);
+        depth += (cache->flags[slot] & SLOT_VALID) && cache->stamps[slot] > cache->stamps[base + bank];
+    }
+    return depth;
 }
 
 static unsigned most_recent_candidate(const stc_cache *cache, uint64_t tag, unsigned row)
@@ -359,6 +386,9 @@ static ALWAYS_INLINE bool access_piece(stc_cache *cache, stc_op op, uint64_t add
         }
     }
     unsigned access_cycles = probes;
+    if (cache->track_depths && hit_bank >= 0) {
+        cache->depth_hits[repeat ? 0 : recency_depth(cache, tag, row, (unsigned)hit_bank)]++;
+    }
 
     unsigned bank;
     stc_access_result fill = {0};
@@ -459,6 +489,9 @@ static void count_repeats(stc_cache *cache, stc_op op, uint64_t count)
     counters->requests += count;
     counters->accesses += count;
     counters->cycles += count;
+    if (cache->track_depths) {
+        cache->depth_hits[0] += count;
+    }
     if (op != STC_OP_WRITE) {
         counters->reads += count;
     }

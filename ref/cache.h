@@ -131,6 +131,16 @@ const stc_counters *stc_cache_counters(const stc_cache *cache);
 /* Zero every counter (the hardware's write to its counter block). Nothing
  * else changes. */
 void stc_cache_clear_counters(stc_cache *cache);
+
+/* Hits by depth in their set's LRU stack: depth d = d valid candidates of
+ * the line's row were used more recently. In a configuration of a ways,
+ * the same accesses would have hit in a' < a ways of the same set mapping
+ * (same banks / ways, same line) exactly when d < a' (LRU inclusion), and
+ * at the first probe with way prediction when d = 0. Off by default (it
+ * costs a scan of the candidates per hit); cleared with the counters.
+ * Repeats of the previous line count at depth 0. */
+void stc_cache_track_depths(stc_cache *cache, bool on);
+const uint64_t *stc_cache_depth_hits(const stc_cache *cache); /* STC_MAX_BANKS entries */
 const stc_config *stc_cache_config(const stc_cache *cache);
 const stc_geometry *stc_cache_geometry(const stc_cache *cache);
 

@@ -1,6 +1,7 @@
 /* search.c - the tuner's search state machine (search.h, docs/TUNING.md). */
 #include "search.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,6 +19,8 @@ stc_search_plan stc_search_plan_seed(void)
     stc_search_plan plan = {
         STC_SEARCH_HEURISTIC,
         {STC_PARAM_SIZE, STC_PARAM_LINE, STC_PARAM_ASSOC, STC_PARAM_WAY_PREDICT},
+        false,
+        0,
         false,
     };
     return plan;
@@ -181,7 +184,8 @@ int stc_search_start(stc_search *search, const stc_geometry *geometry,
                      const stc_search_plan *plan, char *err, size_t err_len)
 {
     memset(search, 0, sizeof *search);
-    if (plan->kind != STC_SEARCH_HEURISTIC && plan->kind != STC_SEARCH_EXHAUSTIVE) {
+    if (plan->kind != STC_SEARCH_HEURISTIC && plan->kind != STC_SEARCH_EXHAUSTIVE &&
+        plan->kind != STC_SEARCH_PROBE) {
         snprintf(err, err_len, "unknown search kind %d", (int)plan->kind);
         return -1;
     }
@@ -199,7 +203,7 @@ int stc_search_start(stc_search *search, const stc_geometry *geometry,
     }
     search->geometry = *geometry;
     search->plan = *plan;
-    if (plan->kind == STC_SEARCH_EXHAUSTIVE) {
+    if (plan->kind != STC_SEARCH_HEURISTIC) {
         search->all_count = stc_config_enumerate(geometry, search->all, STC_MAX_CONFIGS);
         if (plan->descending) {
             for (size_t low = 0, high = search->all_count - 1; low < high; low++, high--) {
@@ -227,10 +231,29 @@ static const stc_search_entry *find_examined(const stc_search *search, const stc
     return NULL;
 }
 
+/* The walk's test: strictly lower, by more than the plan's margin. The
+ * margin is floor(best / 2^m), the shift-and-subtract the hardware does on
+ * its integer energies. */
+static bool lower(const stc_search *search, double energy)
+{
+    double threshold = search->best_energy;
+    if (search->plan.margin_shift) {
+        threshold -= floor(ldexp(search->best_energy, -(int)search->plan.margin_shift));
+    }
+    return energy < threshold;
+}
+
 /* Take the energy of the current candidate and decide what comes next. */
 static void decide(stc_search *search, double energy)
 {
     const stc_config *candidate = &search->candidate;
+    if (search->remeasuring) {
+        search->remeasuring = false;
+        search->stale = false;
+        search->best_energy = energy;
+        search->remeasures++;
+        return;
+    }
     switch (search->phase) {
     case PHASE_START:
         search->best = *candidate;
@@ -240,13 +263,14 @@ static void decide(stc_search *search, double energy)
         search->param_index = 0;
         break;
     case PHASE_WALK:
-        if (energy < search->best_energy) {
+        if (lower(search, energy)) {
             /* Still dropping: keep this value, try the next one. */
             search->best = *candidate;
             search->best_energy = energy;
         } else {
             /* Not lower (equal included): keep the previous value. */
             search->param_index++;
+            search->stale = search->plan.remeasure;
         }
         break;
     case PHASE_EXHAUSTIVE:
@@ -274,6 +298,12 @@ static bool propose(stc_search *search, stc_config *out)
         while (search->param_index < STC_PARAM_COUNT) {
             if (step(&search->geometry, &search->best, search->plan.order[search->param_index],
                      search->plan.descending, out)) {
+                if (search->stale) {
+                    /* A candidate follows a rejected one: measure the best
+                     * again first, so the two compared windows are adjacent. */
+                    *out = search->best;
+                    search->remeasuring = true;
+                }
                 return true;
             }
             search->param_index++;
@@ -299,7 +329,8 @@ bool stc_search_next(stc_search *search, stc_config *candidate)
         return true;
     }
     while (propose(search, &search->candidate)) {
-        const stc_search_entry *known = find_examined(search, &search->candidate);
+        const stc_search_entry *known =
+            search->remeasuring ? NULL : find_examined(search, &search->candidate);
         if (!known) {
             search->pending = true;
             *candidate = search->candidate;
@@ -316,11 +347,23 @@ int stc_search_report(stc_search *search, double energy)
         return -1;
     }
     search->pending = false;
-    stc_search_entry *entry = &search->examined[search->examined_count++];
-    entry->config = search->candidate;
-    entry->energy = energy;
+    if (!search->remeasuring) {
+        stc_search_entry *entry = &search->examined[search->examined_count++];
+        entry->config = search->candidate;
+        entry->energy = energy;
+    }
     decide(search, energy);
     return 0;
+}
+
+bool stc_search_remeasuring(const stc_search *search)
+{
+    return search->pending && search->remeasuring;
+}
+
+size_t stc_search_remeasures(const stc_search *search)
+{
+    return search->remeasures;
 }
 
 bool stc_search_done(const stc_search *search)

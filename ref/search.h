@@ -50,12 +50,27 @@ typedef enum {
     STC_PARAM_COUNT = 4
 } stc_param;
 
-typedef enum { STC_SEARCH_HEURISTIC = 0, STC_SEARCH_EXHAUSTIVE = 1 } stc_search_kind;
+/* STC_SEARCH_PROBE is the as-hardware tuner's estimating search (tune.h):
+ * it judges every configuration from a few probe windows. As a search
+ * over known energies (the oracle) it is the exhaustive search, the ideal
+ * that its estimates approximate. */
+typedef enum {
+    STC_SEARCH_HEURISTIC = 0,
+    STC_SEARCH_EXHAUSTIVE = 1,
+    STC_SEARCH_PROBE = 2
+} stc_search_kind;
 
 typedef struct {
     stc_search_kind kind;
     stc_param order[STC_PARAM_COUNT]; /* heuristic: a permutation of the parameters */
     bool descending;                  /* walk from the largest values down */
+    /* Heuristic, for measurements that drift (windows of a running
+     * program); both 0/false give the seed's rule. */
+    unsigned margin_shift;            /* a candidate is lower only if energy <
+                                         best - floor(best / 2^margin_shift); 0: plain < */
+    bool remeasure;                   /* after a candidate that was not lower, measure the
+                                         best again before the next candidate, and compare
+                                         that candidate with the fresh value */
 } stc_search_plan;
 
 /* The seed's heuristic: size, line, associativity, way prediction, each
@@ -96,6 +111,9 @@ typedef struct {
     stc_config all[STC_MAX_CONFIGS];           /* exhaustive: visiting order */
     size_t examined_count;
     stc_search_entry examined[STC_MAX_CONFIGS]; /* every distinct candidate measured, in order */
+    bool stale;               /* remeasure: the best's energy is older than the last window */
+    bool remeasuring;         /* the outstanding candidate is the best, measured again */
+    size_t remeasures;        /* re-measurements of the best so far */
 } stc_search;
 
 /* Begin a search. Returns -1 with a message if the plan is malformed (an
@@ -110,6 +128,14 @@ int stc_search_start(stc_search *search, const stc_geometry *geometry,
  * earlier in this search is never handed out twice: its recorded energy
  * is reused. */
 bool stc_search_next(stc_search *search, stc_config *candidate);
+
+/* True while the outstanding candidate is a re-measurement of the best
+ * (plan.remeasure), which replaces the best's energy instead of competing
+ * with it and does not count as examined. */
+bool stc_search_remeasuring(const stc_search *search);
+
+/* Re-measurements of the best so far. */
+size_t stc_search_remeasures(const stc_search *search);
 
 /* The energy of the candidate stc_search_next last handed out. Returns -1
  * (and changes nothing) if no candidate is outstanding. */

@@ -3,6 +3,7 @@
 #include "tune.h"
 
 #include "sweep.h"
+#include "timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,7 +74,7 @@ int stc_oracle_search(const stc_oracle_table *oracle, const stc_geometry *geomet
 {
     memset(choice, 0, sizeof *choice);
     size_t ignored;
-    stc_search_plan exhaustive = {STC_SEARCH_EXHAUSTIVE, {0, 1, 2, 3}, false};
+    stc_search_plan exhaustive = {.kind = STC_SEARCH_EXHAUSTIVE, .order = {0, 1, 2, 3}};
     if (search_table(oracle, geometry, plan, &choice->chosen, &choice->examined, err,
                      err_len) != 0 ||
         search_table(oracle, geometry, &exhaustive, &choice->optimum, &ignored, err,
@@ -95,15 +96,20 @@ stc_tune_options stc_tune_options_default(void)
     /* Room in the 16-bit cycle counter for 64 cycles per access on
      * average: no window of the 13 real traces saturates. */
     options.window = 1024;
+    options.probe_rounds = 1;
     return options;
 }
 
 const char *stc_tune_options_check(const stc_tune_options *options)
 {
+    if (options->probe_rounds == 0 || options->probe_rounds > 64) {
+        return "the probe rounds must be 1..64";
+    }
     if (options->window == 0) {
         return "the measurement window must be at least 1 access";
     }
-    if (options->plan.kind != STC_SEARCH_HEURISTIC && options->plan.kind != STC_SEARCH_EXHAUSTIVE) {
+    if (options->plan.kind != STC_SEARCH_HEURISTIC && options->plan.kind != STC_SEARCH_EXHAUSTIVE &&
+        options->plan.kind != STC_SEARCH_PROBE) {
         return "unknown search kind";
     }
     return NULL;
@@ -134,6 +140,18 @@ struct stc_tuned_cache {
     double monitor_nj;
     uint64_t monitor_accesses;
     bool estimate_open;        /* a search whose estimate is not yet settled */
+
+    /* Probe search (STC_SEARCH_PROBE): the probe configurations, the one
+     * being measured, and every configuration's estimated window energy. */
+    size_t probe_count;
+    stc_config probes[STC_MAX_CONFIGS];
+    size_t probe_index;
+    size_t config_count;
+    stc_config configs[STC_MAX_CONFIGS];
+    uint32_t estimate[STC_MAX_CONFIGS];
+    bool estimated[STC_MAX_CONFIGS];
+    stc_config probe_choice;
+    uint64_t window_depths[STC_MAX_BANKS];
 
     stc_tuned_report report;
 };
@@ -194,28 +212,136 @@ static void settle_estimate(stc_tuned_cache *tuned)
     }
 }
 
+/* ---- The probe search ---------------------------------------------- */
+
+/* One probe per set mapping and line: all banks powered, banks / g ways
+ * (g = 1, 2, 4, ... set groups), way prediction on where there are two
+ * ways or more. Its hits by LRU depth give every configuration of the same
+ * (g, line) over the same window: k = g x a' banks with a' ways. */
+static void probe_plan(stc_tuned_cache *tuned)
+{
+    const stc_geometry *geometry = &tuned->geometry;
+    tuned->probe_count = 0;
+    for (unsigned sublines = 1; sublines <= STC_MAX_SUBLINES; sublines *= 2) {
+        for (unsigned groups = 1; groups <= geometry->banks; groups *= 2) {
+            unsigned ways = geometry->banks / groups;
+            stc_config probe = {geometry->banks, ways, sublines, ways > 1};
+            if (stc_config_check(geometry, &probe) == NULL) {
+                tuned->probes[tuned->probe_count++] = probe;
+            }
+        }
+    }
+    tuned->config_count = stc_config_enumerate(geometry, tuned->configs, STC_MAX_CONFIGS);
+}
+
+/* Cycles of one miss of a logical line of `sublines` (one burst, no
+ * writeback): the memory's and the controller's. */
+static uint64_t miss_cycles(const stc_geometry *geometry, unsigned sublines)
+{
+    return geometry->mem_latency + (uint64_t)geometry->beats_per_line * sublines +
+           stc_miss_controller_cycles(sublines, 1, 0);
+}
+
+/* Estimate, from the probe window just measured (counters and hits by
+ * depth), the window energy of every configuration with the probe's set
+ * mapping and line. */
+static void probe_estimate(stc_tuned_cache *tuned, const stc_config *probe,
+                           const stc_counters *window, const uint64_t *depth_hits)
+{
+    unsigned groups = stc_config_groups(probe);
+    uint64_t probe_extra = probe->way_predict ? window->accesses - window->first_probe_hits : 0;
+    for (size_t index = 0; index < tuned->config_count; index++) {
+        const stc_config *config = &tuned->configs[index];
+        if (config->sublines != probe->sublines || stc_config_groups(config) != groups) {
+            continue;
+        }
+        stc_counters estimate = *window;
+        uint64_t deeper = 0;
+        for (unsigned depth = config->ways; depth < probe->ways; depth++) {
+            deeper += depth_hits[depth];
+        }
+        estimate.misses = window->misses + deeper;
+        estimate.first_probe_hits = config->way_predict ? depth_hits[0] : 0;
+        uint64_t extra = config->way_predict ? window->accesses - depth_hits[0] : 0;
+        estimate.cycles = window->cycles + deeper * miss_cycles(&tuned->geometry, probe->sublines) +
+                          extra - probe_extra;
+        stc_fixed_counters fixed = stc_fixed_counters_of(&estimate);
+        tuned->estimate[index] = (tuned->estimated[index] ? tuned->estimate[index] : 0) +
+                                 stc_fixed_energy(&tuned->coefficients, config, &fixed);
+        tuned->estimated[index] = true;
+    }
+}
+
+/* After the last probe: the lowest estimate, unless the configuration in
+ * use before the search is within the margin of it. */
+static stc_config probe_decide(const stc_tuned_cache *tuned, const stc_config *incumbent)
+{
+    size_t best = 0;
+    bool have = false;
+    long current = -1;
+    for (size_t index = 0; index < tuned->config_count; index++) {
+        if (!tuned->estimated[index]) {
+            continue;
+        }
+        if (stc_config_equal(&tuned->configs[index], incumbent)) {
+            current = (long)index;
+        }
+        if (!have || tuned->estimate[index] < tuned->estimate[best]) {
+            best = index;
+            have = true;
+        }
+    }
+    if (current >= 0 && tuned->options.plan.margin_shift) {
+        uint32_t keep = tuned->estimate[current];
+        if (!(tuned->estimate[best] < keep - (keep >> tuned->options.plan.margin_shift))) {
+            return *incumbent;
+        }
+    }
+    return tuned->configs[best];
+}
+
+static void finish_search(stc_tuned_cache *tuned, const stc_config *best, size_t examined)
+{
+    tuned->report.searches_completed++;
+    tuned->report.examined_total += examined;
+    if (!tuned->report.first_valid) {
+        tuned->report.first_valid = true;
+        tuned->report.first_choice = *best;
+        tuned->report.first_examined = examined;
+    }
+    apply(tuned, best); /* still counted as searching: the last walk is search cost */
+    tuned->searching = false;
+    tuned->have_reference = false;
+    tuned->since_search = 0;
+}
+
 /* Hand the next candidate to the cache, or finish the search and settle in
  * its choice. */
 static void advance_search(stc_tuned_cache *tuned)
 {
+    if (tuned->options.plan.kind == STC_SEARCH_PROBE) {
+        if (tuned->probe_index < tuned->probe_count * tuned->options.probe_rounds) {
+            apply(tuned, &tuned->probes[tuned->probe_index % tuned->probe_count]);
+            return;
+        }
+        finish_search(tuned, &tuned->probe_choice,
+                      tuned->probe_count * tuned->options.probe_rounds);
+        return;
+    }
     stc_config candidate;
     if (stc_search_next(&tuned->search, &candidate)) {
         apply(tuned, &candidate);
         return;
     }
     stc_config best = stc_search_best(&tuned->search);
-    size_t examined = stc_search_examined(&tuned->search, NULL);
-    tuned->report.searches_completed++;
-    tuned->report.examined_total += examined;
-    if (!tuned->report.first_valid) {
-        tuned->report.first_valid = true;
-        tuned->report.first_choice = best;
-        tuned->report.first_examined = examined;
-    }
-    apply(tuned, &best); /* still counted as searching: the last walk is search cost */
-    tuned->searching = false;
-    tuned->have_reference = false;
-    tuned->since_search = 0;
+    finish_search(tuned, &best, stc_search_examined(&tuned->search, NULL));
+}
+
+static void start_probe(stc_tuned_cache *tuned)
+{
+    tuned->probe_index = 0;
+    tuned->probe_choice = *stc_cache_config(tuned->cache); /* the incumbent */
+    memset(tuned->estimated, 0, sizeof tuned->estimated);
 }
 
 static void start_search(stc_tuned_cache *tuned)
@@ -227,6 +353,9 @@ static void start_search(stc_tuned_cache *tuned)
     char err[128];
     /* The options were checked at creation, so the plan starts. */
     stc_search_start(&tuned->search, &tuned->geometry, &tuned->options.plan, err, sizeof err);
+    if (tuned->options.plan.kind == STC_SEARCH_PROBE) {
+        start_probe(tuned);
+    }
     tuned->searching = true;
     tuned->estimate_open = true;
     tuned->this_search_accesses = 0;
@@ -272,6 +401,7 @@ static void account_unmeasured(stc_tuned_cache *tuned)
 static void end_window(stc_tuned_cache *tuned)
 {
     stc_config config = *stc_cache_config(tuned->cache);
+    memcpy(tuned->window_depths, stc_cache_depth_hits(tuned->cache), sizeof tuned->window_depths);
     stc_energy energy;
     stc_counters window = harvest(tuned, &energy);
     stc_fixed_counters fixed = stc_fixed_counters_of(&window);
@@ -281,6 +411,15 @@ static void end_window(stc_tuned_cache *tuned)
         tuned->report.search_accesses += window.accesses;
         stc_energy_add(&tuned->report.search_energy, &energy);
         tuned->this_search_accesses += window.accesses;
+        if (tuned->options.plan.kind == STC_SEARCH_PROBE) {
+            probe_estimate(tuned, &config, &window, tuned->window_depths);
+            tuned->probe_index++;
+            if (tuned->probe_index == tuned->probe_count * tuned->options.probe_rounds) {
+                tuned->probe_choice = probe_decide(tuned, &tuned->probe_choice);
+            }
+            advance_search(tuned);
+            return;
+        }
         size_t index = stc_search_examined(&tuned->search, NULL);
         if (index < STC_MAX_CONFIGS) {
             tuned->candidate_rate[index] =
@@ -340,6 +479,10 @@ stc_tuned_cache *stc_tuned_cache_create(const stc_geometry *geometry, stc_cache_
     if (!tuned->cache) {
         free(tuned);
         return NULL;
+    }
+    if (options->plan.kind == STC_SEARCH_PROBE) {
+        probe_plan(tuned);
+        stc_cache_track_depths(tuned->cache, true);
     }
     start_search(tuned); /* the one-off search at start */
     return tuned;

@@ -91,6 +91,8 @@ typedef struct {
     bool phase_trigger;               /* re-tune on a phase change: */
     unsigned phase_threshold_percent; /* a window's misses differ from the tuned window's
                                          by more than this percentage of the latter */
+    unsigned probe_rounds;            /* probe search: rounds through the probes, each
+                                         configuration's estimates summed; >= 1 */
 } stc_tune_options;
 
 /* The seed's heuristic, 1024-access windows, no warm-up, one-off tuning. */

@@ -29,7 +29,15 @@ static const char usage_text[] =
     "      --mode MODE          oracle (default): every configuration judged on the\n"
     "                           whole trace; hardware: the trace drives the cache,\n"
     "                           each candidate is measured over a window\n"
-    "      --search KIND        heuristic (default) or exhaustive\n"
+    "      --search KIND        heuristic (default), exhaustive, or probe (hardware\n"
+    "                           mode: estimate every configuration from LRU-depth\n"
+    "                           hit counts in one probe window per set mapping and\n"
+    "                           line; model only, not yet in the RTL)\n"
+    "      --margin M           leave the best (heuristic) or the configuration in use\n"
+    "                           (probe) only for one lower by more than 1/2^M of it\n"
+    "      --probe-rounds R     probe: rounds through the probe windows (default 1)\n"
+    "      --remeasure          heuristic: measure the best again before a candidate\n"
+    "                           that follows a rejected one\n"
     "      --order LIST         the heuristic's parameter order, a permutation of\n"
     "                           size,line,assoc,wp (default size,line,assoc,wp)\n"
     "      --descending         walk each parameter from its largest value down\n"
@@ -102,6 +110,10 @@ static int parse_options(int argc, char **argv, tune_options *opts)
             opts->tune.plan.descending = true;
             continue;
         }
+        if (!strcmp(arg, "--remeasure")) {
+            opts->tune.plan.remeasure = true;
+            continue;
+        }
         if (arg[0] != '-' || !strcmp(arg, "-")) {
             opts->traces[opts->trace_count++] = arg;
             continue;
@@ -109,6 +121,7 @@ static int parse_options(int argc, char **argv, tune_options *opts)
         static const char *const valued[] = {
             "--mode",   "--search", "--order", "--window", "--warmup",   "--retune-every",
             "--phase-threshold", "--energy", "-g", "--geometry", "-f", "--format", "--limit",
+            "--margin", "--probe-rounds",
         };
         bool known = false;
         for (size_t name = 0; name < sizeof valued / sizeof valued[0]; name++) {
@@ -128,11 +141,16 @@ static int parse_options(int argc, char **argv, tune_options *opts)
             }
             opts->hardware = !strcmp(value, "hardware");
         } else if (!strcmp(arg, "--search")) {
-            if (strcmp(value, "heuristic") && strcmp(value, "exhaustive")) {
-                return usage_error("--search '%s': expected heuristic or exhaustive", value);
+            if (!strcmp(value, "heuristic")) {
+                opts->tune.plan.kind = STC_SEARCH_HEURISTIC;
+            } else if (!strcmp(value, "exhaustive")) {
+                opts->tune.plan.kind = STC_SEARCH_EXHAUSTIVE;
+            } else if (!strcmp(value, "probe")) {
+                opts->tune.plan.kind = STC_SEARCH_PROBE;
+            } else {
+                return usage_error("--search '%s': expected heuristic, exhaustive or probe",
+                                   value);
             }
-            opts->tune.plan.kind =
-                !strcmp(value, "exhaustive") ? STC_SEARCH_EXHAUSTIVE : STC_SEARCH_HEURISTIC;
         } else if (!strcmp(arg, "--order")) {
             if (stc_search_order_parse(value, opts->tune.plan.order, err, sizeof err) != 0) {
                 return usage_error("--order: %s", err);
@@ -168,6 +186,17 @@ static int parse_options(int argc, char **argv, tune_options *opts)
             opts->tune.phase_trigger = true;
             opts->tune.phase_threshold_percent = (unsigned)number;
             hardware_only = arg;
+        } else if (!strcmp(arg, "--probe-rounds")) {
+            if (stc_parse_count(value, &number) != 0 || number == 0 || number > 64) {
+                return usage_error("--probe-rounds '%s': expected 1..64", value);
+            }
+            opts->tune.probe_rounds = (unsigned)number;
+            hardware_only = arg;
+        } else if (!strcmp(arg, "--margin")) {
+            if (stc_parse_count(value, &number) != 0 || number > 31) {
+                return usage_error("--margin '%s': expected a shift, 0..31", value);
+            }
+            opts->tune.plan.margin_shift = (unsigned)number;
         } else if (!strcmp(arg, "--energy")) {
             energy_path = value;
         } else if (!strcmp(arg, "-g") || !strcmp(arg, "--geometry")) {
@@ -196,7 +225,7 @@ static int parse_options(int argc, char **argv, tune_options *opts)
     if (hardware_only && !opts->hardware) {
         return usage_error("%s applies to --mode hardware only", hardware_only);
     }
-    if (order_given && opts->tune.plan.kind == STC_SEARCH_EXHAUSTIVE) {
+    if (order_given && opts->tune.plan.kind != STC_SEARCH_HEURISTIC) {
         return usage_error("%s", "--order applies to --search heuristic only");
     }
     int geometry_status = geometry_list
@@ -383,6 +412,12 @@ static void print_table(const tune_options *opts, const stc_tune_result *results
     if (plan->kind == STC_SEARCH_EXHAUSTIVE) {
         printf("mode %s, exhaustive search (%s)\n", opts->hardware ? "hardware" : "oracle",
                plan->descending ? "descending" : "ascending");
+    } else if (plan->kind == STC_SEARCH_PROBE) {
+        printf("mode %s, probe search (every configuration estimated from LRU-depth hit "
+               "counts%s)\n",
+               opts->hardware ? "hardware" : "oracle",
+               opts->hardware ? "; model only: the RTL tuner does not implement it yet"
+                              : "; oracle: the exhaustive search");
     } else {
         printf("mode %s, heuristic search, order %s, %s\n",
                opts->hardware ? "hardware" : "oracle", order,
@@ -515,7 +550,10 @@ static void print_json(const tune_options *opts, const stc_tune_result *results)
     stc_search_order_format(plan->order, order, sizeof order);
     printf("{\"mode\":\"%s\",\"search\":\"%s\",\"order\":\"%s\",\"descending\":%s,",
            opts->hardware ? "hardware" : "oracle",
-           plan->kind == STC_SEARCH_EXHAUSTIVE ? "exhaustive" : "heuristic", order,
+           plan->kind == STC_SEARCH_EXHAUSTIVE ? "exhaustive"
+           : plan->kind == STC_SEARCH_PROBE    ? "probe"
+                                               : "heuristic",
+           order,
            plan->descending ? "true" : "false");
     if (opts->hardware) {
         printf("\"window\":%" PRIu64 ",\"warmup\":%" PRIu64 ",\"retune_every\":%" PRIu64

@@ -74,6 +74,11 @@ expect_error tune-no-trace "stcsim tune: no trace given" -- tune
 expect_error tune-window   "--window '0': expected 1..65535" -- tune --mode hardware --window 0 "$work/good.lackey"
 expect_error tune-order    "'size' appears twice" -- tune --order size,size,line,wp "$work/good.lackey"
 expect_error tune-mode     "--mode 'fast': expected oracle or hardware" -- tune --mode fast "$work/good.lackey"
+expect_error tune-search   "--search 'best': expected heuristic, exhaustive or probe" -- tune --search best "$work/good.lackey"
+expect_error tune-margin   "--margin '32': expected a shift, 0..31" -- tune --margin 32 "$work/good.lackey"
+expect_error tune-rounds   "--probe-rounds '0': expected 1..64" -- tune --mode hardware --search probe --probe-rounds 0 "$work/good.lackey"
+expect_error tune-rounds-hw "--probe-rounds applies to --mode hardware only" -- tune --search probe --probe-rounds 2 "$work/good.lackey"
+expect_error tune-order-probe "--order applies to --search heuristic only" -- tune --search probe --order size,line,assoc,wp "$work/good.lackey"
 expect_error tune-trace    "bad-record.lackey:3:" -- tune "$work/bad-record.lackey"
 expect_error tune-geometry "banks=3: must be a power of two" -- tune -g banks=3 "$work/good.lackey"
 

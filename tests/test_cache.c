@@ -1682,6 +1682,98 @@ static void test_clear_counters(void)
     stc_cache_destroy(cache);
 }
 
+
+/* ---------------------------------------------------------------------------
+ * Hits by LRU depth (stc_cache_track_depths): in a cache of a ways, the
+ * same stream from empty misses in a' ways of the same set mapping exactly
+ * misses(a) + hits at depth >= a', and with way prediction its first-probe
+ * hits are the depth-0 hits. Checked against real caches of every smaller
+ * configuration, with repeats (the trace fast path) and straddles.
+ */
+static void depth_case(const stc_geometry *geometry, const char *probe_name,
+                       const char *const *smaller, size_t smaller_count, unsigned seed)
+{
+    stc_cache *probe = make_cache(geometry, STC_DCACHE, probe_name, NULL);
+    stc_cache *others[4] = {NULL};
+    for (size_t index = 0; index < smaller_count; index++) {
+        others[index] = make_cache(geometry, STC_DCACHE, smaller[index], NULL);
+    }
+    if (!probe) {
+        return;
+    }
+    stc_cache_track_depths(probe, true);
+    uint64_t state = seed;
+    for (unsigned step = 0; step < 200000; step++) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        unsigned pick = (unsigned)(state >> 33);
+        /* A hot 6 KB region, a cold 64 KB one, and runs of repeats. */
+        uint64_t addr = (pick & 3) ? 0x10000 + (pick >> 4) % 6144 : 0x40000 + (pick >> 4) % 65536;
+        stc_op op = (pick >> 2 & 3) == 0 ? STC_OP_WRITE : STC_OP_READ;
+        unsigned bytes = (pick >> 24 & 7) == 0 ? 8 : 4;
+        unsigned repeat = (pick >> 27 & 3) == 0 ? 3 : 1;
+        for (unsigned again = 0; again < repeat; again++) {
+            stc_cache_request(probe, op, addr, bytes, NULL, NULL, NULL);
+            for (size_t index = 0; index < smaller_count; index++) {
+                if (others[index]) {
+                    stc_cache_request(others[index], op, addr, bytes, NULL, NULL, NULL);
+                }
+            }
+        }
+    }
+    const stc_counters *probe_counters = stc_cache_counters(probe);
+    const uint64_t *depths = stc_cache_depth_hits(probe);
+    uint64_t hits = 0;
+    for (unsigned depth = 0; depth < STC_MAX_BANKS; depth++) {
+        hits += depths[depth];
+    }
+    CHECK_EQ_U64(hits + probe_counters->misses, probe_counters->accesses,
+                 "%s: every access is a miss or a hit at some depth", probe_name);
+    if (stc_cache_config(probe)->way_predict) {
+        CHECK_EQ_U64(depths[0], probe_counters->first_probe_hits,
+                     "%s: depth-0 hits are the first-probe hits", probe_name);
+    }
+    for (size_t index = 0; index < smaller_count; index++) {
+        if (!others[index]) {
+            continue;
+        }
+        const stc_config *config = stc_cache_config(others[index]);
+        uint64_t deeper = 0;
+        for (unsigned depth = config->ways; depth < STC_MAX_BANKS; depth++) {
+            deeper += depths[depth];
+        }
+        CHECK_EQ_U64(probe_counters->misses + deeper, stc_cache_counters(others[index])->misses,
+                     "%s's depths give %s's misses", probe_name, smaller[index]);
+        if (config->way_predict) {
+            CHECK_EQ_U64(depths[0], stc_cache_counters(others[index])->first_probe_hits,
+                         "%s's depth-0 hits are %s's first-probe hits", probe_name,
+                         smaller[index]);
+        }
+        stc_cache_destroy(others[index]);
+    }
+    stc_cache_clear_counters(probe);
+    CHECK_EQ_U64(stc_cache_depth_hits(probe)[0], 0, "clearing the counters clears the depths");
+    stc_cache_destroy(probe);
+}
+
+static void test_depth_hits(void)
+{
+    stc_geometry geometry;
+    if (!make_geometry("", &geometry)) {
+        return;
+    }
+    static const char *const one_group[] = {"2K_1W_16B", "4K_2W_16B", "4K_2W_16B_P"};
+    depth_case(&geometry, "8K_4W_16B_P", one_group, 3, 1);
+    static const char *const one_group_64[] = {"2K_1W_64B", "4K_2W_64B_P", "8K_4W_64B"};
+    depth_case(&geometry, "8K_4W_64B", one_group_64, 3, 2);
+    static const char *const two_groups[] = {"4K_1W_32B", "8K_2W_32B"};
+    depth_case(&geometry, "8K_2W_32B_P", two_groups, 2, 3);
+    stc_geometry eight;
+    if (make_geometry("banks=8,bank_bytes=1024", &eight)) {
+        static const char *const eight_ways[] = {"1K_1W_16B", "2K_2W_16B_P", "4K_4W_16B"};
+        depth_case(&eight, "8K_8W_16B_P", eight_ways, 3, 4);
+    }
+}
+
 int main(void)
 {
     static const struct {
@@ -1698,6 +1790,7 @@ int main(void)
         {"textbook", test_textbook},
         {"counters_saturate", test_counters_saturate},
         {"clear_counters", test_clear_counters},
+        {"depth_hits", test_depth_hits},
     };
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
         unsigned long failed_before = check_failed_count;

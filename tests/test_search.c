@@ -184,7 +184,7 @@ static void test_ties(void)
 
     /* Exhaustive on a tie keeps the first visited: canonical order
      * ascending, the reverse when descending. */
-    stc_search_plan exhaustive = {STC_SEARCH_EXHAUSTIVE, {0, 1, 2, 3}, false};
+    stc_search_plan exhaustive = {.kind = STC_SEARCH_EXHAUSTIVE, .order = {0, 1, 2, 3}};
     static const named_energy two_minima[] = {{"4K_1W_32B", 5}, {"8K_2W_16B", 5}};
     named_landscape landscape = {two_minima, COUNT_OF(two_minima), 10};
     char trail[TRAIL_LEN];
@@ -204,10 +204,9 @@ static void test_ties(void)
 static void test_other_order(void)
 {
     stc_geometry geometry = default_geometry();
-    stc_search_plan plan = {STC_SEARCH_HEURISTIC,
-                            {STC_PARAM_LINE, STC_PARAM_ASSOC, STC_PARAM_WAY_PREDICT,
-                             STC_PARAM_SIZE},
-                            false};
+    stc_search_plan plan = {.kind = STC_SEARCH_HEURISTIC,
+                            .order = {STC_PARAM_LINE, STC_PARAM_ASSOC, STC_PARAM_WAY_PREDICT,
+                                      STC_PARAM_SIZE}};
     static const named_energy landscape[] = {
         {"2K_1W_16B", 100}, {"2K_1W_32B", 90}, {"2K_1W_64B", 80},
         {"4K_1W_64B", 70},  {"8K_1W_64B", 71}, {"4K_2W_64B", 10}, /* never reached */
@@ -233,10 +232,9 @@ static void test_other_order(void)
      * tried only where it is legal, and only at its place in the order.
      * Order size,wp,assoc,line: at 8K_1W the wp step has nothing to try,
      * and it is not tried again after the ways grow. */
-    stc_search_plan wp_early = {STC_SEARCH_HEURISTIC,
-                                {STC_PARAM_SIZE, STC_PARAM_WAY_PREDICT, STC_PARAM_ASSOC,
-                                 STC_PARAM_LINE},
-                                false};
+    stc_search_plan wp_early = {.kind = STC_SEARCH_HEURISTIC,
+                                .order = {STC_PARAM_SIZE, STC_PARAM_WAY_PREDICT,
+                                          STC_PARAM_ASSOC, STC_PARAM_LINE}};
     static const named_energy wp_landscape[] = {
         {"2K_1W_16B", 100}, {"4K_1W_16B", 90}, {"8K_1W_16B", 80},
         {"8K_2W_16B", 70},  {"8K_4W_16B", 75}, {"8K_2W_32B", 71}, {"8K_2W_16B_P", 1},
@@ -328,7 +326,7 @@ static void test_mpeg2_interaction(void)
     CHECK(!strcmp(name, "4K_2W_16B"), "mpeg2 heuristic chose %s, want 4K_2W_16B", name);
     CHECK_EQ_U64(examined, 6, "mpeg2 heuristic examines 6, as in Table 1");
 
-    stc_search_plan exhaustive = {STC_SEARCH_EXHAUSTIVE, {0, 1, 2, 3}, false};
+    stc_search_plan exhaustive = {.kind = STC_SEARCH_EXHAUSTIVE, .order = {0, 1, 2, 3}};
     stc_config optimum = run_search(&geometry, &exhaustive, mpeg2_energy, NULL, trail, &examined);
     stc_config_name(&geometry, &optimum, name, sizeof name);
     CHECK(!strcmp(name, "8K_2W_16B"), "mpeg2 exhaustive chose %s, want 8K_2W_16B", name);
@@ -386,7 +384,7 @@ static void test_exhaustive_is_minimum(void)
                     brute = index;
                 }
             }
-            stc_search_plan plan = {STC_SEARCH_EXHAUSTIVE, {0, 1, 2, 3}, false};
+            stc_search_plan plan = {.kind = STC_SEARCH_EXHAUSTIVE, .order = {0, 1, 2, 3}};
             char trail[TRAIL_LEN * 4];
             size_t examined;
             stc_config best = run_search(&geometry, &plan, random_energy_of, &landscape, trail,
@@ -435,7 +433,7 @@ static void test_every_order(void)
         for (size_t order = 0; order < orders; order++) {
             for (int descending = 0; descending <= 1; descending++) {
                 for (uint64_t seed = 1; seed <= 20; seed++) {
-                    stc_search_plan plan = {STC_SEARCH_HEURISTIC, {0}, descending != 0};
+                    stc_search_plan plan = {.kind = STC_SEARCH_HEURISTIC, .descending = descending != 0};
                     memcpy(plan.order, orders_list[order], sizeof plan.order);
                     random_landscape landscape = {seed * 977 + order, seed % 3 ? 5 : 1000};
                     char trail[TRAIL_LEN * 4];
@@ -514,9 +512,76 @@ static void test_order_parse(void)
     }
     stc_geometry geometry = default_geometry();
     stc_search search;
-    stc_search_plan duplicate = {STC_SEARCH_HEURISTIC, {0, 1, 1, 3}, false};
+    stc_search_plan duplicate = {.kind = STC_SEARCH_HEURISTIC, .order = {0, 1, 1, 3}};
     CHECK(stc_search_start(&search, &geometry, &duplicate, err, sizeof err) == -1,
           "a plan with a repeated parameter is refused");
+}
+
+/* The margin: a candidate must be lower by more than floor(best / 2^m).
+ * 4K (90) is within 100's 12 of it, 32 B (80) is not, 64 B (75) is within
+ * 80's 10. */
+static void test_margin(void)
+{
+    stc_geometry geometry = default_geometry();
+    static const named_energy landscape[] = {
+        {"2K_1W_16B", 100}, {"4K_1W_16B", 90}, {"2K_1W_32B", 80}, {"2K_1W_64B", 75},
+    };
+    stc_search_plan plan = stc_search_plan_seed();
+    plan.margin_shift = 3;
+    check_trail(&geometry, &plan, landscape, COUNT_OF(landscape),
+                "2K_1W_16B 4K_1W_16B 2K_1W_32B 2K_1W_64B", "2K_1W_32B", "margin 1/8");
+    plan.margin_shift = 0;
+    check_trail(&geometry, &plan, landscape, COUNT_OF(landscape),
+                "2K_1W_16B 4K_1W_16B 8K_1W_16B 4K_1W_32B 4K_2W_16B",
+                "4K_1W_16B", "no margin");
+}
+
+/* Re-measuring the best: every measurement costs 10 more than the one
+ * before (a program whose windows get costlier). Without re-measuring,
+ * 2K_1W_32B (85 + 20) loses to 2K_1W_16B's stale 100; re-measured first
+ * (100 + 20 = 120), it wins with 85 + 30 = 115. */
+static void test_remeasure(void)
+{
+    stc_geometry geometry = default_geometry();
+    static const named_energy base[] = {
+        {"2K_1W_16B", 100}, {"4K_1W_16B", 95}, {"2K_1W_32B", 85},
+    };
+    named_landscape landscape = {base, COUNT_OF(base), 200.0};
+    for (int remeasure = 0; remeasure <= 1; remeasure++) {
+        stc_search_plan plan = stc_search_plan_seed();
+        plan.remeasure = remeasure != 0;
+        char err[256], trail[TRAIL_LEN] = "";
+        stc_search search;
+        CHECK(stc_search_start(&search, &geometry, &plan, err, sizeof err) == 0, "start: %s", err);
+        stc_config candidate;
+        unsigned measured = 0, flagged = 0;
+        while (stc_search_next(&search, &candidate) && measured < 40) {
+            char name[STC_CONFIG_NAME_MAX];
+            stc_config_name(&geometry, &candidate, name, sizeof name);
+            flagged += stc_search_remeasuring(&search);
+            if (trail[0]) {
+                strcat(trail, " ");
+            }
+            strcat(trail, name);
+            stc_search_report(&search,
+                              named_energy_of(&geometry, &candidate, &landscape) + 10.0 * measured);
+            measured++;
+        }
+        char best[STC_CONFIG_NAME_MAX];
+        stc_config best_config = stc_search_best(&search);
+        stc_config_name(&geometry, &best_config, best, sizeof best);
+        const char *want_trail = remeasure
+                                     ? "2K_1W_16B 4K_1W_16B 2K_1W_16B 2K_1W_32B 2K_1W_64B"
+                                     : "2K_1W_16B 4K_1W_16B 2K_1W_32B";
+        CHECK(!strcmp(trail, want_trail), "remeasure %d: examined\n      %s\n want %s", remeasure,
+              trail, want_trail);
+        CHECK(!strcmp(best, remeasure ? "2K_1W_32B" : "2K_1W_16B"), "remeasure %d: chose %s",
+              remeasure, best);
+        CHECK_EQ_U64(stc_search_remeasures(&search), (uint64_t)remeasure, "re-measurements");
+        CHECK_EQ_U64(flagged, (uint64_t)remeasure, "stc_search_remeasuring while one is out");
+        CHECK_EQ_U64(stc_search_examined(&search, NULL), remeasure ? 4 : 3,
+                     "a re-measurement is not a configuration examined");
+    }
 }
 
 int main(void)
@@ -530,5 +595,7 @@ int main(void)
     test_every_order();
     test_other_geometries();
     test_order_parse();
+    test_margin();
+    test_remeasure();
     return check_done("test_search");
 }
