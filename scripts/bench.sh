@@ -11,7 +11,14 @@
 set -euo pipefail
 STCSIM=${1:?usage: bench.sh STCSIM TRACEDIR [NAME]}
 TRACEDIR=${2:?usage: bench.sh STCSIM TRACEDIR [NAME]}
-NAME=${3:-djpeg.i386}
+if [ $# -ge 3 ]; then
+    NAME=$3
+else
+    # djpeg of the traces' architecture (i386, or amd64 where 32-bit programs
+    # cannot run; traces/make-traces.sh records it in TRACEDIR/arch.txt).
+    ARCH=$("$(dirname "$0")/trace-arch.sh" "$TRACEDIR")
+    NAME=djpeg.$ARCH
+fi
 ZST=$TRACEDIR/$NAME.lackey.zst
 [ -f "$ZST" ] || { echo "bench: no trace $ZST (run make traces)" >&2; exit 1; }
 

@@ -4,7 +4,10 @@
 set -euo pipefail
 STCSIM=${1:?usage: demo.sh STCSIM TRACEDIR}
 TRACEDIR=${2:?usage: demo.sh STCSIM TRACEDIR}
-NAME=${DEMO_TRACE:-djpeg.i386}
+# The traces' architecture: i386 where the machine runs 32-bit programs,
+# else amd64 (traces/make-traces.sh records it in TRACEDIR/arch.txt).
+ARCH=$("$(dirname "$0")/trace-arch.sh" "$TRACEDIR")
+NAME=${DEMO_TRACE:-djpeg.$ARCH}
 TRACE=$TRACEDIR/$NAME.lackey.zst
 [ -f "$TRACE" ] || { echo "demo: no trace $TRACE (make traces makes it)" >&2; exit 1; }
 echo "== stcsim: all configurations of the default cache (4 x 2 KiB banks, 16 B lines)"
@@ -15,4 +18,4 @@ echo "== the same trace, reconfiguring every 200000 references, small-to-large v
 "$STCSIM" --reconfig-every 200000 --order ascending --order descending "$TRACE"
 echo
 echo "== the seed's Table 1 on three traces: tuned I- and D-configurations (docs/TUNING.md)"
-"$STCSIM" tune "$TRACE" "$TRACEDIR/gzip.i386.lackey.zst" "$TRACEDIR/crc.i386.main.lackey.zst"
+"$STCSIM" tune "$TRACE" "$TRACEDIR/gzip.$ARCH.lackey.zst" "$TRACEDIR/crc.$ARCH.main.lackey.zst"

@@ -114,7 +114,7 @@ lockstep-long: deps lockstep-build
 # A real program's requests if the traces are there, else random traffic;
 # the same run LS_BENCH_RUNS times (a shared machine's speed wanders), then
 # the best and the median.
-LS_BENCH_TRACE = $(firstword $(wildcard $(B)/traces/gzip.i386.lackey.zst $(B)/traces/*.lackey.zst))
+LS_BENCH_TRACE = $(firstword $(wildcard $(B)/traces/gzip.$(shell scripts/trace-arch.sh $(B)/traces 2>/dev/null).lackey.zst $(B)/traces/*.lackey.zst))
 LS_BENCH_RUNS ?= 5
 bench-lockstep: deps $(LS)/default/lockstep
 	@rm -f $(LS)/bench.txt

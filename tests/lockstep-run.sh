@@ -84,8 +84,11 @@ same_as_plain() {
     rm -f "$fast" "$plain" "$wave"
 }
 
+# The traces' architecture (i386, or amd64 where 32-bit programs cannot run;
+# traces/make-traces.sh records it), empty when there are no traces.
+arch=$("$root/scripts/trace-arch.sh" "$root/build/traces" 2>/dev/null || true)
 trace=""
-for candidate in "$root"/build/traces/djpeg.i386.lackey.zst "$root"/build/traces/*.zst; do
+for candidate in "$root/build/traces/djpeg.$arch.lackey.zst" "$root"/build/traces/*.zst; do
     if [ -f "$candidate" ]; then trace=$candidate; break; fi
 done
 
@@ -146,8 +149,8 @@ if [ "$mode" = quick ]; then
     # random traffic with the phase trigger and counter clears.
     tune_traces=""
     for name in djpeg gzip mpeg2-sample1; do
-        if [ -f "$root/build/traces/$name.i386.lackey.zst" ]; then
-            tune_traces="$tune_traces $root/build/traces/$name.i386.lackey.zst"
+        if [ -f "$root/build/traces/$name.$arch.lackey.zst" ]; then
+            tune_traces="$tune_traces $root/build/traces/$name.$arch.lackey.zst"
         fi
     done
     [ -n "$tune_traces" ] || tune_traces=$trace

@@ -80,17 +80,85 @@ apt_update() {
     fi
 }
 
-# The i386 package lists, so that apt-get download finds i386 packages.
-if ! dpkg --print-foreign-architectures | grep -qx i386; then
+# --------------------------------------------------------- architecture ---
+# i386 when this machine runs 32-bit x86 programs, amd64 when it does not (a
+# kernel without IA-32 emulation: execve of an i386 program fails with
+# ENOEXEC, "Exec format error"; valgrind's x86 tools are 32-bit programs
+# themselves, so no i386 program can be traced there at all).
+WANT_ARCH=${STC_TRACE_ARCH:-auto}
+case $WANT_ARCH in
+auto | i386 | amd64) ;;
+*) die "STC_TRACE_ARCH=$WANT_ARCH: must be auto, i386 or amd64" ;;
+esac
+
+# 32-bit static builds need gcc-multilib (it also brings libc6-i386, the
+# 32-bit glibc and /lib/ld-linux.so.2 that runs the Debian i386 programs).
+m32_works() {
+    printf 'int main(void){return 0;}\n' | gcc -m32 -static -x c -o /dev/null - >/dev/null 2>&1
+}
+if [ "$WANT_ARCH" != amd64 ] && { ! m32_works || [ ! -e /lib/ld-linux.so.2 ]; }; then
+    say "installing gcc-multilib"
+    apt_update
+    $SUDO apt-get install -y -qq gcc-multilib >/dev/null || die "could not install gcc-multilib"
+    m32_works || die "gcc -m32 -static still fails after installing gcc-multilib"
+fi
+# i386_runs: a static i386 program compiles and runs (exits with its status).
+i386_runs() {
+    local probe=$OUT/.i386-probe rc=0
+    if ! printf 'int main(void){return 42;}\n' |
+        gcc -m32 -static -x c -o "$probe" - >/dev/null 2>&1; then
+        rm -f "$probe"
+        return 1
+    fi
+    "$probe" >/dev/null 2>&1 || rc=$?
+    rm -f "$probe"
+    [ $rc -eq 42 ]
+}
+if [ "$WANT_ARCH" = amd64 ]; then
+    ARCH=amd64
+    say "STC_TRACE_ARCH=amd64: making amd64 traces"
+elif i386_runs; then
+    ARCH=i386
+elif [ "$WANT_ARCH" = i386 ]; then
+    die "STC_TRACE_ARCH=i386, but this machine cannot run i386 programs (a gcc -m32 -static test program does not execute: no IA-32 emulation in this kernel?)"
+else
+    ARCH=amd64
+    say "this machine cannot run i386 programs (a gcc -m32 -static test program does not execute: no IA-32 emulation): making amd64 traces"
+fi
+case $ARCH in
+i386)
+    TRIPLET=i386-linux-gnu    # Debian's multiarch directory
+    PERSONALITY=i386          # setarch's argument
+    CC_STATIC="gcc -m32 -static"
+    LIBC_PKG=libc6-i386       # the host's glibc the programs run with
+    BIN=bin                   # the static programs, relative to OUT
+    ;;
+amd64)
+    [ "$(uname -m)" = x86_64 ] || die "amd64 traces need an x86_64 machine (this one is $(uname -m))"
+    [ "$(dpkg --print-architecture)" = amd64 ] ||
+        die "amd64 traces need dpkg's native architecture to be amd64 (it is $(dpkg --print-architecture))"
+    TRIPLET=x86_64-linux-gnu
+    PERSONALITY=x86_64
+    CC_STATIC="gcc -static"
+    LIBC_PKG=libc6
+    BIN=amd64/bin
+    [ -e /lib64/ld-linux-x86-64.so.2 ] || die "no /lib64/ld-linux-x86-64.so.2 (the host's amd64 glibc loader)"
+    ;;
+esac
+NATIVE=$(dpkg --print-architecture)
+
+# The package lists of ARCH, so that apt-get download finds its packages
+# (i386: a foreign architecture, added to dpkg when missing).
+if [ "$ARCH" = i386 ] && ! dpkg --print-foreign-architectures | grep -qx i386; then
     say "enabling the i386 architecture (dpkg --add-architecture i386)"
     $SUDO dpkg --add-architecture i386
     apt_updated=0
 fi
-i386_lists() { ls /var/lib/apt/lists/*_binary-i386_Packages* >/dev/null 2>&1; }
-if ! i386_lists; then
+arch_lists() { ls /var/lib/apt/lists/*_binary-"$ARCH"_Packages* >/dev/null 2>&1; }
+if ! arch_lists; then
     apt_updated=0
     apt_update
-    i386_lists || die "no i386 package lists after apt-get update"
+    arch_lists || die "no $ARCH package lists after apt-get update"
 fi
 
 # mpeg2enc (mjpegtools) encodes the MPEG-2 test stream. Without
@@ -102,50 +170,41 @@ if ! command -v mpeg2enc >/dev/null 2>&1; then
         die "could not install mjpegtools (needed for mpeg2enc)"
 fi
 
-# 32-bit static builds need gcc-multilib (it also brings libc6-i386, the
-# 32-bit glibc and /lib/ld-linux.so.2 that runs the Debian i386 programs).
-m32_works() {
-    printf 'int main(void){return 0;}\n' | gcc -m32 -static -x c -o /dev/null - >/dev/null 2>&1
-}
-if ! m32_works || [ ! -e /lib/ld-linux.so.2 ]; then
-    say "installing gcc-multilib"
-    apt_update
-    $SUDO apt-get install -y -qq gcc-multilib >/dev/null || die "could not install gcc-multilib"
-    m32_works || die "gcc -m32 -static still fails after installing gcc-multilib"
-fi
-
 VG_VERSION=$(valgrind --version)
 
-# ------------------------------------------------------ i386 programs ---
-# The Debian packages whose programs are traced (libmpeg2-4-dev: the static
+# ---------------------------------------------------- Debian programs ---
+# The Debian packages (of ARCH) whose programs are traced (libmpeg2-4-dev: the static
 # libmpeg2 and its example decoder sample1.c). mpeg2dec itself is traced only
 # with STC_TRACE_EXTRA=1: it links SDL, X11 and PulseAudio, and loading those
 # 40 libraries takes 9 M references before the first frame. It is unpacked
 # all the same, so that the private root (part of every Debian trace's
 # recipe) does not depend on the setting.
-I386_PROGRAMS="gzip coreutils libgsm-tools libjpeg-turbo-progs sox libmpeg2-4-dev mpeg2dec"
-I386=$OUT/i386
-ROOT=$I386/root
+DEB_PROGRAMS="gzip coreutils libgsm-tools libjpeg-turbo-progs sox libmpeg2-4-dev mpeg2dec"
+ARCHDIR=$OUT/$ARCH
+ROOT=$ARCHDIR/root
 
 APT_DEPENDS_OPTS="--no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces --no-enhances"
 
-# closure PROGRAM...: "PACKAGE VERSION" for the programs' i386 packages and
+# closure PROGRAM...: "PACKAGE VERSION" for the programs' ARCH packages and
 # every shared library they need, found breadth first over the dependency
-# graph, taking the first alternative of each dependency and the first i386
-# provider of a virtual package. Only libraries are followed, recognised as
+# graph, taking the first alternative of each dependency and the first ARCH
+# provider of a virtual package (apt-cache names packages of dpkg's native
+# architecture without a suffix: they are given one, ":$NATIVE"). Only libraries are followed, recognised as
 # Multi-Arch: same packages (Debian's convention for them): programs such as
 # dpkg or install-info that a package also depends on are not needed to run
-# it. Left out: libc6 (the host's libc6-i386 of the same glibc version is
-# used, with its loader) and sox's format plugins (sox looks for them in a
+# it. Left out: libc6 (the host's glibc is used, with its loader: libc6-i386
+# and /lib/ld-linux.so.2 for i386, libc6 and /lib64/ld-linux-x86-64.so.2 for
+# amd64) and sox's format plugins (sox looks for them in a
 # fixed system path, so they could not be loaded from the private root).
 # Two apt-cache calls in all: each costs seconds when apt keeps no binary
 # cache (as in Debian's container images).
 closure() {
     local graph info
     # shellcheck disable=SC2046,SC2086 # package names: split on purpose
-    graph=$(apt-cache depends --recurse $APT_DEPENDS_OPTS $(for p in "$@"; do echo "$p:i386"; done) 2>/dev/null |
-        awk '
-        /^[^ ]/ { pkg = $1; ingroup = 0; next }
+    graph=$(apt-cache depends --recurse $APT_DEPENDS_OPTS $(for p in "$@"; do echo "$p:$ARCH"; done) 2>/dev/null |
+        awk -v native="$NATIVE" -v arch="$ARCH" '
+        function q(n) { return (n ~ /:/) ? n : n ":" native }
+        /^[^ ]/ { pkg = q($1); ingroup = 0; next }
         /^ [ |](Pre)?Depends:/ {
             alt = ($1 ~ /^\|/)
             name = $2
@@ -154,16 +213,16 @@ closure() {
             virtual = 0
             if (!chosen) {
                 chosen = 1
-                if (name ~ /^</) virtual = 1; else print pkg, name
+                if (name ~ /^</) virtual = 1; else print pkg, q(name)
             }
             next
         }
-        /^    / { if (virtual && $1 ~ /:i386$/) print pkg, $1; virtual = 0; next }
-        ' | grep ':i386 .*:i386$' | sed 's/:i386//g' | sort -u)
+        /^    / { if (virtual && q($1) ~ (":" arch "$")) print pkg, q($1); virtual = 0; next }
+        ' | grep ":$ARCH .*:$ARCH\$" | sed "s/:$ARCH//g" | sort -u)
     [ -n "$graph" ] || die "apt-cache depends found nothing for: $*"
     # shellcheck disable=SC2046,SC2086 # package names: split on purpose
     info=$(apt-cache show --no-all-versions $( (echo "$@"; echo "$graph") | tr ' ' '\n' | sort -u |
-        sed 's/$/:i386/') 2>/dev/null |
+        sed "s/\$/:$ARCH/") 2>/dev/null |
         awk '/^Package:/ { p = $2; ma = "no" } /^Multi-Arch:/ { ma = $2 } /^Version:/ { v = $2 }
              /^$/ && p != "" { print "pkg", p, ma, v; p = "" } END { if (p != "") print "pkg", p, ma, v }')
     (echo "$info"; echo "$graph" | sed 's/^/dep /'; echo "start $*") | awk '
@@ -189,50 +248,50 @@ closure() {
 # Unpack the programs and their libraries into ROOT, unless the package set
 # and versions are unchanged. The resolution is cached against the state of
 # apt's package lists (it takes a few apt-cache calls).
-setup_i386_root() {
+setup_root() {
     local lists key pkgs want
     # shellcheck disable=SC2010 # apt's own file names
     lists=$(ls -l --time-style=+%s /var/lib/apt/lists/ 2>/dev/null | grep -i 'packages' || true)
-    key=$( (echo "$I386_PROGRAMS"; echo "$lists") | sha256sum | cut -c1-64)
-    if [ -d "$ROOT" ] && [ -f "$I386/packages.txt" ] && [ "$(cat "$I386/lists.key" 2>/dev/null)" = "$key" ]; then
+    key=$( (echo "$DEB_PROGRAMS"; echo "$lists") | sha256sum | cut -c1-64)
+    if [ -d "$ROOT" ] && [ -f "$ARCHDIR/packages.txt" ] && [ "$(cat "$ARCHDIR/lists.key" 2>/dev/null)" = "$key" ]; then
         return 0
     fi
-    say "resolving the i386 packages of: $I386_PROGRAMS"
+    say "resolving the $ARCH packages of: $DEB_PROGRAMS"
     # The exact versions apt will download: part of the recipe of every trace.
-    want=$(closure $I386_PROGRAMS)
+    want=$(closure $DEB_PROGRAMS)
     if echo "$want" | grep -q '^unknown '; then
-        die "apt-cache does not know these i386 packages: $(echo "$want" | sed -n 's/^unknown //p')"
+        die "apt-cache does not know these $ARCH packages: $(echo "$want" | sed -n 's/^unknown //p')"
     fi
     pkgs=$(echo "$want" | cut -d' ' -f1)
-    if [ "$want" != "$(cat "$I386/packages.txt" 2>/dev/null)" ] || [ ! -d "$ROOT" ]; then
-        say "unpacking $(echo "$pkgs" | wc -w) i386 packages into $ROOT"
-        rm -rf "$ROOT" "$I386/debs" "$I386/packages.txt"
-        mkdir -p "$ROOT" "$I386/debs"
+    if [ "$want" != "$(cat "$ARCHDIR/packages.txt" 2>/dev/null)" ] || [ ! -d "$ROOT" ]; then
+        say "unpacking $(echo "$pkgs" | wc -w) $ARCH packages into $ROOT"
+        rm -rf "$ROOT" "$ARCHDIR/debs" "$ARCHDIR/packages.txt"
+        mkdir -p "$ROOT" "$ARCHDIR/debs"
         # apt-get download writes into the current directory; when _apt cannot
         # write there apt warns (harmlessly) and downloads as root.
         # shellcheck disable=SC2046,SC2086 # package names: split on purpose
-        (cd "$I386/debs" && apt-get download -qq $(for p in $pkgs; do echo "$p:i386"; done) 2>&1 |
+        (cd "$ARCHDIR/debs" && apt-get download -qq $(for p in $pkgs; do echo "$p:$ARCH"; done) 2>&1 |
             grep -v 'Download is performed unsandboxed' >&2 || true)
         for p in $pkgs; do
-            f=$(ls "$I386/debs/${p}_"*_i386.deb 2>/dev/null | head -n 1)
-            [ -n "$f" ] || die "apt-get download of $p:i386 failed"
+            f=$(ls "$ARCHDIR/debs/${p}_"*_"$ARCH".deb 2>/dev/null | head -n 1)
+            [ -n "$f" ] || die "apt-get download of $p:$ARCH failed"
             dpkg -x "$f" "$ROOT"
         done
-        echo "$want" >"$I386/packages.txt"
-        rm -rf "$I386/debs"
+        echo "$want" >"$ARCHDIR/packages.txt"
+        rm -rf "$ARCHDIR/debs"
     fi
-    echo "$key" >"$I386/lists.key"
+    echo "$key" >"$ARCHDIR/lists.key"
 }
-setup_i386_root
+setup_root
 
 # Library search path for the private root, relative to OUT (commands run
 # there). Every directory that holds a shared library.
-LIBPATH=$(cd "$OUT" && find i386/root -name '*.so*' \( -type f -o -type l \) -printf '%h\n' |
+LIBPATH=$(cd "$OUT" && find "$ARCH/root" -name '*.so*' \( -type f -o -type l \) -printf '%h\n' |
     sort -u | grep -v '/sox$' | paste -s -d:)
 [ -n "$LIBPATH" ] || die "no shared libraries found in $ROOT"
 
 # ------------------------------------------------------------- builds ---
-mkdir -p "$OUT/bin" "$OUT/inputs" "$OUT/logs" "$OUT/work"
+mkdir -p "$OUT/bin" "$OUT/$BIN" "$OUT/inputs" "$OUT/logs" "$OUT/work"
 
 # build OUTFILE "CC FLAGS" SOURCE [EXTRA...]: compile when anything changed.
 build() {
@@ -252,13 +311,13 @@ say "building the input generator and the kernels"
 build "$OUT/bin/gen-inputs" "gcc -O2 -std=c11 -Wall -Wextra -Werror" "$HERE/gen-inputs.c"
 KERNELS="crc fir bitcount bsearch qsort blit"
 for k in $KERNELS; do
-    build "$OUT/bin/$k" "gcc -m32 -static -O2 -std=c11 -Wall -Wextra -Werror" "$HERE/kernels/$k.c"
+    build "$OUT/$BIN/$k" "$CC_STATIC -O2 -std=c11 -Wall -Wextra -Werror" "$HERE/kernels/$k.c"
 done
 # libmpeg2's own example decoder (upstream's sample1.c, shipped by Debian),
-# linked statically with Debian's i386 libmpeg2.a: an MPEG-2 decoder without
-# the 40 shared libraries of mpeg2dec.
-build "$OUT/bin/mpeg2-sample1" "gcc -m32 -static -O2 -w -I$ROOT/usr/include/mpeg2dec" \
-    "$ROOT/usr/share/doc/libmpeg2-4-dev/examples/sample1.c" "$ROOT/usr/lib/i386-linux-gnu/libmpeg2.a"
+# linked statically with Debian's libmpeg2.a of ARCH: an MPEG-2 decoder
+# without the 40 shared libraries of mpeg2dec.
+build "$OUT/$BIN/mpeg2-sample1" "$CC_STATIC -O2 -w -I$ROOT/usr/include/mpeg2dec" \
+    "$ROOT/usr/share/doc/libmpeg2-4-dev/examples/sample1.c" "$ROOT/usr/lib/$TRIPLET/libmpeg2.a"
 
 # ------------------------------------------------------------- inputs ---
 # update FILE: move FILE.new over FILE unless identical (keeps the stamps of
@@ -266,8 +325,8 @@ build "$OUT/bin/mpeg2-sample1" "gcc -m32 -static -O2 -w -I$ROOT/usr/include/mpeg
 update() {
     if [ -f "$1" ] && cmp -s "$1.new" "$1"; then rm -f "$1.new"; else mv "$1.new" "$1"; fi
 }
-# Run an i386 program of the private root (for making inputs).
-run386() {
+# Run a program of the private root (for making inputs).
+runroot() {
     (cd "$OUT" && env -i PATH=/usr/bin:/bin LC_ALL=C LD_LIBRARY_PATH="$LIBPATH" "$@")
 }
 GEN=$OUT/bin/gen-inputs
@@ -279,16 +338,16 @@ update "$IN/text.txt"
 update "$IN/text-long.txt"
 "$GEN" ppm 128 96 >"$IN/image.ppm.new" || die "gen-inputs ppm failed"
 update "$IN/image.ppm"
-run386 i386/root/usr/bin/cjpeg -quality 80 -outfile inputs/image.jpg.new inputs/image.ppm ||
+runroot "$ARCH/root/usr/bin/cjpeg" -quality 80 -outfile inputs/image.jpg.new inputs/image.ppm ||
     die "cjpeg failed to make the JPEG input"
 update "$IN/image.jpg"
 # Audio: 8 kHz mono 16-bit, a chirp plus a tone (sox synth is deterministic
 # for these waveforms; -R makes anything random repeatable). 0.25 s for sox,
 # and its first 0.1 s (five GSM frames) as Sun u-law audio for toast.
-run386 i386/root/usr/bin/sox -R -n -r 8000 -c 1 -b 16 -e signed-integer -t wav inputs/tone.wav.new \
+runroot "$ARCH/root/usr/bin/sox" -R -n -r 8000 -c 1 -b 16 -e signed-integer -t wav inputs/tone.wav.new \
     synth 0.25 sine 200-1200 sine 330 remix - gain -3 || die "sox failed to make the audio input"
 update "$IN/tone.wav"
-run386 i386/root/usr/bin/sox -R inputs/tone.wav -e u-law -t au inputs/speech.au.new trim 0 0.1 ||
+runroot "$ARCH/root/usr/bin/sox" -R inputs/tone.wav -e u-law -t au inputs/speech.au.new trim 0 0.1 ||
     die "sox failed to make the .au input"
 update "$IN/speech.au"
 # MPEG-2 video: a generated YUV4MPEG stream (moving objects) encoded by
@@ -301,32 +360,32 @@ update "$IN/video.m2v"
 
 # ------------------------------------------------------------- traces ---
 # A trace: NAME CLASS ORACLE CWD COMMAND...
-#   CLASS   real-debian  a Debian i386 program (dynamically linked, stripped)
+#   CLASS   real-debian  a Debian program of ARCH (dynamically linked, stripped)
 #           real-static  real code nobody here wrote, linked here with
-#                        gcc -m32 -static (symbols kept)
-#           kernel       traces/kernels/*.c, gcc -m32 -static -O2
+#                        CC_STATIC (symbols kept)
+#           kernel       traces/kernels/*.c, CC_STATIC -O2
 #   ORACLE  yes if cachegrind can reproduce the run exactly
 #   CWD     working directory of the run, relative to OUT
 #   COMMAND argv words, paths relative to CWD, no spaces or shell characters
 # Longest first, so that the parallel runs end together.
 TRACES=()
 add() { TRACES+=("$*"); }
-add toast.i386      real-debian yes . i386/root/usr/bin/toast -c inputs/speech.au
-add sox-ima.i386    real-debian yes . i386/root/usr/bin/sox -R inputs/tone.wav -t ima -
-add gzip.i386       real-debian yes . i386/root/bin/gzip -6 -c inputs/text.txt
-add cjpeg.i386      real-debian yes . i386/root/usr/bin/cjpeg -quality 80 inputs/image.ppm
-add djpeg.i386      real-debian yes . i386/root/usr/bin/djpeg -ppm inputs/image.jpg
-add cksum.i386      real-debian yes . i386/root/usr/bin/cksum inputs/text-long.txt
-# libmpeg2 (Debian's i386 libmpeg2.a) driven by its upstream example
-# sample1.c, which writes one N.pgm per frame into its working directory.
-add mpeg2-sample1.i386 real-static yes work/mpeg2 ../../bin/mpeg2-sample1 ../../inputs/video.m2v
+add "toast.$ARCH"   real-debian yes . "$ARCH/root/usr/bin/toast" -c inputs/speech.au
+add "sox-ima.$ARCH" real-debian yes . "$ARCH/root/usr/bin/sox" -R inputs/tone.wav -t ima -
+add "gzip.$ARCH"    real-debian yes . "$ARCH/root/bin/gzip" -6 -c inputs/text.txt
+add "cjpeg.$ARCH"   real-debian yes . "$ARCH/root/usr/bin/cjpeg" -quality 80 inputs/image.ppm
+add "djpeg.$ARCH"   real-debian yes . "$ARCH/root/usr/bin/djpeg" -ppm inputs/image.jpg
+add "cksum.$ARCH"   real-debian yes . "$ARCH/root/usr/bin/cksum" inputs/text-long.txt
+# libmpeg2 (Debian's libmpeg2.a) driven by its upstream example sample1.c,
+# which writes one N.pgm per frame into its working directory.
+add "mpeg2-sample1.$ARCH" real-static yes work/mpeg2 "../../$BIN/mpeg2-sample1" ../../inputs/video.m2v
 for k in $KERNELS; do
-    add "$k.i386" kernel yes . "bin/$k"
+    add "$k.$ARCH" kernel yes . "$BIN/$k"
 done
 # mpeg2dec prints its progress by wall-clock time, so a run under cachegrind
 # (faster than lackey) takes other branches: not comparable with the oracle.
 if [ "${STC_TRACE_EXTRA:-0}" = 1 ]; then
-    add mpeg2dec.i386 real-debian no . i386/root/usr/bin/mpeg2dec -c -o null inputs/video.m2v
+    add "mpeg2dec.$ARCH" real-debian no . "$ARCH/root/usr/bin/mpeg2dec" -c -o null inputs/video.m2v
 fi
 
 # --vex-iropt-level=0: valgrind instruments the guest code unoptimised, so
@@ -334,8 +393,25 @@ fi
 # a load whose value is never used can vanish before instrumentation, and
 # lackey and cachegrind then disagree by a load or two (seen with gzip).
 VALGRIND="valgrind --vex-iropt-level=0"
-PREFIX_DEBIAN="env -i PATH=/usr/bin:/bin LC_ALL=C LD_LIBRARY_PATH=$LIBPATH setarch i386 -R $VALGRIND"
-PREFIX_STATIC="env -i PATH=/usr/bin:/bin LC_ALL=C setarch i386 -R $VALGRIND"
+# amd64: LD_BIND_NOW=1, so that ld.so binds every symbol at start-up. Lazy
+# binding runs _dl_runtime_resolve_xsave, whose xsave valgrind reports as
+# one 160-byte access (the x87 part of the save area; the rest as 8- and
+# 16-byte accesses), which cachegrind shortens to 16 bytes: stc and
+# cachegrind would then disagree by a few misses. With it, no reference is
+# wider than 32 bytes (an AVX2 register). And an empty LD_PRELOAD first.
+# Without one, valgrind adds its own
+# (vgpreload_core) as the last string above the stack, just before the 16
+# random bytes of AT_RANDOM; ld.so splits that list with its C strcspn,
+# which reads 4 bytes at a time and looks each up in a table on the stack,
+# so the 1-3 random bytes after the string's NUL become loads at random
+# addresses: the trace changed from run to run (and cachegrind's misses by
+# one or two). An existing LD_PRELOAD valgrind extends in place (to
+# "LD_PRELOAD=.../vgpreload_core-amd64-linux.so:", whose empty element ld.so
+# skips), away from the random bytes. i386 runs keep their recipe unchanged.
+ENV_FIRST=""
+[ "$ARCH" = i386 ] || ENV_FIRST="LD_BIND_NOW=1 LD_PRELOAD= "
+PREFIX_DEBIAN="env -i ${ENV_FIRST}PATH=/usr/bin:/bin LC_ALL=C LD_LIBRARY_PATH=$LIBPATH setarch $PERSONALITY -R $VALGRIND"
+PREFIX_STATIC="env -i ${ENV_FIRST}PATH=/usr/bin:/bin LC_ALL=C setarch $PERSONALITY -R $VALGRIND"
 LACKEY="--tool=lackey --trace-mem=yes --log-fd=3"
 
 # make_trace NAME CLASS ORACLE CWD COMMAND...: run in the background.
@@ -347,17 +423,18 @@ make_trace() {
     # The recipe: command, tools, and the contents of the files it names.
     stamp=$( (
         echo "v$RECIPE_VERSION $VG_VERSION $(zstd --version)"
+        echo "arch $ARCH"
         echo "$cwd: $prefix $LACKEY $*"
         for w in "$@"; do
             if [ -f "$OUT/$cwd/$w" ]; then sha256sum <"$OUT/$cwd/$w"; fi
         done
         if [ "$kind" = real-debian ]; then
-            cat "$I386/packages.txt"
-            # The host's 32-bit loader and its cache decide where libraries
+            cat "$ARCHDIR/packages.txt"
+            # The host's loader and its cache decide where libraries
             # land: installing any package rewrites /etc/ld.so.cache, which
             # moves mappings and so changes miss counts. A trace made before
             # such a change no longer matches a cachegrind run after it.
-            dpkg-query -W -f='${Version}\n' libc6-i386 2>/dev/null || true
+            dpkg-query -W -f='${Version}\n' "$LIBC_PKG" 2>/dev/null || true
             sha256sum </etc/ld.so.cache 2>/dev/null || true
         fi
     ) | sha256sum | cut -c1-64)
@@ -377,22 +454,64 @@ make_trace() {
         return 1
     fi
     # Counts, and for static programs (which keep their symbols) the trace
-    # cut at main's first instruction.
+    # cut at main's first instruction (nm and lackey print main's address
+    # with different numbers of leading zeros: nm's are dropped).
+    # Address windows: stc takes addresses modulo 2^32 (an amd64 program's
+    # stack is above 2^32 under valgrind). The references of each window
+    # (same address bits above bit 31; i386 has one) span [lowest, highest +
+    # largest reference) after truncation; two windows whose spans share a
+    # 64-byte line could alias in the model: an error. The spans are kept in
+    # logs/NAME.windows.
     main=""
     if [ "$kind" != real-debian ]; then
-        main=$(nm "$OUT/$cwd/$1" | awk '$3 == "main" { print $1 }')
+        main=$(nm "$OUT/$cwd/$1" | awk '$3 == "main" { print $1 }' | sed 's/^0*//')
         [ -n "$main" ] || { echo "make-traces: error: no symbol main in $1" >&2; return 1; }
     fi
-    if ! zstd -dc "$OUT/$name.lackey.zst.tmp" | awk -v main="$main" -v counts="$OUT/$name.counts.tmp" '
+    if ! zstd -dc "$OUT/$name.lackey.zst.tmp" | awk -v main="$main" -v counts="$OUT/$name.counts.tmp" \
+        -v windows="$OUT/logs/$name.windows" -v name="$name" '
+        function hex(h,   v, j) {
+            v = 0
+            for (j = 1; j <= length(h); j++) v = v * 16 + index("0123456789abcdef", substr(h, j, 1)) - 1
+            return v
+        }
         BEGIN { re = "^I +0*" main "," }
         /^==/ { next }
         { k = substr($0, 1, 2); split($2, a, ",") }
         k == "I " { i++ } k == " L" { l++ } k == " S" { s++ } k == " M" { m++ }
         k != "I " && a[2] + 0 > maxd { maxd = a[2] + 0 }
+        {
+            n = length(a[1])
+            if (n > 8) { w = substr(a[1], 1, n - 8); lo = substr(a[1], n - 7) }
+            else { w = "0"; lo = substr("00000000", 1, 8 - n) a[1] }
+            if (!(w in lo_min)) { lo_min[w] = lo; lo_max[w] = lo; wins[++nw] = w }
+            else if (lo < lo_min[w]) lo_min[w] = lo
+            else if (lo > lo_max[w]) lo_max[w] = lo
+        }
         main != "" && !inmain && $0 ~ re { inmain = 1 }
         inmain { print }
         END {
             printf "I %d\nL %d\nS %d\nM %d\nmax_data_size %d\n", i, l, s, m, maxd > counts
+            pad = (maxd > 16 ? maxd : 16) - 1
+            print "# window (address bits above 31) lowest highest (bits 31-0 of the references, hex)" > windows
+            bad = 0
+            for (x = 1; x <= nw; x++) {
+                w = wins[x]
+                print w, lo_min[w], lo_max[w] > windows
+                first[x] = int(hex(lo_min[w]) / 64)
+                last[x] = int((hex(lo_max[w]) + pad) / 64)
+                if (nw > 1 && hex(lo_max[w]) + pad > 4294967295) {
+                    printf "make-traces: error: %s: references of window %s wrap around 2^32\n", name, w > "/dev/stderr"
+                    bad = 1
+                }
+            }
+            for (x = 1; x <= nw; x++) for (y = x + 1; y <= nw; y++) {
+                if (first[x] <= last[y] && first[y] <= last[x]) {
+                    printf "make-traces: error: %s: address windows %s and %s overlap modulo 2^32 (see %s)\n",
+                        name, wins[x], wins[y], windows > "/dev/stderr"
+                    bad = 1
+                }
+            }
+            if (bad) exit 4
             if (main != "" && !inmain) exit 3
         }' | if [ -n "$main" ]; then zstd -3 -q -f -o "$OUT/$name.main.lackey.zst.tmp"; else cat >/dev/null; fi
     then
@@ -442,16 +561,20 @@ done
 # -------------------------------------------------------------- index ---
 {
     echo "# name arch class oracle_comparable trace main_trace(- if none)"
-    echo "# class: real-debian = Debian's i386 program, dynamically linked, stripped"
-    echo "#        real-static = real code (Debian's libmpeg2.a + its example), gcc -m32 -static"
-    echo "#        kernel      = traces/kernels/*.c, gcc -m32 -static -O2"
+    echo "# class: real-debian = Debian's $ARCH program, dynamically linked, stripped"
+    echo "#        real-static = real code (Debian's libmpeg2.a + its example), $CC_STATIC"
+    echo "#        kernel      = traces/kernels/*.c, $CC_STATIC -O2"
     for t in "${TRACES[@]}"; do
         # shellcheck disable=SC2086
         set -- $t
         [ -f "$OUT/$1.lackey.zst" ] || continue
         m=-
         [ -f "$OUT/$1.main.lackey.zst" ] && m=$1.main.lackey.zst
-        echo "$1 i386 $2 $3 $1.lackey.zst $m"
+        echo "$1 $ARCH $2 $3 $1.lackey.zst $m"
     done
 } >"$OUT/index.txt"
+# The architecture of the traces index.txt lists: consumers of trace names
+# (NAME.ARCH.lackey.zst) read it, so that they never mix architectures when
+# a directory holds traces of both.
+echo "$ARCH" >"$OUT/arch.txt"
 say "done: $(grep -vc '^#' "$OUT/index.txt") traces in $OUT (list: $OUT/index.txt)"
