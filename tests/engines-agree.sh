@@ -11,10 +11,12 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 passed=0
 failed=0
-# Every real trace (i386 or amd64 builds, traces/make-traces.sh), not the
-# .main variants.
-for trace in "$TRACEDIR"/*.lackey.zst; do
-    case $trace in *.main.lackey.zst | "$TRACEDIR/*.lackey.zst") continue ;; esac
+# Every real trace of the traces' architecture (i386, or amd64 where 32-bit
+# programs cannot run; traces/make-traces.sh records it in arch.txt), not
+# the .main variants.
+ARCH=$("$(dirname "$0")/../scripts/trace-arch.sh" "$TRACEDIR")
+for trace in "$TRACEDIR"/*."$ARCH".lackey.zst; do
+    [ -f "$trace" ] || continue
     name=$(basename "$trace" .lackey.zst)
     for geometry in banks=4 banks=8,bank_bytes=1024 line_bytes=32,mem_latency=50; do
         "$STCSIM" --json -g "$geometry" "$trace" >"$work/stack.json"

@@ -121,7 +121,7 @@ programs_of() {
     done
 }
 ARCHS=$(for p in $PROGRAMS; do arch_of "$p"; done | sort -u | paste -s -d' ')
-echo "oracle: $(echo $PROGRAMS | wc -w) programs ($nreal real $(echo "$ARCHS" | sed 's/ / and /g') programs), $(echo $CONFIGS | wc -w) configurations"
+echo "oracle: $(echo $PROGRAMS | wc -w) programs ($nreal real ${ARCHS// / and } programs), $(echo $CONFIGS | wc -w) configurations"
 if [ -z "$ONLY" ] && [ "$nreal" -lt 3 ]; then
     echo "oracle: only $nreal real programs are oracle-comparable in $TRACEDIR/index.txt; 3 are needed" >&2
     exit 1

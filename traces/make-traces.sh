@@ -1,48 +1,81 @@
 #!/usr/bin/env bash
 # make-traces.sh OUTDIR - build the memory-reference traces used by stc.
 #
-# Every trace is a zstd-compressed valgrind/lackey trace of a 32-bit x86
-# (i386) program run on a small input that this script makes itself
-# (deterministically: same bytes on every run):
+# Every trace is a zstd-compressed valgrind/lackey trace of an x86 program
+# run on a small input that this script makes itself (deterministically:
+# same bytes on every run). ARCH, the architecture of the programs, is
+#   i386   (32-bit x86) when this machine runs 32-bit programs: the traces
+#          stc was developed with;
+#   amd64  when it does not (a kernel without IA-32 emulation, e.g. a PVM
+#          guest whose host runs 64-bit user code only: execve of an i386
+#          program fails with "Exec format error", and valgrind's x86 tools,
+#          32-bit programs themselves, cannot run either).
+# Found by compiling and running a tiny gcc -m32 -static program;
+# STC_TRACE_ARCH=i386 or amd64 forces one. The same programs either way:
 #
-#   real-debian  Debian's own i386 builds of gzip, cksum (coreutils), toast
+#   real-debian  Debian's own ARCH builds of gzip, cksum (coreutils), toast
 #                (libgsm-tools), djpeg and cjpeg (libjpeg-turbo-progs) and
 #                sox (IMA ADPCM encoding), unpacked with their shared
-#                libraries into OUTDIR/i386/root (apt-get download + dpkg -x:
+#                libraries into OUTDIR/ARCH/root (apt-get download + dpkg -x:
 #                nothing of the host is installed or replaced) and run with
-#                the host's 32-bit glibc (libc6-i386, from gcc-multilib).
-#   real-static  MPEG-2 decoding: Debian's i386 libmpeg2.a driven by
+#                the host's glibc: i386, its 32-bit glibc (libc6-i386, from
+#                gcc-multilib, loader /lib/ld-linux.so.2); amd64, its own
+#                (libc6, loader /lib64/ld-linux-x86-64.so.2).
+#   real-static  MPEG-2 decoding: Debian's ARCH libmpeg2.a driven by
 #                libmpeg2's own example program sample1.c (shipped in
-#                libmpeg2-4-dev), linked with gcc -m32 -static. (Debian's
-#                mpeg2dec binary is traced only with STC_TRACE_EXTRA=1.)
+#                libmpeg2-4-dev), linked with gcc -m32 -static (i386) or
+#                gcc -static (amd64). (Debian's mpeg2dec binary is traced
+#                only with STC_TRACE_EXTRA=1.)
 #   kernel       traces/kernels/*.c (crc, fir, bitcount, bsearch, qsort,
-#                blit), built with gcc -m32 -static -O2.
+#                blit), built with gcc -m32 -static -O2 (i386) or gcc
+#                -static -O2 (amd64).
 #
-# Why i386: stc models a 32-bit address space, and cachegrind (the oracle,
-# tests/oracle-cachegrind.sh) accepts 16-byte lines only for i386 programs.
-# Lackey is slow on this kind of machine for 32-bit programs (one int $0x80
-# write per reference, ~0.1 M references/s), so inputs are small: 0.6-2.5 M
-# references per trace.
+# Why i386 first: stc models a 32-bit address space, and cachegrind (the
+# oracle, tests/oracle-cachegrind.sh) accepts 16-byte lines only for i386
+# programs. Lackey is slow on this kind of machine for 32-bit programs (one
+# int $0x80 write per reference, ~0.1 M references/s), so inputs are small:
+# 0.6-2.5 M references per trace.
 #
-# For each trace NAME this writes into OUTDIR:
+# amd64 traces differ in three ways. (1) Addresses: under valgrind an amd64
+# program's stack lies above 2^32 (0x1ffeff....-0x1fff00....), its code,
+# libraries and heap far below (here under 0x05000000); stc takes addresses
+# modulo 2^32 (its report counts them), and this script checks on every
+# trace that the address windows (references with the same bits above bit
+# 31) stay apart after that (logs/NAME.windows; an error otherwise).
+# (2) Reference sizes: valgrind offers the guest at most AVX2, and glibc's
+# string functions use it, so data references are up to 32 bytes
+# (max_data_size in NAME.counts: 32 for every amd64 trace); stc splits a
+# reference at line boundaries and counts it once. Lazy binding would add a
+# 160-byte one (ld.so's xsave): the programs run with LD_BIND_NOW=1 (see
+# ENV_FIRST). (3) cachegrind refuses lines narrower than the guest's widest
+# register, 32 bytes for amd64 on an AVX machine, so the oracle compares
+# only the 32- and 64-byte configurations.
+# 0.3-2.1 M references per trace; lackey runs 0.25-0.4 M references/s, all
+# 13 traces take ~30 s (2 jobs).
+#
+# For each trace NAME (NAME.ARCH, e.g. djpeg.amd64) this writes into OUTDIR:
 #   NAME.lackey.zst       the trace (lackey --trace-mem=yes output)
 #   NAME.main.lackey.zst  static programs only: the same trace from main's
 #                         first instruction (the Debian binaries are stripped)
 #   NAME.cmd              how it was made: working directory, environment,
 #                         command; the oracle re-runs exactly this command
 #   NAME.counts           reference counts: I L S M, largest data size
-#   NAME.stamp            hash of the recipe (command, tools, package
-#                         versions, contents of binary and inputs); a trace
-#                         whose stamp matches is not made again
-# and OUTDIR/index.txt listing the traces. Runs are made reproducible with
-# env -i and a fixed environment, setarch -R (no address randomisation) and
-# working directories inside OUTDIR (commands use relative paths only).
+#   NAME.stamp            hash of the recipe (architecture, command, tools,
+#                         package versions, contents of binary and inputs); a
+#                         trace whose stamp matches is not made again
+# and OUTDIR/index.txt listing the traces (with their architecture), and
+# OUTDIR/arch.txt holding ARCH: consumers of trace names read it
+# (scripts/trace-arch.sh). Runs are made reproducible with env -i and a
+# fixed environment, setarch -R (no address randomisation) and working
+# directories inside OUTDIR (commands use relative paths only).
 #
-# Installs what it needs when missing: valgrind, zstd, gcc, gcc-multilib,
-# mjpegtools (mpeg2enc, without recommends), the i386 architecture in dpkg.
+# Installs what it needs when missing: valgrind, zstd, gcc, gcc-multilib
+# (unless STC_TRACE_ARCH=amd64), mjpegtools (mpeg2enc, without recommends),
+# for i386 the i386 architecture in dpkg.
 #
 # Environment: STC_TRACE_JOBS  parallel valgrind runs (default 2)
 #              STC_TRACE_ONLY  space-separated trace names to make (default all)
+#              STC_TRACE_ARCH  auto (default), i386 or amd64
 #              STC_TRACE_EXTRA=1  also trace Debian's mpeg2dec (slow, 9 M
 #                                 references of library loading)
 set -euo pipefail
