@@ -86,7 +86,7 @@ bench: tools traces
 
 # Each tuner against the whole-trace optimum on every real trace (docs/TUNING.md 6).
 bench-tuner: tools traces
-	scripts/tuner-table.sh $(STCSIM) $$(ls $(B)/traces/*.lackey.zst | grep -v '\.main\.')
+	scripts/tuner-table.sh $(STCSIM) $$(ls $(B)/traces/*.$$(scripts/trace-arch.sh $(B)/traces).lackey.zst)
 
 clean:
 	rm -rf $(B)
