@@ -214,12 +214,9 @@ static void test_oracle_known_optimum(void)
     free(s.refs);
 }
 
-/* Two arrays 8 KB apart, accessed alternately: they collide in every
- * direct-mapped size, so the size walk (at one way) sees 4K no better than
- * 2K and stops at 2K, where one way is all there is. 8K_2W holds both. */
-static void test_oracle_interaction(void)
+/* Two 3 KB arrays 8 KB apart, read alternately line by line, 200 times. */
+static stream colliding_arrays(void)
 {
-    stc_geometry geometry = default_geometry();
     stream s = {0};
     for (unsigned iteration = 0; iteration < 200; iteration++) {
         for (unsigned line = 0; line < 3072 / 16; line++) {
@@ -227,6 +224,16 @@ static void test_oracle_interaction(void)
             push(&s, STC_REF_LOAD, OTHER_BASE + 16ull * line);
         }
     }
+    return s;
+}
+
+/* The colliding arrays collide in every direct-mapped size, so the size
+ * walk (at one way) sees 4K no better than 2K and stops at 2K, where one
+ * way is all there is. 8K_2W holds both. */
+static void test_oracle_interaction(void)
+{
+    stc_geometry geometry = default_geometry();
+    stream s = colliding_arrays();
     stc_tune_options options = stc_tune_options_default();
     stc_tune_result result;
     if (run_stream(&s, &options, false, &result) == 0) {
@@ -518,13 +525,7 @@ static void test_phase_change(void)
 static void test_probe_search(void)
 {
     stc_geometry geometry = default_geometry();
-    stream s = {0};
-    for (unsigned iteration = 0; iteration < 200; iteration++) {
-        for (unsigned line = 0; line < 3072 / 16; line++) {
-            push(&s, STC_REF_LOAD, DATA_BASE + 16ull * line);
-            push(&s, STC_REF_LOAD, OTHER_BASE + 16ull * line);
-        }
-    }
+    stream s = colliding_arrays();
     for (unsigned rounds = 1; rounds <= 2; rounds++) {
         stc_tune_options options = stc_tune_options_default();
         options.plan.kind = STC_SEARCH_PROBE;
