@@ -185,7 +185,7 @@ int stc_search_start(stc_search *search, const stc_geometry *geometry,
 {
     memset(search, 0, sizeof *search);
     if (plan->kind != STC_SEARCH_HEURISTIC && plan->kind != STC_SEARCH_EXHAUSTIVE &&
-        plan->kind != STC_SEARCH_PROBE) {
+        plan->kind != STC_SEARCH_PROBE && plan->kind != STC_SEARCH_MONITOR) {
         snprintf(err, err_len, "unknown search kind %d", (int)plan->kind);
         return -1;
     }

@@ -50,14 +50,16 @@ typedef enum {
     STC_PARAM_COUNT = 4
 } stc_param;
 
-/* STC_SEARCH_PROBE is the as-hardware tuner's estimating search (tune.h):
- * it judges every configuration from a few probe windows. As a search
- * over known energies (the oracle) it is the exhaustive search, the ideal
- * that its estimates approximate. */
+/* STC_SEARCH_PROBE and STC_SEARCH_MONITOR are the as-hardware tuner's
+ * estimating searches (tune.h): probe judges every configuration from a
+ * few probe windows, monitor from sampled shadow tags watching the whole
+ * run (monitor.h). As searches over known energies (the oracle) both are
+ * the exhaustive search, the ideal that their estimates approximate. */
 typedef enum {
     STC_SEARCH_HEURISTIC = 0,
     STC_SEARCH_EXHAUSTIVE = 1,
-    STC_SEARCH_PROBE = 2
+    STC_SEARCH_PROBE = 2,
+    STC_SEARCH_MONITOR = 3
 } stc_search_kind;
 
 typedef struct {

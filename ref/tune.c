@@ -2,6 +2,8 @@
  * docs/TUNING.md). */
 #include "tune.h"
 
+#include "monitor.h"
+
 #include "sweep.h"
 #include "timing.h"
 
@@ -108,8 +110,11 @@ const char *stc_tune_options_check(const stc_tune_options *options)
     if (options->window == 0) {
         return "the measurement window must be at least 1 access";
     }
+    if (options->monitor_decay > 16) {
+        return "the monitor decay must be 0..16";
+    }
     if (options->plan.kind != STC_SEARCH_HEURISTIC && options->plan.kind != STC_SEARCH_EXHAUSTIVE &&
-        options->plan.kind != STC_SEARCH_PROBE) {
+        options->plan.kind != STC_SEARCH_PROBE && options->plan.kind != STC_SEARCH_MONITOR) {
         return "unknown search kind";
     }
     return NULL;
@@ -152,6 +157,9 @@ struct stc_tuned_cache {
     bool estimated[STC_MAX_CONFIGS];
     stc_config probe_choice;
     uint64_t window_depths[STC_MAX_BANKS];
+
+    /* Monitor search (STC_SEARCH_MONITOR): the shadow tags. */
+    stc_monitor *monitor;
 
     stc_tuned_report report;
 };
@@ -300,6 +308,51 @@ static stc_config probe_decide(const stc_tuned_cache *tuned, const stc_config *i
     return tuned->configs[best];
 }
 
+/* ---- The monitor search -------------------------------------------- */
+
+/* At a window's end: every configuration's energy on the monitor's counts
+ * (floating point: the model of a mechanism the RTL does not have yet);
+ * move to the lowest unless the configuration in use is within the margin
+ * of it. */
+static void monitor_decide(stc_tuned_cache *tuned)
+{
+    const stc_config *current = stc_cache_config(tuned->cache);
+    double best_nj = 0.0, current_nj = 0.0;
+    size_t best = 0;
+    for (size_t index = 0; index < tuned->config_count; index++) {
+        stc_counters estimate;
+        stc_monitor_estimate(tuned->monitor, &tuned->configs[index], &estimate);
+        double nj = stc_energy_of(&tuned->table, &tuned->configs[index], &estimate).total_nj;
+        if (index == 0 || nj < best_nj) {
+            best_nj = nj;
+            best = index;
+        }
+        if (stc_config_equal(&tuned->configs[index], current)) {
+            current_nj = nj;
+        }
+    }
+    stc_monitor_decay(tuned->monitor, tuned->options.monitor_decay);
+    tuned->report.searches_started++;
+    tuned->report.searches_completed++;
+    tuned->report.examined_total += tuned->config_count;
+    stc_config chosen = tuned->configs[best];
+    double margin = tuned->options.plan.margin_shift
+                        ? current_nj / (double)(1u << tuned->options.plan.margin_shift)
+                        : 0.0;
+    if (!(best_nj < current_nj - margin)) {
+        chosen = *current;
+    }
+    if (!tuned->report.first_valid) {
+        tuned->report.first_valid = true;
+        tuned->report.first_choice = chosen;
+        tuned->report.first_examined = tuned->config_count;
+    }
+    if (!stc_config_equal(&chosen, current)) {
+        tuned->report.switches++;
+        apply(tuned, &chosen);
+    }
+}
+
 static void finish_search(stc_tuned_cache *tuned, const stc_config *best, size_t examined)
 {
     tuned->report.searches_completed++;
@@ -400,6 +453,17 @@ static void account_unmeasured(stc_tuned_cache *tuned)
 
 static void end_window(stc_tuned_cache *tuned)
 {
+    if (tuned->monitor) {
+        stc_energy energy;
+        stc_counters window = harvest(tuned, &energy);
+        stc_fixed_counters fixed = stc_fixed_counters_of(&window);
+        tuned->report.windows++;
+        tuned->report.saturated_windows += saturated(&window, &fixed);
+        tuned->monitor_nj += energy.total_nj;
+        tuned->monitor_accesses += window.accesses;
+        monitor_decide(tuned);
+        return;
+    }
     stc_config config = *stc_cache_config(tuned->cache);
     memcpy(tuned->window_depths, stc_cache_depth_hits(tuned->cache), sizeof tuned->window_depths);
     stc_energy energy;
@@ -484,6 +548,16 @@ stc_tuned_cache *stc_tuned_cache_create(const stc_geometry *geometry, stc_cache_
         probe_plan(tuned);
         stc_cache_track_depths(tuned->cache, true);
     }
+    if (options->plan.kind == STC_SEARCH_MONITOR) {
+        tuned->config_count = stc_config_enumerate(geometry, tuned->configs, STC_MAX_CONFIGS);
+        tuned->monitor = stc_monitor_create(geometry, options->monitor_sample_bits, err, err_len);
+        if (!tuned->monitor) {
+            stc_cache_destroy(tuned->cache);
+            free(tuned);
+            return NULL;
+        }
+        return tuned; /* no search: the monitor decides at every window's end */
+    }
     start_search(tuned); /* the one-off search at start */
     return tuned;
 }
@@ -491,6 +565,7 @@ stc_tuned_cache *stc_tuned_cache_create(const stc_geometry *geometry, stc_cache_
 void stc_tuned_cache_destroy(stc_tuned_cache *tuned)
 {
     if (tuned) {
+        stc_monitor_destroy(tuned->monitor);
         stc_cache_destroy(tuned->cache);
         free(tuned);
     }
@@ -500,6 +575,14 @@ int stc_tuned_cache_request(stc_tuned_cache *tuned, stc_op op, uint64_t addr, un
 {
     if (stc_cache_request(tuned->cache, op, addr, bytes, NULL, NULL, NULL) < 0) {
         return -1;
+    }
+    if (tuned->monitor) {
+        /* The same pieces the cache performed, one per physical line. */
+        unsigned offset_bits = tuned->geometry.offset_bits;
+        uint64_t first = addr >> offset_bits, last = (addr + bytes - 1) >> offset_bits;
+        for (uint64_t line = first; line <= last; line++) {
+            stc_monitor_observe(tuned->monitor, line << offset_bits, op != STC_OP_READ);
+        }
     }
     uint64_t accesses = stc_cache_counters(tuned->cache)->accesses;
     if (tuned->warming) {
@@ -686,7 +769,10 @@ int stc_tune_run_finish(stc_tune_run *run, stc_tune_result *result, char *err, s
         if (run->hardware) {
             stc_tuned_cache_finish(run->tuned[kind], &cache->hardware);
             cache->valid = cache->hardware.first_valid;
-            cache->chosen = cache->hardware.first_choice;
+            /* The monitor decides all run long: what it settled in. */
+            cache->chosen = run->options.plan.kind == STC_SEARCH_MONITOR
+                                ? cache->hardware.final_config
+                                : cache->hardware.first_choice;
             cache->examined = cache->hardware.first_examined;
             cache->run_energy = cache->hardware.energy;
             cache->run_cycles = cache->hardware.counters.cycles;

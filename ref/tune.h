@@ -93,6 +93,10 @@ typedef struct {
                                          by more than this percentage of the latter */
     unsigned probe_rounds;            /* probe search: rounds through the probes, each
                                          configuration's estimates summed; >= 1 */
+    unsigned monitor_sample_bits;     /* monitor search: 1 / 2^bits of the sets watched
+                                         (monitor.h) */
+    unsigned monitor_decay;           /* monitor search: shift the counts right by this
+                                         after every decision (0: whole-run counts) */
 } stc_tune_options;
 
 /* The seed's heuristic, 1024-access windows, no warm-up, one-off tuning. */
@@ -112,6 +116,8 @@ typedef struct {
     size_t first_examined;       /* ... after measuring this many candidates */
     size_t examined_total;       /* candidates measured by all searches */
     stc_config final_config;     /* in use at the end of the run */
+
+    unsigned switches;           /* monitor search: decisions that changed the configuration */
 
     uint64_t windows;            /* measurement windows completed */
     uint64_t saturated_windows;  /* windows in which a 16-bit tuner counter saturated */
@@ -162,7 +168,8 @@ bool stc_tuned_cache_searching(const stc_tuned_cache *tuned);
 
 typedef struct {
     bool valid;                 /* a choice exists (hardware: the first search completed) */
-    stc_config chosen;          /* oracle: the search's choice; hardware: the first search's */
+    stc_config chosen;          /* oracle: the search's choice; hardware: the first search's
+                                   (monitor search: the configuration in use at the end) */
     size_t examined;            /* candidates measured for that choice */
     double chosen_oracle_nj;    /* the choice's energy over the whole trace */
     stc_config optimum;         /* the whole-trace optimum (exhaustive) */

@@ -29,13 +29,18 @@ static const char usage_text[] =
     "      --mode MODE          oracle (default): every configuration judged on the\n"
     "                           whole trace; hardware: the trace drives the cache,\n"
     "                           each candidate is measured over a window\n"
-    "      --search KIND        heuristic (default), exhaustive, or probe (hardware\n"
-    "                           mode: estimate every configuration from LRU-depth\n"
+    "      --search KIND        heuristic (default), exhaustive, probe or monitor\n"
+    "                           (hardware mode; model only, not yet in the RTL):\n"
+    "                           probe estimates every configuration from LRU-depth\n"
     "                           hit counts in one probe window per set mapping and\n"
-    "                           line; model only, not yet in the RTL)\n"
+    "                           line; monitor from shadow tags of every set mapping\n"
+    "                           watching the whole run, deciding at each window's end\n"
     "      --margin M           leave the best (heuristic) or the configuration in use\n"
-    "                           (probe) only for one lower by more than 1/2^M of it\n"
+    "                           (probe, monitor) only for one lower by more than 1/2^M\n"
     "      --probe-rounds R     probe: rounds through the probe windows (default 1)\n"
+    "      --sample-bits K      monitor: watch 1/2^K of the sets (default 0: all)\n"
+    "      --decay D            monitor: shift its counts right by D after each\n"
+    "                           decision (default 0: counts of the whole run)\n"
     "      --remeasure          heuristic: measure the best again before a candidate\n"
     "                           that follows a rejected one\n"
     "      --order LIST         the heuristic's parameter order, a permutation of\n"
@@ -121,7 +126,7 @@ static int parse_options(int argc, char **argv, tune_options *opts)
         static const char *const valued[] = {
             "--mode",   "--search", "--order", "--window", "--warmup",   "--retune-every",
             "--phase-threshold", "--energy", "-g", "--geometry", "-f", "--format", "--limit",
-            "--margin", "--probe-rounds",
+            "--margin", "--probe-rounds", "--sample-bits", "--decay",
         };
         bool known = false;
         for (size_t name = 0; name < sizeof valued / sizeof valued[0]; name++) {
@@ -147,9 +152,11 @@ static int parse_options(int argc, char **argv, tune_options *opts)
                 opts->tune.plan.kind = STC_SEARCH_EXHAUSTIVE;
             } else if (!strcmp(value, "probe")) {
                 opts->tune.plan.kind = STC_SEARCH_PROBE;
+            } else if (!strcmp(value, "monitor")) {
+                opts->tune.plan.kind = STC_SEARCH_MONITOR;
             } else {
-                return usage_error("--search '%s': expected heuristic, exhaustive or probe",
-                                   value);
+                return usage_error(
+                    "--search '%s': expected heuristic, exhaustive, probe or monitor", value);
             }
         } else if (!strcmp(arg, "--order")) {
             if (stc_search_order_parse(value, opts->tune.plan.order, err, sizeof err) != 0) {
@@ -191,6 +198,18 @@ static int parse_options(int argc, char **argv, tune_options *opts)
                 return usage_error("--probe-rounds '%s': expected 1..64", value);
             }
             opts->tune.probe_rounds = (unsigned)number;
+            hardware_only = arg;
+        } else if (!strcmp(arg, "--sample-bits")) {
+            if (stc_parse_count(value, &number) != 0 || number > 16) {
+                return usage_error("--sample-bits '%s': expected 0..16", value);
+            }
+            opts->tune.monitor_sample_bits = (unsigned)number;
+            hardware_only = arg;
+        } else if (!strcmp(arg, "--decay")) {
+            if (stc_parse_count(value, &number) != 0 || number > 16) {
+                return usage_error("--decay '%s': expected a shift, 0..16", value);
+            }
+            opts->tune.monitor_decay = (unsigned)number;
             hardware_only = arg;
         } else if (!strcmp(arg, "--margin")) {
             if (stc_parse_count(value, &number) != 0 || number > 31) {
@@ -412,6 +431,12 @@ static void print_table(const tune_options *opts, const stc_tune_result *results
     if (plan->kind == STC_SEARCH_EXHAUSTIVE) {
         printf("mode %s, exhaustive search (%s)\n", opts->hardware ? "hardware" : "oracle",
                plan->descending ? "descending" : "ascending");
+    } else if (plan->kind == STC_SEARCH_MONITOR) {
+        printf("mode %s, monitor search (every configuration estimated from shadow tags "
+               "watching 1/%u of the sets%s)\n",
+               opts->hardware ? "hardware" : "oracle", 1u << opts->tune.monitor_sample_bits,
+               opts->hardware ? "; model only: the RTL tuner does not implement it yet"
+                              : "; oracle: the exhaustive search");
     } else if (plan->kind == STC_SEARCH_PROBE) {
         printf("mode %s, probe search (every configuration estimated from LRU-depth hit "
                "counts%s)\n",
@@ -523,9 +548,10 @@ static void print_json_energy(const char *key, const stc_energy *energy)
 static void print_json_hardware(const stc_geometry *geometry, const stc_tuned_report *report)
 {
     printf(",\"hardware\":{\"searches_started\":%u,\"searches_completed\":%u,"
-           "\"periodic_triggers\":%u,\"phase_triggers\":%u,\"examined_total\":%zu,",
+           "\"periodic_triggers\":%u,\"phase_triggers\":%u,\"examined_total\":%zu,"
+           "\"switches\":%u,",
            report->searches_started, report->searches_completed, report->periodic_triggers,
-           report->phase_triggers, report->examined_total);
+           report->phase_triggers, report->examined_total, report->switches);
     print_json_config(geometry, "final_config", &report->final_config, true);
     printf(",\"windows\":%" PRIu64 ",\"saturated_windows\":%" PRIu64
            ",\"reconfigs\":%" PRIu64 ",\"walk_rows\":%" PRIu64 ",\"walk_writebacks\":%" PRIu64
@@ -552,6 +578,7 @@ static void print_json(const tune_options *opts, const stc_tune_result *results)
            opts->hardware ? "hardware" : "oracle",
            plan->kind == STC_SEARCH_EXHAUSTIVE ? "exhaustive"
            : plan->kind == STC_SEARCH_PROBE    ? "probe"
+           : plan->kind == STC_SEARCH_MONITOR  ? "monitor"
                                                : "heuristic",
            order,
            plan->descending ? "true" : "false");

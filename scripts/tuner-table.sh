@@ -11,11 +11,14 @@
 #                included)
 #   hw probe     the probe search (model only, not yet in the RTL), with
 #                $PROBE_OPTS (default below)
+#   hw monitor   the monitor search (model only: shadow tags of every set
+#                mapping, whole-run counts), with $MONITOR_OPTS
 # Each cell: energy saved vs the baseline (%), and in brackets the loss
 # against the optimum (%). Last lines: means, worst loss, traces worse than
 # the baseline by more than 1 %.
 #
 # Environment: PROBE_OPTS  options of the probe run
+#              MONITOR_OPTS options of the monitor run
 #              TUNE_OPTS   options added to every run (e.g. -g ...)
 set -euo pipefail
 
@@ -24,6 +27,7 @@ STCSIM=$1
 shift
 command -v jq >/dev/null || { echo "tuner-table: jq is needed (apt-get install jq)" >&2; exit 1; }
 PROBE_OPTS=${PROBE_OPTS:---search probe --probe-rounds 4 --margin 4}
+MONITOR_OPTS=${MONITOR_OPTS:---search monitor --window 256 --margin 6}
 TUNE_OPTS=${TUNE_OPTS:-}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -40,10 +44,12 @@ run oracle_seed
 run hw_seed --mode hardware
 # shellcheck disable=SC2086
 run hw_probe --mode hardware $PROBE_OPTS
+# shellcheck disable=SC2086
+run hw_monitor --mode hardware $MONITOR_OPTS
 
 # Per trace: optimum, run and baseline energies (I + D), examined counts.
 jq -r --slurpfile seed "$TMP/oracle_seed.json" --slurpfile hw "$TMP/hw_seed.json" \
-    --slurpfile probe "$TMP/hw_probe.json" -n '
+    --slurpfile probe "$TMP/hw_probe.json" --slurpfile monitor "$TMP/hw_monitor.json" -n '
   def cell($t): ($t.icache.run_nj.total + $t.dcache.run_nj.total) as $run
     | ($t.icache.baseline_nj[0] + $t.dcache.baseline_nj[0]) as $base
     | ($t.icache.optimum_nj + $t.dcache.optimum_nj) as $opt
@@ -53,15 +59,19 @@ jq -r --slurpfile seed "$TMP/oracle_seed.json" --slurpfile hw "$TMP/hw_seed.json
   [range(0; $seed[0].traces | length) as $i
    | {name: $seed[0].traces[$i].name,
       os: cell($seed[0].traces[$i]), hs: cell($hw[0].traces[$i]),
-      hp: cell($probe[0].traces[$i])}] as $rows
+      hp: cell($probe[0].traces[$i]), hm: cell($monitor[0].traces[$i])}] as $rows
   | def f: (. * 10 | round / 10 | tostring);
     def c($x): "\($x.saved | f) (\($x.loss | f)) \($x.examined)";
-  "| trace | optimum saved | oracle seed | hw seed | hw probe |",
-  "|---|---|---|---|---|",
-  ($rows[] | "| \(.name) | \(.os.opt_saved | f) | \(c(.os)) | \(c(.hs)) | \(c(.hp)) |"),
-  "| mean saved | \([$rows[].os.opt_saved] | add / length | f) | \([$rows[].os.saved] | add / length | f) | \([$rows[].hs.saved] | add / length | f) | \([$rows[].hp.saved] | add / length | f) |",
-  "| worst loss vs optimum | 0 | \([$rows[].os.loss] | max | f) | \([$rows[].hs.loss] | max | f) | \([$rows[].hp.loss] | max | f) |",
-  "| traces > 1 % worse than the baseline | 0 | \([$rows[] | select(.os.saved < -1)] | length) | \([$rows[] | select(.hs.saved < -1)] | length) | \([$rows[] | select(.hp.saved < -1)] | length) |"'
+  def mean($k): [$rows[] | .[$k].saved] | add / length | f;
+  def worst($k): [$rows[] | .[$k].loss] | max | f;
+  def worse($k): [$rows[] | select(.[$k].saved < -1)] | length;
+  "| trace | optimum saved | oracle seed | hw seed | hw probe | hw monitor |",
+  "|---|---|---|---|---|---|",
+  ($rows[] | "| \(.name) | \(.os.opt_saved | f) | \(c(.os)) | \(c(.hs)) | \(c(.hp)) | \(c(.hm)) |"),
+  "| mean saved | \([$rows[].os.opt_saved] | add / length | f) | \(mean("os")) | \(mean("hs")) | \(mean("hp")) | \(mean("hm")) |",
+  "| worst loss vs optimum | 0 | \(worst("os")) | \(worst("hs")) | \(worst("hp")) | \(worst("hm")) |",
+  "| traces > 1 % worse than the baseline | 0 | \(worse("os")) | \(worse("hs")) | \(worse("hp")) | \(worse("hm")) |"'
 echo
-echo "cells: energy saved vs the baseline (8K_4W_32B for the default geometry) %, (loss vs the optimum %), configurations or probe windows examined I/D in the first search"
+echo "cells: energy saved vs the baseline (8K_4W_32B for the default geometry) %, (loss vs the optimum %), configurations or probe windows examined I/D in the first search (monitor: configurations estimated at each decision)"
 echo "hw probe options: $PROBE_OPTS"
+echo "hw monitor options: $MONITOR_OPTS"
