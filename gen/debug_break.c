@@ -42,6 +42,14 @@ static const debug_break breaks[] = {
      "the tuner's measurement window ends one access late",
      "  wire        win_end   = (acc_q >= win_len_q);",
      "  wire        win_end   = (acc_q > win_len_q);  // BROKEN: tuner-window"},
+    {"tuner-mux", STCGEN_BREAK_TOP,
+     "while the tuner owns the configuration port, the banks field comes from software's pins",
+     "assign ctrl_cfg_banks_log = tuner_sel ? tun_cfg_banks_log : cfg_banks_log_i;",
+     "assign ctrl_cfg_banks_log = cfg_banks_log_i;  // BROKEN: tuner-mux"},
+    {"tuner-steal", STCGEN_BREAK_TOP,
+     "the tuner takes the configuration port while a change software started is in progress",
+     "wire         tuner_sel = tun_busy && !sw_cfg_q;",
+     "wire         tuner_sel = tun_busy;  // BROKEN: tuner-steal"},
 };
 enum { BREAK_COUNT = sizeof breaks / sizeof breaks[0] };
 
@@ -70,8 +78,9 @@ int stcgen_debug_break_check(const char *name, char *err, size_t err_len)
         }
         return -1;
     }
-    const char *const *lines = broken->module == STCGEN_BREAK_CTRL ? stcgen_ctrl_template_lines()
-                                                                    : stcgen_tuner_template_lines();
+    const char *const *lines = broken->module == STCGEN_BREAK_CTRL    ? stcgen_ctrl_template_lines()
+                               : broken->module == STCGEN_BREAK_TUNER ? stcgen_tuner_template_lines()
+                                                                      : stcgen_top_mux_lines();
     unsigned found = 0;
     for (const char *const *line = lines; *line; line++) {
         found += strcmp(*line, broken->line) == 0;
@@ -80,7 +89,10 @@ int stcgen_debug_break_check(const char *name, char *err, size_t err_len)
         snprintf(err, err_len,
                  "its template line occurs %u times in gen/%s, not once "
                  "(update breaks[] in gen/debug_break.c)",
-                 found, broken->module == STCGEN_BREAK_CTRL ? "stc_cache_ctrl.v.in" : "stc_tuner.v.in");
+                 found,
+                 broken->module == STCGEN_BREAK_CTRL    ? "stc_cache_ctrl.v.in"
+                 : broken->module == STCGEN_BREAK_TUNER ? "stc_tuner.v.in"
+                                                        : "emit_top.c (top_mux_lines)");
         return -1;
     }
     return 0;

@@ -1,6 +1,7 @@
 /*
  * debug_break.h - `stcgen --debug-break NAME` (a test aid, ARCHITECTURE.md
- * 14.1, never on by default): a deliberately broken controller or tuner for
+ * 14.1, never on by default): a deliberately broken controller, tuner or
+ * top multiplexer for
  * the lockstep harness (tb/) to catch. Each bug replaces one line of one
  * module's template, found by exact match, with a wrong one; if the template
  * line changes, the option fails with a message instead of breaking nothing.
@@ -10,7 +11,7 @@
 
 #include <stddef.h>
 
-typedef enum { STCGEN_BREAK_CTRL, STCGEN_BREAK_TUNER } stcgen_break_module;
+typedef enum { STCGEN_BREAK_CTRL, STCGEN_BREAK_TUNER, STCGEN_BREAK_TOP } stcgen_break_module;
 
 /* 0 if NAME is a known bug whose template line occurs exactly once in its
  * module's template; else -1 with the reason (and the known names) in err. */
@@ -25,8 +26,10 @@ const char *stcgen_debug_break_what(const char *name, stcgen_break_module module
 const char *stcgen_debug_break_line(const char *name, stcgen_break_module module,
                                     const char *line);
 
-/* The templates, NULL-terminated (emit_ctrl.c, emit_tuner.c). */
+/* The templates, NULL-terminated (emit_ctrl.c, emit_tuner.c), and the
+ * top's configuration multiplexer (emit_top.c). */
 const char *const *stcgen_ctrl_template_lines(void);
 const char *const *stcgen_tuner_template_lines(void);
+const char *const *stcgen_top_mux_lines(void);
 
 #endif

@@ -4,6 +4,7 @@
  * (the one table in params.c), the power controller u_power and, when
  * built, the tuner u_tuner with the configuration multiplexer (section 16).
  */
+#include "debug_break.h"
 #include "emit.h"
 #include "top_ports.h"
 
@@ -28,23 +29,42 @@ static bool is_muxed(const stcgen_params *params, const char *name)
     return false;
 }
 
-/* The tuner, its event strobes and the configuration multiplexer: the
- * tuner owns the controller's configuration port while it is busy, unless
- * a change software started is still in progress (sw_cfg_q), so every
- * done goes to whoever made the request. */
-static void emit_tuner_part(stcgen_text *text)
+/* The configuration multiplexer: the tuner owns the controller's
+ * configuration port while it is busy, unless a change software started is
+ * still in progress (sw_cfg_q), so every done goes to whoever made the
+ * request. The lines --debug-break may replace (debug_break.c), so kept
+ * as a table; NULL-terminated. */
+static const char *const top_mux_lines[] = {
+    "wire         tuner_sel = tun_busy && !sw_cfg_q;",
+    "assign ctrl_cfg_valid     = tuner_sel ? tun_cfg_valid : cfg_valid_i;",
+    "assign ctrl_cfg_banks_log = tuner_sel ? tun_cfg_banks_log : cfg_banks_log_i;",
+    "assign ctrl_cfg_ways_log  = tuner_sel ? tun_cfg_ways_log : cfg_ways_log_i;",
+    "assign ctrl_cfg_sub_log   = tuner_sel ? tun_cfg_sub_log : cfg_sub_log_i;",
+    "assign ctrl_cfg_wp        = tuner_sel ? tun_cfg_wp : cfg_wp_i;",
+    "assign cfg_ready_o        = !tuner_sel && ctrl_cfg_ready;",
+    "assign cfg_done_o         = !tuner_sel && ctrl_cfg_done;",
+    "assign cfg_err_o          = !tuner_sel && ctrl_cfg_err;",
+    NULL,
+};
+
+const char *const *stcgen_top_mux_lines(void)
+{
+    return top_mux_lines;
+}
+
+/* The tuner, its event strobes and the configuration multiplexer. */
+static void emit_tuner_part(stcgen_text *text, const stcgen_params *params)
 {
     stcgen_text_line(text, "// Configuration port: the tuner's while it searches (section 16.5).");
+    const char *what = stcgen_debug_break_what(params->debug_break, STCGEN_BREAK_TOP);
+    if (what) {
+        stcgen_text_raw(text, "// BROKEN on purpose (--debug-break %s): %s.\n", params->debug_break,
+                        what);
+    }
     stcgen_text_line(text, "reg          sw_cfg_q;        // a software change is in progress");
-    stcgen_text_line(text, "wire         tuner_sel = tun_busy && !sw_cfg_q;");
-    stcgen_text_line(text, "assign ctrl_cfg_valid     = tuner_sel ? tun_cfg_valid : cfg_valid_i;");
-    stcgen_text_line(text, "assign ctrl_cfg_banks_log = tuner_sel ? tun_cfg_banks_log : cfg_banks_log_i;");
-    stcgen_text_line(text, "assign ctrl_cfg_ways_log  = tuner_sel ? tun_cfg_ways_log : cfg_ways_log_i;");
-    stcgen_text_line(text, "assign ctrl_cfg_sub_log   = tuner_sel ? tun_cfg_sub_log : cfg_sub_log_i;");
-    stcgen_text_line(text, "assign ctrl_cfg_wp        = tuner_sel ? tun_cfg_wp : cfg_wp_i;");
-    stcgen_text_line(text, "assign cfg_ready_o        = !tuner_sel && ctrl_cfg_ready;");
-    stcgen_text_line(text, "assign cfg_done_o         = !tuner_sel && ctrl_cfg_done;");
-    stcgen_text_line(text, "assign cfg_err_o          = !tuner_sel && ctrl_cfg_err;");
+    for (const char *const *line = top_mux_lines; *line; line++) {
+        stcgen_text_line(text, "%s", stcgen_debug_break_line(params->debug_break, STCGEN_BREAK_TOP, *line));
+    }
     stcgen_text_line(text, "// set when software's change is accepted and not done at once; cleared by done");
     stcgen_text_line(text, "wire         sw_cfg_d = ctrl_cfg_done ? 1'b0");
     stcgen_text_line(text, "                        : (!tuner_sel && cfg_valid_i && ctrl_cfg_ready) ? 1'b1");
@@ -165,7 +185,7 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     }
     stcgen_text_blank(text);
     if (params->tuner) {
-        emit_tuner_part(text);
+        emit_tuner_part(text, params);
     }
 
     stcgen_text_line(text, "stc_cache_ctrl #(");

@@ -84,6 +84,7 @@ struct harness {
     uint32_t ack_pending_mask, ack_pending_value;
     uint64_t ack_time[32];
     uint64_t last_cfg_done;
+    bool last_cfg_shrank;       /* that change powered banks down (section 14.4's gap) */
     unsigned max_ack_delay;
 
     /* bookkeeping */

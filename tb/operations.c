@@ -337,11 +337,16 @@ static void reconfigure(harness *h, const stc_config *next, const unsigned *ille
         tuner_side_account(h, &counts_before, stc_cache_counters(h->model));
     }
 
+    /* While the tuner changes the configuration, software's idle pins
+     * carry other values than the tuner's (each field with its low bit
+     * flipped), so a multiplexer that passes software's field instead of
+     * the tuner's applies another configuration and shows. */
+    unsigned flip = by_tuner ? 1u : 0u;
     h->pins.cfg_valid = !by_tuner;
-    h->pins.cfg_banks_log = fields[0];
-    h->pins.cfg_ways_log = fields[1];
-    h->pins.cfg_sub_log = fields[2];
-    h->pins.cfg_wp = fields[3];
+    h->pins.cfg_banks_log = fields[0] ^ flip;
+    h->pins.cfg_ways_log = fields[1] ^ flip;
+    h->pins.cfg_sub_log = fields[2] ^ flip;
+    h->pins.cfg_wp = fields[3] ^ flip;
     h->pins.cpu_req_valid = h->pending.on;
     if (h->pending.on) {
         h->pins.cpu_req_we = h->pending.we;
@@ -349,7 +354,7 @@ static void reconfigure(harness *h, const stc_config *next, const unsigned *ille
         h->pins.cpu_req_be = h->pending.be;
         h->pins.cpu_req_wdata = h->pending.wdata;
     }
-    bool accepted = false;
+    bool accepted = false, writing_start = false;
     uint64_t accept_cycle = 0, start = h->cycle;
     uint32_t cfg_err = 0;
     for (;;) {
@@ -359,6 +364,14 @@ static void reconfigure(harness *h, const stc_config *next, const unsigned *ille
         }
         unsigned ready, done, err;
         port_view(h, by_tuner, &ready, &done, &err);
+        if (!by_tuner && accepted && h->tune.on) {
+            unsigned tuner_ready, tuner_done, tuner_err;
+            dut_tuner_cfg_inputs(h->rtl, &tuner_ready, &tuner_done, &tuner_err);
+            if (tuner_ready || tuner_done || tuner_err) {
+                mismatch(h, "RTL", "software's change is in progress, but the top gives the tuner "
+                         "cfg_ready %u, cfg_done %u, cfg_err %u", tuner_ready, tuner_done, tuner_err);
+            }
+        }
         bool accept_now = !accepted && ready;
         if (accept_now) {
             accepted = true;
@@ -374,11 +387,27 @@ static void reconfigure(harness *h, const stc_config *next, const unsigned *ille
             }
             cfg_err = err;
             rtl_cycle_edge(h);
+            if (writing_start) {
+                h->pins.tun_we = 0;
+            }
             break;
         }
         rtl_cycle_edge(h);
+        if (writing_start) {
+            h->pins.tun_we = 0;
+            writing_start = false;
+        }
         if (accept_now) {
             h->pins.cfg_valid = 0;
+            if (!by_tuner && h->tune.start_in_change) {
+                /* tuner_side_start: CTRL written while this change runs */
+                h->pins.tun_we = 1;
+                h->pins.tun_addr = STC_TREG_CTRL;
+                h->pins.tun_wdata = h->tune.start_in_change;
+                h->tune.start_in_change = 0;
+                h->tune.started_in_change++;
+                writing_start = true;
+            }
         }
         if (h->cycle - start > 50u * TIMEOUT_CYCLES) {
             mismatch(h, "RTL", "no cfg_done_o after %u cycles", 50u * TIMEOUT_CYCLES);
@@ -388,6 +417,7 @@ static void reconfigure(harness *h, const stc_config *next, const unsigned *ille
     h->pins.cpu_req_valid = h->pending.on; /* still waiting: do_request serves it next */
     h->tune.ahead = false;
     h->last_cfg_done = h->cycle - 1;
+    h->last_cfg_shrank = !illegal_fields && next->banks_on < old.banks_on;
     uint64_t took = h->cycle - 1 - accept_cycle;
 
     if (illegal_fields) {

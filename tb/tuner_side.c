@@ -113,7 +113,22 @@ void tuner_side_start(harness *h)
     write_register(h, STC_TREG_WINDOW, t->window);
     write_register(h, STC_TREG_RETUNE, t->retune);
     write_register(h, STC_TREG_THRESHOLD, t->threshold);
-    write_register(h, STC_TREG_CTRL, 1u | (t->threshold ? 2u : 0u));
+    uint32_t ctrl = 1u | (t->threshold ? 2u : 0u);
+    /* Software's change: the largest size at half the ways (all ways if
+     * one bank) with 2-subline lines, neither the configuration in use nor
+     * the search's start (2K_1W_16B): for the default geometry
+     * 8K_4W_16B -> 8K_2W_32B, a walk of every bank. */
+    stc_config change = {BANKS, BANKS > 1 ? BANKS / 2 : 1, 2, false};
+    const stc_config *now = stc_cache_config(h->model);
+    if (stc_config_check(&h->geometry, &change) == NULL && !stc_config_equal(&change, now)) {
+        t->start_in_change = ctrl;
+        do_reconfig(h, &change, NULL);
+        if (t->start_in_change) {
+            mismatch(h, "harness", "software's change was never accepted: CTRL not written");
+        }
+    } else {
+        write_register(h, STC_TREG_CTRL, ctrl);
+    }
     compare_flops(h, true);
 }
 
@@ -278,7 +293,7 @@ void tuner_side_serve(harness *h)
     stc_tuner_hw_outputs(&t->twin, &out);
     if (out.cfg_valid) {
         stc_config next = stc_tuner_config_unpack(t->twin.q.cand);
-        if (h->cycle < h->last_cfg_done + h->max_ack_delay + 6) {
+        if (h->last_cfg_shrank && h->cycle < h->last_cfg_done + h->max_ack_delay + 6) {
             fprintf(stderr, "lockstep: --tune: the tuner changes the configuration %" PRIu64
                     " cycles after the last change, closer than the model's power-switch timing "
                     "allows (section 14.4): use a larger --tune window\n",
@@ -331,6 +346,8 @@ void tuner_side_report(harness *h)
            STC_GEN_TUNER_SERIAL ? "serial" : "array",
            STC_GEN_TUNER_CONST_COEFS ? "constant" : "register", t->searches, t->completed,
            t->windows, t->compute_cycles);
+    printf("  tuner started while a software change was in progress: %" PRIu64 " time(s)\n",
+           t->started_in_change);
     if (t->choice_count) {
         printf("  tuner choices:");
         for (unsigned index = 0; index < t->choice_count; index++) {

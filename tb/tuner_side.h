@@ -47,6 +47,10 @@ typedef struct {
     stc_counters total, total_before_op, total_at_window;
     bool ahead;
     stc_fixed_counters window_counts; /* the model's, of the window being computed */
+    uint32_t start_in_change; /* CTRL value to write in the cycle after software's next
+                                 change is accepted (0: none), so the tuner starts while
+                                 that change is in progress (16.5); operations.c */
+    uint64_t started_in_change; /* report: searches started so */
     stc_search search;        /* the search-level reference of the search in progress */
     bool searching;
     /* report */
@@ -59,9 +63,12 @@ typedef struct {
  * coefficients as stcgen computes them. Checks that the top has the tuner
  * (exits 2 if --tune is asked of a top without one). */
 void tuner_side_init(harness *h);
-/* After reset and the directed tests: write WINDOW, RETUNE, THRESHOLD and
- * CTRL (start, phase trigger) through the register port; compare every
- * coefficient register's read-back with the twin's. */
+/* After reset and the directed tests: write WINDOW, RETUNE, THRESHOLD
+ * through the register port, then CTRL (start, phase trigger) in the cycle
+ * after the port accepted a software change to a configuration other than
+ * the tuner's first candidate (the tuner must wait for that change to
+ * complete); compare every coefficient register's read-back with the
+ * twin's. */
 void tuner_side_start(harness *h);
 /* In every settled cycle (rtl_side.c), with the cache's event strobes of
  * the cycle (dut_strobes): take the twin's inputs from the RTL and compare
