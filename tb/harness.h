@@ -50,6 +50,7 @@ typedef struct {
     /* --tune: the top's tuner searches (tuner_side.h) */
     bool tune;
     unsigned tune_window, retune, phase_threshold;
+    uint64_t tune_coef_seed;    /* --tune-coefs: non-default coefficients from this seed (0: none) */
 } options;
 
 struct harness {

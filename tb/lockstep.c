@@ -69,6 +69,8 @@ static const char usage_text[] =
     "  --retune N           with --tune: a new search every N windows (default 0: one search)\n"
     "  --phase-threshold N  with --tune: a new search when a window's misses differ from\n"
     "                       the tuned window's by more than N (default 0: off)\n"
+    "  --tune-coefs SEED    with --tune: write every coefficient register with the default\n"
+    "                       times a factor 1/4..4 drawn from SEED before the first search\n"
     "  --wave FILE          write an FST waveform\n"
     "  --expect-mismatch    exit 0 only if a mismatch is found (broken RTL)\n"
     "  --model-latency T, --model-wake N  give the model another T_mem or T_wake than\n"
@@ -132,6 +134,7 @@ static int parse_options(options *opt, int argc, char **argv)
             {"--tune", NULL, &opt->tune_window, 65535},
             {"--retune", NULL, &opt->retune, 65535},
             {"--phase-threshold", NULL, &opt->phase_threshold, 65535},
+            {"--tune-coefs", &opt->tune_coef_seed, NULL, UINT64_MAX},
         };
         bool matched = false;
         for (size_t which = 0; which < sizeof numeric / sizeof numeric[0]; which++) {
@@ -206,8 +209,8 @@ static int parse_options(options *opt, int argc, char **argv)
         fprintf(stderr, "lockstep: --tune %u: a window of at least 16 accesses\n", opt->tune_window);
         return 2;
     }
-    if (!opt->tune && (opt->retune || opt->phase_threshold)) {
-        fprintf(stderr, "lockstep: --retune and --phase-threshold need --tune\n");
+    if (!opt->tune && (opt->retune || opt->phase_threshold || opt->tune_coef_seed)) {
+        fprintf(stderr, "lockstep: --retune, --phase-threshold and --tune-coefs need --tune\n");
         return 2;
     }
     if (opt->tune && (opt->reconfig_every || opt->checkpoint_every || opt->random_memory)) {
@@ -293,6 +296,7 @@ int main(int argc, char **argv)
     h->tune.window = opt->tune_window;
     h->tune.retune = opt->retune;
     h->tune.threshold = opt->phase_threshold;
+    h->tune.coef_seed = opt->tune_coef_seed;
     tuner_side_init(h);
     /* Reset: 3 cycles with rst_ni low; banks all on, acknowledged. */
     h->pins.rst_n = 0;

@@ -103,6 +103,42 @@ static void write_register(harness *h, unsigned addr, uint32_t value)
     h->pins.tun_we = 0;
 }
 
+/* --tune-coefs: every coefficient the tuner uses times a factor 2^(-2..2)
+ * in sixteenths, clamped to 1..65535, written through the register port;
+ * the window energies are then checked with these coefficients. */
+static void write_random_coefficients(harness *h)
+{
+    tuner_side *t = &h->tune;
+    uint64_t state = t->coef_seed;
+    stc_fixed_coefficients *fixed = &t->fixed;
+    uint16_t *fields[STC_MAX_SIZES * STC_MAX_SIZES + STC_LINE_SIZES + STC_MAX_SIZES + 1];
+    size_t count = 0;
+    for (unsigned size = 0; size < STC_MAX_SIZES; size++) {
+        for (unsigned ways = 0; ways < STC_MAX_SIZES; ways++) {
+            fields[count++] = &fixed->hit[size][ways];
+        }
+        fields[count++] = &fixed->static_per_cycle[size];
+    }
+    for (unsigned line = 0; line < STC_LINE_SIZES; line++) {
+        fields[count++] = &fixed->miss[line];
+    }
+    fields[count++] = &fixed->stall_per_cycle;
+    for (size_t index = 0; index < count; index++) {
+        if (*fields[index] == 0) {
+            continue; /* not a register of this geometry */
+        }
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        unsigned sixteenths = 4 + (unsigned)((state >> 33) % 61); /* 1/4 .. 4 */
+        uint64_t scaled = ((uint64_t)*fields[index] * sixteenths) / 16;
+        *fields[index] = (uint16_t)(scaled < 1 ? 1 : scaled > 65535 ? 65535 : scaled);
+    }
+    uint16_t registers[STC_TUNER_MAX_COEFS];
+    size_t registers_used = stc_tuner_coef_registers(&h->geometry, fixed, registers);
+    for (size_t index = 0; index < registers_used; index++) {
+        write_register(h, STC_TREG_COEF + (unsigned)index, registers[index]);
+    }
+}
+
 void tuner_side_start(harness *h)
 {
     tuner_side *t = &h->tune;
@@ -110,6 +146,10 @@ void tuner_side_start(harness *h)
         return;
     }
     compare_flops(h, true);
+    if (t->coef_seed && !STC_GEN_TUNER_CONST_COEFS) {
+        write_random_coefficients(h);
+        compare_flops(h, true);
+    }
     write_register(h, STC_TREG_WINDOW, t->window);
     write_register(h, STC_TREG_RETUNE, t->retune);
     write_register(h, STC_TREG_THRESHOLD, t->threshold);
@@ -248,6 +288,20 @@ void tuner_side_edge(harness *h)
 {
     tuner_side *t = &h->tune;
     stc_tuner_hw_regs before = t->twin.q;
+    if (before.psm == STC_PSM_IDLE && before.tuned && before.acc >= before.win_len) {
+        /* a monitored window closes at this edge (ref/tuner_hw.c idle_step) */
+        uint32_t distance = before.miss > before.ref_miss ? before.miss - before.ref_miss
+                                                          : before.ref_miss - before.miss;
+        if (before.have_ref && before.phase_en) {
+            t->at_threshold += distance == before.thresh;
+            t->above_threshold += distance == before.thresh + 1;
+        }
+    }
+    if (before.vsm == STC_VSM_WIN || (before.psm == STC_PSM_IDLE && before.tuned)) {
+        uint32_t top = 1u << 15;
+        bool closing = before.acc >= before.win_len;
+        t->top_bit_windows += closing && ((before.acc | before.miss | before.cyc | before.fph) & top);
+    }
     stc_tuner_hw_step(&t->twin, &t->in);
     compare_flops(h, t->in.reg_we);
     const stc_tuner_hw_regs *after = &t->twin.q;
@@ -346,8 +400,12 @@ void tuner_side_report(harness *h)
            STC_GEN_TUNER_SERIAL ? "serial" : "array",
            STC_GEN_TUNER_CONST_COEFS ? "constant" : "register", t->searches, t->completed,
            t->windows, t->compute_cycles);
-    printf("  tuner started while a software change was in progress: %" PRIu64 " time(s)\n",
-           t->started_in_change);
+    printf("  tuner started while a software change was in progress: %" PRIu64 " time(s); "
+           "coefficients %s; monitored windows with the misses' distance at THRESHOLD %" PRIu64
+           ", at THRESHOLD + 1 %" PRIu64 "; windows closed with a count's top bit set %" PRIu64 "\n",
+           t->started_in_change,
+           t->coef_seed && !STC_GEN_TUNER_CONST_COEFS ? "random (--tune-coefs)" : "stcgen's",
+           t->at_threshold, t->above_threshold, t->top_bit_windows);
     if (t->choice_count) {
         printf("  tuner choices:");
         for (unsigned index = 0; index < t->choice_count; index++) {

@@ -51,6 +51,11 @@ typedef struct {
                                  change is accepted (0: none), so the tuner starts while
                                  that change is in progress (16.5); operations.c */
     uint64_t started_in_change; /* report: searches started so */
+    uint64_t coef_seed;       /* --tune-coefs: non-default coefficients (0: stcgen's) */
+    /* report: monitored windows closed with the misses' distance from the
+     * tuned window's equal to THRESHOLD (no trigger) and one above it
+     * (trigger), and windows closed with the top bit of a 16-bit count set */
+    uint64_t at_threshold, above_threshold, top_bit_windows;
     stc_search search;        /* the search-level reference of the search in progress */
     bool searching;
     /* report */

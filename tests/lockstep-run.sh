@@ -41,6 +41,22 @@ run() {
     fi
 }
 
+# run_covering NAME PATTERN TAG ARGS...: run, and the report must also
+# match the extended regular expression PATTERN (a case the run exists to
+# reach).
+run_covering() {
+    local name=$1 pattern=$2 tag=$3
+    shift 3
+    local before=$failed
+    run "$name" "$tag" "$@"
+    if [ "$failed" = "$before" ] && ! grep -Eq "$pattern" "$log"; then
+        passed=$((passed - 1))
+        failed=$((failed + 1))
+        echo "FAIL $tag: $name did not reach /$pattern/ ($ls/$tag/lockstep $*)"
+        grep '^  tuner' "$log" | sed 's/^/    /'
+    fi
+}
+
 # caught NAME TAG ARGS...: a broken controller; the harness must report a
 # mismatch (and exit 0 because of --expect-mismatch).
 caught() {
@@ -161,9 +177,21 @@ if [ "$mode" = quick ]; then
         done
     done
     [ -n "$tune_traces" ] || echo "skip tuner trace runs: no build/traces/*.zst (make traces)"
-    run "tuner, phase trigger, counter clears" default --seed 4 --requests 40000 --tune 512 \
-        --phase-threshold 6 --clear-every 3000
-    run "tuner, phase trigger" serial --seed 5 --requests 40000 --tune 512 --phase-threshold 6
+    # The phase comparison at exactly THRESHOLD (no trigger) and one above.
+    edge='distance at THRESHOLD [1-9][0-9]*, at THRESHOLD \+ 1 [1-9]'
+    run_covering "tuner, phase trigger, counter clears" "$edge" default --seed 4 --requests 40000 \
+        --tune 512 --phase-threshold 6 --clear-every 3000
+    run_covering "tuner, phase trigger" "$edge" serial --seed 5 --requests 40000 --tune 512 \
+        --phase-threshold 6
+    # Coefficient registers written with other values than stcgen's: every
+    # window's energy is checked with the written ones.
+    for tag in default serial; do
+        run_covering "tuner, random coefficients, phase trigger" "coefficients random" "$tag" \
+            --seed 6 --requests 40000 --tune 512 --phase-threshold 6 --tune-coefs 9
+    done
+    # Windows long enough to set the top bit of the 16-bit counts.
+    run_covering "tuner, windows of 40000 accesses" "top bit set [1-9]" default --seed 8 \
+        --requests 300000 --tune 40000
     same_as_plain "fast evaluation = plain eval()" default --seed 3 --requests 5000 \
         --reconfig-every 150 --checkpoint-every 2000 --clear-in-request 500
     same_as_plain "fast evaluation = plain eval(), tuner" serial --seed 5 --requests 8000 \
