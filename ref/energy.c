@@ -215,12 +215,11 @@ int stc_energy_default(const stc_geometry *geometry, stc_energy_table *table, ch
         unsigned beats = n * g.beats_per_line;
         /* The stall covers the controller's own miss cycles too (a whole
          * logical line missing: one burst, docs/ARCHITECTURE.md section 10). */
-        uint64_t controller_cycles = stc_miss_controller_cycles(n, 1, 0);
-        t.miss_nj[li] = burst_nj(&m, beats) +
-                        (g.mem_latency + beats + controller_cycles) * m.stall_nj + n * m.fill_line_nj;
+        t.miss_nj[li] = burst_nj(&m, beats) + (double)stc_line_miss_cycles(&g, n) * m.stall_nj +
+                        n * m.fill_line_nj;
     }
     t.writeback_nj = m.line_out_nj + burst_nj(&m, g.beats_per_line) +
-                     (g.mem_latency + g.beats_per_line + STC_WRITEBACK_REQUEST_CYCLES) * m.stall_nj;
+                     (double)stc_writeback_cycles(&g) * m.stall_nj;
     t.walk_row_nj = g.banks * m.tag_row_nj + m.stall_nj;
     t.wake_nj = m.rail_nj + g.wake_cycles * m.stall_nj;
     t.stall_nj_per_cycle = m.stall_nj;

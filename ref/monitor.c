@@ -222,11 +222,8 @@ void stc_monitor_estimate(const stc_monitor *monitor, const stc_config *config,
     estimate->fill_bursts = misses;
     estimate->writebacks = map->writebacks[config->ways];
     uint64_t probes = accesses + (config->way_predict ? accesses - estimate->first_probe_hits : 0);
-    uint64_t memory = geometry->mem_latency + (uint64_t)geometry->beats_per_line * config->sublines;
-    uint64_t writeback = geometry->mem_latency + (uint64_t)geometry->beats_per_line +
-                         STC_WRITEBACK_REQUEST_CYCLES;
-    estimate->cycles = probes + misses * (memory + stc_miss_controller_cycles(config->sublines, 1, 0)) +
-                       estimate->writebacks * writeback;
+    estimate->cycles = probes + misses * stc_line_miss_cycles(geometry, config->sublines) +
+                       estimate->writebacks * stc_writeback_cycles(geometry);
 }
 
 void stc_monitor_decay(stc_monitor *monitor, unsigned shift)

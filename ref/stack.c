@@ -398,11 +398,7 @@ int stc_stack_sweep_counters(const stc_stack_sweep *sweep, const stc_config *con
     /* Per miss one burst of the whole logical line; the controller's cycles
      * are linear in the writebacks, so they are summed per miss without and
      * per writeback apart (timing.h). */
-    const uint64_t miss_cycles = geometry->mem_latency +
-                                 (uint64_t)config->sublines * geometry->beats_per_line +
-                                 stc_miss_controller_cycles(config->sublines, 1, 0);
-    const uint64_t writeback_cycles = geometry->mem_latency + (uint64_t)geometry->beats_per_line +
-                                      STC_WRITEBACK_REQUEST_CYCLES;
-    out->cycles = probe_cycles + out->misses * miss_cycles + out->writebacks * writeback_cycles;
+    out->cycles = probe_cycles + out->misses * stc_line_miss_cycles(geometry, config->sublines) +
+                  out->writebacks * stc_writeback_cycles(geometry);
     return 0;
 }

@@ -7,6 +7,8 @@
 #ifndef STC_TIMING_H
 #define STC_TIMING_H
 
+#include "geometry.h"
+
 #include <stdint.h>
 
 /* Each writeback's request cycle, before the memory's T_mem + P/W. */
@@ -20,6 +22,25 @@ static inline uint64_t stc_miss_controller_cycles(uint64_t sublines, uint64_t bu
                                                   uint64_t writebacks)
 {
     return 2 * sublines + 2 * bursts + 2 + writebacks * STC_WRITEBACK_REQUEST_CYCLES;
+}
+
+/* All cycles of a miss of a whole logical line of `sublines` physical
+ * lines without a dirty victim: the memory's T_mem + sublines x P/W of one
+ * read burst and the controller's. The steady state's miss (section 11);
+ * the engines that count misses without simulating them (stack.c,
+ * monitor.c, the tuner's estimates) and the energy table's stall use it. */
+static inline uint64_t stc_line_miss_cycles(const stc_geometry *geometry, uint64_t sublines)
+{
+    return geometry->mem_latency + sublines * geometry->beats_per_line +
+           stc_miss_controller_cycles(sublines, 1, 0);
+}
+
+/* All cycles one writeback of a physical line adds to a miss: the
+ * memory's T_mem + P/W and its request cycle. */
+static inline uint64_t stc_writeback_cycles(const stc_geometry *geometry)
+{
+    return geometry->mem_latency + (uint64_t)geometry->beats_per_line +
+           STC_WRITEBACK_REQUEST_CYCLES;
 }
 
 /* A reconfiguration that wakes banks or walks (0 otherwise): the cycle that

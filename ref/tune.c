@@ -242,14 +242,6 @@ static void probe_plan(stc_tuned_cache *tuned)
     tuned->config_count = stc_config_enumerate(geometry, tuned->configs, STC_MAX_CONFIGS);
 }
 
-/* Cycles of one miss of a logical line of `sublines` (one burst, no
- * writeback): the memory's and the controller's. */
-static uint64_t miss_cycles(const stc_geometry *geometry, unsigned sublines)
-{
-    return geometry->mem_latency + (uint64_t)geometry->beats_per_line * sublines +
-           stc_miss_controller_cycles(sublines, 1, 0);
-}
-
 /* Estimate, from the probe window just measured (counters and hits by
  * depth), the window energy of every configuration with the probe's set
  * mapping and line. */
@@ -271,7 +263,7 @@ static void probe_estimate(stc_tuned_cache *tuned, const stc_config *probe,
         estimate.misses = window->misses + deeper;
         estimate.first_probe_hits = config->way_predict ? depth_hits[0] : 0;
         uint64_t extra = config->way_predict ? window->accesses - depth_hits[0] : 0;
-        estimate.cycles = window->cycles + deeper * miss_cycles(&tuned->geometry, probe->sublines) +
+        estimate.cycles = window->cycles + deeper * stc_line_miss_cycles(&tuned->geometry, probe->sublines) +
                           extra - probe_extra;
         stc_fixed_counters fixed = stc_fixed_counters_of(&estimate);
         tuned->estimate[index] = (tuned->estimated[index] ? tuned->estimate[index] : 0) +
