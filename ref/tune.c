@@ -446,13 +446,11 @@ static void account_unmeasured(stc_tuned_cache *tuned)
 static void end_window(stc_tuned_cache *tuned)
 {
     if (tuned->monitor) {
+        /* The window only paces the decisions: they use the monitor's
+         * counts, not 16-bit window counters, so nothing saturates. */
         stc_energy energy;
-        stc_counters window = harvest(tuned, &energy);
-        stc_fixed_counters fixed = stc_fixed_counters_of(&window);
+        harvest(tuned, &energy);
         tuned->report.windows++;
-        tuned->report.saturated_windows += saturated(&window, &fixed);
-        tuned->monitor_nj += energy.total_nj;
-        tuned->monitor_accesses += window.accesses;
         monitor_decide(tuned);
         return;
     }
