@@ -285,8 +285,10 @@ static void reconfigure(harness *h, const stc_config *next, const unsigned *ille
     h->ops++;
     h->reconfigs++;
     /* Section 14.4: a bank asked on again while still powering down wakes
-     * later than the model says; keep changes apart (the tuner's are apart
-     * by a measurement window: tuner_side_serve checks). */
+     * later than the model says; keep software's changes apart. The
+     * tuner's are apart by a measurement window, except its first change
+     * right after the software change it was started in, which powers
+     * nothing down (tuner_side_serve checks: only after a shrink). */
     uint64_t gap = h->last_cfg_done + h->max_ack_delay + 6;
     if (h->cycle < gap && !by_tuner) {
         idle_cycles(h, (unsigned)(gap - h->cycle));
