@@ -772,6 +772,29 @@ stc_energy stc_energy_of(const stc_energy_table *table, const stc_config *config
     return e;
 }
 
+stc_small_sram_energy stc_energy_small_sram(unsigned rows, unsigned row_bits,
+                                            unsigned compare_bits)
+{
+    const double c_bitline = rows * C_BITLINE_PER_CELL_FF + C_BITLINE_FIXED_FF;
+    const double cols = row_bits;
+    const double wordline = switched_nj(1.0, 1.0, cols * C_WORDLINE_PER_CELL_FF, VDD_V, VDD_V);
+    const double decode_bits = rows > 1 ? ceil(log2((double)rows)) : 0.0;
+    const double decode = switched_nj(decode_bits, DATA_ACTIVITY,
+                                      C_DECODE_PER_BIT_FF + rows * C_DECODE_PER_ROW_FF, VDD_V,
+                                      VDD_V);
+    const double read = switched_nj(cols, 1.0, c_bitline, VDD_V, READ_SWING_V) +
+                        switched_nj(cols, 1.0, C_SENSE_AMP_FF, VDD_V, VDD_V);
+    const double write = switched_nj(cols, 1.0, c_bitline, VDD_V, VDD_V);
+    const double compare =
+        switched_nj(compare_bits, DATA_ACTIVITY, C_COMPARE_PER_BIT_FF, VDD_V, VDD_V);
+    stc_small_sram_energy energy;
+    /* The write reuses the decoded row, but drives the wordline again. */
+    energy.rmw_nj = decode + 2.0 * wordline + read + compare + write;
+    energy.leak_nj_per_cycle =
+        rows * cols * LEAK_PER_CELL_NA * PERIPHERY_FACTOR * VDD_V * CYCLE_NS * 1e-9;
+    return energy;
+}
+
 void stc_energy_add(stc_energy *sum, const stc_energy *part)
 {
     sum->probe_nj += part->probe_nj;

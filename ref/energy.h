@@ -96,6 +96,19 @@ int stc_energy_write(const stc_energy_table *table, FILE *out);
 stc_energy stc_energy_of(const stc_energy_table *table, const stc_config *config,
                          const stc_counters *counters);
 
+/* A small SRAM beside the cache (the tuner's shadow tags), priced by the
+ * same 0.18 um capacitance model as the default table (docs/ENERGY.md 3.6),
+ * whatever table the cache uses: one read-modify-write of a row of
+ * row_bits cells of which compare_bits are compared with an address, and
+ * the leakage of all its cells per cycle. */
+typedef struct {
+    double rmw_nj;           /* decode, read the row, compare, write it back */
+    double leak_nj_per_cycle;
+} stc_small_sram_energy;
+
+stc_small_sram_energy stc_energy_small_sram(unsigned rows, unsigned row_bits,
+                                            unsigned compare_bits);
+
 /* Add b into a, field by field. */
 void stc_energy_add(stc_energy *sum, const stc_energy *part);
 

@@ -16,6 +16,7 @@ typedef struct {
     unsigned ways;
     unsigned line_shift;     /* log2 of the logical line's bytes */
     uint64_t sets;           /* g x rows / sublines */
+    uint64_t tag_mask;       /* the line-number bits an entry compares */
     bool *valid;             /* [sets][ways] */
     uint64_t *line;          /* [sets][ways] logical line numbers */
     uint8_t *dirty_from;     /* [sets][ways][STC_MAX_SUBLINES] */
@@ -26,10 +27,17 @@ typedef struct {
 
 struct stc_monitor {
     stc_geometry geometry;
-    unsigned sample_bits;
+    stc_monitor_shape shape;
     unsigned sample_shift;   /* lo of monitor.h */
+    uint64_t group;          /* the sample bits' value of the watched sets */
+    uint64_t since_rotation; /* observed accesses since the group moved */
     uint64_t watched;
     uint64_t watched_writes;
+    uint64_t lookups;
+    uint64_t array_accesses;
+    bool have_last;          /* last_line holds the previous watched access */
+    bool last_dirty;         /* ... and a store to it has marked it dirty */
+    uint64_t last_line;      /* its physical line number */
     size_t mapping_count;
     mapping mappings[STC_LINE_SIZES * (STC_MAX_BANKS + 1)];
 };
@@ -52,13 +60,17 @@ static mapping *find_mapping(const stc_monitor *monitor, unsigned groups, unsign
     return NULL;
 }
 
-stc_monitor *stc_monitor_create(const stc_geometry *geometry, unsigned sample_bits, char *err,
-                                size_t err_len)
+stc_monitor *stc_monitor_create(const stc_geometry *geometry, const stc_monitor_shape *shape,
+                                char *err, size_t err_len)
 {
     unsigned max_bits = stc_monitor_max_sample_bits(geometry);
-    if (sample_bits > max_bits) {
-        snprintf(err, err_len, "monitor sample bits %u: this geometry allows 0..%u", sample_bits,
-                 max_bits);
+    if (shape->sample_bits > max_bits) {
+        snprintf(err, err_len, "monitor sample bits %u: this geometry allows 0..%u",
+                 shape->sample_bits, max_bits);
+        return NULL;
+    }
+    if (shape->tag_bits > 32) {
+        snprintf(err, err_len, "monitor tag bits %u: expected 0..32", shape->tag_bits);
         return NULL;
     }
     stc_monitor *monitor = calloc(1, sizeof *monitor);
@@ -67,7 +79,7 @@ stc_monitor *stc_monitor_create(const stc_geometry *geometry, unsigned sample_bi
         return NULL;
     }
     monitor->geometry = *geometry;
-    monitor->sample_bits = sample_bits;
+    monitor->shape = *shape;
     monitor->sample_shift = geometry->offset_bits + stc_log2(STC_MAX_SUBLINES);
     for (unsigned sublines = 1; sublines <= STC_MAX_SUBLINES; sublines *= 2) {
         for (unsigned groups = 1; groups <= geometry->banks; groups *= 2) {
@@ -80,6 +92,9 @@ stc_monitor *stc_monitor_create(const stc_geometry *geometry, unsigned sample_bi
             map->ways = probe.ways;
             map->line_shift = geometry->offset_bits + stc_log2(sublines);
             map->sets = (uint64_t)groups * geometry->rows / sublines;
+            map->tag_mask = shape->tag_bits
+                                ? (((uint64_t)1 << shape->tag_bits) - 1) << stc_log2(map->sets)
+                                : ~(uint64_t)0;
             size_t entries = (size_t)map->sets * map->ways;
             map->valid = calloc(entries, sizeof *map->valid);
             map->line = calloc(entries, sizeof *map->line);
@@ -132,7 +147,7 @@ static void observe_mapping(mapping *map, uint64_t addr, unsigned offset_bits, b
     uint8_t *dirty = map->dirty_from + base * STC_MAX_SUBLINES;
 
     unsigned depth = 0;
-    while (depth < map->ways && !(valid[depth] && lines[depth] == line)) {
+    while (depth < map->ways && !(valid[depth] && ((lines[depth] ^ line) & map->tag_mask) == 0)) {
         depth++;
     }
     uint8_t found[STC_MAX_SUBLINES];
@@ -170,18 +185,80 @@ static void observe_mapping(mapping *map, uint64_t addr, unsigned offset_bits, b
     memcpy(dirty, found, sizeof found);
 }
 
+/* The next group of the full cycle, with empty stacks. */
+static void rotate(stc_monitor *monitor, uint64_t sample_mask)
+{
+    monitor->group = (monitor->group * 5 + 3) & sample_mask;
+    monitor->have_last = false;
+    for (size_t index = 0; index < monitor->mapping_count; index++) {
+        mapping *map = &monitor->mappings[index];
+        memset(map->valid, 0, (size_t)map->sets * map->ways * sizeof *map->valid);
+    }
+}
+
 void stc_monitor_observe(stc_monitor *monitor, uint64_t addr, bool write)
 {
-    uint64_t sample_mask = ((uint64_t)1 << monitor->sample_bits) - 1;
-    if ((addr >> monitor->sample_shift) & sample_mask) {
+    uint64_t sample_mask = ((uint64_t)1 << monitor->shape.sample_bits) - 1;
+    if (monitor->shape.rotate_every && monitor->shape.sample_bits &&
+        ++monitor->since_rotation > monitor->shape.rotate_every) {
+        monitor->since_rotation = 1;
+        rotate(monitor, sample_mask);
+    }
+    if (((addr >> monitor->sample_shift) & sample_mask) != monitor->group) {
         return;
     }
     addr &= monitor->geometry.addr_mask;
     monitor->watched++;
+    monitor->lookups++;
+    uint64_t physical_line = addr >> monitor->geometry.offset_bits;
+    bool repeat = monitor->have_last && physical_line == monitor->last_line;
+    if (!repeat || (write && !monitor->last_dirty)) {
+        monitor->array_accesses++;
+    }
+    monitor->last_dirty = (repeat && monitor->last_dirty) || write;
+    monitor->have_last = true;
+    monitor->last_line = physical_line;
     monitor->watched_writes += write;
     for (size_t index = 0; index < monitor->mapping_count; index++) {
         observe_mapping(&monitor->mappings[index], addr, monitor->geometry.offset_bits, write);
     }
+}
+
+static unsigned bits_for(unsigned values)
+{
+    unsigned bits = 0;
+    while ((1u << bits) < values) {
+        bits++;
+    }
+    return bits;
+}
+
+size_t stc_monitor_arrays(const stc_monitor *monitor, stc_monitor_array *arrays, size_t max)
+{
+    for (size_t index = 0; index < monitor->mapping_count && index < max; index++) {
+        const mapping *map = &monitor->mappings[index];
+        unsigned set_bits = stc_log2(map->sets);
+        unsigned tag_bits = monitor->shape.tag_bits;
+        if (tag_bits == 0) {
+            tag_bits = monitor->geometry.addr_bits - map->line_shift - set_bits;
+        }
+        unsigned dirty_bits = monitor->shape.read_only ? 0 : bits_for(map->ways + 1);
+        unsigned entry_bits = 1 + tag_bits + map->sublines * dirty_bits;
+        arrays[index].rows = (unsigned)(map->sets >> monitor->shape.sample_bits);
+        arrays[index].row_bits = map->ways * entry_bits;
+        arrays[index].compare_bits = map->ways * tag_bits;
+    }
+    return monitor->mapping_count;
+}
+
+uint64_t stc_monitor_lookups(const stc_monitor *monitor)
+{
+    return monitor->lookups;
+}
+
+uint64_t stc_monitor_array_accesses(const stc_monitor *monitor)
+{
+    return monitor->array_accesses;
 }
 
 uint64_t stc_monitor_watched(const stc_monitor *monitor)

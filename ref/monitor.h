@@ -24,6 +24,23 @@
  * set sees all of its lines and its stack is exact; 1 / 2^sample_bits of
  * the sets of every mapping are watched. sample_bits is at most
  * log2(bank_bytes) - lo.
+ *
+ * Rotation (hardware-sized monitors): a monitor that stores only the
+ * watched sets must watch a fixed sample, and a fixed sample is biased on
+ * programs whose hot data sits at aligned addresses (TUNING.md 8: bsearch).
+ * With rotate_every > 0 the watched group (the value those sample bits
+ * must have) moves every rotate_every observed accesses through all
+ * 2^sample_bits groups (group' = 5 group + 3 mod 2^sample_bits, a full
+ * cycle), and every stack is emptied when it moves: the storage now holds
+ * other sets. Counts accumulate across groups.
+ *
+ * Repeats: consecutive watched accesses to one physical line (most of an
+ * I-cache's fetches) are depth-0 hits in every stack; hardware counts them
+ * without touching the arrays (stc_monitor_array_accesses).
+ *
+ * Partial tags: with tag_bits > 0 an entry matches on tag_bits bits of the
+ * logical line number above the set index only (aliases count as hits),
+ * as a shadow array of that many tag bits would.
  */
 #ifndef STC_MONITOR_H
 #define STC_MONITOR_H
@@ -42,15 +59,50 @@ typedef struct stc_monitor stc_monitor;
  * mapping shares (0 if there are none: then every access is watched). */
 unsigned stc_monitor_max_sample_bits(const stc_geometry *geometry);
 
+/* What the monitor watches and stores. */
+typedef struct {
+    unsigned sample_bits;  /* 1 / 2^sample_bits of the sets watched at a time */
+    uint64_t rotate_every; /* observed accesses between moves of the watched
+                              group; 0: the group of zero bits, always
+                              (nothing moves when sample_bits is 0) */
+    unsigned tag_bits;     /* bits of a stored tag; 0: whole line numbers */
+    bool read_only;        /* an I-cache's: stores no dirty state (writes are
+                              refused by the cache before they get here) */
+} stc_monitor_shape;
+
 /* A monitor with empty stacks. Returns NULL with a message if sample_bits
- * is above stc_monitor_max_sample_bits. */
-stc_monitor *stc_monitor_create(const stc_geometry *geometry, unsigned sample_bits, char *err,
-                                size_t err_len);
+ * is above stc_monitor_max_sample_bits or tag_bits above 32. */
+stc_monitor *stc_monitor_create(const stc_geometry *geometry, const stc_monitor_shape *shape,
+                                char *err, size_t err_len);
 void stc_monitor_destroy(stc_monitor *monitor);
 
 /* One access to the physical line holding addr (a request split at
  * physical-line boundaries is one call per piece); write: it stores. */
 void stc_monitor_observe(stc_monitor *monitor, uint64_t addr, bool write);
+
+/* The storage a hardware monitor of this shape holds: one array per set
+ * mapping, a row per watched set with its `ways` entries (valid, tag,
+ * per physical line the dirty_from value: the smallest associativity whose
+ * cache holds it dirty, 1..ways+1). A row is read, compared and written
+ * back on every watched access. */
+typedef struct {
+    unsigned rows;         /* watched sets */
+    unsigned row_bits;     /* ways x (1 + tag bits + sublines x dirty_from bits) */
+    unsigned compare_bits; /* ways x tag bits */
+} stc_monitor_array;
+
+/* Fill up to max arrays; returns how many the monitor has (at most
+ * STC_MONITOR_MAX_ARRAYS). */
+enum { STC_MONITOR_MAX_ARRAYS = STC_LINE_SIZES * 6 }; /* 6: group counts 1..STC_MAX_BANKS */
+size_t stc_monitor_arrays(const stc_monitor *monitor, stc_monitor_array *arrays, size_t max);
+
+/* Watched accesses since creation, and those of them that read and wrote
+ * the arrays: an access to the physical line the previous watched access
+ * touched is at depth 0 of every stack, so it only counts (a store
+ * writes the arrays once, to mark the line dirty, unless a store to that
+ * line already did). */
+uint64_t stc_monitor_lookups(const stc_monitor *monitor);
+uint64_t stc_monitor_array_accesses(const stc_monitor *monitor);
 
 /* Watched accesses since creation or the last decay. */
 uint64_t stc_monitor_watched(const stc_monitor *monitor);

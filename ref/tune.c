@@ -99,6 +99,11 @@ stc_tune_options stc_tune_options_default(void)
      * average: no window of the 13 real traces saturates. */
     options.window = 1024;
     options.probe_rounds = 1;
+    /* The monitor at a size hardware can afford (TUNING.md 8): a quarter
+     * of the sets, moving every 16384 accesses, 8-bit tags. */
+    options.monitor_sample_bits = 2;
+    options.monitor_rotate = 16384;
+    options.monitor_tag_bits = 8;
     return options;
 }
 
@@ -112,6 +117,9 @@ const char *stc_tune_options_check(const stc_tune_options *options)
     }
     if (options->monitor_decay > 16) {
         return "the monitor decay must be 0..16";
+    }
+    if (options->monitor_tag_bits > 32) {
+        return "the monitor tag bits must be 0..32";
     }
     if (options->plan.kind != STC_SEARCH_HEURISTIC && options->plan.kind != STC_SEARCH_EXHAUSTIVE &&
         options->plan.kind != STC_SEARCH_PROBE && options->plan.kind != STC_SEARCH_MONITOR) {
@@ -540,7 +548,9 @@ stc_tuned_cache *stc_tuned_cache_create(const stc_geometry *geometry, stc_cache_
     }
     if (options->plan.kind == STC_SEARCH_MONITOR) {
         tuned->config_count = stc_config_enumerate(geometry, tuned->configs, STC_MAX_CONFIGS);
-        tuned->monitor = stc_monitor_create(geometry, options->monitor_sample_bits, err, err_len);
+        stc_monitor_shape shape = {options->monitor_sample_bits, options->monitor_rotate,
+                                   options->monitor_tag_bits, kind == STC_ICACHE};
+        tuned->monitor = stc_monitor_create(geometry, &shape, err, err_len);
         if (!tuned->monitor) {
             stc_cache_destroy(tuned->cache);
             free(tuned);
@@ -603,11 +613,42 @@ void stc_tuned_cache_run(stc_tuned_cache *tuned, const stc_ref *refs, size_t cou
     }
 }
 
+/* The monitor is hardware beside the cache: its lookups and leakage are
+ * the same whatever configuration runs, so they are charged once, at the
+ * end, into the run's probe and static energy. */
+static void charge_monitor(stc_tuned_cache *tuned)
+{
+    stc_monitor_array arrays[STC_MONITOR_MAX_ARRAYS];
+    size_t count = stc_monitor_arrays(tuned->monitor, arrays, STC_MONITOR_MAX_ARRAYS);
+    double rmw_nj = 0.0, leak_nj = 0.0;
+    uint64_t bits = 0;
+    for (size_t index = 0; index < count; index++) {
+        stc_small_sram_energy array = stc_energy_small_sram(
+            arrays[index].rows, arrays[index].row_bits, arrays[index].compare_bits);
+        rmw_nj += array.rmw_nj;
+        leak_nj += array.leak_nj_per_cycle;
+        bits += (uint64_t)arrays[index].rows * arrays[index].row_bits;
+    }
+    stc_tuned_report *report = &tuned->report;
+    report->monitor_bits = bits;
+    report->monitor_lookups = stc_monitor_lookups(tuned->monitor);
+    report->monitor_array_accesses = stc_monitor_array_accesses(tuned->monitor);
+    memset(&report->monitor_energy, 0, sizeof report->monitor_energy);
+    report->monitor_energy.probe_nj = (double)report->monitor_array_accesses * rmw_nj;
+    report->monitor_energy.static_nj = (double)report->counters.cycles * leak_nj;
+    report->monitor_energy.total_nj =
+        report->monitor_energy.probe_nj + report->monitor_energy.static_nj;
+    stc_energy_add(&report->energy, &report->monitor_energy);
+}
+
 void stc_tuned_cache_finish(stc_tuned_cache *tuned, stc_tuned_report *report)
 {
     /* The partial window counts in the energy but is not a measurement. */
     account_unmeasured(tuned);
     settle_estimate(tuned);
+    if (tuned->monitor) {
+        charge_monitor(tuned);
+    }
     tuned->report.final_config = *stc_cache_config(tuned->cache);
     *report = tuned->report;
 }

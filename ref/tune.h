@@ -97,6 +97,11 @@ typedef struct {
                                          (monitor.h) */
     unsigned monitor_decay;           /* monitor search: shift the counts right by this
                                          after every decision (0: whole-run counts) */
+    uint64_t monitor_rotate;          /* monitor search: accesses between moves of the
+                                         watched sample (0: a fixed sample; monitor.h;
+                                         ignored when every set is watched) */
+    unsigned monitor_tag_bits;        /* monitor search: bits of a shadow tag (0: whole
+                                         line numbers) */
 } stc_tune_options;
 
 /* The seed's heuristic, 1024-access windows, no warm-up, one-off tuning. */
@@ -118,6 +123,12 @@ typedef struct {
     stc_config final_config;     /* in use at the end of the run */
 
     unsigned switches;           /* monitor search: decisions that changed the configuration */
+    uint64_t monitor_bits;       /* monitor search: its shadow storage (monitor.h) */
+    uint64_t monitor_lookups;    /* monitor search: watched accesses */
+    uint64_t monitor_array_accesses; /* ... of them that read and wrote its arrays */
+    stc_energy monitor_energy;   /* monitor search: its lookups (probe_nj) and leakage
+                                    (static_nj), priced by stc_energy_small_sram; also
+                                    in energy */
 
     uint64_t windows;            /* measurement windows completed */
     uint64_t saturated_windows;  /* windows in which a 16-bit tuner counter saturated */

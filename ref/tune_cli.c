@@ -38,9 +38,16 @@ static const char usage_text[] =
     "      --margin M           leave the best (heuristic) or the configuration in use\n"
     "                           (probe, monitor) only for one lower by more than 1/2^M\n"
     "      --probe-rounds R     probe: rounds through the probe windows (default 1)\n"
-    "      --sample-bits K      monitor: watch 1/2^K of the sets (default 0: all)\n"
+    "      --sample-bits K      monitor: watch 1/2^K of the sets (default 2; 0: all)\n"
     "      --decay D            monitor: shift its counts right by D after each\n"
     "                           decision (default 0: counts of the whole run)\n"
+    "      --rotate N           monitor: move the watched sample to the next group\n"
+    "                           of sets every N accesses, emptying its stacks (a\n"
+    "                           monitor storing only the sample; default 16384;\n"
+    "                           0: a fixed sample)\n"
+    "      --tag-bits T         monitor: shadow tags of T bits (default 8; 0: whole)\n"
+    "                           (the monitor's lookups and leakage are charged in\n"
+    "                           the run's energy)\n"
     "      --remeasure          heuristic: measure the best again before a candidate\n"
     "                           that follows a rejected one\n"
     "      --order LIST         the heuristic's parameter order, a permutation of\n"
@@ -126,7 +133,7 @@ static int parse_options(int argc, char **argv, tune_options *opts)
         static const char *const valued[] = {
             "--mode",   "--search", "--order", "--window", "--warmup",   "--retune-every",
             "--phase-threshold", "--energy", "-g", "--geometry", "-f", "--format", "--limit",
-            "--margin", "--probe-rounds", "--sample-bits", "--decay",
+            "--margin", "--probe-rounds", "--sample-bits", "--decay", "--rotate", "--tag-bits",
         };
         bool known = false;
         for (size_t name = 0; name < sizeof valued / sizeof valued[0]; name++) {
@@ -210,6 +217,18 @@ static int parse_options(int argc, char **argv, tune_options *opts)
                 return usage_error("--decay '%s': expected a shift, 0..16", value);
             }
             opts->tune.monitor_decay = (unsigned)number;
+            hardware_only = arg;
+        } else if (!strcmp(arg, "--rotate")) {
+            if (stc_parse_count(value, &number) != 0) {
+                return usage_error("--rotate '%s': expected a count of accesses", value);
+            }
+            opts->tune.monitor_rotate = number;
+            hardware_only = arg;
+        } else if (!strcmp(arg, "--tag-bits")) {
+            if (stc_parse_count(value, &number) != 0 || number > 32) {
+                return usage_error("--tag-bits '%s': expected 0..32", value);
+            }
+            opts->tune.monitor_tag_bits = (unsigned)number;
             hardware_only = arg;
         } else if (!strcmp(arg, "--margin")) {
             if (stc_parse_count(value, &number) != 0 || number > 31) {
@@ -413,6 +432,15 @@ static void print_hardware_notes(const tune_options *opts, const stc_tune_result
                 printf("note: %s %c-cache: the trace ended before the first search finished\n",
                        name, "ID"[kind]);
             }
+            if (opts->tune.plan.kind == STC_SEARCH_MONITOR) {
+                double run_nj = cache->run_energy.total_nj;
+                printf("monitor: %s %c-cache: %" PRIu64 " bits of shadow tags, %" PRIu64
+                       " lookups (%" PRIu64 " touching the arrays), %.3f uJ = %.1f%% of the "
+                       "run (charged)\n",
+                       name, "ID"[kind], report->monitor_bits, report->monitor_lookups,
+                       report->monitor_array_accesses, report->monitor_energy.total_nj / 1000.0,
+                       run_nj > 0 ? 100.0 * report->monitor_energy.total_nj / run_nj : 0.0);
+            }
         }
     }
 }
@@ -432,9 +460,19 @@ static void print_table(const tune_options *opts, const stc_tune_result *results
         printf("mode %s, exhaustive search (%s)\n", opts->hardware ? "hardware" : "oracle",
                plan->descending ? "descending" : "ascending");
     } else if (plan->kind == STC_SEARCH_MONITOR) {
+        char rotation[64] = "";
+        if (opts->tune.monitor_rotate) {
+            snprintf(rotation, sizeof rotation, ", moving every %llu accesses",
+                     (unsigned long long)opts->tune.monitor_rotate);
+        }
+        char tags[32] = "whole tags";
+        if (opts->tune.monitor_tag_bits) {
+            snprintf(tags, sizeof tags, "%u-bit tags", opts->tune.monitor_tag_bits);
+        }
         printf("mode %s, monitor search (every configuration estimated from shadow tags "
-               "watching 1/%u of the sets%s)\n",
+               "watching 1/%u of the sets%s, %s%s)\n",
                opts->hardware ? "hardware" : "oracle", 1u << opts->tune.monitor_sample_bits,
+               opts->tune.monitor_sample_bits ? rotation : "", tags,
                opts->hardware ? "; model only: the RTL tuner does not implement it yet"
                               : "; oracle: the exhaustive search");
     } else if (plan->kind == STC_SEARCH_PROBE) {
@@ -564,8 +602,13 @@ static void print_json_hardware(const stc_geometry *geometry, const stc_tuned_re
     print_json_energy("walk_nj", &report->walk_energy);
     printf(",\"search_accesses\":%" PRIu64 ",", report->search_accesses);
     print_json_energy("search_nj", &report->search_energy);
-    printf(",\"search_at_chosen_nj\":%.6g,\"search_extra_nj\":%.6g}", report->search_at_chosen_nj,
+    printf(",\"search_at_chosen_nj\":%.6g,\"search_extra_nj\":%.6g,", report->search_at_chosen_nj,
            report->search_energy.total_nj - report->search_at_chosen_nj);
+    printf("\"monitor_bits\":%" PRIu64 ",\"monitor_lookups\":%" PRIu64
+           ",\"monitor_array_accesses\":%" PRIu64 ",",
+           report->monitor_bits, report->monitor_lookups, report->monitor_array_accesses);
+    print_json_energy("monitor_nj", &report->monitor_energy);
+    printf("}");
 }
 
 static void print_json(const tune_options *opts, const stc_tune_result *results)

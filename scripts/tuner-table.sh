@@ -12,7 +12,8 @@
 #   hw probe     the probe search (model only, not yet in the RTL), with
 #                $PROBE_OPTS (default below)
 #   hw monitor   the monitor search (model only: shadow tags of every set
-#                mapping, whole-run counts), with $MONITOR_OPTS
+#                mapping for a rotating sample of the sets, whole-run
+#                counts, its own energy charged), with $MONITOR_OPTS
 # Each cell: energy saved vs the baseline (%), and in brackets the loss
 # against the optimum (%). Last lines: means, worst loss, traces worse than
 # the baseline by more than 1 %.

@@ -350,6 +350,19 @@ static void test_default_numbers(void)
     CHECK_NJ(t.wake_nj, 1.241, "wake");
 }
 
+/* The monitor's small arrays (ENERGY.md 3.8): the worked example there,
+ * 16 rows of 48 cells with 32 compared. */
+static void test_small_sram(void)
+{
+    stc_small_sram_energy array = stc_energy_small_sram(16, 48, 32);
+    CHECK(fabs(array.rmw_nj - 0.01989792) < 1e-9, "read-modify-write %.9g nJ", array.rmw_nj);
+    CHECK(fabs(array.leak_nj_per_cycle - 8.9856e-6) < 1e-12, "leakage %.9g nJ/cycle",
+          array.leak_nj_per_cycle);
+    /* A longer bitline and more cells cost more. */
+    CHECK(stc_energy_small_sram(64, 48, 32).rmw_nj > array.rmw_nj, "more rows, more energy");
+    CHECK(stc_energy_small_sram(16, 96, 32).rmw_nj > array.rmw_nj, "wider rows, more energy");
+}
+
 static void test_model_limits(void)
 {
     char err[256];
@@ -767,6 +780,7 @@ int main(int argc, char **argv)
     test_way_prediction();
     test_default_rules();
     test_default_numbers();
+    test_small_sram();
     test_model_limits();
     test_round_trip();
     test_load_errors();
