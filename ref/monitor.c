@@ -73,6 +73,11 @@ stc_monitor *stc_monitor_create(const stc_geometry *geometry, const stc_monitor_
         snprintf(err, err_len, "monitor tag bits %u: expected 0..32", shape->tag_bits);
         return NULL;
     }
+    if (shape->counter_bits == 1 || shape->counter_bits > 32) {
+        snprintf(err, err_len, "monitor counter bits %u: expected 0 (unbounded) or 2..32",
+                 shape->counter_bits);
+        return NULL;
+    }
     stc_monitor *monitor = calloc(1, sizeof *monitor);
     if (!monitor) {
         snprintf(err, err_len, "out of memory");
@@ -185,6 +190,19 @@ static void observe_mapping(mapping *map, uint64_t addr, unsigned offset_bits, b
     memcpy(dirty, found, sizeof found);
 }
 
+/* Whether any of the mapping's counts has reached limit. */
+static bool counts_reach(const mapping *map, uint64_t limit)
+{
+    bool full = map->stack_misses >= limit;
+    for (unsigned depth = 0; depth < map->ways; depth++) {
+        full = full || map->depth_hits[depth] >= limit;
+    }
+    for (unsigned ways = 0; ways <= map->ways; ways++) {
+        full = full || map->writebacks[ways] >= limit;
+    }
+    return full;
+}
+
 /* The next group of the full cycle, with empty stacks. */
 static void rotate(stc_monitor *monitor, uint64_t sample_mask)
 {
@@ -219,8 +237,15 @@ void stc_monitor_observe(stc_monitor *monitor, uint64_t addr, bool write)
     monitor->have_last = true;
     monitor->last_line = physical_line;
     monitor->watched_writes += write;
+    bool full = false;
+    uint64_t limit = (uint64_t)1 << monitor->shape.counter_bits;
     for (size_t index = 0; index < monitor->mapping_count; index++) {
-        observe_mapping(&monitor->mappings[index], addr, monitor->geometry.offset_bits, write);
+        mapping *map = &monitor->mappings[index];
+        observe_mapping(map, addr, monitor->geometry.offset_bits, write);
+        full = full || counts_reach(map, limit);
+    }
+    if (monitor->shape.counter_bits && (full || monitor->watched >= limit)) {
+        stc_monitor_decay(monitor, 1);
     }
 }
 

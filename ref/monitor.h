@@ -68,10 +68,13 @@ typedef struct {
     unsigned tag_bits;     /* bits of a stored tag; 0: whole line numbers */
     bool read_only;        /* an I-cache's: stores no dirty state (writes are
                               refused by the cache before they get here) */
+    unsigned counter_bits; /* width of every count; when one reaches
+                              2^counter_bits all are halved (0: unbounded) */
 } stc_monitor_shape;
 
 /* A monitor with empty stacks. Returns NULL with a message if sample_bits
- * is above stc_monitor_max_sample_bits or tag_bits above 32. */
+ * is above stc_monitor_max_sample_bits, tag_bits above 32 or counter_bits
+ * outside 0 or 2..32. */
 stc_monitor *stc_monitor_create(const stc_geometry *geometry, const stc_monitor_shape *shape,
                                 char *err, size_t err_len);
 void stc_monitor_destroy(stc_monitor *monitor);

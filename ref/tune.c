@@ -104,6 +104,7 @@ stc_tune_options stc_tune_options_default(void)
     options.monitor_sample_bits = 2;
     options.monitor_rotate = 16384;
     options.monitor_tag_bits = 8;
+    options.monitor_counter_bits = 16;
     return options;
 }
 
@@ -120,6 +121,9 @@ const char *stc_tune_options_check(const stc_tune_options *options)
     }
     if (options->monitor_tag_bits > 32) {
         return "the monitor tag bits must be 0..32";
+    }
+    if (options->monitor_counter_bits == 1 || options->monitor_counter_bits > 32) {
+        return "the monitor counter bits must be 0 (unbounded) or 2..32";
     }
     if (options->plan.kind != STC_SEARCH_HEURISTIC && options->plan.kind != STC_SEARCH_EXHAUSTIVE &&
         options->plan.kind != STC_SEARCH_PROBE && options->plan.kind != STC_SEARCH_MONITOR) {
@@ -549,7 +553,8 @@ stc_tuned_cache *stc_tuned_cache_create(const stc_geometry *geometry, stc_cache_
     if (options->plan.kind == STC_SEARCH_MONITOR) {
         tuned->config_count = stc_config_enumerate(geometry, tuned->configs, STC_MAX_CONFIGS);
         stc_monitor_shape shape = {options->monitor_sample_bits, options->monitor_rotate,
-                                   options->monitor_tag_bits, kind == STC_ICACHE};
+                                   options->monitor_tag_bits, kind == STC_ICACHE,
+                                   options->monitor_counter_bits};
         tuned->monitor = stc_monitor_create(geometry, &shape, err, err_len);
         if (!tuned->monitor) {
             stc_cache_destroy(tuned->cache);

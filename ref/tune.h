@@ -102,6 +102,8 @@ typedef struct {
                                          ignored when every set is watched) */
     unsigned monitor_tag_bits;        /* monitor search: bits of a shadow tag (0: whole
                                          line numbers) */
+    unsigned monitor_counter_bits;    /* monitor search: width of its counts, all halved
+                                         when one fills (0: unbounded) */
 } stc_tune_options;
 
 /* The seed's heuristic, 1024-access windows, no warm-up, one-off tuning. */

@@ -46,6 +46,8 @@ static const char usage_text[] =
     "                           monitor storing only the sample; default 16384;\n"
     "                           0: a fixed sample)\n"
     "      --tag-bits T         monitor: shadow tags of T bits (default 8; 0: whole)\n"
+    "      --counter-bits C     monitor: C-bit counts, all halved when one fills\n"
+    "                           (default 16; 0: unbounded)\n"
     "                           (the monitor's lookups and leakage are charged in\n"
     "                           the run's energy)\n"
     "      --remeasure          heuristic: measure the best again before a candidate\n"
@@ -134,6 +136,7 @@ static int parse_options(int argc, char **argv, tune_options *opts)
             "--mode",   "--search", "--order", "--window", "--warmup",   "--retune-every",
             "--phase-threshold", "--energy", "-g", "--geometry", "-f", "--format", "--limit",
             "--margin", "--probe-rounds", "--sample-bits", "--decay", "--rotate", "--tag-bits",
+            "--counter-bits",
         };
         bool known = false;
         for (size_t name = 0; name < sizeof valued / sizeof valued[0]; name++) {
@@ -229,6 +232,13 @@ static int parse_options(int argc, char **argv, tune_options *opts)
                 return usage_error("--tag-bits '%s': expected 0..32", value);
             }
             opts->tune.monitor_tag_bits = (unsigned)number;
+            hardware_only = arg;
+        } else if (!strcmp(arg, "--counter-bits")) {
+            if (stc_parse_count(value, &number) != 0 || number == 1 || number > 32) {
+                return usage_error("--counter-bits '%s': expected 0 (unbounded) or 2..32",
+                                   value);
+            }
+            opts->tune.monitor_counter_bits = (unsigned)number;
             hardware_only = arg;
         } else if (!strcmp(arg, "--margin")) {
             if (stc_parse_count(value, &number) != 0 || number > 31) {
@@ -465,9 +475,14 @@ static void print_table(const tune_options *opts, const stc_tune_result *results
             snprintf(rotation, sizeof rotation, ", moving every %llu accesses",
                      (unsigned long long)opts->tune.monitor_rotate);
         }
-        char tags[32] = "whole tags";
+        char tags[64] = "whole tags";
         if (opts->tune.monitor_tag_bits) {
             snprintf(tags, sizeof tags, "%u-bit tags", opts->tune.monitor_tag_bits);
+        }
+        size_t used = strlen(tags);
+        if (opts->tune.monitor_counter_bits) {
+            snprintf(tags + used, sizeof tags - used, ", %u-bit counts",
+                     opts->tune.monitor_counter_bits);
         }
         printf("mode %s, monitor search (every configuration estimated from shadow tags "
                "watching 1/%u of the sets%s, %s%s)\n",

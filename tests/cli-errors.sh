@@ -81,6 +81,7 @@ expect_error tune-sample   "monitor sample bits 6: this geometry allows 0..5" --
 expect_error tune-sample-range "--sample-bits '17': expected 0..16" -- tune --mode hardware --search monitor --sample-bits 17 "$work/good.lackey"
 expect_error tune-decay    "--decay '17': expected a shift, 0..16" -- tune --mode hardware --search monitor --decay 17 "$work/good.lackey"
 expect_error tune-tag-bits "--tag-bits '33': expected 0..32" -- tune --mode hardware --search monitor --tag-bits 33 "$work/good.lackey"
+expect_error tune-counter-bits "--counter-bits '1': expected 0 (unbounded) or 2..32" -- tune --mode hardware --search monitor --counter-bits 1 "$work/good.lackey"
 expect_error tune-rotate  "--rotate 'x': expected a count of accesses" -- tune --mode hardware --search monitor --rotate x "$work/good.lackey"
 expect_error tune-rotate-hw "--rotate applies to --mode hardware only" -- tune --search monitor --rotate 100 "$work/good.lackey"
 expect_error tune-decay-hw "--decay applies to --mode hardware only" -- tune --search monitor --decay 2 "$work/good.lackey"

@@ -229,6 +229,38 @@ static void test_decay_and_refusal(void)
     stc_monitor_destroy(monitor);
 }
 
+/* Bounded counts: when one fills, all are halved. */
+static void test_counter_bits(void)
+{
+    stc_geometry geometry;
+    stc_geometry_default(&geometry);
+    char err[256];
+    stc_geometry_init(&geometry, err, sizeof err);
+    CHECK(stc_monitor_create(&geometry, &(stc_monitor_shape){.counter_bits = 1}, err,
+                             sizeof err) == NULL,
+          "1 counter bit accepted");
+    for (unsigned bits = 0; bits <= 4; bits += 4) {
+        stc_monitor *monitor =
+            stc_monitor_create(&geometry, &(stc_monitor_shape){.counter_bits = bits}, err,
+                               sizeof err);
+        CHECK(monitor != NULL, "create: %s", err);
+        if (!monitor) {
+            return;
+        }
+        /* 20 cold misses: with 4 bits the 16th fills the counts (16 -> 8),
+         * then 4 more: 12. */
+        for (uint64_t line = 0; line < 20; line++) {
+            stc_monitor_observe(monitor, 0x10000 + 16 * line, false);
+        }
+        stc_config config = stc_config_reset(&geometry);
+        stc_counters estimate;
+        stc_monitor_estimate(monitor, &config, &estimate);
+        CHECK_EQ_U64(estimate.misses, bits ? 12 : 20, "misses with %u counter bits", bits);
+        CHECK_EQ_U64(stc_monitor_lookups(monitor), 20, "lookups are not halved");
+        stc_monitor_destroy(monitor);
+    }
+}
+
 /* Repeats skip the arrays but not the counts; the arrays' shapes. */
 static void test_repeats_and_storage(void)
 {
@@ -290,5 +322,6 @@ int main(void)
     test_decay_and_refusal();
     test_partial_tags();
     test_repeats_and_storage();
+    test_counter_bits();
     return check_done("test_monitor");
 }
