@@ -41,6 +41,9 @@
  * Partial tags: with tag_bits > 0 an entry matches on tag_bits bits of the
  * logical line number above the set index only (aliases count as hits),
  * as a shadow array of that many tag bits would.
+ *
+ * Bounded counts: with counter_bits > 0 every count is halved when one
+ * reaches 2^counter_bits, as saturating hardware counters would have to.
  */
 #ifndef STC_MONITOR_H
 #define STC_MONITOR_H
