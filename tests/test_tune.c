@@ -612,6 +612,14 @@ static void test_monitor_search(void)
         CHECK(report->monitor_bits == (sample_bits ? 65664u / 4 : 65664u),
               "bits %u: %llu monitor bits", sample_bits,
               (unsigned long long)report->monitor_bits);
+        /* The cache's own probes cost at least its accesses x the cheapest
+         * hit: the run's probe energy must hold the monitor's on top. */
+        stc_energy_table table = test_table(&geometry);
+        CHECK(dcache->run_energy.probe_nj >=
+                  report->monitor_energy.probe_nj +
+                      (double)report->counters.accesses * table.hit_nj[0][0],
+              "bits %u: the run's probe energy %.0f nJ does not include the monitor's %.0f nJ",
+              sample_bits, dcache->run_energy.probe_nj, report->monitor_energy.probe_nj);
         const stc_energy *run = &dcache->run_energy;
         CHECK(fabs(run->total_nj - (run->probe_nj + run->miss_nj + run->static_nj +
                                     run->writeback_nj + run->reconfig_nj)) < 1e-6 * run->total_nj,
