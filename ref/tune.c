@@ -119,12 +119,8 @@ const char *stc_tune_options_check(const stc_tune_options *options)
     if (options->monitor_decay > 16) {
         return "the monitor decay must be 0..16";
     }
-    if (options->monitor_tag_bits > 32) {
-        return "the monitor tag bits must be 0..32";
-    }
-    if (options->monitor_counter_bits == 1 || options->monitor_counter_bits > 32) {
-        return "the monitor counter bits must be 0 (unbounded) or 2..32";
-    }
+    /* The monitor's shape (sample, tag and counter bits) is checked where
+     * the geometry is known: stc_monitor_create. */
     if (options->plan.kind != STC_SEARCH_HEURISTIC && options->plan.kind != STC_SEARCH_EXHAUSTIVE &&
         options->plan.kind != STC_SEARCH_PROBE && options->plan.kind != STC_SEARCH_MONITOR) {
         return "unknown search kind";
