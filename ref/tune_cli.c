@@ -150,6 +150,27 @@ static int parse_options(int argc, char **argv, tune_options *opts)
         }
         const char *value = argv[++index];
         uint64_t number = 0;
+        /* Hardware-mode options that set one small unsigned number. */
+        const struct {
+            const char *name;
+            unsigned min, max;
+            bool not_one;
+            const char *expected;
+            unsigned *field;
+        } small_options[] = {
+            {"--probe-rounds", 1, 64, false, "1..64", &opts->tune.probe_rounds},
+            {"--sample-bits", 0, 16, false, "0..16", &opts->tune.monitor_sample_bits},
+            {"--decay", 0, 16, false, "a shift, 0..16", &opts->tune.monitor_decay},
+            {"--tag-bits", 0, 32, false, "0..32", &opts->tune.monitor_tag_bits},
+            {"--counter-bits", 0, 32, true, "0 (unbounded) or 2..32",
+             &opts->tune.monitor_counter_bits},
+        }, *small = NULL;
+        for (size_t option = 0; option < sizeof small_options / sizeof small_options[0];
+             option++) {
+            if (!strcmp(arg, small_options[option].name)) {
+                small = &small_options[option];
+            }
+        }
         if (!strcmp(arg, "--mode")) {
             if (strcmp(value, "oracle") && strcmp(value, "hardware")) {
                 return usage_error("--mode '%s': expected oracle or hardware", value);
@@ -203,44 +224,22 @@ static int parse_options(int argc, char **argv, tune_options *opts)
             opts->tune.phase_trigger = true;
             opts->tune.phase_threshold_percent = (unsigned)number;
             hardware_only = arg;
-        } else if (!strcmp(arg, "--probe-rounds")) {
-            if (stc_parse_count(value, &number) != 0 || number == 0 || number > 64) {
-                return usage_error("--probe-rounds '%s': expected 1..64", value);
-            }
-            opts->tune.probe_rounds = (unsigned)number;
-            hardware_only = arg;
-        } else if (!strcmp(arg, "--sample-bits")) {
-            if (stc_parse_count(value, &number) != 0 || number > 16) {
-                return usage_error("--sample-bits '%s': expected 0..16", value);
-            }
-            opts->tune.monitor_sample_bits = (unsigned)number;
-            hardware_only = arg;
-        } else if (!strcmp(arg, "--decay")) {
-            if (stc_parse_count(value, &number) != 0 || number > 16) {
-                return usage_error("--decay '%s': expected a shift, 0..16", value);
-            }
-            opts->tune.monitor_decay = (unsigned)number;
-            hardware_only = arg;
         } else if (!strcmp(arg, "--rotate")) {
             if (stc_parse_count(value, &number) != 0) {
                 return usage_error("--rotate '%s': expected a count of accesses", value);
             }
             opts->tune.monitor_rotate = number;
             hardware_only = arg;
-        } else if (!strcmp(arg, "--tag-bits")) {
-            if (stc_parse_count(value, &number) != 0 || number > 32) {
-                return usage_error("--tag-bits '%s': expected 0..32", value);
+        } else if (small) {
+            if (stc_parse_count(value, &number) != 0 || number < small->min ||
+                number > small->max || (small->not_one && number == 1)) {
+                char message[160];
+                snprintf(message, sizeof message, "%s '%s': expected %s", arg, value,
+                         small->expected);
+                return usage_error("%s", message);
             }
-            opts->tune.monitor_tag_bits = (unsigned)number;
-            hardware_only = arg;
-        } else if (!strcmp(arg, "--counter-bits")) {
-            if (stc_parse_count(value, &number) != 0 || number == 1 || number > 32) {
-                return usage_error("--counter-bits '%s': expected 0 (unbounded) or 2..32",
-                                   value);
-            }
-            opts->tune.monitor_counter_bits = (unsigned)number;
-            hardware_only = arg;
-        } else if (!strcmp(arg, "--margin")) {
+            *small->field = (unsigned)number;
+            hardware_only = arg;        } else if (!strcmp(arg, "--margin")) {
             if (stc_parse_count(value, &number) != 0 || number > 31) {
                 return usage_error("--margin '%s': expected a shift, 0..31", value);
             }
