@@ -13,6 +13,8 @@
  */
 #include "fixed.h"
 
+#include "timing.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -250,14 +252,20 @@ static uint32_t multiply_accumulate(uint32_t energy, uint16_t count, uint16_t co
     return sum < energy ? ENERGY_MAX : sum;
 }
 
+/* Whether a configuration has coefficients at all (one the registers can
+ * hold); any other compares as the worst, so a tuner fed one can never
+ * pick it. */
+static bool coefficients_hold(const stc_config *config)
+{
+    return stc_is_power_of_two(config->banks_on) && stc_log2(config->banks_on) < STC_MAX_SIZES &&
+           stc_is_power_of_two(config->ways) && config->ways <= config->banks_on &&
+           (config->sublines == 1 || config->sublines == 2 || config->sublines == 4);
+}
+
 uint32_t stc_fixed_energy(const stc_fixed_coefficients *coefficients, const stc_config *config,
                           const stc_fixed_counters *counters)
 {
-    /* A configuration the registers cannot hold compares as the worst, so
-     * a tuner fed one can never pick it. */
-    if (!stc_is_power_of_two(config->banks_on) || stc_log2(config->banks_on) >= STC_MAX_SIZES ||
-        !stc_is_power_of_two(config->ways) || config->ways > config->banks_on ||
-        (config->sublines != 1 && config->sublines != 2 && config->sublines != 4)) {
+    if (!coefficients_hold(config)) {
         return ENERGY_MAX;
     }
     const unsigned size_index = stc_log2(config->banks_on);
@@ -295,6 +303,168 @@ uint32_t stc_fixed_energy(const stc_fixed_coefficients *coefficients, const stc_
         energy = multiply_accumulate(energy, full_probes, coefficients->stall_per_cycle);
         /* Step 5: first-probe hits x hit energy (k, 1). */
         energy = multiply_accumulate(energy, first_probe_hits, coefficients->hit[size_index][0]);
+    }
+    return energy;
+}
+
+/* ---- The monitor's decision ------------------------------------------ */
+
+/* The monitor's charges in nJ before rounding (fixed.h). */
+typedef struct {
+    unsigned sizes;
+    double probe[STC_MAX_SIZES][STC_MAX_SIZES];
+    double second_probe[STC_MAX_SIZES];
+    double miss[STC_MAX_SIZES][STC_LINE_SIZES];
+    double writeback[STC_MAX_SIZES];
+} monitor_charges;
+
+static void monitor_charges_of(const stc_energy_table *table, unsigned sizes,
+                               monitor_charges *charges)
+{
+    const stc_geometry *geometry = &table->geometry;
+    memset(charges, 0, sizeof *charges);
+    charges->sizes = sizes;
+    for (unsigned size_index = 0; size_index < sizes; size_index++) {
+        double leak = table->static_nj_per_cycle[size_index];
+        for (unsigned ways_index = 0; ways_index <= size_index; ways_index++) {
+            charges->probe[size_index][ways_index] = table->hit_nj[size_index][ways_index] + leak;
+        }
+        if (sizes > 1) {
+            charges->second_probe[size_index] = table->stall_nj_per_cycle + leak;
+        }
+        for (unsigned line_index = 0; line_index < STC_LINE_SIZES; line_index++) {
+            charges->miss[size_index][line_index] =
+                table->miss_nj[line_index] +
+                (double)stc_line_miss_cycles(geometry, 1u << line_index) * leak;
+        }
+        charges->writeback[size_index] =
+            table->writeback_nj + (double)stc_writeback_cycles(geometry) * leak;
+    }
+}
+
+static double monitor_largest(const monitor_charges *charges)
+{
+    double largest = 0.0;
+    for (unsigned size_index = 0; size_index < charges->sizes; size_index++) {
+        for (unsigned ways_index = 0; ways_index <= size_index; ways_index++) {
+            largest = fmax(largest, charges->probe[size_index][ways_index]);
+        }
+        largest = fmax(largest, charges->second_probe[size_index]);
+        for (unsigned line_index = 0; line_index < STC_LINE_SIZES; line_index++) {
+            largest = fmax(largest, charges->miss[size_index][line_index]);
+        }
+        largest = fmax(largest, charges->writeback[size_index]);
+    }
+    return largest;
+}
+
+/* Every coefficient in 16 bits, and an access's largest charge (fixed.h)
+ * within the sum budget. */
+static bool monitor_unit_fits(const monitor_charges *charges, int unit_exponent)
+{
+    uint64_t probe = 0, miss = 0, writeback = 0;
+    for (unsigned size_index = 0; size_index < charges->sizes; size_index++) {
+        uint64_t second = quantise(charges->second_probe[size_index], unit_exponent);
+        for (unsigned ways_index = 0; ways_index <= size_index; ways_index++) {
+            uint64_t first = quantise(charges->probe[size_index][ways_index], unit_exponent);
+            if (first > COEFFICIENT_MAX) {
+                return false;
+            }
+            uint64_t most = first + (ways_index > 0 ? second : 0);
+            probe = most > probe ? most : probe;
+        }
+        for (unsigned line_index = 0; line_index < STC_LINE_SIZES; line_index++) {
+            uint64_t value = quantise(charges->miss[size_index][line_index], unit_exponent);
+            miss = value > miss ? value : miss;
+        }
+        uint64_t value = quantise(charges->writeback[size_index], unit_exponent);
+        writeback = value > writeback ? value : writeback;
+        if (second > COEFFICIENT_MAX) {
+            return false;
+        }
+    }
+    return miss <= COEFFICIENT_MAX && writeback <= COEFFICIENT_MAX &&
+           probe + miss + STC_MAX_SUBLINES * writeback <= COEFFICIENT_SUM_MAX;
+}
+
+int stc_fixed_monitor_from_table(const stc_energy_table *table,
+                                 stc_fixed_monitor_coefficients *coefficients, char *err,
+                                 size_t err_len)
+{
+    /* The seed's coefficients check every energy the monitor uses but the
+     * writeback one. */
+    table_extent extent;
+    if (measure_table(table, &extent, err, err_len) != 0 ||
+        check_energy(table, table->writeback_nj, "writeback energy (writeback_nj)", err,
+                     err_len) != 0) {
+        return -1;
+    }
+    monitor_charges charges;
+    monitor_charges_of(table, extent.sizes, &charges);
+    double largest_nj = monitor_largest(&charges);
+    if (largest_nj == 0.0) {
+        set_error(err, err_len,
+                  "energy table (%s): every hit, miss and static energy is 0: no configuration "
+                  "could be told from another",
+                  table->source);
+        return -1;
+    }
+    int largest_exponent;
+    frexp(largest_nj, &largest_exponent);
+    int unit_exponent = largest_exponent - STC_FIXED_COEFFICIENT_BITS;
+    while (!monitor_unit_fits(&charges, unit_exponent)) {
+        unit_exponent++;
+    }
+    double nj_per_unit = ldexp(1.0, unit_exponent);
+    if (!isnormal(nj_per_unit)) {
+        set_error(err, err_len,
+                  "energy table (%s): largest monitor coefficient %g nJ needs a unit of 2^%d nJ, "
+                  "outside what a double represents",
+                  table->source, largest_nj, unit_exponent);
+        return -1;
+    }
+    memset(coefficients, 0, sizeof *coefficients);
+    coefficients->nj_per_unit = nj_per_unit;
+    for (unsigned size_index = 0; size_index < extent.sizes; size_index++) {
+        for (unsigned ways_index = 0; ways_index <= size_index; ways_index++) {
+            coefficients->probe[size_index][ways_index] =
+                (uint16_t)quantise(charges.probe[size_index][ways_index], unit_exponent);
+        }
+        coefficients->second_probe[size_index] =
+            (uint16_t)quantise(charges.second_probe[size_index], unit_exponent);
+        for (unsigned line_index = 0; line_index < STC_LINE_SIZES; line_index++) {
+            coefficients->miss[size_index][line_index] =
+                (uint16_t)quantise(charges.miss[size_index][line_index], unit_exponent);
+        }
+        coefficients->writeback[size_index] =
+            (uint16_t)quantise(charges.writeback[size_index], unit_exponent);
+    }
+    return 0;
+}
+
+uint32_t stc_fixed_monitor_energy(const stc_fixed_monitor_coefficients *coefficients,
+                                  const stc_config *config,
+                                  const stc_fixed_monitor_counts *counts)
+{
+    if (!coefficients_hold(config)) {
+        return ENERGY_MAX;
+    }
+    const unsigned size_index = stc_log2(config->banks_on);
+    const unsigned ways_index = stc_log2(config->ways);
+    const unsigned line_index = stc_log2(config->sublines);
+    uint16_t first_probe_hits = 0;
+    if (config->way_predict) {
+        first_probe_hits = counts->first_probe_hits < counts->accesses ? counts->first_probe_hits
+                                                                       : counts->accesses;
+    }
+    const uint16_t full_probes = (uint16_t)(counts->accesses - first_probe_hits);
+    uint32_t energy = 0;
+    energy = multiply_accumulate(energy, counts->misses, coefficients->miss[size_index][line_index]);
+    energy = multiply_accumulate(energy, counts->writebacks, coefficients->writeback[size_index]);
+    energy = multiply_accumulate(energy, full_probes, coefficients->probe[size_index][ways_index]);
+    if (config->way_predict) {
+        energy = multiply_accumulate(energy, full_probes, coefficients->second_probe[size_index]);
+        energy = multiply_accumulate(energy, first_probe_hits, coefficients->probe[size_index][0]);
     }
     return energy;
 }

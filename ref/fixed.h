@@ -75,4 +75,57 @@ stc_fixed_counters stc_fixed_counters_of(const stc_counters *counters);
 uint32_t stc_fixed_energy(const stc_fixed_coefficients *coefficients, const stc_config *config,
                           const stc_fixed_counters *counters);
 
+/* ---- The monitor's decision (docs/FIXED_POINT.md section 9) ----------
+ *
+ * The monitor tuner (TUNING.md 8) has no measured cycle count for the
+ * configurations it estimates, so it cannot use the cycles x static step
+ * above. Instead every count is charged with its whole energy, the
+ * leakage of its cycles folded into the coefficient at generation time
+ * (the cycles of a probe, a miss of a logical line and a writeback are
+ * constants of the geometry, docs/ARCHITECTURE.md section 10):
+ *   probe[k][a]     = hit[k][a] + static[k]          an access's first probe
+ *   second_probe[k] = stall + static[k]              way prediction's second probe cycle
+ *   miss[k][L]      = miss[L] + line_miss_cycles(L) x static[k]
+ *   writeback[k]    = writeback + writeback_cycles x static[k]
+ * These are exactly the float model's charges for the monitor's estimate
+ * (stc_monitor_estimate then stc_energy_of), so the only error is the
+ * rounding to one common unit. */
+typedef struct {
+    uint16_t probe[STC_MAX_SIZES][STC_MAX_SIZES]; /* [size_index][ways_index], 0 where illegal */
+    uint16_t second_probe[STC_MAX_SIZES];         /* [size_index]; 0 for one bank */
+    uint16_t miss[STC_MAX_SIZES][STC_LINE_SIZES]; /* [size_index][line_index] */
+    uint16_t writeback[STC_MAX_SIZES];            /* [size_index] */
+    double nj_per_unit;
+} stc_fixed_monitor_coefficients;
+
+/* What the decision reads for one configuration, each at most 2^16 - 1
+ * (the monitor's 16-bit counts; writebacks 0 for an I-cache). */
+typedef struct {
+    uint16_t accesses;
+    uint16_t misses;
+    uint16_t first_probe_hits; /* read only for a way-prediction configuration */
+    uint16_t writebacks;
+} stc_fixed_monitor_counts;
+
+/* Quantise table (for its geometry's timing) into the monitor's
+ * coefficients, rounding as stc_fixed_from_table does. The unit is the
+ * finest power of two with every coefficient in 16 bits and the largest
+ * probe + second_probe + miss + STC_MAX_SUBLINES x writeback within 2^16
+ * units (an access's most: a miss evicts at most one logical line of dirty
+ * physical lines), so no decision's energy reaches 2^32 - 1. Errors as
+ * stc_fixed_from_table's. */
+int stc_fixed_monitor_from_table(const stc_energy_table *table,
+                                 stc_fixed_monitor_coefficients *coefficients, char *err,
+                                 size_t err_len);
+
+/* The 32-bit energy the monitor tuner computes for config, in the order of
+ * its steps: misses x miss[k][L], writebacks x writeback[k], (accesses -
+ * fph) x probe[k][a] and, with way prediction only, (accesses - fph) x
+ * second_probe[k] and fph x probe[k][1 way], fph = min(first_probe_hits,
+ * accesses), 0 without prediction; saturating at 2^32 - 1 (also returned
+ * for a configuration the coefficients cannot hold). */
+uint32_t stc_fixed_monitor_energy(const stc_fixed_monitor_coefficients *coefficients,
+                                  const stc_config *config,
+                                  const stc_fixed_monitor_counts *counts);
+
 #endif

@@ -7,6 +7,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Associativities 1 .. STC_MAX_BANKS, powers of two. */
+enum { BUCKETS = 6 };
+_Static_assert((1u << (BUCKETS - 1)) == STC_MAX_BANKS, "one bucket per associativity");
+
+/* The bucket of a depth (mapping's bucket_hits). */
+static unsigned depth_bucket(unsigned depth)
+{
+    unsigned bucket = 0;
+    while (depth) {
+        depth >>= 1;
+        bucket++;
+    }
+    return bucket;
+}
+
 /* One (set groups, sublines) mapping: LRU stacks of `ways` logical lines
  * per set, most recent first. An entry's clean_below[subline] is the
  * smallest associativity whose cache holds that physical line dirty (it is
@@ -20,9 +35,12 @@ typedef struct {
     bool *valid;             /* [sets][ways] */
     uint64_t *line;          /* [sets][ways] logical line numbers */
     uint8_t *dirty_from;     /* [sets][ways][STC_MAX_SUBLINES] */
-    uint64_t depth_hits[STC_MAX_BANKS];
+    /* Hits by depth bucket: [0] depth 0, [j > 0] depths 2^(j-1) .. 2^j - 1,
+     * so an a-way cache (a = 2^i) misses exactly buckets i + 1 and up: the
+     * counts hardware keeps (log2 ways + 1 of them, not ways). */
+    uint64_t bucket_hits[BUCKETS];
     uint64_t stack_misses;   /* absent from every depth: a miss for every ways */
-    uint64_t writebacks[STC_MAX_BANKS + 1]; /* [a]: dirty physical lines the a-way cache evicted */
+    uint64_t writebacks[BUCKETS]; /* [i]: dirty physical lines the 2^i-way cache evicted */
 } mapping;
 
 struct stc_monitor {
@@ -133,9 +151,12 @@ void stc_monitor_destroy(stc_monitor *monitor)
 static void age_entry(mapping *map, uint8_t *dirty_from, unsigned depth)
 {
     unsigned evicting_ways = depth + 1;
+    bool counted = stc_is_power_of_two(evicting_ways);
     for (unsigned subline = 0; subline < map->sublines; subline++) {
         if (dirty_from[subline] <= evicting_ways) {
-            map->writebacks[evicting_ways]++;
+            if (counted) {
+                map->writebacks[stc_log2(evicting_ways)]++;
+            }
             dirty_from[subline] = (uint8_t)(evicting_ways + 1);
         }
     }
@@ -157,7 +178,7 @@ static void observe_mapping(mapping *map, uint64_t addr, unsigned offset_bits, b
     }
     uint8_t found[STC_MAX_SUBLINES];
     if (depth < map->ways) {
-        map->depth_hits[depth]++;
+        map->bucket_hits[depth_bucket(depth)]++;
         /* Caches of depth ways or fewer missed and refilled it clean. */
         memcpy(found, dirty + (size_t)depth * STC_MAX_SUBLINES, sizeof found);
         for (unsigned part = 0; part < map->sublines; part++) {
@@ -194,11 +215,8 @@ static void observe_mapping(mapping *map, uint64_t addr, unsigned offset_bits, b
 static bool counts_reach(const mapping *map, uint64_t limit)
 {
     bool full = map->stack_misses >= limit;
-    for (unsigned depth = 0; depth < map->ways; depth++) {
-        full = full || map->depth_hits[depth] >= limit;
-    }
-    for (unsigned ways = 0; ways <= map->ways; ways++) {
-        full = full || map->writebacks[ways] >= limit;
+    for (unsigned bucket = 0; bucket < BUCKETS; bucket++) {
+        full = full || map->bucket_hits[bucket] >= limit || map->writebacks[bucket] >= limit;
     }
     return full;
 }
@@ -300,15 +318,12 @@ void stc_monitor_estimate(const stc_monitor *monitor, const stc_config *config,
     if (!map) {
         return;
     }
-    /* Accesses from this mapping's own counts: after a decay the rounded
-     * counts still add up. */
+    /* Accesses: the one count every mapping shares (after halvings a
+     * mapping's own counts add up to at most it). */
+    uint64_t accesses = monitor->watched;
     uint64_t misses = map->stack_misses;
-    uint64_t accesses = map->stack_misses;
-    for (unsigned depth = 0; depth < map->ways; depth++) {
-        accesses += map->depth_hits[depth];
-        if (depth >= config->ways) {
-            misses += map->depth_hits[depth];
-        }
+    for (unsigned bucket = depth_bucket(config->ways); bucket < BUCKETS; bucket++) {
+        misses += map->bucket_hits[bucket];
     }
     estimate->requests = accesses;
     estimate->accesses = accesses;
@@ -317,12 +332,12 @@ void stc_monitor_estimate(const stc_monitor *monitor, const stc_config *config,
     estimate->misses = misses;
     estimate->request_misses = misses;
     if (config->way_predict) {
-        estimate->first_probe_hits = map->depth_hits[0];
-        estimate->second_probe_hits = accesses - misses - map->depth_hits[0];
+        estimate->first_probe_hits = map->bucket_hits[0];
+        estimate->second_probe_hits = accesses - misses - map->bucket_hits[0];
     }
     estimate->fills = misses * config->sublines;
     estimate->fill_bursts = misses;
-    estimate->writebacks = map->writebacks[config->ways];
+    estimate->writebacks = map->writebacks[stc_log2(config->ways)];
     uint64_t probes = accesses + (config->way_predict ? accesses - estimate->first_probe_hits : 0);
     estimate->cycles = probes + misses * stc_line_miss_cycles(geometry, config->sublines) +
                        estimate->writebacks * stc_writeback_cycles(geometry);
@@ -337,11 +352,9 @@ void stc_monitor_decay(stc_monitor *monitor, unsigned shift)
     monitor->watched_writes >>= shift;
     for (size_t index = 0; index < monitor->mapping_count; index++) {
         mapping *map = &monitor->mappings[index];
-        for (unsigned depth = 0; depth < STC_MAX_BANKS; depth++) {
-            map->depth_hits[depth] >>= shift;
-        }
-        for (unsigned ways = 0; ways <= STC_MAX_BANKS; ways++) {
-            map->writebacks[ways] >>= shift;
+        for (unsigned bucket = 0; bucket < BUCKETS; bucket++) {
+            map->bucket_hits[bucket] >>= shift;
+            map->writebacks[bucket] >>= shift;
         }
         map->stack_misses >>= shift;
     }

@@ -16,7 +16,10 @@
  * hits exactly the accesses found at depth < a (the stack property), and
  * way prediction's first probe hits exactly those at depth 0. Dirtiness is
  * kept per physical line and per depth, so the writebacks of every a come
- * out too.
+ * out too. Since associativities are powers of two, hits are counted by
+ * depth bucket (depth 0, 1, 2-3, 4-7, ...): log2(ways) + 2 counts a
+ * mapping with its misses, plus log2(ways) + 1 writeback counts; all
+ * mappings share one count of watched accesses (the estimate's accesses).
  *
  * Sampling: an access is watched if address bits [lo, lo + sample_bits)
  * are zero, with lo = log2(line_bytes * 4) (the widest logical line).

@@ -166,8 +166,10 @@ struct stc_tuned_cache {
     stc_config probe_choice;
     uint64_t window_depths[STC_MAX_BANKS];
 
-    /* Monitor search (STC_SEARCH_MONITOR): the shadow tags. */
+    /* Monitor search (STC_SEARCH_MONITOR): the shadow tags and the
+     * coefficients of its decisions. */
     stc_monitor *monitor;
+    stc_fixed_monitor_coefficients monitor_coefficients;
 
     stc_tuned_report report;
 };
@@ -310,25 +312,44 @@ static stc_config probe_decide(const stc_tuned_cache *tuned, const stc_config *i
 
 /* ---- The monitor search -------------------------------------------- */
 
-/* At a window's end: every configuration's energy on the monitor's counts
- * (floating point: the model of a mechanism the RTL does not have yet);
- * move to the lowest unless the configuration in use is within the margin
- * of it. */
+/* The 16-bit counts the decision reads for config (the monitor's counts
+ * are 16-bit with the default shape; a wider or unbounded one saturates
+ * here, as a 16-bit datapath would read it). */
+static stc_fixed_monitor_counts monitor_counts(const stc_monitor *monitor,
+                                               const stc_config *config)
+{
+    stc_counters estimate;
+    stc_monitor_estimate(monitor, config, &estimate);
+    stc_fixed_monitor_counts counts = {
+        .accesses = (uint16_t)stc_counter_saturate(estimate.accesses, STC_FIXED_COUNTER_BITS),
+        .misses = (uint16_t)stc_counter_saturate(estimate.misses, STC_FIXED_COUNTER_BITS),
+        .first_probe_hits =
+            (uint16_t)stc_counter_saturate(estimate.first_probe_hits, STC_FIXED_COUNTER_BITS),
+        .writebacks = (uint16_t)stc_counter_saturate(estimate.writebacks, STC_FIXED_COUNTER_BITS),
+    };
+    return counts;
+}
+
+/* At a window's end, the hardware's decision (TUNING.md 8,
+ * FIXED_POINT.md 9): the fixed-point energy of every configuration on the
+ * monitor's counts, in enumeration order; the first lowest is the
+ * candidate, and the cache moves to it only if it is lower than the
+ * current one's energy less 1/2^margin of it. */
 static void monitor_decide(stc_tuned_cache *tuned)
 {
     const stc_config *current = stc_cache_config(tuned->cache);
-    double best_nj = 0.0, current_nj = 0.0;
+    uint32_t best_energy = 0, current_energy = 0;
     size_t best = 0;
     for (size_t index = 0; index < tuned->config_count; index++) {
-        stc_counters estimate;
-        stc_monitor_estimate(tuned->monitor, &tuned->configs[index], &estimate);
-        double nj = stc_energy_of(&tuned->table, &tuned->configs[index], &estimate).total_nj;
-        if (index == 0 || nj < best_nj) {
-            best_nj = nj;
+        stc_fixed_monitor_counts counts = monitor_counts(tuned->monitor, &tuned->configs[index]);
+        uint32_t energy = stc_fixed_monitor_energy(&tuned->monitor_coefficients,
+                                                   &tuned->configs[index], &counts);
+        if (index == 0 || energy < best_energy) {
+            best_energy = energy;
             best = index;
         }
         if (stc_config_equal(&tuned->configs[index], current)) {
-            current_nj = nj;
+            current_energy = energy;
         }
     }
     stc_monitor_decay(tuned->monitor, tuned->options.monitor_decay);
@@ -336,10 +357,10 @@ static void monitor_decide(stc_tuned_cache *tuned)
     tuned->report.searches_completed++;
     tuned->report.examined_total += tuned->config_count;
     stc_config chosen = tuned->configs[best];
-    double margin = tuned->options.plan.margin_shift
-                        ? current_nj / (double)(1u << tuned->options.plan.margin_shift)
-                        : 0.0;
-    if (!(best_nj < current_nj - margin)) {
+    uint32_t margin = tuned->options.plan.margin_shift
+                          ? current_energy >> tuned->options.plan.margin_shift
+                          : 0;
+    if (!(best_energy < current_energy - margin)) {
         chosen = *current;
     }
     if (!tuned->report.first_valid) {
@@ -552,7 +573,9 @@ stc_tuned_cache *stc_tuned_cache_create(const stc_geometry *geometry, stc_cache_
                                    options->monitor_tag_bits, kind == STC_ICACHE,
                                    options->monitor_counter_bits};
         tuned->monitor = stc_monitor_create(geometry, &shape, err, err_len);
-        if (!tuned->monitor) {
+        if (!tuned->monitor ||
+            stc_fixed_monitor_from_table(table, &tuned->monitor_coefficients, err, err_len) != 0) {
+            stc_monitor_destroy(tuned->monitor);
             stc_cache_destroy(tuned->cache);
             free(tuned);
             return NULL;
