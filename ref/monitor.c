@@ -49,6 +49,8 @@ struct stc_monitor {
     unsigned sample_shift;   /* lo of monitor.h */
     uint64_t group;          /* the sample bits' value of the watched sets */
     uint64_t since_rotation; /* observed accesses since the group moved */
+    unsigned clear_rows;     /* the clear walk's length (0: no walk) */
+    unsigned clear_left;     /* observed accesses the walk still leaves unwatched */
     uint64_t watched;
     uint64_t watched_writes;
     uint64_t lookups;
@@ -129,6 +131,13 @@ stc_monitor *stc_monitor_create(const stc_geometry *geometry, const stc_monitor_
             }
         }
     }
+    if (shape->clear_walk) {
+        for (size_t index = 0; index < monitor->mapping_count; index++) {
+            uint64_t rows = monitor->mappings[index].sets >> shape->sample_bits;
+            monitor->clear_rows = rows > monitor->clear_rows ? (unsigned)rows : monitor->clear_rows;
+        }
+    }
+    monitor->clear_left = monitor->clear_rows;
     return monitor;
 }
 
@@ -226,6 +235,7 @@ static void rotate(stc_monitor *monitor, uint64_t sample_mask)
 {
     monitor->group = (monitor->group * 5 + 3) & sample_mask;
     monitor->have_last = false;
+    monitor->clear_left = monitor->clear_rows;
     for (size_t index = 0; index < monitor->mapping_count; index++) {
         mapping *map = &monitor->mappings[index];
         memset(map->valid, 0, (size_t)map->sets * map->ways * sizeof *map->valid);
@@ -239,6 +249,10 @@ void stc_monitor_observe(stc_monitor *monitor, uint64_t addr, bool write)
         ++monitor->since_rotation > monitor->shape.rotate_every) {
         monitor->since_rotation = 1;
         rotate(monitor, sample_mask);
+    }
+    if (monitor->clear_left) {
+        monitor->clear_left--;
+        return;
     }
     if (((addr >> monitor->sample_shift) & sample_mask) != monitor->group) {
         return;
@@ -292,6 +306,11 @@ size_t stc_monitor_arrays(const stc_monitor *monitor, stc_monitor_array *arrays,
         arrays[index].compare_bits = map->ways * tag_bits;
     }
     return monitor->mapping_count;
+}
+
+unsigned stc_monitor_clear_rows(const stc_monitor *monitor)
+{
+    return monitor->clear_rows;
 }
 
 uint64_t stc_monitor_lookups(const stc_monitor *monitor)

@@ -47,6 +47,12 @@
  *
  * Bounded counts: with counter_bits > 0 every count is halved when one
  * reaches 2^counter_bits, as saturating hardware counters would have to.
+ *
+ * Clear walk (hardware): SRAM arrays are not reset and cannot be emptied
+ * at once, so after creation and after every rotation the next R observed
+ * accesses (R: the rows of the largest array) are not watched; in the
+ * cycle of the i-th of them the hardware writes row i of every array
+ * empty (docs/ARCHITECTURE.md section 17).
  */
 #ifndef STC_MONITOR_H
 #define STC_MONITOR_H
@@ -76,6 +82,7 @@ typedef struct {
                               refused by the cache before they get here) */
     unsigned counter_bits; /* width of every count; when one reaches
                               2^counter_bits all are halved (0: unbounded) */
+    bool clear_walk;       /* the hardware's clear walk (above) */
 } stc_monitor_shape;
 
 /* A monitor with empty stacks. Returns NULL with a message if sample_bits
@@ -112,6 +119,10 @@ size_t stc_monitor_arrays(const stc_monitor *monitor, stc_monitor_array *arrays,
  * line already did). */
 uint64_t stc_monitor_lookups(const stc_monitor *monitor);
 uint64_t stc_monitor_array_accesses(const stc_monitor *monitor);
+
+/* Observed accesses the clear walk leaves unwatched after creation and
+ * after each rotation: the rows of the largest array (0 without the walk). */
+unsigned stc_monitor_clear_rows(const stc_monitor *monitor);
 
 /* Watched accesses since creation or the last decay. */
 uint64_t stc_monitor_watched(const stc_monitor *monitor);
