@@ -9,25 +9,30 @@
  * (stcgen_lint_top names it). */
 static const stcgen_file file_table[] = {
     {"stc_sram.v", STCGEN_VERILOG, STCGEN_SRAM_MODULE,
-     "single-port SRAM wrapper for every tag and data array", false, stcgen_emit_sram},
+     "single-port SRAM wrapper for every tag and data array", false, false,
+     stcgen_emit_sram},
     {"stc_power_ctrl.v", STCGEN_VERILOG, STCGEN_POWER_MODULE,
-     "per-bank power switch and isolation sequencer", false, stcgen_emit_power},
+     "per-bank power switch and isolation sequencer", false, false, stcgen_emit_power},
     {"stc_tuner.v", STCGEN_VERILOG, "stc_tuner",
-     "hardware tuner: search state machines, energy datapath, triggers, registers", true,
+     "hardware tuner: search state machines, energy datapath, triggers, registers", true, false,
      stcgen_emit_tuner},
+    {"stc_monitor.v", STCGEN_VERILOG, "stc_monitor",
+     "the tuner's miss monitor: sampled shadow tags and counts by stack depth", false, true,
+     stcgen_emit_monitor},
     {"stc_cache_ctrl.v", STCGEN_VERILOG, "stc_cache_ctrl",
-     "cache controller and datapath: lookup, fill, writeback, walk, counters", false,
+     "cache controller and datapath: lookup, fill, writeback, walk, counters", false, false,
      stcgen_emit_ctrl},
     {"stc_cache.v", STCGEN_VERILOG, STCGEN_TOP_MODULE,
-     "the cache top: controller, bank SRAMs, power controller, tuner", false,
+     "the cache top: controller, bank SRAMs, power controller, tuner", false, false,
      stcgen_emit_top},
     {"stc_cache_pair.v", STCGEN_VERILOG, "stc_cache_pair",
-     "an I-cache and a D-cache, each an stc_cache", false, stcgen_emit_pair},
+     "an I-cache and a D-cache, each an stc_cache", false, false, stcgen_emit_pair},
     {"stc_geometry_gen.h", STCGEN_C_HEADER, NULL, "geometry and derived widths for testbenches",
-     false, stcgen_emit_header},
+     false, false, stcgen_emit_header},
     {"stc_cache.upf", STCGEN_UPF, NULL, "power intent: one switchable domain per bank",
-     false, stcgen_emit_upf},
-    {"stc_cache.core", STCGEN_CORE, NULL, "FuseSoC core description", false, stcgen_emit_core},
+     false, false, stcgen_emit_upf},
+    {"stc_cache.core", STCGEN_CORE, NULL, "FuseSoC core description", false, false,
+     stcgen_emit_core},
 };
 
 size_t stcgen_files(const stcgen_file **files)
@@ -38,7 +43,7 @@ size_t stcgen_files(const stcgen_file **files)
 
 bool stcgen_file_wanted(const stcgen_file *file, const stcgen_params *params)
 {
-    return !file->tuner_only || params->tuner;
+    return (!file->tuner_only || params->tuner) && (!file->monitor_only || params->monitor);
 }
 
 const char *stcgen_lint_top(void)

@@ -27,6 +27,7 @@ typedef struct stcgen_file {
     const char *module; /* STCGEN_VERILOG: the module in the file, else NULL */
     const char *title;  /* what the file is, for its header */
     bool tuner_only;    /* written only when the tuner is built */
+    bool monitor_only;  /* written only with --monitor */
     /* Write the whole file, header first. */
     void (*emit)(stcgen_text *text, const struct stcgen_file *file, const stcgen_params *params);
 } stcgen_file;

@@ -3,6 +3,7 @@
 
 #include "energy.h"
 #include "fixed.h"
+#include "monitor.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +15,81 @@ void stcgen_params_default(stcgen_params *params)
     params->counter_bits = STCGEN_DEFAULT_COUNTER_BITS;
     params->way_prediction = true;
     params->tuner = true;
+    /* The monitor's shape: the model's hardware defaults. */
+    params->monitor_sample_bits = STC_MONITOR_DEFAULT_SAMPLE_BITS;
+    params->monitor_rotate = STC_MONITOR_DEFAULT_ROTATE;
+    params->monitor_tag_bits = STC_MONITOR_DEFAULT_TAG_BITS;
+}
+
+static unsigned log2_ceil(unsigned value)
+{
+    unsigned bits = 0;
+    while ((1u << bits) < value) {
+        bits++;
+    }
+    return bits;
+}
+
+/* The monitor's mappings, counts and widths (ARCHITECTURE.md section 17),
+ * in the model's order (ref/monitor.c). */
+static int derive_monitor(stcgen_params *params, char *err, size_t err_len)
+{
+    const stc_geometry *geometry = &params->geometry;
+    unsigned max_bits = stc_monitor_max_sample_bits(geometry);
+    if (params->monitor_sample_bits > max_bits) {
+        snprintf(err, err_len, "monitor_sample_bits=%u: this geometry allows 0..%u",
+                 params->monitor_sample_bits, max_bits);
+        return -1;
+    }
+    if (params->monitor_tag_bits < 1 || params->monitor_tag_bits > 32) {
+        snprintf(err, err_len, "monitor_tag_bits=%u: must be from 1 to 32",
+                 params->monitor_tag_bits);
+        return -1;
+    }
+    if (params->monitor_rotate > 65535) {
+        snprintf(err, err_len, "monitor_rotate=%u: must be from 0 to 65535",
+                 params->monitor_rotate);
+        return -1;
+    }
+    params->monitor_line_bits = geometry->addr_bits - geometry->offset_bits;
+    params->monitor_since_bits = params->monitor_rotate ? log2_ceil(params->monitor_rotate + 1) : 1;
+    params->monitor_maps = 0;
+    params->monitor_counts = 1;
+    params->monitor_clear_rows = 0;
+    for (unsigned sublines = 1; sublines <= STC_MAX_SUBLINES; sublines *= 2) {
+        for (unsigned groups = 1; groups <= geometry->banks; groups *= 2) {
+            stc_config probe = {geometry->banks, geometry->banks / groups, sublines, false};
+            if (stc_config_check(geometry, &probe) != NULL) {
+                continue;
+            }
+            stcgen_monitor_map *map = &params->monitor_map[params->monitor_maps++];
+            map->ways = probe.ways;
+            map->sublines = sublines;
+            map->sublines_log = stc_log2(sublines);
+            map->set_bits = stc_log2(groups * geometry->rows / sublines);
+            map->row_bits = map->set_bits - params->monitor_sample_bits;
+            map->rows = 1u << map->row_bits;
+            if (map->rows < 2) {
+                snprintf(err, err_len,
+                         "monitor_sample_bits=%u: the %u-way mapping with logical lines of %u "
+                         "physical lines would watch %u set (an SRAM needs 2 rows or more)",
+                         params->monitor_sample_bits, map->ways, sublines, map->rows);
+                return -1;
+            }
+            unsigned tag_room = params->monitor_line_bits - map->sublines_log - map->set_bits;
+            map->tag_bits = params->monitor_tag_bits < tag_room ? params->monitor_tag_bits
+                                                                : tag_room;
+            map->dirty_bits = log2_ceil(map->ways + 1);
+            map->entry_bits = 1 + map->tag_bits + sublines * map->dirty_bits;
+            map->buckets = stc_log2(map->ways) + 1;
+            map->count_base = params->monitor_counts;
+            params->monitor_counts += 2 * map->buckets + 1;
+            if (map->rows > params->monitor_clear_rows) {
+                params->monitor_clear_rows = map->rows;
+            }
+        }
+    }
+    return 0;
 }
 
 /* b<banks>_<bank size>_l<line bytes>_a<addr bits>, the bank size in KiB with
@@ -49,10 +125,11 @@ static int make_name(stcgen_params *params)
         }
         fixed[used] = '\0';
     }
-    int written = snprintf(params->name, sizeof params->name, "b%u_%s_l%u_a%u%s%s%s%s%s%s",
+    int written = snprintf(params->name, sizeof params->name, "b%u_%s_l%u_a%u%s%s%s%s%s%s%s",
                            geometry->banks, size, geometry->line_bytes, geometry->addr_bits,
                            counters, params->way_prediction ? "" : "_nowp",
-                           tuner, fixed, params->debug_break ? "_BROKEN_" : "",
+                           tuner, fixed, params->monitor ? "_monitor" : "",
+                           params->debug_break ? "_BROKEN_" : "",
                            params->debug_break ? params->debug_break : "");
     for (char *cursor = params->name; *cursor; cursor++) {
         if (*cursor == '-') {
@@ -150,6 +227,10 @@ int stcgen_params_init(stcgen_params *params, char *err, size_t err_len)
     params->pwr_state_bits = 3;
     params->wake_overhead = params->pwr_sync_stages + 2;
 
+    if (params->monitor && derive_monitor(params, err, err_len) != 0) {
+        return -1;
+    }
+
     /* The tuner's coefficients: the same code as the C model's. */
     if (params->tuner) {
         stc_energy_table table;
@@ -203,6 +284,15 @@ size_t stcgen_params_values(const stcgen_params *params, stcgen_value *out, size
         n = add_value(out, max, n, "tuner_const_coefs", params->tuner_const_coefs,
                       "1: tuner coefficients constant, 0: registers", false);
     }
+    if (params->monitor) {
+        n = add_value(out, max, n, "monitor", params->monitor, "1: stc_monitor.v written", false);
+        n = add_value(out, max, n, "monitor_sample_bits", params->monitor_sample_bits,
+                      "monitor: 1/2^bits of the sets watched", false);
+        n = add_value(out, max, n, "monitor_rotate", params->monitor_rotate,
+                      "monitor: observed accesses per group (0: fixed)", false);
+        n = add_value(out, max, n, "monitor_tag_bits", params->monitor_tag_bits,
+                      "monitor: bits of a shadow tag", false);
+    }
 
     n = add_value(out, max, n, "rows", g->rows, "lines per bank R", true);
     n = add_value(out, max, n, "offset_bits", g->offset_bits, "log2(line_bytes)", true);
@@ -244,6 +334,14 @@ size_t stcgen_params_values(const stcgen_params *params, stcgen_value *out, size
                       "configurations in the longest search", true);
         n = add_value(out, max, n, "tuner_longest_compute", params->tuner_longest_compute,
                       "its compute cycles (seed: 164)", true);
+    }
+    if (params->monitor) {
+        n = add_value(out, max, n, "monitor_maps", params->monitor_maps,
+                      "monitor: set mappings (one array each)", true);
+        n = add_value(out, max, n, "monitor_counts", params->monitor_counts,
+                      "monitor: 16-bit counts (cnt_sel_i)", true);
+        n = add_value(out, max, n, "monitor_clear_rows", params->monitor_clear_rows,
+                      "monitor: blind accesses of the clear walk", true);
     }
     return n;
 }

@@ -50,6 +50,25 @@ typedef struct {
     unsigned mask_bits;    /* width / gran */
 } stcgen_sram_shape;
 
+/* One set mapping of the monitor (ARCHITECTURE.md section 17): the LRU
+ * stacks of the configurations with `ways` ways and logical lines of
+ * `sublines` physical lines, one SRAM row per watched set. */
+typedef struct {
+    unsigned ways;         /* W = banks / set groups */
+    unsigned sublines;     /* s */
+    unsigned sublines_log; /* log2 s */
+    unsigned set_bits;     /* log2 of the mapping's sets (groups x rows / s) */
+    unsigned rows;         /* watched sets: sets / 2^sample_bits */
+    unsigned row_bits;     /* log2 rows */
+    unsigned tag_bits;     /* bits of a stored tag */
+    unsigned dirty_bits;   /* bits of one clean_upto value (0 .. W) */
+    unsigned entry_bits;   /* valid + tag + sublines x clean_upto */
+    unsigned buckets;      /* depth buckets: log2 W + 1 */
+    unsigned count_base;   /* index of its first count (hit bucket 0) */
+} stcgen_monitor_map;
+
+enum { STCGEN_MAX_MONITOR_MAPS = 18 };
+
 typedef struct {
     /* User parameters: the model's geometry plus what only the RTL has. */
     stc_geometry geometry; /* derived fields filled by stc_geometry_init */
@@ -58,6 +77,10 @@ typedef struct {
     bool tuner;            /* build the hardware tuner (ARCHITECTURE.md section 16) */
     bool tuner_serial;     /* tuner multiplier: serial (16 cycles a step) instead of array */
     bool tuner_const_coefs; /* tuner coefficients are constants instead of registers */
+    bool monitor;          /* write stc_monitor.v (section 17) */
+    unsigned monitor_sample_bits; /* 1 / 2^bits of the sets watched at a time */
+    unsigned monitor_rotate;      /* observed accesses per watched group (0: fixed) */
+    unsigned monitor_tag_bits;    /* bits of a shadow tag */
     /* Test aid, never on by default: the name of one deliberate bug
      * (stcgen --debug-break NAME, emit_ctrl.c's list) the lockstep harness
      * must catch; NULL for a correct controller. */
@@ -91,6 +114,18 @@ typedef struct {
     unsigned tuner_step_cycles;         /* 1 array, 16 serial */
     unsigned tuner_longest_candidates;  /* configurations the longest search measures */
     unsigned tuner_longest_compute;     /* its compute cycles */
+
+    /* The monitor (when written): its mappings in the model's order
+     * (sublines 1, 2, 4 outer, set groups 1 .. banks inner), its counts
+     * (0: watched accesses, then per mapping hits by bucket, misses,
+     * writebacks by bucket), the clear walk's rows (the largest array's),
+     * the width of a physical line number and of the rotation counter. */
+    size_t monitor_maps;
+    stcgen_monitor_map monitor_map[STCGEN_MAX_MONITOR_MAPS];
+    unsigned monitor_counts;
+    unsigned monitor_clear_rows;
+    unsigned monitor_line_bits;
+    unsigned monitor_since_bits;
 } stcgen_params;
 
 /* One named number for the file headers and the C header. */

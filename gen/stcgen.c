@@ -41,6 +41,12 @@ static const char usage_text[] =
     "                       serial (16 cycles a step, smaller)\n"
     "  --tuner-coeff C      tuner energy coefficients: regs (loadable, default) or\n"
     "                       const (constants, smaller)\n"
+    "  --monitor            also write stc_monitor.v, the monitor tuner's shadow tags\n"
+    "                       (ARCHITECTURE.md 17; not yet instantiated in stc_cache)\n"
+    "  --monitor-sample-bits K  watch 1/2^K of the sets at a time (default 2)\n"
+    "  --monitor-rotate N   observed accesses per watched group, 0 fixed (default\n"
+    "                       16384, at most 65535)\n"
+    "  --monitor-tag-bits T bits of a shadow tag, 1 to 32 (default 8)\n"
     "  --fixed CONFIG       a non-configurable baseline fixed at CONFIG (e.g.\n"
     "                       8K_4W_32B; all banks), for measuring what\n"
     "                       configurability costs (no tuner)\n"
@@ -51,7 +57,8 @@ static const char usage_text[] =
     "\n"
     "NAME is b<banks>_<bank size>_l<line bytes>_a<address bits>, the bank size as\n"
     "<KiB>k or <bytes>b, then _c<bits> for non-default counters, _nowp, then\n"
-    "_serial, _coefconst for the tuner options or _notuner, or _fixed_<config>:\n"
+    "_serial, _coefconst for the tuner options or _notuner, or _fixed_<config>,\n"
+    "then _monitor:\n"
     "the defaults give b4_2k_l16_a32. Options take \"--opt N\" or \"--opt=N\".\n"
     "Exit status: 0 written, 1 I/O failure, 2 bad option, parameter or output\n"
     "folder; on failure nothing is written.\n";
@@ -180,6 +187,9 @@ int main(int argc, char **argv)
         {"--line-bytes", &params.geometry.line_bytes},
         {"--addr-bits", &params.geometry.addr_bits},
         {"--counter-bits", &params.counter_bits},
+        {"--monitor-sample-bits", &params.monitor_sample_bits},
+        {"--monitor-rotate", &params.monitor_rotate},
+        {"--monitor-tag-bits", &params.monitor_tag_bits},
     };
     const word_option words[] = {
         {"--tuner-mult", "array", "serial", &params.tuner_serial},
@@ -204,6 +214,10 @@ int main(int argc, char **argv)
         }
         if (strcmp(arg, "--no-tuner") == 0) {
             params.tuner = false;
+            continue;
+        }
+        if (strcmp(arg, "--monitor") == 0) {
+            params.monitor = true;
             continue;
         }
         if (strcmp(arg, "--force") == 0) {

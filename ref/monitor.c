@@ -323,6 +323,32 @@ uint64_t stc_monitor_array_accesses(const stc_monitor *monitor)
     return monitor->array_accesses;
 }
 
+size_t stc_monitor_counts(const stc_monitor *monitor, uint64_t *counts, size_t max)
+{
+    size_t count = 0;
+#define PUT(value)                                                                                 \
+    do {                                                                                           \
+        if (count < max) {                                                                         \
+            counts[count] = (value);                                                               \
+        }                                                                                          \
+        count++;                                                                                   \
+    } while (0)
+    PUT(monitor->watched);
+    for (size_t index = 0; index < monitor->mapping_count; index++) {
+        const mapping *map = &monitor->mappings[index];
+        unsigned buckets = stc_log2(map->ways) + 1;
+        for (unsigned bucket = 0; bucket < buckets; bucket++) {
+            PUT(map->bucket_hits[bucket]);
+        }
+        PUT(map->stack_misses);
+        for (unsigned bucket = 0; bucket < buckets; bucket++) {
+            PUT(map->writebacks[bucket]);
+        }
+    }
+#undef PUT
+    return count;
+}
+
 uint64_t stc_monitor_watched(const stc_monitor *monitor)
 {
     return monitor->watched;

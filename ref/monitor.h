@@ -67,6 +67,15 @@
 
 typedef struct stc_monitor stc_monitor;
 
+/* The shape hardware can afford (docs/TUNING.md 8.1): the defaults of
+ * `stcsim tune --search monitor` and of the generated monitor. */
+enum {
+    STC_MONITOR_DEFAULT_SAMPLE_BITS = 2,    /* a quarter of the sets */
+    STC_MONITOR_DEFAULT_ROTATE = 16384,     /* observed accesses per group */
+    STC_MONITOR_DEFAULT_TAG_BITS = 8,
+    STC_MONITOR_DEFAULT_COUNTER_BITS = 16   /* the tuner's count width */
+};
+
 /* Largest sample_bits the geometry allows: the set-index bits every
  * mapping shares (0 if there are none: then every access is watched). */
 unsigned stc_monitor_max_sample_bits(const stc_geometry *geometry);
@@ -123,6 +132,13 @@ uint64_t stc_monitor_array_accesses(const stc_monitor *monitor);
 /* Observed accesses the clear walk leaves unwatched after creation and
  * after each rotation: the rows of the largest array (0 without the walk). */
 unsigned stc_monitor_clear_rows(const stc_monitor *monitor);
+
+/* Every count in the hardware's order (docs/ARCHITECTURE.md section 17,
+ * stc_monitor's cnt_sel_i): watched accesses, then per mapping (sublines
+ * 1, 2, 4 outer, set groups 1 .. banks inner) its hits by depth bucket
+ * (log2 ways + 1 of them), its misses and its writebacks by associativity
+ * bucket (log2 ways + 1). Fills up to max; returns how many there are. */
+size_t stc_monitor_counts(const stc_monitor *monitor, uint64_t *counts, size_t max);
 
 /* Watched accesses since creation or the last decay. */
 uint64_t stc_monitor_watched(const stc_monitor *monitor);

@@ -101,10 +101,10 @@ stc_tune_options stc_tune_options_default(void)
     options.probe_rounds = 1;
     /* The monitor at a size hardware can afford (TUNING.md 8): a quarter
      * of the sets, moving every 16384 accesses, 8-bit tags. */
-    options.monitor_sample_bits = 2;
-    options.monitor_rotate = 16384;
-    options.monitor_tag_bits = 8;
-    options.monitor_counter_bits = 16;
+    options.monitor_sample_bits = STC_MONITOR_DEFAULT_SAMPLE_BITS;
+    options.monitor_rotate = STC_MONITOR_DEFAULT_ROTATE;
+    options.monitor_tag_bits = STC_MONITOR_DEFAULT_TAG_BITS;
+    options.monitor_counter_bits = STC_MONITOR_DEFAULT_COUNTER_BITS;
     return options;
 }
 

@@ -1,0 +1,280 @@
+/*
+ * emit_monitor.c - stc_monitor, the tuner's miss monitor: sampled shadow
+ * tags of every set mapping with counts by stack depth
+ * (docs/ARCHITECTURE.md section 17; the model is ref/monitor.c with the
+ * clear walk, the lockstep test tests/rtl/monitor_lockstep.c).
+ *
+ * This file writes the module's frame: ports, stage 0 (sampling,
+ * rotation, the clear walk, repeats), the counts with their common
+ * halving, and the count read port; emit_monitor_map.c writes each
+ * mapping's array and stack update.
+ */
+#include "emit_monitor.h"
+
+#include <stdio.h>
+
+static unsigned bits_for(unsigned values)
+{
+    unsigned bits = 0;
+    while ((1u << bits) < values) {
+        bits++;
+    }
+    return bits ? bits : 1;
+}
+
+unsigned stcgen_monitor_clear_width(const stcgen_params *params)
+{
+    return bits_for(params->monitor_clear_rows + 1);
+}
+
+static void emit_ports(stcgen_text *text, const stcgen_params *params)
+{
+    unsigned lw = params->monitor_line_bits;
+    unsigned sel = bits_for(params->monitor_counts);
+    stcgen_text_raw(text, "module stc_monitor #(\n");
+    stcgen_text_raw(text, "  parameter integer READ_ONLY = 0  // 1: an I-cache's (no dirty state, "
+                          "no writebacks)\n");
+    stcgen_text_raw(text, ") (\n");
+    stcgen_text_raw(text, "  input  wire        clk_i,\n");
+    stcgen_text_raw(text, "  input  wire        rst_ni,      // asynchronous reset, active low\n");
+    stcgen_text_raw(text, "  input  wire        ev_valid_i,  // an access completed this cycle\n");
+    stcgen_text_raw(text, "  input  wire [%u:0] ev_line_i,   // its physical line number "
+                          "(byte address >> %u)\n",
+                    lw - 1, params->geometry.offset_bits);
+    stcgen_text_raw(text, "  input  wire        ev_write_i,  // it stored\n");
+    stcgen_text_raw(text, "  input  wire [%u:0]  cnt_sel_i,   // count read port: which count\n",
+                    sel - 1);
+    stcgen_text_raw(text, "  output wire [15:0] cnt_o,       // its value (0 beyond the last)\n");
+    stcgen_text_raw(text, "  output wire [15:0] dropped_o    // events refused in a stage-1 "
+                          "write cycle (saturating)\n");
+    stcgen_text_raw(text, ");\n");
+}
+
+static void emit_counts_list(stcgen_text *text, const stcgen_params *params)
+{
+    stcgen_text_raw(text, "// Counts (cnt_sel_i), 16 bits each, all halved together when one would "
+                          "reach 2^16:\n");
+    stcgen_text_raw(text, "//    0 watched accesses (every mapping's accesses)\n");
+    for (size_t index = 0; index < params->monitor_maps; index++) {
+        const stcgen_monitor_map *map = &params->monitor_map[index];
+        unsigned base = map->count_base;
+        stcgen_text_raw(text, "//   %2u..%2u mapping %zu (%u-way, %u-line): hits at depth",
+                        base, base + 2 * map->buckets, index, map->ways, map->sublines);
+        for (unsigned bucket = 0; bucket < map->buckets; bucket++) {
+            unsigned lo = bucket ? 1u << (bucket - 1) : 0, hi = bucket ? (1u << bucket) - 1 : 0;
+            if (lo == hi) {
+                stcgen_text_raw(text, " %u", lo);
+            } else {
+                stcgen_text_raw(text, " %u-%u", lo, hi);
+            }
+        }
+        stcgen_text_raw(text, "; misses; writebacks of");
+        for (unsigned bucket = 0; bucket < map->buckets; bucket++) {
+            stcgen_text_raw(text, " %u", 1u << bucket);
+        }
+        stcgen_text_raw(text, " way%s\n", map->buckets > 1 ? "s" : "");
+    }
+}
+
+static void emit_stage0(stcgen_text *text, const stcgen_params *params)
+{
+    unsigned lw = params->monitor_line_bits;
+    unsigned sample = params->monitor_sample_bits;
+    unsigned cw = stcgen_monitor_clear_width(params);
+    unsigned sw = params->monitor_since_bits;
+    bool rotates = params->monitor_rotate != 0 && sample != 0;
+    stcgen_text_raw(text, "\n  // ---- Stage 0: the event's cycle\n");
+    stcgen_text_raw(text, "  reg  [%u:0] since_q, since_d;   // observed accesses in this group\n",
+                    sw - 1);
+    stcgen_text_raw(text, "  reg  [%u:0] group_q, group_d;   // the sample bits' watched value\n",
+                    sample ? sample - 1 : 0);
+    stcgen_text_raw(text, "  reg  [%u:0] clear_q, clear_d;   // blind accesses the walk has left\n",
+                    cw - 1);
+    stcgen_text_raw(text, "  reg        have_last_q, have_last_d;\n");
+    stcgen_text_raw(text, "  reg        last_dirty_q, last_dirty_d;\n");
+    stcgen_text_raw(text, "  reg  [%u:0] last_line_q, last_line_d;\n", lw - 1);
+    stcgen_text_raw(text, "  reg        s1_array_q;            // stage 1 updates the arrays\n");
+    stcgen_text_raw(text, "  reg        s1_count_q;            // stage 1 counts a repeat\n");
+    stcgen_text_raw(text, "  reg        s1_write_q;\n");
+    stcgen_text_raw(text, "  reg  [%u:0] s1_line_q;\n", lw - 1);
+    stcgen_text_raw(text, "  reg  [15:0] dropped_q;\n");
+    stcgen_text_raw(text, "\n");
+    stcgen_text_raw(text, "  wire        ev_take   = ev_valid_i && !s1_array_q;\n");
+    stcgen_text_raw(text, "  wire        ev_drop   = ev_valid_i && s1_array_q;\n");
+    if (rotates) {
+        stcgen_text_raw(text, "  wire [%u:0] since_inc = since_q + %u'd1;\n", sw - 1, sw);
+        stcgen_text_raw(text, "  wire        rotate    = ev_take && (since_inc > %u'd%u);\n", sw,
+                        params->monitor_rotate);
+        stcgen_text_raw(text, "  // group' = 5 group + 3 mod 2^%u: every group once per cycle\n",
+                        sample);
+        if (sample >= 3) {
+            stcgen_text_raw(text,
+                            "  wire [%u:0] group_now = rotate ? group_q + {group_q[%u:0], 2'b00} + "
+                            "%u'd3 : group_q;\n",
+                            sample - 1, sample - 3, sample);
+        } else { /* 4 x group is 0 mod 2^sample */
+            stcgen_text_raw(text, "  wire [%u:0] group_now = rotate ? group_q + %u'd%u : group_q;\n",
+                            sample - 1, sample, 3u & ((1u << sample) - 1));
+        }
+    } else {
+        stcgen_text_raw(text, "  wire        rotate    = 1'b0;  // a fixed group\n");
+        stcgen_text_raw(text, "  wire [%u:0] group_now = group_q;\n", sample ? sample - 1 : 0);
+    }
+    stcgen_text_raw(text, "  wire [%u:0] clear_now = rotate ? %u'd%u : clear_q;\n", cw - 1, cw,
+                    params->monitor_clear_rows);
+    stcgen_text_raw(text, "  wire        walk      = ev_take && (clear_now != %u'd0);\n", cw);
+    stcgen_text_raw(text, "  wire [%u:0] clear_row = %u'd%u - clear_now;  // the row the walk "
+                          "empties\n",
+                    cw - 1, cw, params->monitor_clear_rows);
+    if (sample) {
+        stcgen_text_raw(text,
+                        "  wire        watched   = ev_take && !walk && (ev_line_i[%u:2] == "
+                        "group_now);\n",
+                        1 + sample);
+    } else {
+        stcgen_text_raw(text, "  wire        watched   = ev_take && !walk;\n");
+    }
+    stcgen_text_raw(text, "  wire        have_last = have_last_q && !rotate;\n");
+    stcgen_text_raw(text, "  wire        repeated  = have_last && (ev_line_i == last_line_q);\n");
+    stcgen_text_raw(text, "  // A repeat is at depth 0 of every stack: counted without the arrays,\n");
+    stcgen_text_raw(text, "  // unless it is the first store to the line (its dirty state changes).\n");
+    stcgen_text_raw(text,
+                    "  wire        array_rd  = watched && (!repeated || (ev_write_i && "
+                    "!last_dirty_q));\n");
+    stcgen_text_raw(text, "\n  always @* begin\n");
+    stcgen_text_raw(text, "    since_d      = since_q;\n");
+    stcgen_text_raw(text, "    group_d      = group_now;\n");
+    stcgen_text_raw(text, "    clear_d      = clear_now;\n");
+    stcgen_text_raw(text, "    have_last_d  = have_last;\n");
+    stcgen_text_raw(text, "    last_dirty_d = last_dirty_q;\n");
+    stcgen_text_raw(text, "    last_line_d  = last_line_q;\n");
+    if (rotates) {
+        stcgen_text_raw(text, "    if (ev_take) since_d = rotate ? %u'd1 : since_inc;\n", sw);
+    }
+    stcgen_text_raw(text, "    if (walk) clear_d = clear_now - %u'd1;\n", cw);
+    stcgen_text_raw(text, "    if (watched) begin\n");
+    stcgen_text_raw(text, "      have_last_d  = 1'b1;\n");
+    stcgen_text_raw(text, "      last_line_d  = ev_line_i;\n");
+    stcgen_text_raw(text, "      last_dirty_d = (repeated && last_dirty_q) || ev_write_i;\n");
+    stcgen_text_raw(text, "    end\n");
+    stcgen_text_raw(text, "  end\n");
+}
+
+static void emit_counts(stcgen_text *text, const stcgen_params *params)
+{
+    unsigned counts = params->monitor_counts;
+    unsigned sel = bits_for(counts);
+    stcgen_text_raw(text, "\n  // ---- The counts: stage 1's increments, all halved together when "
+                          "one would reach 2^16\n");
+    stcgen_text_raw(text, "  reg  [%u:0] cnt_q, cnt_d;   // 16 bits per count\n", 16 * counts - 1);
+    stcgen_text_raw(text, "  wire [%u:0] cnt_inc;        // 3 bits per count\n", 3 * counts - 1);
+    stcgen_text_raw(text, "  assign cnt_inc[2:0] = {2'b00, s1_array_q | s1_count_q};\n");
+    for (size_t index = 0; index < params->monitor_maps; index++) {
+        const stcgen_monitor_map *map = &params->monitor_map[index];
+        unsigned base = map->count_base;
+        for (unsigned bucket = 0; bucket < map->buckets; bucket++) {
+            unsigned at = 3 * (base + bucket);
+            stcgen_text_raw(text, "  assign cnt_inc[%u:%u] = {2'b00, (s1_array_q & m%zu_hit_inc[%u])%s};\n",
+                            at + 2, at, index, bucket, bucket == 0 ? " | s1_count_q" : "");
+        }
+        unsigned at = 3 * (base + map->buckets);
+        stcgen_text_raw(text, "  assign cnt_inc[%u:%u] = {2'b00, s1_array_q & m%zu_miss_inc};\n",
+                        at + 2, at, index);
+        for (unsigned bucket = 0; bucket < map->buckets; bucket++) {
+            at = 3 * (base + map->buckets + 1 + bucket);
+            stcgen_text_raw(text,
+                            "  assign cnt_inc[%u:%u] = (READ_ONLY == 0 && s1_array_q) ? "
+                            "m%zu_wb_inc[%u:%u] : 3'd0;\n",
+                            at + 2, at, index, 3 * bucket + 2, 3 * bucket);
+        }
+    }
+    stcgen_text_raw(text, "\n  always @* begin : counts_next\n");
+    stcgen_text_raw(text, "    reg [16:0] sum;\n");
+    stcgen_text_raw(text, "    reg        halve;\n");
+    stcgen_text_raw(text, "    integer    index;\n");
+    stcgen_text_raw(text, "    halve = 1'b0;\n");
+    stcgen_text_raw(text, "    for (index = 0; index < %u; index = index + 1) begin\n", counts);
+    stcgen_text_raw(text, "      sum = {1'b0, cnt_q[16 * index +: 16]} + {14'd0, cnt_inc[3 * index +: 3]};\n");
+    stcgen_text_raw(text, "      halve = halve | sum[16];\n");
+    stcgen_text_raw(text, "    end\n");
+    stcgen_text_raw(text, "    for (index = 0; index < %u; index = index + 1) begin\n", counts);
+    stcgen_text_raw(text, "      sum = {1'b0, cnt_q[16 * index +: 16]} + {14'd0, cnt_inc[3 * index +: 3]};\n");
+    stcgen_text_raw(text, "      cnt_d[16 * index +: 16] = halve ? sum[16:1] : sum[15:0];\n");
+    stcgen_text_raw(text, "    end\n");
+    stcgen_text_raw(text, "  end\n");
+    stcgen_text_raw(text, "\n  assign cnt_o = (cnt_sel_i < %u'd%u) ? cnt_q[16 * cnt_sel_i +: 16] : "
+                          "16'd0;\n",
+                    sel, counts);
+    stcgen_text_raw(text, "  assign dropped_o = dropped_q;\n");
+}
+
+static void emit_flops(stcgen_text *text, const stcgen_params *params)
+{
+    unsigned cw = stcgen_monitor_clear_width(params);
+    unsigned sample = params->monitor_sample_bits;
+    stcgen_text_raw(text, "\n  always @(posedge clk_i or negedge rst_ni) begin\n");
+    stcgen_text_raw(text, "    if (!rst_ni) begin\n");
+    stcgen_text_raw(text, "      since_q      <= %u'd0;\n", params->monitor_since_bits);
+    stcgen_text_raw(text, "      group_q      <= %u'd0;\n", sample ? sample : 1);
+    stcgen_text_raw(text, "      clear_q      <= %u'd%u;  // the arrays are not reset: walk first\n",
+                    cw, params->monitor_clear_rows);
+    stcgen_text_raw(text, "      have_last_q  <= 1'b0;\n");
+    stcgen_text_raw(text, "      last_dirty_q <= 1'b0;\n");
+    stcgen_text_raw(text, "      last_line_q  <= %u'd0;\n", params->monitor_line_bits);
+    stcgen_text_raw(text, "      s1_array_q   <= 1'b0;\n");
+    stcgen_text_raw(text, "      s1_count_q   <= 1'b0;\n");
+    stcgen_text_raw(text, "      s1_write_q   <= 1'b0;\n");
+    stcgen_text_raw(text, "      s1_line_q    <= %u'd0;\n", params->monitor_line_bits);
+    stcgen_text_raw(text, "      dropped_q    <= 16'd0;\n");
+    stcgen_text_raw(text, "      cnt_q        <= %u'd0;\n", 16 * params->monitor_counts);
+    stcgen_text_raw(text, "    end else begin\n");
+    stcgen_text_raw(text, "      since_q      <= since_d;\n");
+    stcgen_text_raw(text, "      group_q      <= group_d;\n");
+    stcgen_text_raw(text, "      clear_q      <= clear_d;\n");
+    stcgen_text_raw(text, "      have_last_q  <= have_last_d;\n");
+    stcgen_text_raw(text, "      last_dirty_q <= last_dirty_d;\n");
+    stcgen_text_raw(text, "      last_line_q  <= last_line_d;\n");
+    stcgen_text_raw(text, "      s1_array_q   <= array_rd;\n");
+    stcgen_text_raw(text, "      s1_count_q   <= watched && !array_rd;\n");
+    stcgen_text_raw(text, "      s1_write_q   <= ev_take && ev_write_i;\n");
+    stcgen_text_raw(text, "      s1_line_q    <= ev_take ? ev_line_i : s1_line_q;\n");
+    stcgen_text_raw(text, "      if (ev_drop && dropped_q != 16'hffff) dropped_q <= dropped_q + 16'd1;\n");
+    stcgen_text_raw(text, "      cnt_q        <= cnt_d;\n");
+    stcgen_text_raw(text, "    end\n");
+    stcgen_text_raw(text, "  end\n");
+}
+
+void stcgen_emit_monitor(stcgen_text *text, const stcgen_file *file, const stcgen_params *params)
+{
+    stcgen_text_header(text, &stcgen_comment_slashes, file->name, file->title, params);
+    stcgen_text_blank(text);
+    stcgen_text_raw(text, "`default_nettype none\n\n");
+    stcgen_text_raw(text, "// stc_monitor: LRU stacks of shadow tags for each of the %zu set "
+                          "mappings of the\n",
+                    params->monitor_maps);
+    stcgen_text_raw(text, "// configurations, for 1/%u of the sets at a time (the group of "
+                          "physical line\n",
+                    1u << params->monitor_sample_bits);
+    stcgen_text_raw(text, "// number bits [%u:2]",
+                    params->monitor_sample_bits ? 1 + params->monitor_sample_bits : 2);
+    if (params->monitor_rotate && params->monitor_sample_bits) {
+        stcgen_text_raw(text, ", moving every %u observed accesses", params->monitor_rotate);
+    }
+    stcgen_text_raw(text, "), %u-bit tags.\n", params->monitor_tag_bits);
+    stcgen_text_raw(text, "// Two stages: an access's cycle reads one row of every array (or the "
+                          "clear walk\n");
+    stcgen_text_raw(text, "// empties one), the next cycle updates the stacks, writes the rows and "
+                          "counts.\n");
+    stcgen_text_raw(text, "// Events must be two cycles apart (the controller's are); one in a "
+                          "stage-1\n");
+    stcgen_text_raw(text, "// write cycle is dropped and counted in dropped_o.\n");
+    emit_counts_list(text, params);
+    emit_ports(text, params);
+    emit_stage0(text, params);
+    for (unsigned index = 0; index < params->monitor_maps; index++) {
+        stcgen_emit_monitor_map(text, params, index);
+    }
+    emit_counts(text, params);
+    emit_flops(text, params);
+    stcgen_text_raw(text, "\nendmodule\n\n`resetall\n");
+}

@@ -1,0 +1,128 @@
+#!/bin/bash
+# The tuner's miss monitor stc_monitor (docs/ARCHITECTURE.md section 17):
+#   - for the default geometry and three others (8 banks with 32-byte lines
+#     and a short rotation, 2 banks watching every set with 12-bit tags, one
+#     bank with a fixed group), READ_ONLY 0 and 1: stc_monitor.v is
+#     `verilator --lint-only -Wall` clean with and without SYNTHESIS,
+#     compiles in Icarus (-g2005 -Wall) without a warning, passes Yosys
+#     `proc; check -assert` with no latch; the file is there exactly with
+#     --monitor;
+#   - the lockstep test (tests/rtl/monitor_lockstep.c through the Verilator
+#     shim tests/rtl/tb_monitor.cpp): every count of the RTL against the C
+#     model ref/monitor.c (with the clear walk) every cycle, dropped events
+#     included;
+#   - bad monitor options are refused with the parameter named and nothing
+#     written.
+# Usage: monitor-checks.sh STCGEN [EVENTS]  (EVENTS: the lockstep's program
+# stream on the default geometry, default 300000: long enough to halve
+# every count once)
+set -u
+STCGEN=${1:?usage: monitor-checks.sh STCGEN [EVENTS]}
+EVENTS=${2:-300000}
+STCGEN="$(cd "$(dirname "$STCGEN")" && pwd)/$(basename "$STCGEN")"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+CC=${CC:-gcc}
+
+# shellcheck source=tests/lib/checks.sh
+. "$root/tests/lib/checks.sh"
+
+for tool in verilator iverilog yosys g++ "$CC"; do
+    if ! command -v "$tool" >/dev/null; then
+        echo "monitor-checks: $tool is missing (make installs it: scripts/ensure-tools.sh)"
+        exit 1
+    fi
+done
+
+# shellcheck disable=SC2016
+YOSYS_CHECK='proc; check -assert; select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$sr'
+
+lib="$work/lib"
+mkdir -p "$lib"
+for file in monitor config geometry; do
+    if ! "$CC" -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Wall -Wextra -Werror -I"$root/ref" \
+        -c "$root/ref/$file.c" -o "$lib/$file.o" >"$work/log" 2>&1; then
+        fail "compile ref/$file.c"
+    fi
+done
+
+# tag|stcgen options|lockstep events
+geometries=(
+    "default||$EVENTS"
+    "banks8|--banks 8 --bank-bytes 4096 --line-bytes 32 --monitor-rotate 5000|60000"
+    "banks2|--banks 2 --monitor-sample-bits 0 --monitor-tag-bits 12|40000"
+    "banks1|--banks 1 --monitor-rotate 0|40000"
+)
+for entry in "${geometries[@]}"; do
+    IFS='|' read -r gtag opts events <<<"$entry"
+    out="$work/$gtag"
+    # shellcheck disable=SC2086
+    if ! "$STCGEN" --monitor $opts --out "$out" >"$work/log" 2>&1; then
+        fail "$gtag: stcgen --monitor $opts"
+        continue
+    fi
+    for ro in 0 1; do
+        for define in "" "-DSYNTHESIS"; do
+            quiet "$gtag: verilator -Wall stc_monitor READ_ONLY=$ro $define" \
+                verilator --lint-only -Wall --default-language 1364-2005 $define -GREAD_ONLY=$ro \
+                --top-module stc_monitor "$out/stc_monitor.v" "$out/stc_sram.v"
+        done
+        quiet "$gtag: yosys stc_monitor READ_ONLY=$ro" \
+            yosys -q -p "read_verilog $out/stc_monitor.v $out/stc_sram.v; chparam -set READ_ONLY $ro stc_monitor; hierarchy -check -top stc_monitor; $YOSYS_CHECK"
+    done
+    quiet "$gtag: iverilog -Wall stc_monitor" \
+        iverilog -g2005 -Wall -o "$work/mon.vvp" "$out/stc_monitor.v" "$out/stc_sram.v"
+
+    if ! "$CC" -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Wall -Wextra -Werror \
+        -I"$root/ref" -I"$root/tests" -I"$root/tests/rtl" -I"$out" \
+        -c "$root/tests/rtl/monitor_lockstep.c" -o "$work/lockstep.o" >"$work/log" 2>&1; then
+        fail "$gtag: monitor_lockstep.c compiles"
+        continue
+    fi
+    rm -f "$work/libml.a"
+    ar rcs "$work/libml.a" "$work/lockstep.o" "$lib"/*.o
+    for ro in 0 1; do
+        # (the shim is testbench code: only the generated RTL is held to -Wall)
+        if verilator --cc --exe --build -j 2 -Wno-fatal -Wno-lint -Wno-style -GREAD_ONLY=$ro \
+            --top-module stc_monitor --Mdir "$work/vl-$gtag-$ro" -o tb \
+            -CFLAGS "-I$root/ref -I$root/tests -I$root/tests/rtl -I$out -DMONITOR_READ_ONLY=$ro" \
+            "$root/tests/rtl/tb_monitor.cpp" "$work/libml.a" "$out/stc_monitor.v" \
+            "$out/stc_sram.v" >"$work/log" 2>&1; then
+            if "$work/vl-$gtag-$ro/tb" "$events" >"$work/log" 2>&1 &&
+                grep -q "monitor_lockstep: PASS" "$work/log"; then
+                passed=$((passed + 1))
+                sed 's/^/    /' "$work/log" | grep -v PASS | sed "s/^    /    $gtag: /"
+            else
+                fail "$gtag READ_ONLY=$ro: lockstep RTL = model every cycle"
+            fi
+            rm -rf "$work/vl-$gtag-$ro"
+        else
+            fail "$gtag READ_ONLY=$ro: lockstep harness builds"
+        fi
+    done
+done
+
+# The file comes only with --monitor; the core lists it then.
+quiet "stcgen without --monitor" "$STCGEN" --out "$work/plain"
+check "no stc_monitor.v without --monitor" test ! -e "$work/plain/stc_monitor.v"
+check "the core lists stc_monitor.v" grep -q "stc_monitor.v" "$work/default/stc_cache.core"
+check "the output name carries _monitor" test -e "$work/default/stc_monitor.v"
+for bad in "--monitor-sample-bits 6|stcgen: --monitor-sample-bits 6: this geometry allows 0..5" \
+    "--monitor-sample-bits 5|stcgen: --monitor-sample-bits 5: the 4-way mapping with logical lines of 4 physical lines would watch 1 set" \
+    "--monitor-tag-bits 0|stcgen: --monitor-tag-bits 0: must be from 1 to 32" \
+    "--monitor-rotate 70000|stcgen: --monitor-rotate 70000: must be from 0 to 65535"; do
+    IFS='|' read -r opt message <<<"$bad"
+    # shellcheck disable=SC2086
+    if "$STCGEN" --monitor $opt --out "$work/bad" >"$work/err" 2>&1; then
+        fail "$opt is refused"
+    else
+        check "$opt: message" grep -qF "$message" "$work/err"
+        check "$opt: nothing written" test ! -e "$work/bad"
+    fi
+done
+
+echo "monitor-checks: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
