@@ -337,6 +337,11 @@ static stc_fixed_monitor_counts monitor_counts(const stc_monitor *monitor,
  * current one's energy less 1/2^margin of it. */
 static void monitor_decide(stc_tuned_cache *tuned)
 {
+    /* Nothing watched yet (the clear walk's blind accesses at the start):
+     * every energy would be 0, nothing to decide. */
+    if (stc_monitor_watched(tuned->monitor) == 0) {
+        return;
+    }
     const stc_config *current = stc_cache_config(tuned->cache);
     uint32_t best_energy = 0, current_energy = 0;
     size_t best = 0;

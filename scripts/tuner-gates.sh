@@ -6,21 +6,38 @@
 # 1.333, XOR2/XNOR2 2, MUX2 2.333, flop with asynchronous reset 6.667;
 # docs/ARCHITECTURE.md 16.8). The ABC script moves such numbers by up to
 # ~30 %: compare the options with each other, not with other tools.
+# Last two rows: the monitor (stcgen --monitor, ARCHITECTURE.md 17) of a
+# D-cache and an I-cache (READ_ONLY), its arrays left out (stc_sram read
+# as a black box: they are SRAM bits, like the cache's).
 set -eu
 STCGEN=${1:?usage: tuner-gates.sh STCGEN}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+
+# synth_row NAME TOP YOSYS_READ: synthesise TOP and print its row.
+synth_row() {
+    yosys -q -p "$3; synth -flatten -top $2; abc -g NAND,NOR,AND,OR,XOR,XNOR,MUX; opt_clean -purge; tee -q -o $work/stat.txt stat" >/dev/null
+    awk -v name="$1" '
+        BEGIN { w["$_NOT_"]=0.667; w["$_NAND_"]=1; w["$_NOR_"]=1; w["$_AND_"]=1.333;
+                w["$_OR_"]=1.333; w["$_XOR_"]=2; w["$_XNOR_"]=2; w["$_MUX_"]=2.333;
+                w["$_ANDNOT_"]=1.333; w["$_ORNOT_"]=1.333 }
+        $1 == "stc_sram" { next }
+        $1 ~ /^\$_/ { cells += $2; if ($1 ~ /DFF/) { flops += $2; ge += 6.667 * $2 }
+                      else if ($1 in w) ge += w[$1] * $2; else { print "unknown cell " $1; exit 1 } }
+        END { printf "%-28s %7d %7d %7.0f\n", name, cells, flops, ge }' "$work/stat.txt"
+}
+
 printf '%-28s %7s %7s %7s\n' options cells flops GE
 for options in "" "--tuner-mult serial" "--tuner-coeff const" "--tuner-mult serial --tuner-coeff const"; do
     rm -rf "$work/out"
     # shellcheck disable=SC2086
     "$STCGEN" $options --out "$work/out"
-    yosys -q -p "read_verilog $work/out/stc_tuner.v; synth -flatten -top stc_tuner; abc -g NAND,NOR,AND,OR,XOR,XNOR,MUX; opt_clean -purge; tee -q -o $work/stat.txt stat" >/dev/null
-    awk -v name="${options:-(array, registers)}" '
-        BEGIN { w["$_NOT_"]=0.667; w["$_NAND_"]=1; w["$_NOR_"]=1; w["$_AND_"]=1.333;
-                w["$_OR_"]=1.333; w["$_XOR_"]=2; w["$_XNOR_"]=2; w["$_MUX_"]=2.333;
-                w["$_ANDNOT_"]=1.333; w["$_ORNOT_"]=1.333 }
-        $1 ~ /^\$_/ { cells += $2; if ($1 ~ /DFF/) { flops += $2; ge += 6.667 * $2 }
-                      else if ($1 in w) ge += w[$1] * $2; else { print "unknown cell " $1; exit 1 } }
-        END { printf "%-28s %7d %7d %7.0f\n", name, cells, flops, ge }' "$work/stat.txt"
+    synth_row "${options:-(array, registers)}" stc_tuner "read_verilog $work/out/stc_tuner.v"
+done
+rm -rf "$work/out"
+"$STCGEN" --monitor --out "$work/out"
+for read_only in 0 1; do
+    name="monitor, D-cache"
+    [ "$read_only" = 1 ] && name="monitor, I-cache"
+    synth_row "$name" stc_monitor "read_verilog -DSYNTHESIS $work/out/stc_monitor.v; read_verilog -lib $work/out/stc_sram.v; chparam -set READ_ONLY $read_only stc_monitor"
 done

@@ -595,9 +595,12 @@ static void test_monitor_search(void)
         CHECK(is_config(&geometry, &dcache->chosen, final), "the result reports the final config");
         /* Whole-run counts lag: the steady phase must outweigh the
          * start-up's before the monitor moves (11 % over the optimum
-         * here; staying in the 2K start-up choice would cost twice). */
+         * here; staying in the 2K start-up choice would cost twice). With
+         * every set watched the clear walk leaves the first 512 accesses
+         * unwatched, so the start-up's 16 B misses last 512 accesses
+         * longer: 17 %. */
         double monitor_nj = report->monitor_energy.total_nj;
-        CHECK(dcache->run_energy.total_nj - monitor_nj < 1.15 * dcache->optimum_nj,
+        CHECK(dcache->run_energy.total_nj - monitor_nj < 1.2 * dcache->optimum_nj,
               "bits %u: run %.0f nJ without the monitor's %.0f, optimum %.0f nJ", sample_bits,
               dcache->run_energy.total_nj - monitor_nj, monitor_nj, dcache->optimum_nj);
         /* The monitor is charged: its lookups (fewer array accesses: the
@@ -626,7 +629,12 @@ static void test_monitor_search(void)
               "bits %u: the run's parts add up to its total", sample_bits);
         CHECK(report->switches >= 2 && report->switches <= 4,
               "bits %u: %u switches (start-up, then steady)", sample_bits, report->switches);
-        CHECK_EQ_U64(report->searches_completed, report->windows, "one decision per window");
+        /* One decision per window, but none in a window without a watched
+         * access: the clear walk (512 blind accesses with every set
+         * watched, 128 with a quarter) leaves the first 2 / 0 windows of
+         * 256 without one. */
+        CHECK_EQ_U64(report->searches_completed, report->windows - (sample_bits == 0 ? 2 : 0),
+                     "one decision per window with a watched access");
     }
     free(s.refs);
 }
