@@ -53,6 +53,27 @@ static void row_of(const stcgen_params *params, const stcgen_monitor_map *map, c
     snprintf(buf + used, len - (size_t)used, "}");
 }
 
+/* The mapping's stc_sram: `width`-bit rows written whole. */
+static void emit_instance(stcgen_text *text, unsigned index, const stcgen_monitor_map *map,
+                          unsigned width, const char *wdata, const char *rdata)
+{
+    stcgen_text_raw(text, "      stc_sram #(\n");
+    stcgen_text_raw(text, "        .DEPTH (%u),\n", map->rows);
+    stcgen_text_raw(text, "        .WIDTH (%u),\n", width);
+    stcgen_text_raw(text, "        .GRAN  (%u),\n", width);
+    stcgen_text_raw(text, "        .SEED  (32'd%u)\n", 0x4d00u + index);
+    stcgen_text_raw(text, "      ) u_array (\n");
+    stcgen_text_raw(text, "        .clk_i   (clk_i),\n");
+    stcgen_text_raw(text, "        .pwr_i   (1'b1),\n");
+    stcgen_text_raw(text, "        .req_i   (m%u_req),\n", index);
+    stcgen_text_raw(text, "        .we_i    (m%u_we),\n", index);
+    stcgen_text_raw(text, "        .addr_i  (m%u_addr),\n", index);
+    stcgen_text_raw(text, "        .wmask_i (1'b1),\n");
+    stcgen_text_raw(text, "        .wdata_i (%s),\n", wdata);
+    stcgen_text_raw(text, "        .rdata_o (%s)\n", rdata);
+    stcgen_text_raw(text, "      );\n");
+}
+
 static void emit_sram(stcgen_text *text, const stcgen_params *params, unsigned index,
                       const stcgen_monitor_map *map)
 {
@@ -83,37 +104,12 @@ static void emit_sram(stcgen_text *text, const stcgen_params *params, unsigned i
         stcgen_text_raw(text, "m%u_wdata[%u:%u]%s", index, top, top - map->sublines * map->dirty_bits + 1,
                         entry ? ", " : "};\n");
     }
-    stcgen_text_raw(text, "      stc_sram #(\n");
-    stcgen_text_raw(text, "        .DEPTH (%u),\n", map->rows);
-    stcgen_text_raw(text, "        .WIDTH (%u),\n", ro_width);
-    stcgen_text_raw(text, "        .GRAN  (%u),\n", ro_width);
-    stcgen_text_raw(text, "        .SEED  (32'd%u)\n", 0x4d00u + index);
-    stcgen_text_raw(text, "      ) u_array (\n");
-    stcgen_text_raw(text, "        .clk_i   (clk_i),\n");
-    stcgen_text_raw(text, "        .pwr_i   (1'b1),\n");
-    stcgen_text_raw(text, "        .req_i   (m%u_req),\n", index);
-    stcgen_text_raw(text, "        .we_i    (m%u_we),\n", index);
-    stcgen_text_raw(text, "        .addr_i  (m%u_addr),\n", index);
-    stcgen_text_raw(text, "        .wmask_i (1'b1),\n");
-    stcgen_text_raw(text, "        .wdata_i (wdata_ro),\n");
-    stcgen_text_raw(text, "        .rdata_o (rdata_ro)\n");
-    stcgen_text_raw(text, "      );\n");
+    emit_instance(text, index, map, ro_width, "wdata_ro", "rdata_ro");
     stcgen_text_raw(text, "    end else begin : g_m%u_rw\n", index);
-    stcgen_text_raw(text, "      stc_sram #(\n");
-    stcgen_text_raw(text, "        .DEPTH (%u),\n", map->rows);
-    stcgen_text_raw(text, "        .WIDTH (%u),\n", row_width);
-    stcgen_text_raw(text, "        .GRAN  (%u),\n", row_width);
-    stcgen_text_raw(text, "        .SEED  (32'd%u)\n", 0x4d00u + index);
-    stcgen_text_raw(text, "      ) u_array (\n");
-    stcgen_text_raw(text, "        .clk_i   (clk_i),\n");
-    stcgen_text_raw(text, "        .pwr_i   (1'b1),\n");
-    stcgen_text_raw(text, "        .req_i   (m%u_req),\n", index);
-    stcgen_text_raw(text, "        .we_i    (m%u_we),\n", index);
-    stcgen_text_raw(text, "        .addr_i  (m%u_addr),\n", index);
-    stcgen_text_raw(text, "        .wmask_i (1'b1),\n");
-    stcgen_text_raw(text, "        .wdata_i (m%u_wdata),\n", index);
-    stcgen_text_raw(text, "        .rdata_o (m%u_row)\n", index);
-    stcgen_text_raw(text, "      );\n");
+    char wdata[32], rdata[32];
+    snprintf(wdata, sizeof wdata, "m%u_wdata", index);
+    snprintf(rdata, sizeof rdata, "m%u_row", index);
+    emit_instance(text, index, map, row_width, wdata, rdata);
     stcgen_text_raw(text, "    end\n");
     stcgen_text_raw(text, "  endgenerate\n");
     (void)params;

@@ -169,6 +169,43 @@ static bool unit_fits(const table_extent *extent, int unit_exponent)
            leak <= COEFFICIENT_MAX && probe + miss + leak <= COEFFICIENT_SUM_MAX;
 }
 
+/* The finest unit 2^unit_exponent nJ that fits (the rule `fits` checks
+ * on `what`), or -1 with a message if every energy is 0 or the unit is not
+ * a normal double. largest_nj = m x 2^e with m in [0.5, 1): in units of
+ * 2^(e - 16) it is 32768..65536, the finest unit that can fit, so the
+ * search starts there and doubles. */
+static int choose_unit(const stc_energy_table *table, double largest_nj,
+                       bool (*fits)(const void *what, int unit_exponent), const void *what,
+                       int *unit_exponent, char *err, size_t err_len)
+{
+    if (largest_nj == 0.0) {
+        set_error(err, err_len,
+                  "energy table (%s): every hit, miss and static energy is 0: no configuration "
+                  "could be told from another",
+                  table->source);
+        return -1;
+    }
+    int largest_exponent;
+    frexp(largest_nj, &largest_exponent);
+    *unit_exponent = largest_exponent - STC_FIXED_COEFFICIENT_BITS;
+    while (!fits(what, *unit_exponent)) {
+        (*unit_exponent)++;
+    }
+    if (!isnormal(ldexp(1.0, *unit_exponent))) {
+        set_error(err, err_len,
+                  "energy table (%s): largest coefficient %g nJ needs a unit of 2^%d nJ, "
+                  "outside what a double represents",
+                  table->source, largest_nj, *unit_exponent);
+        return -1;
+    }
+    return 0;
+}
+
+static bool seed_unit_fits(const void *extent, int unit_exponent)
+{
+    return unit_fits(extent, unit_exponent);
+}
+
 int stc_fixed_from_table(const stc_energy_table *table, stc_fixed_coefficients *coefficients,
                          char *err, size_t err_len)
 {
@@ -179,32 +216,15 @@ int stc_fixed_from_table(const stc_energy_table *table, stc_fixed_coefficients *
     double largest_nj =
         fmax(fmax(extent.largest_hit_nj, extent.stall_nj),
              fmax(extent.largest_miss_nj, extent.largest_static_nj));
-    if (largest_nj == 0.0) {
-        set_error(err, err_len,
-                  "energy table (%s): every hit, miss and static energy is 0: no configuration "
-                  "could be told from another",
-                  table->source);
+    /* The search ends at most two doublings after it starts: there each
+     * of the four largest energies (hit, stall, miss, static) is at most
+     * 16384 units, and 4 x 16384 = 2^16. */
+    int unit_exponent;
+    if (choose_unit(table, largest_nj, seed_unit_fits, &extent, &unit_exponent, err, err_len) !=
+        0) {
         return -1;
-    }
-    /* largest_nj = m x 2^largest_exponent with m in [0.5, 1): in units of
-     * 2^(largest_exponent - 16) it is 32768..65536, the finest unit that
-     * can fit, so the search starts there. It ends at most two doublings
-     * later: there each of the four largest energies (hit, stall, miss,
-     * static) is at most 16384 units, and 4 x 16384 = 2^16. */
-    int largest_exponent;
-    frexp(largest_nj, &largest_exponent);
-    int unit_exponent = largest_exponent - STC_FIXED_COEFFICIENT_BITS;
-    while (!unit_fits(&extent, unit_exponent)) {
-        unit_exponent++;
     }
     double nj_per_unit = ldexp(1.0, unit_exponent);
-    if (!isnormal(nj_per_unit)) {
-        set_error(err, err_len,
-                  "energy table (%s): largest coefficient %g nJ needs a unit of 2^%d nJ, "
-                  "outside what a double represents",
-                  table->source, largest_nj, unit_exponent);
-        return -1;
-    }
 
     memset(coefficients, 0, sizeof *coefficients);
     coefficients->nj_per_unit = nj_per_unit;
@@ -360,8 +380,9 @@ static double monitor_largest(const monitor_charges *charges)
 
 /* Every coefficient in 16 bits, and an access's largest charge (fixed.h)
  * within the sum budget. */
-static bool monitor_unit_fits(const monitor_charges *charges, int unit_exponent)
+static bool monitor_unit_fits(const void *what, int unit_exponent)
 {
+    const monitor_charges *charges = what;
     uint64_t probe = 0, miss = 0, writeback = 0;
     for (unsigned size_index = 0; size_index < charges->sizes; size_index++) {
         uint64_t second = quantise(charges->second_probe[size_index], unit_exponent);
@@ -401,28 +422,12 @@ int stc_fixed_monitor_from_table(const stc_energy_table *table,
     }
     monitor_charges charges;
     monitor_charges_of(table, extent.sizes, &charges);
-    double largest_nj = monitor_largest(&charges);
-    if (largest_nj == 0.0) {
-        set_error(err, err_len,
-                  "energy table (%s): every hit, miss and static energy is 0: no configuration "
-                  "could be told from another",
-                  table->source);
+    int unit_exponent;
+    if (choose_unit(table, monitor_largest(&charges), monitor_unit_fits, &charges, &unit_exponent,
+                    err, err_len) != 0) {
         return -1;
-    }
-    int largest_exponent;
-    frexp(largest_nj, &largest_exponent);
-    int unit_exponent = largest_exponent - STC_FIXED_COEFFICIENT_BITS;
-    while (!monitor_unit_fits(&charges, unit_exponent)) {
-        unit_exponent++;
     }
     double nj_per_unit = ldexp(1.0, unit_exponent);
-    if (!isnormal(nj_per_unit)) {
-        set_error(err, err_len,
-                  "energy table (%s): largest monitor coefficient %g nJ needs a unit of 2^%d nJ, "
-                  "outside what a double represents",
-                  table->source, largest_nj, unit_exponent);
-        return -1;
-    }
     memset(coefficients, 0, sizeof *coefficients);
     coefficients->nj_per_unit = nj_per_unit;
     for (unsigned size_index = 0; size_index < extent.sizes; size_index++) {
