@@ -74,8 +74,7 @@ static void emit_instance(stcgen_text *text, unsigned index, const stcgen_monito
     stcgen_text_raw(text, "      );\n");
 }
 
-static void emit_sram(stcgen_text *text, const stcgen_params *params, unsigned index,
-                      const stcgen_monitor_map *map)
+static void emit_sram(stcgen_text *text, unsigned index, const stcgen_monitor_map *map)
 {
     unsigned row_width = map->ways * map->entry_bits;
     unsigned ro_entry = 1 + map->tag_bits;
@@ -112,7 +111,13 @@ static void emit_sram(stcgen_text *text, const stcgen_params *params, unsigned i
     emit_instance(text, index, map, row_width, wdata, rdata);
     stcgen_text_raw(text, "    end\n");
     stcgen_text_raw(text, "  endgenerate\n");
-    (void)params;
+}
+
+/* One more writeback of the 2^bucket-way cache. */
+static void emit_wb_count(stcgen_text *text, unsigned index, unsigned bucket, const char *indent)
+{
+    stcgen_text_raw(text, "%sm%u_wb_inc[%u:%u] = m%u_wb_inc[%u:%u] + 3'd1;\n", indent, index,
+                    3 * bucket + 2, 3 * bucket, index, 3 * bucket + 2, 3 * bucket);
 }
 
 /* Entry `moving` - 1 moves one deeper, out of the cache with `moving`
@@ -127,9 +132,7 @@ static void emit_age(stcgen_text *text, unsigned index, const stcgen_monitor_map
         stcgen_text_raw(text, "        if (%s[%u:%u] < %u'd%u) begin\n", entry,
                         at + map->dirty_bits - 1, at, map->dirty_bits, evicting_ways);
         if (stc_is_power_of_two(evicting_ways)) {
-            unsigned bucket = stc_log2(evicting_ways);
-            stcgen_text_raw(text, "          m%u_wb_inc[%u:%u] = m%u_wb_inc[%u:%u] + 3'd1;\n", index,
-                            3 * bucket + 2, 3 * bucket, index, 3 * bucket + 2, 3 * bucket);
+            emit_wb_count(text, index, stc_log2(evicting_ways), "          ");
         }
         stcgen_text_raw(text, "          %s[%u:%u] = %u'd%u;\n", entry, at + map->dirty_bits - 1,
                         at, map->dirty_bits, evicting_ways);
@@ -189,11 +192,9 @@ static void emit_update(stcgen_text *text, unsigned index, const stcgen_monitor_
     stcgen_text_raw(text, "      if (m%u_row[%u]) begin\n", index, (map->ways - 1) * eb);
     for (unsigned subline = 0; subline < map->sublines; subline++) {
         unsigned at = dirty_at(map, map->ways - 1, subline);
-        unsigned bucket = stc_log2(map->ways);
         stcgen_text_raw(text, "        if (m%u_row[%u:%u] < %u'd%u)\n", index, at + d - 1, at, d,
                         map->ways);
-        stcgen_text_raw(text, "          m%u_wb_inc[%u:%u] = m%u_wb_inc[%u:%u] + 3'd1;\n", index,
-                        3 * bucket + 2, 3 * bucket, index, 3 * bucket + 2, 3 * bucket);
+        emit_wb_count(text, index, stc_log2(map->ways), "          ");
     }
     stcgen_text_raw(text, "      end\n");
     stcgen_text_raw(text, "      front = {%s, %u'd0, 1'b0};\n", clean, t);
@@ -278,6 +279,6 @@ void stcgen_emit_monitor_map(stcgen_text *text, const stcgen_params *params, uns
                     "  wire [%u:0]  m%u_addr = s1_array_q ? m%u_row_wr : walk ? clear_row[%u:0] : "
                     "m%u_row_rd;\n",
                     map->row_bits - 1, index, index, map->row_bits - 1, index);
-    emit_sram(text, params, index, map);
+    emit_sram(text, index, map);
     emit_update(text, index, map);
 }

@@ -282,6 +282,22 @@ static bool coefficients_hold(const stc_config *config)
            (config->sublines == 1 || config->sublines == 2 || config->sublines == 4);
 }
 
+/* The first-probe hits a schedule charges: 0 without way prediction (a
+ * first-probe hit read one bank, every other access the whole candidate
+ * group). The counters guarantee first_probe_hits <= accesses (every
+ * first-probe hit is an access, and both saturate at the same value);
+ * inconsistent input is clamped the way the float model clamps it, so no
+ * input can wrap the subtractor. In hardware the subtractor's borrow
+ * selects the clamp. */
+static uint16_t first_probe_hits_of(const stc_config *config, uint16_t first_probe_hits,
+                                    uint16_t accesses)
+{
+    if (!config->way_predict) {
+        return 0;
+    }
+    return first_probe_hits < accesses ? first_probe_hits : accesses;
+}
+
 uint32_t stc_fixed_energy(const stc_fixed_coefficients *coefficients, const stc_config *config,
                           const stc_fixed_counters *counters)
 {
@@ -292,19 +308,8 @@ uint32_t stc_fixed_energy(const stc_fixed_coefficients *coefficients, const stc_
     const unsigned ways_index = stc_log2(config->ways);
     const unsigned line_index = stc_log2(config->sublines);
 
-    /* With way prediction a first-probe hit read one bank and every other
-     * access the whole candidate group. The counters guarantee
-     * first_probe_hits <= accesses (every first-probe hit is an access, and
-     * both saturate at the same value); inconsistent input is clamped the
-     * way the float model clamps it (first-probe hits at most the
-     * accesses), so no input can wrap the subtractor. In hardware the
-     * subtractor's borrow selects the clamp. */
-    uint16_t first_probe_hits = 0;
-    if (config->way_predict) {
-        first_probe_hits = counters->first_probe_hits < counters->accesses
-                               ? counters->first_probe_hits
-                               : counters->accesses;
-    }
+    const uint16_t first_probe_hits =
+        first_probe_hits_of(config, counters->first_probe_hits, counters->accesses);
     const uint16_t full_probes = (uint16_t)(counters->accesses - first_probe_hits);
 
     /* The schedule (docs/FIXED_POINT.md "The schedule"): the register is
@@ -457,11 +462,8 @@ uint32_t stc_fixed_monitor_energy(const stc_fixed_monitor_coefficients *coeffici
     const unsigned size_index = stc_log2(config->banks_on);
     const unsigned ways_index = stc_log2(config->ways);
     const unsigned line_index = stc_log2(config->sublines);
-    uint16_t first_probe_hits = 0;
-    if (config->way_predict) {
-        first_probe_hits = counts->first_probe_hits < counts->accesses ? counts->first_probe_hits
-                                                                       : counts->accesses;
-    }
+    const uint16_t first_probe_hits =
+        first_probe_hits_of(config, counts->first_probe_hits, counts->accesses);
     const uint16_t full_probes = (uint16_t)(counts->accesses - first_probe_hits);
     uint32_t energy = 0;
     energy = multiply_accumulate(energy, counts->misses, coefficients->miss[size_index][line_index]);

@@ -11,6 +11,7 @@
 #     shim tests/rtl/tb_monitor.cpp): every count of the RTL against the C
 #     model ref/monitor.c (with the clear walk) every cycle, dropped events
 #     included;
+#   - the output is the same bytes when generated twice;
 #   - bad monitor options are refused with the parameter named and nothing
 #     written.
 # Usage: monitor-checks.sh STCGEN [EVENTS]  (EVENTS: the lockstep's program
@@ -110,6 +111,8 @@ quiet "stcgen without --monitor" "$STCGEN" --out "$work/plain"
 check "no stc_monitor.v without --monitor" test ! -e "$work/plain/stc_monitor.v"
 check "the core lists stc_monitor.v" grep -q "stc_monitor.v" "$work/default/stc_cache.core"
 check "the output name carries _monitor" test -e "$work/default/stc_monitor.v"
+quiet "stcgen --monitor again" "$STCGEN" --monitor --out "$work/again"
+check "stcgen --monitor is deterministic (same bytes twice)" diff -r "$work/default" "$work/again"
 for bad in "--monitor-sample-bits 6|stcgen: --monitor-sample-bits 6: this geometry allows 0..5" \
     "--monitor-sample-bits 5|stcgen: --monitor-sample-bits 5: the 4-way mapping with logical lines of 4 physical lines would watch 1 set" \
     "--monitor-tag-bits 0|stcgen: --monitor-tag-bits 0: must be from 1 to 32" \

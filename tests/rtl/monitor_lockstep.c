@@ -146,29 +146,21 @@ static uint64_t next_line(harness *h, uint64_t *run)
     return ((uint64_t)next_random(&h->rng) << 7 ^ next_random(&h->rng)) & line_mask;
 }
 
-static void program_stream(harness *h, unsigned long events)
+/* Events of the program-like stream, each followed by 1 .. max_gap idle
+ * cycles (max_gap 0: back to back, so the RTL drops some). */
+static void stream_events(harness *h, const char *scenario, unsigned long events,
+                          unsigned max_gap)
 {
-    h->scenario = "program stream";
+    h->scenario = scenario;
     uint64_t run = 0;
     for (unsigned long index = 0; index < events && !h->failed; index++) {
         uint64_t line = next_line(h, &run);
         bool write = !h->read_only && next_random(&h->rng) % 100 < 30;
         cycle(h, true, line, write);
-        unsigned gap = 1 + next_random(&h->rng) % 3;
+        unsigned gap = max_gap ? 1 + next_random(&h->rng) % max_gap : 0;
         for (unsigned idle = 0; idle < gap && !h->failed; idle++) {
             cycle(h, false, next_random(&h->rng), next_random(&h->rng) & 1);
         }
-    }
-}
-
-static void back_to_back(harness *h, unsigned long events)
-{
-    h->scenario = "back-to-back events";
-    uint64_t run = 0;
-    for (unsigned long index = 0; index < events && !h->failed; index++) {
-        uint64_t line = next_line(h, &run);
-        bool write = !h->read_only && next_random(&h->rng) % 100 < 30;
-        cycle(h, true, line, write);
     }
     cycle(h, false, 0, false);
 }
@@ -228,10 +220,10 @@ int monitor_lockstep_main(monitor_dut *dut, bool read_only, int argc, char **arg
     }
     monitor_dut_reset(dut);
     compare(&h);
-    program_stream(&h, events);
+    stream_events(&h, "program stream", events, 3);
     repeats(&h, events / 20);
-    back_to_back(&h, events / 20);
-    program_stream(&h, events / 10);
+    stream_events(&h, "back-to-back events", events / 20, 0);
+    stream_events(&h, "program stream", events / 10, 3);
     unsigned long long lookups = stc_monitor_lookups(h.model);
     unsigned long long array = stc_monitor_array_accesses(h.model);
     stc_monitor_destroy(h.model);
