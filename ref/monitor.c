@@ -349,6 +349,30 @@ size_t stc_monitor_counts(const stc_monitor *monitor, uint64_t *counts, size_t m
     return count;
 }
 
+int stc_monitor_count_map_of(const stc_monitor *monitor, const stc_config *config,
+                             stc_monitor_count_map *map)
+{
+    memset(map, 0, sizeof *map);
+    unsigned base = 1; /* after the watched count */
+    for (size_t index = 0; index < monitor->mapping_count; index++) {
+        const mapping *candidate = &monitor->mappings[index];
+        unsigned buckets = stc_log2(candidate->ways) + 1;
+        if (candidate->sublines == config->sublines &&
+            candidate->ways == monitor->geometry.banks / stc_config_groups(config)) {
+            unsigned hits_from = depth_bucket(config->ways);
+            map->misses[map->miss_terms++] = base + buckets;
+            for (unsigned bucket = hits_from; bucket < buckets; bucket++) {
+                map->misses[map->miss_terms++] = base + bucket;
+            }
+            map->first_probe_hits = base;
+            map->writebacks = base + buckets + 1 + stc_log2(config->ways);
+            return 0;
+        }
+        base += 2 * buckets + 1;
+    }
+    return -1;
+}
+
 uint64_t stc_monitor_watched(const stc_monitor *monitor)
 {
     return monitor->watched;

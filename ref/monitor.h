@@ -140,6 +140,22 @@ unsigned stc_monitor_clear_rows(const stc_monitor *monitor);
  * bucket (log2 ways + 1). Fills up to max; returns how many there are. */
 size_t stc_monitor_counts(const stc_monitor *monitor, uint64_t *counts, size_t max);
 
+/* Where one configuration's counts sit in stc_monitor_counts' order: what
+ * the hardware decision reads (docs/ARCHITECTURE.md section 18). */
+enum { STC_MONITOR_MAX_MISS_TERMS = 6 }; /* the misses, and up to log2 32 deeper buckets */
+typedef struct {
+    unsigned miss_terms;       /* counts that add up to the configuration's misses: */
+    unsigned misses[STC_MONITOR_MAX_MISS_TERMS]; /* its mapping's misses, then the hit buckets
+                                                    deeper than its ways, shallowest first */
+    unsigned first_probe_hits; /* the mapping's depth-0 bucket */
+    unsigned writebacks;       /* the mapping's writebacks of an a-way cache */
+} stc_monitor_count_map;
+
+/* Fill *map for config (legal for the geometry). Returns -1 if the monitor
+ * has no mapping for it. Count 0 is always the watched accesses. */
+int stc_monitor_count_map_of(const stc_monitor *monitor, const stc_config *config,
+                             stc_monitor_count_map *map);
+
 /* Watched accesses since creation or the last decay. */
 uint64_t stc_monitor_watched(const stc_monitor *monitor);
 

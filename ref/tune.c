@@ -3,6 +3,8 @@
 #include "tune.h"
 
 #include "monitor.h"
+#include "monitor_tuner.h"
+#include "tuner_hw.h"
 
 #include "sweep.h"
 #include "timing.h"
@@ -170,6 +172,8 @@ struct stc_tuned_cache {
      * coefficients of its decisions. */
     stc_monitor *monitor;
     stc_fixed_monitor_coefficients monitor_coefficients;
+    stc_monitor_program monitor_program;
+    stc_monitor_tuner monitor_unit; /* the decision unit, stepped once per access */
 
     stc_tuned_report report;
 };
@@ -312,71 +316,69 @@ static stc_config probe_decide(const stc_tuned_cache *tuned, const stc_config *i
 
 /* ---- The monitor search -------------------------------------------- */
 
-/* The 16-bit counts the decision reads for config (the monitor's counts
- * are 16-bit with the default shape; a wider or unbounded one saturates
- * here, as a 16-bit datapath would read it). */
-static stc_fixed_monitor_counts monitor_counts(const stc_monitor *monitor,
-                                               const stc_config *config)
+static void account_unmeasured(stc_tuned_cache *tuned);
+
+/* The monitor's counts, at most (46 for the default geometry). */
+enum { STC_MONITOR_TUNE_MAX_COUNTS = 512 };
+
+/* One clock of the decision unit: the count it selects, read from the
+ * monitor as it is now (after every earlier access). */
+static void monitor_unit_clock(stc_tuned_cache *tuned, bool access, bool cfg_answer)
 {
-    stc_counters estimate;
-    stc_monitor_estimate(monitor, config, &estimate);
-    stc_fixed_monitor_counts counts = {
-        .accesses = (uint16_t)stc_counter_saturate(estimate.accesses, STC_FIXED_COUNTER_BITS),
-        .misses = (uint16_t)stc_counter_saturate(estimate.misses, STC_FIXED_COUNTER_BITS),
-        .first_probe_hits =
-            (uint16_t)stc_counter_saturate(estimate.first_probe_hits, STC_FIXED_COUNTER_BITS),
-        .writebacks = (uint16_t)stc_counter_saturate(estimate.writebacks, STC_FIXED_COUNTER_BITS),
+    stc_monitor_tuner *unit = &tuned->monitor_unit;
+    stc_monitor_tuner_in in = {
+        .ev_access = access,
+        .current_code = stc_tuner_config_pack(stc_cache_config(tuned->cache)),
+        .cfg_ready = cfg_answer,
+        .cfg_done = cfg_answer,
     };
-    return counts;
+    bool reads = unit->q.deciding || unit->q.win + 1 == unit->build.window;
+    if (access && reads) {
+        uint64_t counts[STC_MONITOR_TUNE_MAX_COUNTS];
+        size_t count = stc_monitor_counts(tuned->monitor, counts, STC_MONITOR_TUNE_MAX_COUNTS);
+        unsigned select = stc_monitor_tuner_count_select(unit);
+        uint64_t value = select < count ? counts[select] : 0;
+        in.count = (uint16_t)stc_counter_saturate(value, STC_FIXED_COUNTER_BITS);
+    }
+    bool was_deciding = unit->q.deciding != 0;
+    uint32_t window_position = unit->q.win;
+    stc_monitor_tuner_step(unit, &in);
+    if (access && unit->q.win == 0 && window_position != 0) {
+        tuned->report.windows++;
+    }
+    if (was_deciding && !unit->q.deciding) {
+        stc_monitor_decay(tuned->monitor, tuned->options.monitor_decay);
+        tuned->report.searches_started++;
+        tuned->report.searches_completed++;
+        tuned->report.examined_total += tuned->config_count;
+        stc_monitor_tuner_out out;
+        stc_monitor_tuner_outputs(unit, &out);
+        if (!tuned->report.first_valid) {
+            tuned->report.first_valid = true;
+            tuned->report.first_choice = out.cfg_valid ? stc_tuner_config_unpack(out.cfg_code)
+                                                       : *stc_cache_config(tuned->cache);
+            tuned->report.first_examined = tuned->config_count;
+        }
+    }
 }
 
-/* At a window's end, the hardware's decision (TUNING.md 8,
- * FIXED_POINT.md 9): the fixed-point energy of every configuration on the
- * monitor's counts, in enumeration order; the first lowest is the
- * candidate, and the cache moves to it only if it is lower than the
- * current one's energy less 1/2^margin of it. */
-static void monitor_decide(stc_tuned_cache *tuned)
+/* After an access: a change the unit offers is made (the controller takes
+ * a configuration before the next request, ARCHITECTURE.md 15.2), its walk
+ * charged as its own segment after the accesses before it. */
+static void monitor_unit_change(stc_tuned_cache *tuned)
 {
-    /* Nothing watched yet (the clear walk's blind accesses at the start):
-     * every energy would be 0, nothing to decide. */
-    if (stc_monitor_watched(tuned->monitor) == 0) {
+    stc_monitor_tuner_out out;
+    stc_monitor_tuner_outputs(&tuned->monitor_unit, &out);
+    if (!out.cfg_valid) {
         return;
     }
-    const stc_config *current = stc_cache_config(tuned->cache);
-    uint32_t best_energy = 0, current_energy = 0;
-    size_t best = 0;
-    for (size_t index = 0; index < tuned->config_count; index++) {
-        stc_fixed_monitor_counts counts = monitor_counts(tuned->monitor, &tuned->configs[index]);
-        uint32_t energy = stc_fixed_monitor_energy(&tuned->monitor_coefficients,
-                                                   &tuned->configs[index], &counts);
-        if (index == 0 || energy < best_energy) {
-            best_energy = energy;
-            best = index;
-        }
-        if (stc_config_equal(&tuned->configs[index], current)) {
-            current_energy = energy;
-        }
-    }
-    stc_monitor_decay(tuned->monitor, tuned->options.monitor_decay);
-    tuned->report.searches_started++;
-    tuned->report.searches_completed++;
-    tuned->report.examined_total += tuned->config_count;
-    stc_config chosen = tuned->configs[best];
-    uint32_t margin = tuned->options.plan.margin_shift
-                          ? current_energy >> tuned->options.plan.margin_shift
-                          : 0;
-    if (!(best_energy < current_energy - margin)) {
-        chosen = *current;
-    }
-    if (!tuned->report.first_valid) {
-        tuned->report.first_valid = true;
-        tuned->report.first_choice = chosen;
-        tuned->report.first_examined = tuned->config_count;
-    }
-    if (!stc_config_equal(&chosen, current)) {
+    stc_config chosen = stc_tuner_config_unpack(out.cfg_code);
+    if (!stc_config_equal(&chosen, stc_cache_config(tuned->cache))) {
         tuned->report.switches++;
+        account_unmeasured(tuned);
         apply(tuned, &chosen);
     }
+    monitor_unit_clock(tuned, false, true);
 }
 
 static void finish_search(stc_tuned_cache *tuned, const stc_config *best, size_t examined)
@@ -479,15 +481,6 @@ static void account_unmeasured(stc_tuned_cache *tuned)
 
 static void end_window(stc_tuned_cache *tuned)
 {
-    if (tuned->monitor) {
-        /* The window only paces the decisions: they use the monitor's
-         * counts, not 16-bit window counters, so nothing saturates. */
-        stc_energy energy;
-        harvest(tuned, &energy);
-        tuned->report.windows++;
-        monitor_decide(tuned);
-        return;
-    }
     stc_config config = *stc_cache_config(tuned->cache);
     memcpy(tuned->window_depths, stc_cache_depth_hits(tuned->cache), sizeof tuned->window_depths);
     stc_energy energy;
@@ -578,14 +571,23 @@ stc_tuned_cache *stc_tuned_cache_create(const stc_geometry *geometry, stc_cache_
                                    options->monitor_tag_bits, kind == STC_ICACHE,
                                    options->monitor_counter_bits, true};
         tuned->monitor = stc_monitor_create(geometry, &shape, err, err_len);
+        stc_monitor_tuner_build build = {
+            .window = options->window > 65536 ? 65537 : (uint32_t)options->window,
+            .margin = options->plan.margin_shift,
+        };
         if (!tuned->monitor ||
-            stc_fixed_monitor_from_table(table, &tuned->monitor_coefficients, err, err_len) != 0) {
+            stc_fixed_monitor_from_table(table, &tuned->monitor_coefficients, err, err_len) != 0 ||
+            stc_monitor_program_build(tuned->monitor, geometry, &tuned->monitor_coefficients,
+                                      kind == STC_ICACHE, &tuned->monitor_program, err,
+                                      err_len) != 0 ||
+            stc_monitor_tuner_reset(&tuned->monitor_unit, &build, &tuned->monitor_program, err,
+                                    err_len) != 0) {
             stc_monitor_destroy(tuned->monitor);
             stc_cache_destroy(tuned->cache);
             free(tuned);
             return NULL;
         }
-        return tuned; /* no search: the monitor decides at every window's end */
+        return tuned; /* no search: the decision unit runs beside the cache */
     }
     start_search(tuned); /* the one-off search at start */
     return tuned;
@@ -606,12 +608,17 @@ int stc_tuned_cache_request(stc_tuned_cache *tuned, stc_op op, uint64_t addr, un
         return -1;
     }
     if (tuned->monitor) {
-        /* The same pieces the cache performed, one per physical line. */
+        /* The same pieces the cache performed, one per physical line: the
+         * decision unit's step reads the counts of the accesses before
+         * each (ARCHITECTURE.md 18), then the monitor observes it. */
         unsigned offset_bits = tuned->geometry.offset_bits;
         uint64_t first = addr >> offset_bits, last = (addr + bytes - 1) >> offset_bits;
         for (uint64_t line = first; line <= last; line++) {
+            monitor_unit_clock(tuned, true, false);
             stc_monitor_observe(tuned->monitor, line << offset_bits, op != STC_OP_READ);
         }
+        monitor_unit_change(tuned);
+        return 0;
     }
     uint64_t accesses = stc_cache_counters(tuned->cache)->accesses;
     if (tuned->warming) {

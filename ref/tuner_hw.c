@@ -71,7 +71,7 @@ size_t stc_tuner_coef_registers(const stc_geometry *geometry,
     return stc_tuner_coef_count(geometry);
 }
 
-static void size_name(const stc_geometry *geometry, unsigned size_index, char *buf, size_t len)
+void stc_tuner_size_name(const stc_geometry *geometry, unsigned size_index, char *buf, size_t len)
 {
     unsigned long bytes = (unsigned long)geometry->bank_bytes << size_index;
     if (bytes % 1024 == 0) {
@@ -90,14 +90,14 @@ void stc_tuner_coef_name(const stc_geometry *geometry, size_t index, char *buf, 
         while (stc_tuner_coef_hit(s + 1, 0) <= index) {
             s++;
         }
-        size_name(geometry, s, size, sizeof size);
+        stc_tuner_size_name(geometry, s, size, sizeof size);
         snprintf(buf, buf_len, "hit_%s_%uW", size, 1u << (index - stc_tuner_coef_hit(s, 0)));
     } else if (index < stc_tuner_coef_static(geometry, 0)) {
         unsigned l = (unsigned)(index - stc_tuner_coef_miss(geometry, 0));
         snprintf(buf, buf_len, "miss_%uB", geometry->line_bytes << l);
     } else if (index < stc_tuner_coef_static(geometry, n)) {
-        size_name(geometry, (unsigned)(index - stc_tuner_coef_static(geometry, 0)), size,
-                  sizeof size);
+        stc_tuner_size_name(geometry, (unsigned)(index - stc_tuner_coef_static(geometry, 0)),
+                            size, sizeof size);
         snprintf(buf, buf_len, "static_%s", size);
     } else {
         snprintf(buf, buf_len, "stall");

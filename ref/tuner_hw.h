@@ -101,6 +101,11 @@ enum {
 unsigned stc_tuner_config_pack(const stc_config *config);
 stc_config stc_tuner_config_unpack(unsigned packed);
 
+/* "8K", "512B": the size of 2^size_index banks, as names of coefficients
+ * spell it. */
+void stc_tuner_size_name(const stc_geometry *geometry, unsigned size_index, char *buf,
+                         size_t len);
+
 /* What the hardware was generated with. */
 typedef struct {
     stc_geometry geometry;

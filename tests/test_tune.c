@@ -598,9 +598,10 @@ static void test_monitor_search(void)
          * here; staying in the 2K start-up choice would cost twice). With
          * every set watched the clear walk leaves the first 512 accesses
          * unwatched, so the start-up's 16 B misses last 512 accesses
-         * longer: 17 %. */
+         * longer, and each decision takes effect its 117 steps (accesses)
+         * after its window: 22 %. */
         double monitor_nj = report->monitor_energy.total_nj;
-        CHECK(dcache->run_energy.total_nj - monitor_nj < 1.2 * dcache->optimum_nj,
+        CHECK(dcache->run_energy.total_nj - monitor_nj < 1.25 * dcache->optimum_nj,
               "bits %u: run %.0f nJ without the monitor's %.0f, optimum %.0f nJ", sample_bits,
               dcache->run_energy.total_nj - monitor_nj, monitor_nj, dcache->optimum_nj);
         /* The monitor is charged: its lookups (fewer array accesses: the
@@ -632,9 +633,11 @@ static void test_monitor_search(void)
         /* One decision per window, but none in a window without a watched
          * access: the clear walk (512 blind accesses with every set
          * watched, 128 with a quarter) leaves the first 2 / 0 windows of
-         * 256 without one. */
-        CHECK_EQ_U64(report->searches_completed, report->windows - (sample_bits == 0 ? 2 : 0),
-                     "one decision per window with a watched access");
+         * 256 without one; the last may still be running at the end. */
+        uint64_t decided = report->windows - (sample_bits == 0 ? 2 : 0);
+        CHECK(report->searches_completed == decided || report->searches_completed + 1 == decided,
+              "bits %u: %u decisions in %llu windows: one per window with a watched access",
+              sample_bits, report->searches_completed, (unsigned long long)report->windows);
     }
     free(s.refs);
 }
