@@ -11,7 +11,7 @@ LIB_HDR := $(wildcard ref/*.h)
 TEST_SRC := $(wildcard tests/test_*.c)
 GEN_SRC := $(wildcard gen/*.c)
 GEN_HDR := $(wildcard gen/*.h gen/*.inc)
-GEN_REF := ref/geometry.c ref/config.c ref/count.c ref/energy.c ref/fixed.c ref/monitor.c ref/tuner_hw.c
+GEN_REF := ref/geometry.c ref/config.c ref/count.c ref/energy.c ref/fixed.c ref/monitor.c ref/monitor_tuner.c ref/tuner_hw.c
 TESTS := $(notdir $(TEST_SRC:.c=))
 
 # Three builds of everything: gcc (the tools), clang, and gcc with sanitizers.

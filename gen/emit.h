@@ -10,6 +10,8 @@ void stcgen_emit_sram(stcgen_text *text, const stcgen_file *file, const stcgen_p
 void stcgen_emit_power(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 void stcgen_emit_tuner(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 void stcgen_emit_monitor(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
+void stcgen_emit_monitor_tuner(stcgen_text *text, const stcgen_file *file,
+                               const stcgen_params *params);
 void stcgen_emit_ctrl(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 void stcgen_emit_pair(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);

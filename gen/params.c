@@ -19,6 +19,8 @@ void stcgen_params_default(stcgen_params *params)
     params->monitor_sample_bits = STC_MONITOR_DEFAULT_SAMPLE_BITS;
     params->monitor_rotate = STC_MONITOR_DEFAULT_ROTATE;
     params->monitor_tag_bits = STC_MONITOR_DEFAULT_TAG_BITS;
+    params->monitor_window = STC_MONITOR_TUNER_DEFAULT_WINDOW;
+    params->monitor_margin = STC_MONITOR_TUNER_DEFAULT_MARGIN;
 }
 
 static unsigned log2_ceil(unsigned value)
@@ -28,6 +30,44 @@ static unsigned log2_ceil(unsigned value)
         bits++;
     }
     return bits;
+}
+
+/* The decision unit's programs, from the model's own builder on a model
+ * monitor of the same shape (only its count order is read). */
+static int derive_monitor_programs(stcgen_params *params, char *err, size_t err_len)
+{
+    if (params->monitor_window < 2 || params->monitor_window > 65536) {
+        snprintf(err, err_len, "monitor_window=%u: must be from 2 to 65536",
+                 params->monitor_window);
+        return -1;
+    }
+    if (params->monitor_margin > 16) {
+        snprintf(err, err_len, "monitor_margin=%u: must be from 0 to 16", params->monitor_margin);
+        return -1;
+    }
+    stc_energy_table table;
+    stc_fixed_monitor_coefficients coefficients;
+    char why[512];
+    if (stc_energy_default(&params->geometry, &table, why, sizeof why) != 0 ||
+        stc_fixed_monitor_from_table(&table, &coefficients, why, sizeof why) != 0) {
+        snprintf(err, err_len, "monitor decision coefficients: %s", why);
+        return -1;
+    }
+    for (int read_only = 0; read_only <= 1; read_only++) {
+        stc_monitor_shape shape = {params->monitor_sample_bits, params->monitor_rotate,
+                                   params->monitor_tag_bits, read_only, 16, true};
+        stc_monitor *monitor = stc_monitor_create(&params->geometry, &shape, why, sizeof why);
+        int built = monitor ? stc_monitor_program_build(monitor, &params->geometry, &coefficients,
+                                                        read_only, &params->monitor_program[read_only],
+                                                        why, sizeof why)
+                            : -1;
+        stc_monitor_destroy(monitor);
+        if (built != 0) {
+            snprintf(err, err_len, "monitor decision program: %s", why);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* The monitor's mappings, counts and widths (ARCHITECTURE.md section 17),
@@ -89,7 +129,7 @@ static int derive_monitor(stcgen_params *params, char *err, size_t err_len)
             }
         }
     }
-    return 0;
+    return derive_monitor_programs(params, err, err_len);
 }
 
 /* b<banks>_<bank size>_l<line bytes>_a<addr bits>, the bank size in KiB with
@@ -292,6 +332,10 @@ size_t stcgen_params_values(const stcgen_params *params, stcgen_value *out, size
                       "monitor: observed accesses per group (0: fixed)", false);
         n = add_value(out, max, n, "monitor_tag_bits", params->monitor_tag_bits,
                       "monitor: bits of a shadow tag", false);
+        n = add_value(out, max, n, "monitor_window", params->monitor_window,
+                      "decision unit: accesses between decisions", false);
+        n = add_value(out, max, n, "monitor_margin", params->monitor_margin,
+                      "decision unit: move only if 1/2^margin lower", false);
     }
 
     n = add_value(out, max, n, "rows", g->rows, "lines per bank R", true);
@@ -342,6 +386,10 @@ size_t stcgen_params_values(const stcgen_params *params, stcgen_value *out, size
                       "monitor: 16-bit counts (cnt_sel_i)", true);
         n = add_value(out, max, n, "monitor_clear_rows", params->monitor_clear_rows,
                       "monitor: blind accesses of the clear walk", true);
+        n = add_value(out, max, n, "monitor_steps", params->monitor_program[0].step_count,
+                      "decision unit: steps (accesses) of a D-cache decision", true);
+        n = add_value(out, max, n, "monitor_steps_ro", params->monitor_program[1].step_count,
+                      "decision unit: steps of an I-cache (READ_ONLY) decision", true);
     }
     return n;
 }

@@ -14,6 +14,7 @@
 
 #include "config.h"
 #include "geometry.h"
+#include "monitor_tuner.h"
 #include "tuner_hw.h"
 
 #include <stdbool.h>
@@ -81,6 +82,8 @@ typedef struct {
     unsigned monitor_sample_bits; /* 1 / 2^bits of the sets watched at a time */
     unsigned monitor_rotate;      /* observed accesses per watched group (0: fixed) */
     unsigned monitor_tag_bits;    /* bits of a shadow tag */
+    unsigned monitor_window;      /* decision unit: accesses between decisions */
+    unsigned monitor_margin;      /* decision unit: move only if 1/2^margin lower */
     /* Test aid, never on by default: the name of one deliberate bug
      * (stcgen --debug-break NAME, emit_ctrl.c's list) the lockstep harness
      * must catch; NULL for a correct controller. */
@@ -126,6 +129,10 @@ typedef struct {
     unsigned monitor_clear_rows;
     unsigned monitor_line_bits;
     unsigned monitor_since_bits;
+    /* The decision unit's programs (ref/monitor_tuner.h), for a D-cache
+     * ([0]) and an I-cache ([1], READ_ONLY: no writeback steps), on the
+     * default energy table of the geometry. */
+    stc_monitor_program monitor_program[2];
 } stcgen_params;
 
 /* One named number for the file headers and the C header. */

@@ -41,12 +41,16 @@ static const char usage_text[] =
     "                       serial (16 cycles a step, smaller)\n"
     "  --tuner-coeff C      tuner energy coefficients: regs (loadable, default) or\n"
     "                       const (constants, smaller)\n"
-    "  --monitor            also write stc_monitor.v, the monitor tuner's shadow tags\n"
-    "                       (ARCHITECTURE.md 17; not yet instantiated in stc_cache)\n"
+    "  --monitor            also write stc_monitor.v (the monitor tuner's shadow tags,\n"
+    "                       ARCHITECTURE.md 17) and stc_monitor_tuner.v (its decision\n"
+    "                       unit, 18); not yet instantiated in stc_cache\n"
     "  --monitor-sample-bits K  watch 1/2^K of the sets at a time (default 2)\n"
     "  --monitor-rotate N   observed accesses per watched group, 0 fixed (default\n"
     "                       16384, at most 65535)\n"
     "  --monitor-tag-bits T bits of a shadow tag, 1 to 32 (default 8)\n"
+    "  --monitor-window N   accesses between decisions, 2 to 65536 (default 256)\n"
+    "  --monitor-margin M   move only to a configuration 1/2^M cheaper than the\n"
+    "                       current one, 0 to 16 (default 6)\n"
     "  --fixed CONFIG       a non-configurable baseline fixed at CONFIG (e.g.\n"
     "                       8K_4W_32B; all banks), for measuring what\n"
     "                       configurability costs (no tuner)\n"
@@ -190,6 +194,8 @@ int main(int argc, char **argv)
         {"--monitor-sample-bits", &params.monitor_sample_bits},
         {"--monitor-rotate", &params.monitor_rotate},
         {"--monitor-tag-bits", &params.monitor_tag_bits},
+        {"--monitor-window", &params.monitor_window},
+        {"--monitor-margin", &params.monitor_margin},
     };
     const word_option words[] = {
         {"--tuner-mult", "array", "serial", &params.tuner_serial},

@@ -29,8 +29,9 @@ static const char usage_text[] =
     "      --mode MODE          oracle (default): every configuration judged on the\n"
     "                           whole trace; hardware: the trace drives the cache,\n"
     "                           each candidate is measured over a window\n"
-    "      --search KIND        heuristic (default), exhaustive, probe or monitor\n"
-    "                           (hardware mode; model only, not yet in the RTL):\n"
+    "      --search KIND        heuristic (default), exhaustive, probe (hardware\n"
+    "                           mode, model only) or monitor (hardware mode; RTL\n"
+    "                           modules exist, not yet inside stc_cache):\n"
     "                           probe estimates every configuration from LRU-depth\n"
     "                           hit counts in one probe window per set mapping and\n"
     "                           line; monitor from shadow tags of every set mapping\n"
@@ -487,7 +488,8 @@ static void print_table(const tune_options *opts, const stc_tune_result *results
                "watching 1/%u of the sets%s, %s%s)\n",
                opts->hardware ? "hardware" : "oracle", 1u << opts->tune.monitor_sample_bits,
                opts->tune.monitor_sample_bits ? rotation : "", tags,
-               opts->hardware ? "; model only: the RTL tuner does not implement it yet"
+               opts->hardware ? "; in RTL as stc_monitor + stc_monitor_tuner, not yet "
+                                "inside stc_cache"
                               : "; oracle: the exhaustive search");
     } else if (plan->kind == STC_SEARCH_PROBE) {
         printf("mode %s, probe search (every configuration estimated from LRU-depth hit "

@@ -6,9 +6,10 @@
 # 1.333, XOR2/XNOR2 2, MUX2 2.333, flop with asynchronous reset 6.667;
 # docs/ARCHITECTURE.md 16.8). The ABC script moves such numbers by up to
 # ~30 %: compare the options with each other, not with other tools.
-# Last two rows: the monitor (stcgen --monitor, ARCHITECTURE.md 17) of a
+# Last four rows: the monitor (stcgen --monitor, ARCHITECTURE.md 17) of a
 # D-cache and an I-cache (READ_ONLY), its arrays left out (stc_sram read
-# as a black box: they are SRAM bits, like the cache's).
+# as a black box: they are SRAM bits, like the cache's), and the monitor
+# tuner's decision unit stc_monitor_tuner (section 18) for each.
 set -eu
 STCGEN=${1:?usage: tuner-gates.sh STCGEN}
 work=$(mktemp -d)
@@ -40,4 +41,9 @@ for read_only in 0 1; do
     name="monitor, D-cache"
     [ "$read_only" = 1 ] && name="monitor, I-cache"
     synth_row "$name" stc_monitor "read_verilog -DSYNTHESIS $work/out/stc_monitor.v; read_verilog -lib $work/out/stc_sram.v; chparam -set READ_ONLY $read_only stc_monitor"
+done
+for read_only in 0 1; do
+    name="decision unit, D-cache"
+    [ "$read_only" = 1 ] && name="decision unit, I-cache"
+    synth_row "$name" stc_monitor_tuner "read_verilog $work/out/stc_monitor_tuner.v; chparam -set READ_ONLY $read_only stc_monitor_tuner"
 done

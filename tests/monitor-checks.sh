@@ -1,16 +1,18 @@
 #!/bin/bash
-# The tuner's miss monitor stc_monitor (docs/ARCHITECTURE.md section 17):
+# The monitor tuner: the miss monitor stc_monitor and the decision unit
+# stc_monitor_tuner (docs/ARCHITECTURE.md sections 17 and 18):
 #   - for the default geometry and three others (8 banks with 32-byte lines
-#     and a short rotation, 2 banks watching every set with 12-bit tags, one
-#     bank with a fixed group), READ_ONLY 0 and 1: stc_monitor.v is
-#     `verilator --lint-only -Wall` clean with and without SYNTHESIS,
-#     compiles in Icarus (-g2005 -Wall) without a warning, passes Yosys
-#     `proc; check -assert` with no latch; the file is there exactly with
-#     --monitor;
+#     and a short rotation, 2 banks watching every set with 12-bit tags and
+#     plain-lower moves, one bank with a fixed group), READ_ONLY 0 and 1:
+#     stc_monitor.v and stc_monitor_tuner.v are `verilator --lint-only
+#     -Wall` clean with and without SYNTHESIS, compile in Icarus (-g2005
+#     -Wall) without a warning, pass Yosys `proc; check -assert` with no
+#     latch; the files are there exactly with --monitor;
 #   - the lockstep test (tests/rtl/monitor_lockstep.c through the Verilator
-#     shim tests/rtl/tb_monitor.cpp): every count of the RTL against the C
-#     model ref/monitor.c (with the clear walk) every cycle, dropped events
-#     included;
+#     shim tests/rtl/tb_monitor.cpp and the wiring tb_monitor_top.v): every
+#     count of the monitor against the C model ref/monitor.c (with the clear
+#     walk), dropped events included, and the unit's outputs and registers
+#     against ref/monitor_tuner.c, every cycle;
 #   - the output is the same bytes when generated twice;
 #   - bad monitor options are refused with the parameter named and nothing
 #     written.
@@ -43,7 +45,7 @@ YOSYS_CHECK='proc; check -assert; select -assert-none t:$dlatch t:$adlatch t:$dl
 
 lib="$work/lib"
 mkdir -p "$lib"
-for file in monitor config geometry; do
+for file in monitor monitor_tuner tuner_hw fixed energy count config geometry; do
     if ! "$CC" -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Wall -Wextra -Werror -I"$root/ref" \
         -c "$root/ref/$file.c" -o "$lib/$file.o" >"$work/log" 2>&1; then
         fail "compile ref/$file.c"
@@ -54,7 +56,7 @@ done
 geometries=(
     "default||$EVENTS"
     "banks8|--banks 8 --bank-bytes 4096 --line-bytes 32 --monitor-rotate 5000|60000"
-    "banks2|--banks 2 --monitor-sample-bits 0 --monitor-tag-bits 12|40000"
+    "banks2|--banks 2 --monitor-sample-bits 0 --monitor-tag-bits 12 --monitor-margin 0 --monitor-window 64|40000"
     "banks1|--banks 1 --monitor-rotate 0|40000"
 )
 for entry in "${geometries[@]}"; do
@@ -70,12 +72,25 @@ for entry in "${geometries[@]}"; do
             quiet "$gtag: verilator -Wall stc_monitor READ_ONLY=$ro $define" \
                 verilator --lint-only -Wall --default-language 1364-2005 $define -GREAD_ONLY=$ro \
                 --top-module stc_monitor "$out/stc_monitor.v" "$out/stc_sram.v"
+            quiet "$gtag: verilator -Wall stc_monitor_tuner READ_ONLY=$ro $define" \
+                verilator --lint-only -Wall --default-language 1364-2005 $define -GREAD_ONLY=$ro \
+                --top-module stc_monitor_tuner "$out/stc_monitor_tuner.v"
         done
         quiet "$gtag: yosys stc_monitor READ_ONLY=$ro" \
             yosys -q -p "read_verilog $out/stc_monitor.v $out/stc_sram.v; chparam -set READ_ONLY $ro stc_monitor; hierarchy -check -top stc_monitor; $YOSYS_CHECK"
+        quiet "$gtag: yosys stc_monitor_tuner READ_ONLY=$ro" \
+            yosys -q -p "read_verilog $out/stc_monitor_tuner.v; chparam -set READ_ONLY $ro stc_monitor_tuner; hierarchy -check -top stc_monitor_tuner; $YOSYS_CHECK"
     done
     quiet "$gtag: iverilog -Wall stc_monitor" \
         iverilog -g2005 -Wall -o "$work/mon.vvp" "$out/stc_monitor.v" "$out/stc_sram.v"
+    quiet "$gtag: iverilog -Wall stc_monitor_tuner" \
+        iverilog -g2005 -Wall -o "$work/mon.vvp" "$out/stc_monitor_tuner.v"
+    header="$out/stc_geometry_gen.h"
+    value() { awk -v name="$1" '$1 == "#define" && $2 == name { sub(/u$/, "", $3); print $3 }' "$header"; }
+    line_bits=$(($(value STC_GEN_ADDR_BITS) - $(value STC_GEN_OFFSET_BITS)))
+    counts=$(value STC_GEN_MONITOR_COUNTS)
+    sel_bits=1
+    while [ $((1 << sel_bits)) -lt "$counts" ]; do sel_bits=$((sel_bits + 1)); done
 
     if ! "$CC" -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Wall -Wextra -Werror \
         -I"$root/ref" -I"$root/tests" -I"$root/tests/rtl" -I"$out" \
@@ -88,10 +103,11 @@ for entry in "${geometries[@]}"; do
     for ro in 0 1; do
         # (the shim is testbench code: only the generated RTL is held to -Wall)
         if verilator --cc --exe --build -j 2 -Wno-fatal -Wno-lint -Wno-style -GREAD_ONLY=$ro \
-            --top-module stc_monitor --Mdir "$work/vl-$gtag-$ro" -o tb \
+            -DSTC_LINE_BITS="$line_bits" -DSTC_SEL_BITS="$sel_bits" \
+            --top-module tb_monitor_top --Mdir "$work/vl-$gtag-$ro" -o tb \
             -CFLAGS "-I$root/ref -I$root/tests -I$root/tests/rtl -I$out -DMONITOR_READ_ONLY=$ro" \
-            "$root/tests/rtl/tb_monitor.cpp" "$work/libml.a" "$out/stc_monitor.v" \
-            "$out/stc_sram.v" >"$work/log" 2>&1; then
+            "$root/tests/rtl/tb_monitor.cpp" "$work/libml.a" "$root/tests/rtl/tb_monitor_top.v" \
+            "$out/stc_monitor.v" "$out/stc_monitor_tuner.v" "$out/stc_sram.v" >"$work/log" 2>&1; then
             if "$work/vl-$gtag-$ro/tb" "$events" >"$work/log" 2>&1 &&
                 grep -q "monitor_lockstep: PASS" "$work/log"; then
                 passed=$((passed + 1))
@@ -111,12 +127,16 @@ quiet "stcgen without --monitor" "$STCGEN" --out "$work/plain"
 check "no stc_monitor.v without --monitor" test ! -e "$work/plain/stc_monitor.v"
 check "the core lists stc_monitor.v" grep -q "stc_monitor.v" "$work/default/stc_cache.core"
 check "the output name carries _monitor" test -e "$work/default/stc_monitor.v"
+check "no stc_monitor_tuner.v without --monitor" test ! -e "$work/plain/stc_monitor_tuner.v"
+check "the core lists stc_monitor_tuner.v" grep -q "stc_monitor_tuner.v" "$work/default/stc_cache.core"
 quiet "stcgen --monitor again" "$STCGEN" --monitor --out "$work/again"
 check "stcgen --monitor is deterministic (same bytes twice)" diff -r "$work/default" "$work/again"
 for bad in "--monitor-sample-bits 6|stcgen: --monitor-sample-bits 6: this geometry allows 0..5" \
     "--monitor-sample-bits 5|stcgen: --monitor-sample-bits 5: the 4-way mapping with logical lines of 4 physical lines would watch 1 set" \
     "--monitor-tag-bits 0|stcgen: --monitor-tag-bits 0: must be from 1 to 32" \
-    "--monitor-rotate 70000|stcgen: --monitor-rotate 70000: must be from 0 to 65535"; do
+    "--monitor-rotate 70000|stcgen: --monitor-rotate 70000: must be from 0 to 65535" \
+    "--monitor-window 1|stcgen: --monitor-window 1: must be from 2 to 65536" \
+    "--monitor-margin 17|stcgen: --monitor-margin 17: must be from 0 to 16"; do
     IFS='|' read -r opt message <<<"$bad"
     # shellcheck disable=SC2086
     if "$STCGEN" --monitor $opt --out "$work/bad" >"$work/err" 2>&1; then

@@ -1,27 +1,42 @@
 /*
- * monitor_lockstep.c - the generated stc_monitor (under Verilator,
- * tb_monitor.cpp) against the C model ref/monitor.c with the hardware's
- * clear walk, every cycle: every count of the read port and the dropped
- * count must be equal, or the run stops at the first difference with its
- * cycle, scenario and count.
+ * monitor_lockstep.c - the generated stc_monitor and stc_monitor_tuner
+ * (wired by tb_monitor_top.v, under Verilator through tb_monitor.cpp)
+ * against the C models ref/monitor.c (with the hardware's clear walk) and
+ * ref/monitor_tuner.c, every cycle: every count of the monitor, its
+ * dropped count, the unit's count select, its configuration port and busy,
+ * and all of its registers must be equal, or the run stops at the first
+ * difference with its cycle, scenario and what differed.
  *
- * The model is the functional monitor, itself checked against 27 real
- * cache models (tests/test_monitor.c), so this is an independent oracle
- * for the RTL's stacks, not a copy of them. Timing (ARCHITECTURE.md 17):
- * an event counts at the end of the cycle after its own, so the model
- * observes each event one cycle late; an event in the cycle after one
- * that accessed the arrays is dropped by the RTL and not given to the
- * model.
+ * The monitor model is the functional monitor, itself checked against 27
+ * real cache models (tests/test_monitor.c), so this is an independent
+ * oracle for the RTL's stacks, not a copy of them; the unit's model runs
+ * the same program the generator wrote into the RTL (the program itself
+ * is checked against stc_fixed_monitor_energy in test_monitor_tuner.c).
+ * Timing (ARCHITECTURE.md 17-18): an event counts at the end of the cycle
+ * after its own, so the monitor model observes each event one cycle late,
+ * and the unit reads the counts as they are before that; an event in the
+ * cycle after one that accessed the arrays is dropped by the monitor (the
+ * unit still steps on it).
+ *
+ * Around the unit the harness plays the controller: a change offered is
+ * accepted after 0-3 cycles and done then or up to 20 cycles later, and no
+ * access completes meanwhile; the configuration in use is the last one
+ * done. Now and then software disables and re-enables the unit.
  *
  * Scenarios: a program-like stream (hot lines, sequential runs, far
  * lines, stores) with at least one idle cycle between events, long enough
- * for rotations, clear walks and the halving of every count; back-to-back
- * events (drops); runs of one line (the repeat path, first stores).
- * Geometry and shape come from the generated stc_geometry_gen.h.
+ * for rotations, clear walks, the halving of every count and many
+ * decisions; back-to-back events (drops); runs of one line (the repeat
+ * path, first stores). Geometry and shape come from the generated
+ * stc_geometry_gen.h.
  */
+#include "energy.h"
+#include "fixed.h"
 #include "monitor.h"
 #include "monitor_dut.h"
+#include "monitor_tuner.h"
 #include "stc_geometry_gen.h"
+#include "tuner_hw.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +59,18 @@ typedef struct {
     uint16_t dropped;    /* the model's count of refused events */
     uint64_t events, drops, halvings;
     uint32_t rng;
+    /* The decision unit's model and the controller the harness plays. */
+    stc_monitor_program program;
+    stc_monitor_tuner unit;
+    unsigned cur_code;   /* the configuration in use */
+    unsigned accept_in;  /* cycles until an offered change is accepted */
+    bool changing;       /* accepted, not yet done */
+    unsigned done_in;    /* cycles until done */
+    unsigned target;     /* the configuration accepted */
+    uint64_t decisions;
+    uint64_t phase_events; /* events per phase of the program-like stream */
+    unsigned disabled_for; /* cycles the unit stays disabled */
+    uint64_t changes_done;
 } harness;
 
 static uint32_t next_random(uint32_t *state)
@@ -81,11 +108,69 @@ static void compare(harness *h)
                 h->cycle, count);
         h->failed = true;
     }
-    uint16_t dropped = monitor_dut_dropped(h->dut);
-    if (!h->failed && dropped != h->dropped) {
+    monitor_dut_out out;
+    monitor_dut_outputs(h->dut, &out);
+    if (!h->failed && out.dropped != h->dropped) {
         fprintf(stderr, "monitor_lockstep: FAIL scenario %s, cycle %lu: dropped: RTL %u, model %u\n",
-                h->scenario, h->cycle, dropped, h->dropped);
+                h->scenario, h->cycle, out.dropped, h->dropped);
         h->failed = true;
+    }
+}
+
+/* The unit's outputs and registers, every cycle. */
+static void compare_unit(harness *h)
+{
+    monitor_dut_out out;
+    monitor_dut_outputs(h->dut, &out);
+    stc_monitor_tuner_out model;
+    stc_monitor_tuner_outputs(&h->unit, &model);
+    unsigned select = stc_monitor_tuner_count_select(&h->unit);
+    if (out.cfg_valid != model.cfg_valid || out.busy != model.busy ||
+        out.tuner_sel != select || (model.cfg_valid && out.cfg_code != model.cfg_code)) {
+        fprintf(stderr,
+                "monitor_lockstep: FAIL scenario %s, cycle %lu: unit outputs: RTL valid %d code "
+                "%03x busy %d select %u, model valid %d code %03x busy %d select %u\n",
+                h->scenario, h->cycle, out.cfg_valid, out.cfg_code, out.busy, out.tuner_sel,
+                model.cfg_valid, model.cfg_code, model.busy, select);
+        h->failed = true;
+        return;
+    }
+    for (unsigned addr = 0; addr < (1u << STC_MREG_ADDR_BITS) && !h->failed; addr++) {
+        uint32_t rtl = monitor_dut_register(h->dut, addr);
+        uint32_t want = stc_monitor_tuner_read(&h->unit, addr);
+        if (rtl != want) {
+            fprintf(stderr,
+                    "monitor_lockstep: FAIL scenario %s, cycle %lu: unit register %u: RTL %08x, "
+                    "model %08x\n",
+                    h->scenario, h->cycle, addr, rtl, want);
+            h->failed = true;
+        }
+    }
+}
+
+/* The controller's side of the configuration port this cycle. */
+static void play_controller(harness *h, monitor_dut_in *in)
+{
+    stc_monitor_tuner_out model;
+    stc_monitor_tuner_outputs(&h->unit, &model);
+    if (model.cfg_valid) {
+        if (h->accept_in > 0) {
+            h->accept_in--;
+        } else {
+            in->cfg_ready = true;
+            h->done_in = next_random(&h->rng) % 2 ? 0 : 1 + next_random(&h->rng) % 20;
+            h->changing = true;
+            h->accept_in = next_random(&h->rng) % 4;
+            h->target = model.cfg_code;
+        }
+    }
+    if (h->changing) {
+        if (h->done_in == 0) {
+            in->cfg_done = true;
+            h->changing = false;
+        } else {
+            h->done_in--;
+        }
     }
 }
 
@@ -94,10 +179,60 @@ static uint64_t line_address(const harness *h, uint64_t line)
     return line << h->geometry.offset_bits;
 }
 
-/* One cycle: the model takes the previous cycle's event, the RTL this
- * one's; then every count is compared. */
-static void cycle(harness *h, bool valid, uint64_t line, bool write)
+/* Software now and then disables the unit for a while. */
+static void play_software(harness *h, monitor_dut_in *in)
 {
+    if (h->disabled_for > 0) {
+        if (--h->disabled_for == 0) {
+            in->reg_we = true;
+            in->reg_addr = STC_MREG_CTRL;
+            in->reg_wdata = 1;
+        }
+    } else if (next_random(&h->rng) % 20000 == 0) {
+        in->reg_we = true;
+        in->reg_addr = STC_MREG_CTRL;
+        in->reg_wdata = 0xfffffffe; /* only bit 0 counts */
+        h->disabled_for = 1000 + next_random(&h->rng) % 3000;
+    }
+}
+
+/* One cycle: the unit's model steps on the counts as the RTL's unit sees
+ * them (before the previous cycle's event is counted), the monitor model
+ * takes the previous cycle's event, the RTL this one's; then the two are
+ * compared. Returns whether the event happened (none while the controller
+ * the harness plays is changing configuration). */
+static bool cycle(harness *h, bool valid, uint64_t line, bool write)
+{
+    stc_monitor_tuner_out unit_out;
+    stc_monitor_tuner_outputs(&h->unit, &unit_out);
+    valid = valid && !unit_out.busy;
+    monitor_dut_in in = {.valid = valid, .line = line, .write = write, .cur_code = h->cur_code};
+    play_controller(h, &in);
+    play_software(h, &in);
+
+    uint64_t counts[MAX_COUNTS];
+    size_t count = stc_monitor_counts(h->model, counts, MAX_COUNTS);
+    unsigned select = stc_monitor_tuner_count_select(&h->unit);
+    uint64_t value = select < count ? counts[select] : 0;
+    stc_monitor_tuner_in unit_in = {
+        .ev_access = valid,
+        .count = (uint16_t)(value > 0xffff ? 0xffff : value),
+        .current_code = h->cur_code,
+        .cfg_ready = in.cfg_ready,
+        .cfg_done = in.cfg_done,
+        .cfg_err = in.cfg_err,
+        .reg_we = in.reg_we,
+        .reg_addr = in.reg_addr,
+        .reg_wdata = in.reg_wdata,
+    };
+    bool was_deciding = h->unit.q.deciding != 0;
+    stc_monitor_tuner_step(&h->unit, &unit_in);
+    h->decisions += was_deciding && !h->unit.q.deciding;
+    if (in.cfg_done) {
+        h->cur_code = h->target;
+        h->changes_done++;
+    }
+
     bool array = false;
     if (h->pending) {
         uint64_t before = stc_monitor_array_accesses(h->model);
@@ -108,7 +243,7 @@ static void cycle(harness *h, bool valid, uint64_t line, bool write)
         h->pending = false;
     }
     bool dropped = valid && array; /* stage 1 writes the arrays this cycle */
-    monitor_dut_step(h->dut, valid, line, write);
+    monitor_dut_step(h->dut, &in);
     h->cycle++;
     if (valid && dropped) {
         h->drops++;
@@ -119,9 +254,20 @@ static void cycle(harness *h, bool valid, uint64_t line, bool write)
         h->pending_line = line;
         h->pending_write = write;
     }
-    /* Every cycle at first, then every 16th: a wrong count stays wrong. */
+    /* Every cycle at first, then every 16th: a wrong count stays wrong,
+     * and so does a wrong energy (the registers hold the lowest and the
+     * current one). */
     if (h->cycle < 50000 || h->cycle % 16 == 0) {
         compare(h);
+        compare_unit(h);
+    }
+    return valid;
+}
+
+/* An event, as soon as the controller is not changing configuration. */
+static void event(harness *h, uint64_t line, bool write)
+{
+    while (!h->failed && !cycle(h, true, line, write)) {
     }
 }
 
@@ -132,11 +278,16 @@ static uint64_t next_line(harness *h, uint64_t *run)
 {
     uint64_t line_mask = (h->geometry.addr_mask >> h->geometry.offset_bits);
     uint32_t pick = next_random(&h->rng) % 100;
-    if (pick < 55) {
-        /* hot: 96 lines spread over 8 K of lines */
-        return ((uint64_t)(next_random(&h->rng) % 96) * 37) & line_mask;
+    /* Phases, so the unit's choice moves: scattered hot lines (short
+     * lines, a small cache do) alternate with long sequential runs over a
+     * larger hot set (long lines, more banks pay). */
+    bool sequential = (h->events / h->phase_events) % 2 == 1;
+    unsigned hot_lines = sequential ? 1500 : 96;
+    if (pick < (sequential ? 5u : 55u)) {
+        /* hot lines spread over 8 K (or 55 K) of lines */
+        return ((uint64_t)(next_random(&h->rng) % hot_lines) * 37) & line_mask;
     }
-    if (pick < 85) {
+    if (pick < 85 || sequential) {
         *run = (*run + 1) & line_mask;
         if (next_random(&h->rng) % 64 == 0) {
             *run = next_random(&h->rng) & line_mask;
@@ -156,7 +307,7 @@ static void stream_events(harness *h, const char *scenario, unsigned long events
     for (unsigned long index = 0; index < events && !h->failed; index++) {
         uint64_t line = next_line(h, &run);
         bool write = !h->read_only && next_random(&h->rng) % 100 < 30;
-        cycle(h, true, line, write);
+        event(h, line, write);
         unsigned gap = max_gap ? 1 + next_random(&h->rng) % max_gap : 0;
         for (unsigned idle = 0; idle < gap && !h->failed; idle++) {
             cycle(h, false, next_random(&h->rng), next_random(&h->rng) & 1);
@@ -176,7 +327,7 @@ static void repeats(harness *h, unsigned long runs)
         unsigned length = 1 + next_random(&h->rng) % 6;
         for (unsigned step = 0; step < length && !h->failed; step++) {
             bool write = !h->read_only && step >= length / 2 && (next_random(&h->rng) & 1);
-            cycle(h, true, line, write);
+            event(h, line, write);
             cycle(h, false, 0, false);
         }
     }
@@ -190,6 +341,7 @@ int monitor_lockstep_main(monitor_dut *dut, bool read_only, int argc, char **arg
     h.dut = dut;
     h.read_only = read_only;
     h.rng = 0x2545f491u;
+    h.phase_events = events / 8 > 1000 ? events / 8 : 1000;
     stc_geometry_default(&h.geometry);
     h.geometry.banks = STC_GEN_BANKS;
     h.geometry.bank_bytes = STC_GEN_BANK_BYTES;
@@ -218,8 +370,30 @@ int monitor_lockstep_main(monitor_dut *dut, bool read_only, int argc, char **arg
                 stc_monitor_clear_rows(h.model), STC_GEN_MONITOR_CLEAR_ROWS);
         return 1;
     }
+    stc_energy_table table;
+    stc_fixed_monitor_coefficients coefficients;
+    stc_monitor_tuner_build build = {STC_GEN_MONITOR_WINDOW, STC_GEN_MONITOR_MARGIN};
+    if (stc_energy_default(&h.geometry, &table, err, sizeof err) != 0 ||
+        stc_fixed_monitor_from_table(&table, &coefficients, err, sizeof err) != 0 ||
+        stc_monitor_program_build(h.model, &h.geometry, &coefficients, read_only, &h.program, err,
+                                  sizeof err) != 0 ||
+        stc_monitor_tuner_reset(&h.unit, &build, &h.program, err, sizeof err) != 0) {
+        fprintf(stderr, "monitor_lockstep: decision unit: %s\n", err);
+        stc_monitor_destroy(h.model);
+        return 1;
+    }
+    if (h.program.step_count != (read_only ? STC_GEN_MONITOR_STEPS_RO : STC_GEN_MONITOR_STEPS)) {
+        fprintf(stderr, "monitor_lockstep: FAIL: a decision of %zu steps, the RTL's %u\n",
+                h.program.step_count,
+                read_only ? STC_GEN_MONITOR_STEPS_RO : STC_GEN_MONITOR_STEPS);
+        stc_monitor_destroy(h.model);
+        return 1;
+    }
+    stc_config reset = stc_config_reset(&h.geometry);
+    h.cur_code = stc_tuner_config_pack(&reset);
     monitor_dut_reset(dut);
     compare(&h);
+    compare_unit(&h);
     stream_events(&h, "program stream", events, 3);
     repeats(&h, events / 20);
     stream_events(&h, "back-to-back events", events / 20, 0);
@@ -228,13 +402,16 @@ int monitor_lockstep_main(monitor_dut *dut, bool read_only, int argc, char **arg
     unsigned long long array = stc_monitor_array_accesses(h.model);
     stc_monitor_destroy(h.model);
     printf("monitor_lockstep: %s: %lu cycles, %llu events (%llu watched, %llu array accesses), "
-           "%llu dropped, %llu halvings\n",
+           "%llu dropped, %llu halvings, %llu decisions, %llu changes\n",
            read_only ? "read-only" : "read-write", h.cycle, (unsigned long long)h.events, lookups,
-           array, (unsigned long long)h.drops, (unsigned long long)h.halvings);
+           array, (unsigned long long)h.drops, (unsigned long long)h.halvings,
+           (unsigned long long)h.decisions, (unsigned long long)h.changes_done);
     /* The run must have reached what it is meant to check. */
     if (!h.failed && (h.drops == 0 || array == 0 || lookups == array ||
-                      (events >= 300000 && h.halvings == 0))) {
-        fprintf(stderr, "monitor_lockstep: FAIL: the run missed drops, repeats or halvings\n");
+                      (events >= 300000 && h.halvings == 0) || h.decisions < 10 ||
+                      h.changes_done == 0 || h.changes_done >= h.decisions)) {
+        fprintf(stderr, "monitor_lockstep: FAIL: the run missed drops, repeats, halvings, "
+                        "decisions, or decisions both with and without a change\n");
         h.failed = true;
     }
     if (h.failed) {
