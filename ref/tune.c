@@ -571,8 +571,17 @@ stc_tuned_cache *stc_tuned_cache_create(const stc_geometry *geometry, stc_cache_
                                    options->monitor_tag_bits, kind == STC_ICACHE,
                                    options->monitor_counter_bits, true};
         tuned->monitor = stc_monitor_create(geometry, &shape, err, err_len);
+        if (options->window > 65536) {
+            snprintf(err, err_len, "window %llu: the monitor search's decision unit counts at "
+                                   "most 65536 accesses",
+                     (unsigned long long)options->window);
+            stc_monitor_destroy(tuned->monitor);
+            stc_cache_destroy(tuned->cache);
+            free(tuned);
+            return NULL;
+        }
         stc_monitor_tuner_build build = {
-            .window = options->window > 65536 ? 65537 : (uint32_t)options->window,
+            .window = (uint32_t)options->window,
             .margin = options->plan.margin_shift,
         };
         if (!tuned->monitor ||
