@@ -265,7 +265,7 @@ stc_fixed_counters stc_fixed_counters_of(const stc_counters *counters)
  * register; a carry out of bit 31 sets the register to all ones. Since
  * every product is >= 0 the saturation is sticky, and the result of a whole
  * schedule is min(exact sum, 2^32 - 1) whatever the order of the steps. */
-static uint32_t multiply_accumulate(uint32_t energy, uint16_t count, uint16_t coefficient)
+uint32_t stc_fixed_multiply_accumulate(uint32_t energy, uint16_t count, uint16_t coefficient)
 {
     uint32_t product = (uint32_t)count * (uint32_t)coefficient;
     uint32_t sum = energy + product; /* unsigned: wraps, and the wrap is the carry */
@@ -316,18 +316,18 @@ uint32_t stc_fixed_energy(const stc_fixed_coefficients *coefficients, const stc_
      * cleared, then one product per step. */
     uint32_t energy = 0;
     /* Step 1: misses x miss energy of the logical line. */
-    energy = multiply_accumulate(energy, counters->misses, coefficients->miss[line_index]);
+    energy = stc_fixed_multiply_accumulate(energy, counters->misses, coefficients->miss[line_index]);
     /* Step 2: cycles x static energy per cycle of the powered banks. */
-    energy = multiply_accumulate(energy, counters->cycles,
+    energy = stc_fixed_multiply_accumulate(energy, counters->cycles,
                                  coefficients->static_per_cycle[size_index]);
     /* Step 3: accesses that probed all a candidates x hit energy (k, a). */
-    energy = multiply_accumulate(energy, full_probes, coefficients->hit[size_index][ways_index]);
+    energy = stc_fixed_multiply_accumulate(energy, full_probes, coefficients->hit[size_index][ways_index]);
     if (config->way_predict) {
         /* Step 4: the same accesses took a second probe cycle in which the
          * processor waited. */
-        energy = multiply_accumulate(energy, full_probes, coefficients->stall_per_cycle);
+        energy = stc_fixed_multiply_accumulate(energy, full_probes, coefficients->stall_per_cycle);
         /* Step 5: first-probe hits x hit energy (k, 1). */
-        energy = multiply_accumulate(energy, first_probe_hits, coefficients->hit[size_index][0]);
+        energy = stc_fixed_multiply_accumulate(energy, first_probe_hits, coefficients->hit[size_index][0]);
     }
     return energy;
 }
@@ -466,12 +466,12 @@ uint32_t stc_fixed_monitor_energy(const stc_fixed_monitor_coefficients *coeffici
         first_probe_hits_of(config, counts->first_probe_hits, counts->accesses);
     const uint16_t full_probes = (uint16_t)(counts->accesses - first_probe_hits);
     uint32_t energy = 0;
-    energy = multiply_accumulate(energy, counts->misses, coefficients->miss[size_index][line_index]);
-    energy = multiply_accumulate(energy, counts->writebacks, coefficients->writeback[size_index]);
-    energy = multiply_accumulate(energy, full_probes, coefficients->probe[size_index][ways_index]);
+    energy = stc_fixed_multiply_accumulate(energy, counts->misses, coefficients->miss[size_index][line_index]);
+    energy = stc_fixed_multiply_accumulate(energy, counts->writebacks, coefficients->writeback[size_index]);
+    energy = stc_fixed_multiply_accumulate(energy, full_probes, coefficients->probe[size_index][ways_index]);
     if (config->way_predict) {
-        energy = multiply_accumulate(energy, full_probes, coefficients->second_probe[size_index]);
-        energy = multiply_accumulate(energy, first_probe_hits, coefficients->probe[size_index][0]);
+        energy = stc_fixed_multiply_accumulate(energy, full_probes, coefficients->second_probe[size_index]);
+        energy = stc_fixed_multiply_accumulate(energy, first_probe_hits, coefficients->probe[size_index][0]);
     }
     return energy;
 }

@@ -75,6 +75,10 @@ stc_fixed_counters stc_fixed_counters_of(const stc_counters *counters);
 uint32_t stc_fixed_energy(const stc_fixed_coefficients *coefficients, const stc_config *config,
                           const stc_fixed_counters *counters);
 
+/* One step of the tuners' datapath: energy + count x coefficient, the
+ * 32-bit register saturating at all ones (sticky: products are >= 0). */
+uint32_t stc_fixed_multiply_accumulate(uint32_t energy, uint16_t count, uint16_t coefficient);
+
 /* ---- The monitor's decision (docs/FIXED_POINT.md section 9) ----------
  *
  * The monitor tuner (TUNING.md 8) has no measured cycle count for the

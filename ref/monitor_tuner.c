@@ -281,12 +281,6 @@ uint32_t stc_monitor_tuner_read(const stc_monitor_tuner *tuner, unsigned addr)
     }
 }
 
-static uint32_t multiply_accumulate(uint32_t energy, uint32_t operand, uint16_t coefficient)
-{
-    uint32_t sum = energy + operand * coefficient;
-    return sum < energy ? ENERGY_MAX : sum;
-}
-
 /* One step of the decision on the flops q, into d. */
 static void run_step(const stc_monitor_tuner *tuner, const stc_monitor_tuner_in *in,
                      stc_monitor_tuner_regs *d)
@@ -297,10 +291,8 @@ static void run_step(const stc_monitor_tuner *tuner, const stc_monitor_tuner_in 
         /* The decision: lower than the current energy less its margin. */
         d->deciding = 0;
         d->decisions = (q->decisions + 1) & 0xff;
-        uint32_t bar = q->current - (q->current >> tuner->build.margin);
-        if (tuner->build.margin == 0) {
-            bar = q->current;
-        }
+        unsigned margin = tuner->build.margin;
+        uint32_t bar = margin ? q->current - (q->current >> margin) : q->current;
         if (q->lowest < bar) {
             d->pending = 1;
             d->target = q->lowest_code;
@@ -331,8 +323,9 @@ static void run_step(const stc_monitor_tuner *tuner, const stc_monitor_tuner_in 
         break;
     }
     if (step->mac) {
-        d->energy = multiply_accumulate(step->mac_first ? 0 : q->energy, q->operand,
-                                        program->coefficients[step->coefficient]);
+        d->energy = stc_fixed_multiply_accumulate(step->mac_first ? 0 : q->energy,
+                                                  (uint16_t)q->operand,
+                                                  program->coefficients[step->coefficient]);
     }
     if (step->close) {
         if (q->energy < q->lowest) {

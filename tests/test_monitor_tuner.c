@@ -116,13 +116,12 @@ static void check_count_map(fixture *f)
 }
 
 /* One clock of the unit with the monitor frozen: the count it selects. */
-static void clock_unit(fixture *f, stc_monitor_tuner *unit, const uint64_t *counts,
+static void clock_unit(stc_monitor_tuner *unit, const uint64_t *counts,
                        const stc_monitor_tuner_in *base)
 {
     stc_monitor_tuner_in in = *base;
     uint64_t value = counts[stc_monitor_tuner_count_select(unit)];
     in.count = (uint16_t)(value > 0xffff ? 0xffff : value);
-    (void)f;
     stc_monitor_tuner_step(unit, &in);
 }
 
@@ -169,13 +168,13 @@ static void check_energies(fixture *f, unsigned margin)
         stc_monitor_tuner_in in = {.current_code = stc_tuner_config_pack(&configs[index])};
         in.ev_access = true;
         for (unsigned access = 0; access < build.window; access++) {
-            clock_unit(f, &unit, counts, &in);
+            clock_unit(&unit, counts, &in);
         }
         CHECK(unit.q.deciding == (counts[0] != 0), "the window's last access starts it");
         /* Idle cycles between the accesses change nothing. */
         for (size_t steps = 0, clock = 0; steps < f->program.step_count; clock++) {
             in.ev_access = clock % 3 != 1;
-            clock_unit(f, &unit, counts, &in);
+            clock_unit(&unit, counts, &in);
             steps += in.ev_access;
         }
         CHECK(!unit.q.deciding, "decided after %zu steps", f->program.step_count);
@@ -268,7 +267,7 @@ static void test_timing(void)
     stc_monitor_tuner_in in = {.ev_access = true, .current_code = 0};
     /* Nothing watched: window ends, no decision. */
     for (unsigned access = 0; access < 3 * build.window; access++) {
-        clock_unit(&f, &unit, counts, &in);
+        clock_unit(&unit, counts, &in);
         CHECK(!unit.q.deciding, "nothing watched, access %u", access);
     }
     /* Misses in 1 bank direct-mapped only: everything else is cheaper. */
@@ -276,47 +275,47 @@ static void test_timing(void)
     feed(&f, &rng, 20000);
     stc_monitor_counts(f.monitor, counts, MAX_COUNTS);
     for (unsigned access = 0; access < build.window - 1; access++) {
-        clock_unit(&f, &unit, counts, &in);
+        clock_unit(&unit, counts, &in);
     }
     CHECK(!unit.q.deciding, "not before the window's last access");
-    clock_unit(&f, &unit, counts, &in);
+    clock_unit(&unit, counts, &in);
     CHECK(unit.q.deciding && unit.q.watched == counts[0], "the last access starts it");
     /* A window ends while deciding (window 8 < steps): nothing restarts. */
     for (size_t step = 0; step + 1 < f.program.step_count; step++) {
-        clock_unit(&f, &unit, counts, &in);
+        clock_unit(&unit, counts, &in);
         CHECK(unit.q.deciding && unit.q.step == step + 1, "step %zu", step);
     }
-    clock_unit(&f, &unit, counts, &in);
+    clock_unit(&unit, counts, &in);
     stc_monitor_tuner_out out;
     stc_monitor_tuner_outputs(&unit, &out);
     CHECK(!unit.q.deciding && out.cfg_valid && out.busy, "a move from 512B_1W_16B");
     /* The offer stays until ready; done later; then free. Accesses do not
      * happen meanwhile, and a window end cannot start a decision. */
     stc_monitor_tuner_in wait = {.current_code = 0};
-    clock_unit(&f, &unit, counts, &wait);
+    clock_unit(&unit, counts, &wait);
     stc_monitor_tuner_outputs(&unit, &out);
     CHECK(out.cfg_valid, "held until accepted");
     wait.cfg_ready = true;
-    clock_unit(&f, &unit, counts, &wait);
+    clock_unit(&unit, counts, &wait);
     stc_monitor_tuner_outputs(&unit, &out);
     CHECK(!out.cfg_valid && out.busy, "accepted, waiting for done");
     wait.cfg_ready = false;
     wait.cfg_done = true;
-    clock_unit(&f, &unit, counts, &wait);
+    clock_unit(&unit, counts, &wait);
     stc_monitor_tuner_outputs(&unit, &out);
     CHECK(!out.busy, "done");
     /* Done in the accepting cycle. */
     unit.q.pending = 1;
     wait.cfg_ready = true;
-    clock_unit(&f, &unit, counts, &wait);
+    clock_unit(&unit, counts, &wait);
     stc_monitor_tuner_outputs(&unit, &out);
     CHECK(!out.busy, "done with the acceptance");
     /* Disabled: windows end, nothing decides; the register reads back. */
     stc_monitor_tuner_in write = {.reg_we = true, .reg_addr = STC_MREG_CTRL, .reg_wdata = 0};
-    clock_unit(&f, &unit, counts, &write);
+    clock_unit(&unit, counts, &write);
     CHECK_EQ_U64(stc_monitor_tuner_read(&unit, STC_MREG_CTRL), 0, "disabled");
     for (unsigned access = 0; access < 3 * build.window; access++) {
-        clock_unit(&f, &unit, counts, &in);
+        clock_unit(&unit, counts, &in);
         CHECK(!unit.q.deciding, "disabled, access %u", access);
     }
     CHECK_EQ_U64(stc_monitor_tuner_read(&unit, 7), 0, "unmapped address");
