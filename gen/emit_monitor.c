@@ -13,24 +13,15 @@
 
 #include <stdio.h>
 
-static unsigned bits_for(unsigned values)
-{
-    unsigned bits = 0;
-    while ((1u << bits) < values) {
-        bits++;
-    }
-    return bits ? bits : 1;
-}
-
 unsigned stcgen_monitor_clear_width(const stcgen_params *params)
 {
-    return bits_for(params->monitor_clear_rows + 1);
+    return params->monitor_clear_bits;
 }
 
 static void emit_ports(stcgen_text *text, const stcgen_params *params)
 {
     unsigned lw = params->monitor_line_bits;
-    unsigned sel = bits_for(params->monitor_counts);
+    unsigned sel = params->monitor_sel_bits;
     stcgen_text_raw(text, "module stc_monitor #(\n");
     stcgen_text_raw(text, "  parameter integer READ_ONLY = 0  // 1: an I-cache's (no dirty state, "
                           "no writebacks)\n");
@@ -163,7 +154,7 @@ static void emit_stage0(stcgen_text *text, const stcgen_params *params)
 static void emit_counts(stcgen_text *text, const stcgen_params *params)
 {
     unsigned counts = params->monitor_counts;
-    unsigned sel = bits_for(counts);
+    unsigned sel = params->monitor_sel_bits;
     stcgen_text_raw(text, "\n  // ---- The counts: stage 1's increments, all halved together when "
                           "one would reach 2^16\n");
     stcgen_text_raw(text, "  reg  [%u:0] cnt_q, cnt_d;   // 16 bits per count\n", 16 * counts - 1);

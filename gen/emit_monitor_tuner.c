@@ -15,15 +15,6 @@
 
 #include <stdio.h>
 
-static unsigned bits_for(unsigned values)
-{
-    unsigned bits = 0;
-    while ((1u << bits) < values) {
-        bits++;
-    }
-    return bits ? bits : 1;
-}
-
 /* Widths every part agrees on. */
 typedef struct {
     unsigned sel;    /* the monitor's count select */
@@ -33,12 +24,7 @@ typedef struct {
 
 static widths widths_of(const stcgen_params *params)
 {
-    size_t steps = params->monitor_program[0].step_count;
-    if (params->monitor_program[1].step_count > steps) {
-        steps = params->monitor_program[1].step_count;
-    }
-    widths w = {bits_for(params->monitor_counts), bits_for((unsigned)steps),
-                bits_for(params->monitor_window)};
+    widths w = {params->monitor_sel_bits, params->monitor_step_bits, params->monitor_win_bits};
     return w;
 }
 

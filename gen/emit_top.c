@@ -2,7 +2,9 @@
  * emit_top.c - stc_cache, the top (docs/ARCHITECTURE.md section 14.3): the
  * controller u_ctrl, per bank b the SRAMs u_bank<b>_tag and u_bank<b>_data
  * (the one table in params.c), the power controller u_power and, when
- * built, the tuner u_tuner with the configuration multiplexer (section 16).
+ * built, the tuner u_tuner (the seed's stc_tuner, section 16, or the
+ * monitor tuner's decision unit with its monitor u_monitor, 17-18) with the
+ * configuration multiplexer (16.5).
  */
 #include "debug_break.h"
 #include "emit.h"
@@ -52,10 +54,10 @@ const char *const *stcgen_top_mux_lines(void)
     return top_mux_lines;
 }
 
-/* The tuner, its event strobes and the configuration multiplexer. */
-static void emit_tuner_part(stcgen_text *text, const stcgen_params *params)
+/* The configuration multiplexer of section 16.5, for either tuner. */
+static void emit_cfg_mux(stcgen_text *text, const stcgen_params *params)
 {
-    stcgen_text_line(text, "// Configuration port: the tuner's while it searches (section 16.5).");
+    stcgen_text_line(text, "// Configuration port: the tuner's while it changes it (section 16.5).");
     const char *what = stcgen_debug_break_what(params->debug_break, STCGEN_BREAK_TOP);
     if (what) {
         stcgen_text_raw(text, "// BROKEN on purpose (--debug-break %s): %s.\n", params->debug_break,
@@ -78,13 +80,12 @@ static void emit_tuner_part(stcgen_text *text, const stcgen_params *params)
     stcgen_text_line(text, "end");
     stcgen_text_line(text, "assign tun_busy_o = tun_busy;");
     stcgen_text_blank(text);
-    stcgen_text_line(text, "stc_tuner u_tuner (");
-    stcgen_text_line(text, "  .clk_i           (clk_i),");
-    stcgen_text_line(text, "  .rst_ni          (rst_ni),");
-    stcgen_text_line(text, "  .ev_access_i     (ev_access),");
-    stcgen_text_line(text, "  .ev_miss_i       (ev_miss),");
-    stcgen_text_line(text, "  .ev_fph_i        (ev_fph),");
-    stcgen_text_line(text, "  .ev_cycle_i      (ev_cycle),");
+}
+
+/* The tuner's side of the configuration port and its register port, the
+ * same for both tuners (16.1, 18.1). */
+static void emit_tuner_cfg_ports(stcgen_text *text)
+{
     stcgen_text_line(text, "  .cfg_valid_o     (tun_cfg_valid),");
     stcgen_text_line(text, "  .cfg_ready_i     (tuner_sel && ctrl_cfg_ready),");
     stcgen_text_line(text, "  .cfg_banks_log_o (tun_cfg_banks_log),");
@@ -100,6 +101,66 @@ static void emit_tuner_part(stcgen_text *text, const stcgen_params *params)
     stcgen_text_line(text, "  .reg_rdata_o     (tun_rdata_o)");
     stcgen_text_line(text, ");");
     stcgen_text_blank(text);
+}
+
+/* The seed tuner (section 16) on the controller's event strobes. */
+static void emit_seed_tuner(stcgen_text *text)
+{
+    stcgen_text_line(text, "stc_tuner u_tuner (");
+    stcgen_text_line(text, "  .clk_i           (clk_i),");
+    stcgen_text_line(text, "  .rst_ni          (rst_ni),");
+    stcgen_text_line(text, "  .ev_access_i     (ev_access),");
+    stcgen_text_line(text, "  .ev_miss_i       (ev_miss),");
+    stcgen_text_line(text, "  .ev_fph_i        (ev_fph),");
+    stcgen_text_line(text, "  .ev_cycle_i      (ev_cycle),");
+    emit_tuner_cfg_ports(text);
+}
+
+/* The monitor tuner (sections 17-18): the monitor sees every access's
+ * physical line (the controller's word address without the word-in-line
+ * bits) and store bit in its response cycle; the decision unit steps on
+ * the same strobe and reads the monitor's counts through its select. */
+static void emit_monitor_tuner(stcgen_text *text, const stcgen_params *params)
+{
+    const stc_geometry *g = &params->geometry;
+    const unsigned word_addr_bits = g->addr_bits - 2, line_low = g->offset_bits - 2;
+    stcgen_text_line(text, "// The monitor tuner (sections 17-18): shadow tags and counts, decision unit.");
+    stcgen_text_line(text, "wire [%u:0]  mon_line = ev_addr[%u:%u];  // the access's physical line",
+                     params->monitor_line_bits - 1, word_addr_bits - 1, line_low);
+    if (line_low > 0) {
+        stcgen_text_line(text, "wire [%u:0]  unused_ev_word = ev_addr[%u:0];", line_low - 1,
+                         line_low - 1);
+    }
+    stcgen_text_line(text, "wire [%u:0]  mon_cnt_sel;", params->monitor_sel_bits - 1);
+    stcgen_text_line(text, "wire [15:0]  mon_cnt;");
+    stcgen_text_line(text, "wire [15:0]  unused_mon_dropped;  // no access follows another at once (15.3)");
+    stcgen_text_blank(text);
+    stcgen_text_line(text, "stc_monitor #(");
+    stcgen_text_line(text, "  .READ_ONLY (READ_ONLY)");
+    stcgen_text_line(text, ") u_monitor (");
+    stcgen_text_line(text, "  .clk_i      (clk_i),");
+    stcgen_text_line(text, "  .rst_ni     (rst_ni),");
+    stcgen_text_line(text, "  .ev_valid_i (ev_access),");
+    stcgen_text_line(text, "  .ev_line_i  (mon_line),");
+    stcgen_text_line(text, "  .ev_write_i (ev_write),");
+    stcgen_text_line(text, "  .cnt_sel_i  (mon_cnt_sel),");
+    stcgen_text_line(text, "  .cnt_o      (mon_cnt),");
+    stcgen_text_line(text, "  .dropped_o  (unused_mon_dropped)");
+    stcgen_text_line(text, ");");
+    stcgen_text_blank(text);
+    stcgen_text_line(text, "stc_monitor_tuner #(");
+    stcgen_text_line(text, "  .READ_ONLY (READ_ONLY)");
+    stcgen_text_line(text, ") u_tuner (");
+    stcgen_text_line(text, "  .clk_i           (clk_i),");
+    stcgen_text_line(text, "  .rst_ni          (rst_ni),");
+    stcgen_text_line(text, "  .ev_access_i     (ev_access),");
+    stcgen_text_line(text, "  .cnt_sel_o       (mon_cnt_sel),");
+    stcgen_text_line(text, "  .cnt_i           (mon_cnt),");
+    stcgen_text_line(text, "  .cur_banks_log_i (cfg_banks_log_o),");
+    stcgen_text_line(text, "  .cur_ways_log_i  (cfg_ways_log_o),");
+    stcgen_text_line(text, "  .cur_sub_log_i   (cfg_sub_log_o),");
+    stcgen_text_line(text, "  .cur_wp_i        (cfg_wp_o),");
+    emit_tuner_cfg_ports(text);
 }
 
 void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_params *params)
@@ -161,12 +222,19 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_line(text, "wire %s unused_iso;     // isolation: the UPF's cells use it", range);
     stcgen_text_line(text, "wire         unused_busy;    // the controller waits on ready instead");
     stcgen_text_blank(text);
+    /* The event strobes each tuner uses; the others are left unused. */
+    const bool seed = stcgen_seed_tuner(params), monitor = stcgen_monitor_tuner(params);
     const char *ev_prefix = params->tuner ? "" : "unused_";
+    const char *seed_prefix = seed ? "" : "unused_";
+    const char *monitor_prefix = monitor ? "" : "unused_";
     stcgen_text_line(text, "wire         %sev_access;      // event strobes%s", ev_prefix,
                      params->tuner ? " for the tuner" : " (no tuner built)");
-    stcgen_text_line(text, "wire         %sev_miss;", ev_prefix);
-    stcgen_text_line(text, "wire         %sev_fph;", ev_prefix);
-    stcgen_text_line(text, "wire         %sev_cycle;", ev_prefix);
+    stcgen_text_line(text, "wire         %sev_miss;", seed_prefix);
+    stcgen_text_line(text, "wire         %sev_fph;", seed_prefix);
+    stcgen_text_line(text, "wire         %sev_cycle;", seed_prefix);
+    stcgen_text_line(text, "wire [%u:0] %sev_addr;   // the access's word address and store bit",
+                     g->addr_bits - 3, monitor_prefix);
+    stcgen_text_line(text, "wire         %sev_write;", monitor_prefix);
     if (params->tuner) {
         stcgen_text_line(text, "wire         ctrl_cfg_valid;  // the controller's configuration request");
         stcgen_text_line(text, "wire [2:0]   ctrl_cfg_banks_log;");
@@ -185,7 +253,12 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     }
     stcgen_text_blank(text);
     if (params->tuner) {
-        emit_tuner_part(text, params);
+        emit_cfg_mux(text, params);
+        if (monitor) {
+            emit_monitor_tuner(text, params);
+        } else {
+            emit_seed_tuner(text);
+        }
     }
 
     stcgen_text_line(text, "stc_cache_ctrl #(");
@@ -206,9 +279,11 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
         }
     }
     stcgen_text_line(text, ".%-15s (%sev_access),", "ev_access_o", ev_prefix);
-    stcgen_text_line(text, ".%-15s (%sev_miss),", "ev_miss_o", ev_prefix);
-    stcgen_text_line(text, ".%-15s (%sev_fph),", "ev_fph_o", ev_prefix);
-    stcgen_text_line(text, ".%-15s (%sev_cycle),", "ev_cycle_o", ev_prefix);
+    stcgen_text_line(text, ".%-15s (%sev_miss),", "ev_miss_o", seed_prefix);
+    stcgen_text_line(text, ".%-15s (%sev_fph),", "ev_fph_o", seed_prefix);
+    stcgen_text_line(text, ".%-15s (%sev_cycle),", "ev_cycle_o", seed_prefix);
+    stcgen_text_line(text, ".%-15s (%sev_addr),", "ev_addr_o", monitor_prefix);
+    stcgen_text_line(text, ".%-15s (%sev_write),", "ev_write_o", monitor_prefix);
     static const char *const internal[] = {"sram_addr", "tag_req",    "tag_we",     "tag_wdata",
                                            "tag_rdata", "data_req",   "data_we",    "data_wmask",
                                            "data_wdata", "data_rdata"};

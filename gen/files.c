@@ -46,7 +46,7 @@ size_t stcgen_files(const stcgen_file **files)
 
 bool stcgen_file_wanted(const stcgen_file *file, const stcgen_params *params)
 {
-    return (!file->tuner_only || params->tuner) && (!file->monitor_only || params->monitor);
+    return (!file->tuner_only || stcgen_seed_tuner(params)) && (!file->monitor_only || params->monitor);
 }
 
 const char *stcgen_lint_top(void)

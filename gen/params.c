@@ -70,6 +70,13 @@ static int derive_monitor_programs(stcgen_params *params, char *err, size_t err_
     return 0;
 }
 
+/* Bits to number `values` things (at least 1: a Verilog vector). */
+static unsigned select_bits(unsigned values)
+{
+    unsigned bits = log2_ceil(values);
+    return bits ? bits : 1;
+}
+
 /* The monitor's mappings, counts and widths (ARCHITECTURE.md section 17),
  * in the model's order (ref/monitor.c). */
 static int derive_monitor(stcgen_params *params, char *err, size_t err_len)
@@ -129,13 +136,25 @@ static int derive_monitor(stcgen_params *params, char *err, size_t err_len)
             }
         }
     }
-    return derive_monitor_programs(params, err, err_len);
+    if (derive_monitor_programs(params, err, err_len) != 0) {
+        return -1;
+    }
+    size_t steps = params->monitor_program[0].step_count;
+    if (params->monitor_program[1].step_count > steps) {
+        steps = params->monitor_program[1].step_count;
+    }
+    params->monitor_sel_bits = select_bits(params->monitor_counts);
+    params->monitor_clear_bits = select_bits(params->monitor_clear_rows + 1);
+    params->monitor_step_bits = select_bits((unsigned)steps);
+    params->monitor_win_bits = select_bits(params->monitor_window);
+    return 0;
 }
 
 /* b<banks>_<bank size>_l<line bytes>_a<addr bits>, the bank size in KiB with
  * a "k" when it is a whole number of KiB, else in bytes with a "b"; then one
- * suffix per non-default option: _c<counter bits>, _nowp, then _serial and
- * _coefconst for the tuner's options or _notuner, or _fixed_<config>. */
+ * suffix per non-default option: _c<counter bits>, _nowp, then _seed (the
+ * seed tuner) with _serial and _coefconst for its options, or _notuner, or
+ * _fixed_<config>; then _monitor (the seed tuner's --monitor). */
 static int make_name(stcgen_params *params)
 {
     const stc_geometry *geometry = &params->geometry;
@@ -151,7 +170,8 @@ static int make_name(stcgen_params *params)
     }
     static const char *const tuner_suffix[2][2] = {{"", "_coefconst"},
                                                    {"_serial", "_serial_coefconst"}};
-    const char *tuner = params->fixed ? ""
+    const char *tuner = params->fixed                   ? ""
+                        : stcgen_monitor_tuner(params)   ? "_mtuner"
                         : params->tuner
                             ? tuner_suffix[params->tuner_serial][params->tuner_const_coefs]
                             : "_notuner";
@@ -168,7 +188,8 @@ static int make_name(stcgen_params *params)
     int written = snprintf(params->name, sizeof params->name, "b%u_%s_l%u_a%u%s%s%s%s%s%s%s",
                            geometry->banks, size, geometry->line_bytes, geometry->addr_bits,
                            counters, params->way_prediction ? "" : "_nowp",
-                           tuner, fixed, params->monitor ? "_monitor" : "",
+                           tuner, fixed,
+                           params->monitor && !stcgen_monitor_tuner(params) ? "_monitor" : "",
                            params->debug_break ? "_BROKEN_" : "",
                            params->debug_break ? params->debug_break : "");
     for (char *cursor = params->name; *cursor; cursor++) {
@@ -225,6 +246,11 @@ int stcgen_params_init(stcgen_params *params, char *err, size_t err_len)
         }
         params->tuner = false; /* nothing to tune */
     } else {
+        if (stcgen_monitor_tuner(params) && (params->tuner_serial || params->tuner_const_coefs)) {
+            snprintf(err, err_len, "tuner=monitor: --tuner-mult and --tuner-coeff are options "
+                     "of the seed tuner (add --tuner seed)");
+            return -1;
+        }
         params->reset = stc_config_reset(geometry);
     }
     stc_config_name(geometry, &params->reset, params->reset_config, sizeof params->reset_config);
@@ -267,12 +293,15 @@ int stcgen_params_init(stcgen_params *params, char *err, size_t err_len)
     params->pwr_state_bits = 3;
     params->wake_overhead = params->pwr_sync_stages + 2;
 
+    if (stcgen_monitor_tuner(params)) {
+        params->monitor = true; /* its monitor and decision unit are written */
+    }
     if (params->monitor && derive_monitor(params, err, err_len) != 0) {
         return -1;
     }
 
-    /* The tuner's coefficients: the same code as the C model's. */
-    if (params->tuner) {
+    /* The seed tuner's coefficients: the same code as the C model's. */
+    if (stcgen_seed_tuner(params)) {
         stc_energy_table table;
         stc_fixed_coefficients fixed;
         char why[512];
@@ -291,6 +320,16 @@ int stcgen_params_init(stcgen_params *params, char *err, size_t err_len)
                                     &params->tuner_longest_compute);
     }
     return 0;
+}
+
+bool stcgen_seed_tuner(const stcgen_params *params)
+{
+    return params->tuner && !params->tuner_monitor;
+}
+
+bool stcgen_monitor_tuner(const stcgen_params *params)
+{
+    return params->tuner && params->tuner_monitor;
 }
 
 static size_t add_value(stcgen_value *out, size_t max, size_t count, const char *name,
@@ -318,7 +357,9 @@ size_t stcgen_params_values(const stcgen_params *params, stcgen_value *out, size
     n = add_value(out, max, n, "way_prediction", params->way_prediction,
                   "1: way prediction built", false);
     n = add_value(out, max, n, "tuner", params->tuner, "1: hardware tuner built", false);
-    if (params->tuner) {
+    n = add_value(out, max, n, "tuner_monitor", stcgen_monitor_tuner(params),
+                  "1: the monitor tuner (sections 17-18), 0: the seed tuner", false);
+    if (stcgen_seed_tuner(params)) {
         n = add_value(out, max, n, "tuner_serial", params->tuner_serial,
                       "1: serial tuner multiplier, 0: array", false);
         n = add_value(out, max, n, "tuner_const_coefs", params->tuner_const_coefs,
@@ -369,7 +410,7 @@ size_t stcgen_params_values(const stcgen_params *params, stcgen_value *out, size
                   "acknowledge synchroniser flops", true);
     n = add_value(out, max, n, "wake_overhead", params->wake_overhead,
                   "T_wake = acknowledge delay + this", true);
-    if (params->tuner) {
+    if (stcgen_seed_tuner(params)) {
         n = add_value(out, max, n, "tuner_coefs", params->tuner_coefs,
                       "tuner coefficient registers", true);
         n = add_value(out, max, n, "tuner_step_cycles", params->tuner_step_cycles,

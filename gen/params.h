@@ -78,6 +78,9 @@ typedef struct {
     bool tuner;            /* build the hardware tuner (ARCHITECTURE.md section 16) */
     bool tuner_serial;     /* tuner multiplier: serial (16 cycles a step) instead of array */
     bool tuner_const_coefs; /* tuner coefficients are constants instead of registers */
+    bool tuner_monitor;    /* the tuner is the monitor tuner (stc_monitor and
+                              stc_monitor_tuner, sections 17-18) instead of the
+                              seed heuristic's stc_tuner (section 16) */
     bool monitor;          /* write stc_monitor.v (section 17) */
     unsigned monitor_sample_bits; /* 1 / 2^bits of the sets watched at a time */
     unsigned monitor_rotate;      /* observed accesses per watched group (0: fixed) */
@@ -129,11 +132,20 @@ typedef struct {
     unsigned monitor_clear_rows;
     unsigned monitor_line_bits;
     unsigned monitor_since_bits;
+    unsigned monitor_sel_bits;   /* the count select (cnt_sel_i) */
+    unsigned monitor_clear_bits; /* the clear walk's row counter (0 .. clear rows) */
+    unsigned monitor_step_bits;  /* the decision unit's step register (longer program) */
+    unsigned monitor_win_bits;   /* its window counter (0 .. window - 1) */
     /* The decision unit's programs (ref/monitor_tuner.h), for a D-cache
      * ([0]) and an I-cache ([1], READ_ONLY: no writeback steps), on the
      * default energy table of the geometry. */
     stc_monitor_program monitor_program[2];
 } stcgen_params;
+
+/* Whether stc_tuner (the seed heuristic's tuner, section 16) is built,
+ * and whether the monitor tuner is (sections 17-18): at most one of the two. */
+bool stcgen_seed_tuner(const stcgen_params *params);
+bool stcgen_monitor_tuner(const stcgen_params *params);
 
 /* One named number for the file headers and the C header. */
 typedef struct {

@@ -37,13 +37,15 @@ static const char usage_text[] =
     "  --counter-bits N     event counter width: 16 to 64 (default 32)\n"
     "  --no-way-prediction  leave out way prediction\n"
     "  --no-tuner           leave out the hardware tuner\n"
-    "  --tuner-mult M       tuner multiplier: array (one cycle a step, default) or\n"
-    "                       serial (16 cycles a step, smaller)\n"
-    "  --tuner-coeff C      tuner energy coefficients: regs (loadable, default) or\n"
-    "                       const (constants, smaller)\n"
-    "  --monitor            also write stc_monitor.v (the monitor tuner's shadow tags,\n"
-    "                       ARCHITECTURE.md 17) and stc_monitor_tuner.v (its decision\n"
-    "                       unit, 18); not yet instantiated in stc_cache\n"
+    "  --tuner T            the hardware tuner: seed (the seed's heuristic search,\n"
+    "                       stc_tuner, ARCHITECTURE.md 16; default) or monitor (shadow\n"
+    "                       tags and a decision unit, 17-18)\n"
+    "  --tuner-mult M       seed tuner multiplier: array (one cycle a step, default)\n"
+    "                       or serial (16 cycles a step, smaller)\n"
+    "  --tuner-coeff C      seed tuner energy coefficients: regs (loadable, default)\n"
+    "                       or const (constants, smaller)\n"
+    "  --monitor            with the seed tuner, also write stc_monitor.v and\n"
+    "                       stc_monitor_tuner.v (not instantiated: to study them)\n"
     "  --monitor-sample-bits K  watch 1/2^K of the sets at a time (default 2)\n"
     "  --monitor-rotate N   observed accesses per watched group, 0 fixed (default\n"
     "                       16384, at most 65535)\n"
@@ -61,8 +63,8 @@ static const char usage_text[] =
     "\n"
     "NAME is b<banks>_<bank size>_l<line bytes>_a<address bits>, the bank size as\n"
     "<KiB>k or <bytes>b, then _c<bits> for non-default counters, _nowp, then\n"
-    "_serial, _coefconst for the tuner options or _notuner, or _fixed_<config>,\n"
-    "then _monitor:\n"
+    "_serial, _coefconst for the seed tuner's options, _mtuner for the monitor\n"
+    "tuner or _notuner, or _fixed_<config>, then _monitor:\n"
     "the defaults give b4_2k_l16_a32. Options take \"--opt N\" or \"--opt=N\".\n"
     "Exit status: 0 written, 1 I/O failure, 2 bad option, parameter or output\n"
     "folder; on failure nothing is written.\n";
@@ -167,6 +169,16 @@ static void print_summary(const stcgen_params *params, const char *out_dir, size
         printf("tuner: not built\n");
         return;
     }
+    if (stcgen_monitor_tuner(params)) {
+        const stc_monitor_program *d_program = &params->monitor_program[0];
+        printf("tuner: monitor (%u counts, %zu mappings), a decision every %u accesses, margin "
+               "1/2^%u\n", params->monitor_counts, params->monitor_maps, params->monitor_window,
+               params->monitor_margin);
+        printf("tuner: a decision takes %zu accesses (D-cache, %zu coefficients) or %zu "
+               "(I-cache)\n", d_program->step_count, d_program->coefficient_count,
+               params->monitor_program[1].step_count);
+        return;
+    }
     unsigned m = params->tuner_step_cycles;
     printf("tuner: %s multiplier (%u cycle%s per step), %zu coefficient %s, unit %g nJ\n",
            params->tuner_serial ? "serial" : "array", m, m == 1 ? "" : "s",
@@ -198,6 +210,7 @@ int main(int argc, char **argv)
         {"--monitor-margin", &params.monitor_margin},
     };
     const word_option words[] = {
+        {"--tuner", "seed", "monitor", &params.tuner_monitor},
         {"--tuner-mult", "array", "serial", &params.tuner_serial},
         {"--tuner-coeff", "regs", "const", &params.tuner_const_coefs},
     };

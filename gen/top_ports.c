@@ -4,6 +4,10 @@
 size_t stcgen_top_ports(const stcgen_params *params, stcgen_top_port *out, size_t max)
 {
     const stc_geometry *g = &params->geometry;
+    /* The register block: the seed tuner's (section 16.6) or the monitor
+     * tuner's decision unit's (18.4). */
+    const unsigned tuner_addr_bits =
+        stcgen_monitor_tuner(params) ? STC_MREG_ADDR_BITS : STCGEN_SEED_TUNER_ADDR_BITS;
     const stcgen_top_port ports[] = {
         {true, 1, "cpu_req_valid_i", "CPU port (section 15)", false, false},
         {false, 1, "cpu_req_ready_o", "", false, false},
@@ -41,10 +45,10 @@ size_t stcgen_top_ports(const stcgen_params *params, stcgen_top_port *out, size_
         {true, 1, "mem_rvalid_i", "", false, false},
         {true, 32, "mem_rdata_i", "", false, false},
         {true, 1, "tun_we_i", "tuner register port (section 16)", false, true},
-        {true, 6, "tun_addr_i", "", false, true},
+        {true, tuner_addr_bits, "tun_addr_i", "", false, true},
         {true, 32, "tun_wdata_i", "", false, true},
         {false, 32, "tun_rdata_o", "", false, true},
-        {false, 1, "tun_busy_o", "a search is in progress", false, true},
+        {false, 1, "tun_busy_o", "the tuner searches or changes the configuration", false, true},
     };
     size_t count = 0;
     for (size_t index = 0; index < sizeof ports / sizeof ports[0]; index++) {

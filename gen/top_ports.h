@@ -12,7 +12,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum { STCGEN_MAX_TOP_PORTS = 48 };
+enum {
+    STCGEN_MAX_TOP_PORTS = 48,
+    STCGEN_SEED_TUNER_ADDR_BITS = 6 /* stc_tuner's reg_addr_i (gen/stc_tuner.v.in) */
+};
 
 typedef struct {
     bool input;       /* else an output */

@@ -9,6 +9,7 @@
  */
 #include "count.h"
 #include "json.h"
+#include "monitor_tuner.h"
 #include "tune.h"
 
 #include <inttypes.h>
@@ -29,15 +30,18 @@ static const char usage_text[] =
     "      --mode MODE          oracle (default): every configuration judged on the\n"
     "                           whole trace; hardware: the trace drives the cache,\n"
     "                           each candidate is measured over a window\n"
-    "      --search KIND        heuristic (default), exhaustive, probe (hardware\n"
-    "                           mode, model only) or monitor (hardware mode; RTL\n"
-    "                           modules exist, not yet inside stc_cache):\n"
-    "                           probe estimates every configuration from LRU-depth\n"
-    "                           hit counts in one probe window per set mapping and\n"
-    "                           line; monitor from shadow tags of every set mapping\n"
-    "                           watching the whole run, deciding at each window's end\n"
+    "      --search KIND        monitor (hardware mode's default: stcgen's default\n"
+    "                           tuner, stc_monitor + stc_monitor_tuner), heuristic\n"
+    "                           (the seed's search, stcgen --tuner seed; oracle\n"
+    "                           mode's default), exhaustive, or probe (hardware\n"
+    "                           mode, model only): monitor estimates every\n"
+    "                           configuration from shadow tags of every set mapping\n"
+    "                           watching the whole run and decides every window;\n"
+    "                           probe from LRU-depth hit counts in one probe window\n"
+    "                           per set mapping and line\n"
     "      --margin M           leave the best (heuristic) or the configuration in use\n"
     "                           (probe, monitor) only for one lower by more than 1/2^M\n"
+    "                           (default: monitor 6, others 0)\n"
     "      --probe-rounds R     probe: rounds through the probe windows (default 1)\n"
     "      --sample-bits K      monitor: watch 1/2^K of the sets (default 2; 0: all)\n"
     "      --decay D            monitor: shift its counts right by D after each\n"
@@ -57,7 +61,8 @@ static const char usage_text[] =
     "                           size,line,assoc,wp (default size,line,assoc,wp)\n"
     "      --descending         walk each parameter from its largest value down\n"
     "      --window N           hardware: accesses per measurement window (default\n"
-    "                           1024, at most 65535: the tuner's counters are 16 bits)\n"
+    "                           monitor 256, others 1024; at most 65535: the seed\n"
+    "                           tuner's counters are 16 bits)\n"
     "      --warmup N           hardware: accesses run unmeasured after each change\n"
     "                           (default 0)\n"
     "      --retune-every M     hardware: search again after M accesses in the chosen\n"
@@ -110,7 +115,7 @@ static int parse_options(int argc, char **argv, tune_options *opts)
     const char *geometry_list = NULL;
     const char *energy_path = NULL;
     const char *hardware_only = NULL; /* a hardware option seen, for the oracle check */
-    bool order_given = false;
+    bool order_given = false, search_given = false, window_given = false, margin_given = false;
     for (int index = 1; index < argc; index++) {
         const char *arg = argv[index];
         if (is_option(arg, "-h", "--help")) {
@@ -178,6 +183,7 @@ static int parse_options(int argc, char **argv, tune_options *opts)
             }
             opts->hardware = !strcmp(value, "hardware");
         } else if (!strcmp(arg, "--search")) {
+            search_given = true;
             if (!strcmp(value, "heuristic")) {
                 opts->tune.plan.kind = STC_SEARCH_HEURISTIC;
             } else if (!strcmp(value, "exhaustive")) {
@@ -203,6 +209,7 @@ static int parse_options(int argc, char **argv, tune_options *opts)
                                    value);
             }
             opts->tune.window = number;
+            window_given = true;
             hardware_only = arg;
         } else if (!strcmp(arg, "--warmup")) {
             if (stc_parse_count(value, &number) != 0) {
@@ -245,6 +252,7 @@ static int parse_options(int argc, char **argv, tune_options *opts)
                 return usage_error("--margin '%s': expected a shift, 0..31", value);
             }
             opts->tune.plan.margin_shift = (unsigned)number;
+            margin_given = true;
         } else if (!strcmp(arg, "--energy")) {
             energy_path = value;
         } else if (!strcmp(arg, "-g") || !strcmp(arg, "--geometry")) {
@@ -273,8 +281,22 @@ static int parse_options(int argc, char **argv, tune_options *opts)
     if (hardware_only && !opts->hardware) {
         return usage_error("%s applies to --mode hardware only", hardware_only);
     }
+    /* The hardware's default is the generator's default tuner, with its
+     * defaults (TUNING.md 6). */
+    if (opts->hardware && !search_given) {
+        opts->tune.plan.kind = STC_SEARCH_MONITOR;
+    }
+    if (opts->tune.plan.kind == STC_SEARCH_MONITOR) {
+        if (!window_given) {
+            opts->tune.window = STC_MONITOR_TUNER_DEFAULT_WINDOW;
+        }
+        if (!margin_given) {
+            opts->tune.plan.margin_shift = STC_MONITOR_TUNER_DEFAULT_MARGIN;
+        }
+    }
     if (order_given && opts->tune.plan.kind != STC_SEARCH_HEURISTIC) {
-        return usage_error("%s", "--order applies to --search heuristic only");
+        return usage_error("%s", "--order applies to --search heuristic only (the hardware "
+                                 "mode's default search is monitor)");
     }
     int geometry_status = geometry_list
                               ? stc_geometry_parse(&opts->geometry, geometry_list, err, sizeof err)
@@ -488,8 +510,8 @@ static void print_table(const tune_options *opts, const stc_tune_result *results
                "watching 1/%u of the sets%s, %s%s)\n",
                opts->hardware ? "hardware" : "oracle", 1u << opts->tune.monitor_sample_bits,
                opts->tune.monitor_sample_bits ? rotation : "", tags,
-               opts->hardware ? "; in RTL as stc_monitor + stc_monitor_tuner, not yet "
-                                "inside stc_cache"
+               opts->hardware ? "; its RTL: stc_monitor + stc_monitor_tuner in stc_cache, "
+                                "stcgen's default tuner"
                               : "; oracle: the exhaustive search");
     } else if (plan->kind == STC_SEARCH_PROBE) {
         printf("mode %s, probe search (every configuration estimated from LRU-depth hit "

@@ -6,14 +6,15 @@
 #   optimum      oracle, exhaustive: the best fixed configuration per cache,
 #                saved against the conventional 8K_4W_32B-like baseline
 #   oracle seed  the seed's heuristic judged on whole-trace energies
-#   hw seed      `stcsim tune --mode hardware` with its defaults: the seed's
-#                heuristic as the RTL tuner runs it (searches and walks
-#                included)
+#   hw seed      `stcsim tune --mode hardware --search heuristic`: the seed's
+#                heuristic as the RTL's seed tuner (stcgen --tuner seed) runs
+#                it, its defaults (searches and walks included)
 #   hw probe     the probe search (model only, not yet in the RTL), with
 #                $PROBE_OPTS (default below)
-#   hw monitor   the monitor search (model only: shadow tags of every set
-#                mapping for a rotating sample of the sets, whole-run
-#                counts, its own energy charged), with $MONITOR_OPTS
+#   hw monitor   `stcsim tune --mode hardware` with its defaults: the monitor
+#                search, stcgen's default tuner (shadow tags of every set
+#                mapping for a rotating sample of the sets, its own energy
+#                charged), plus $MONITOR_OPTS (default none)
 # Each cell: energy saved vs the baseline (%), and in brackets the loss
 # against the optimum (%). Last lines: means, worst loss, traces worse than
 # the baseline by more than 1 %.
@@ -28,7 +29,7 @@ STCSIM=$1
 shift
 command -v jq >/dev/null || { echo "tuner-table: jq is needed (apt-get install jq)" >&2; exit 1; }
 PROBE_OPTS=${PROBE_OPTS:---search probe --probe-rounds 4 --margin 4}
-MONITOR_OPTS=${MONITOR_OPTS:---search monitor --window 256 --margin 6}
+MONITOR_OPTS=${MONITOR_OPTS:-}
 TUNE_OPTS=${TUNE_OPTS:-}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -42,7 +43,7 @@ run() {
 }
 TRACES=("$@")
 run oracle_seed
-run hw_seed --mode hardware
+run hw_seed --mode hardware --search heuristic
 # shellcheck disable=SC2086
 run hw_probe --mode hardware $PROBE_OPTS
 # shellcheck disable=SC2086
@@ -75,4 +76,4 @@ jq -r --slurpfile seed "$TMP/oracle_seed.json" --slurpfile hw "$TMP/hw_seed.json
 echo
 echo "cells: energy saved vs the baseline (8K_4W_32B for the default geometry) %, (loss vs the optimum %), configurations or probe windows examined I/D in the first search (monitor: configurations estimated at each decision)"
 echo "hw probe options: $PROBE_OPTS"
-echo "hw monitor options: $MONITOR_OPTS"
+echo "hw monitor options: ${MONITOR_OPTS:-none (stcsim tune --mode hardware defaults: --search monitor --window 256 --margin 6)}"

@@ -11,6 +11,7 @@
 #ifndef STC_TB_DUT_H
 #define STC_TB_DUT_H
 
+#include "monitor_tuner.h"
 #include "tuner_hw.h"
 
 #include <stddef.h>
@@ -75,6 +76,13 @@ int dut_strobes(dut *d);
 int dut_has_tuner(dut *d);
 void dut_tuner_cfg_inputs(dut *d, unsigned *ready, unsigned *done, unsigned *err);
 int dut_tuner_flops(dut *d, stc_tuner_hw_regs *regs, size_t coef_count);
+/* The monitor tuner in the top (sections 17-18; tb/monitor_side.h):
+ * whether u_tuner is the decision unit; every flop of it under the C
+ * model's names (ref/monitor_tuner.h; -1 if one is missing); the count
+ * u_monitor returns at the unit's select in the settled cycle. */
+int dut_has_monitor_tuner(dut *d);
+int dut_monitor_tuner_flops(dut *d, stc_monitor_tuner_regs *regs);
+unsigned dut_monitor_count(dut *d);
 /* Overwrite bank b's tag and data SRAMs with garbage from seed: what a
  * power switch turning off does to the contents. */
 void dut_scramble_bank(dut *d, unsigned bank, uint64_t seed);

@@ -176,6 +176,17 @@ const tuner_flop tuner_flops[] = {
 };
 const size_t tuner_flop_count = sizeof tuner_flops / sizeof tuner_flops[0];
 
+// The flops of stc_monitor_tuner read by dut_monitor_tuner_flops
+// (ref/monitor_tuner.h names them as the RTL does, without _q).
+const tuner_flop monitor_flops[] = {
+#define FLOP(field) {#field "_q", offsetof(stc_monitor_tuner_regs, field), false}
+    FLOP(enable),   FLOP(win),     FLOP(deciding), FLOP(step),    FLOP(watched),
+    FLOP(operand),  FLOP(energy),  FLOP(lowest),   FLOP(lowest_code), FLOP(current),
+    FLOP(pending),  FLOP(sent),    FLOP(target),   FLOP(decisions), FLOP(changes),
+#undef FLOP
+};
+const size_t monitor_flop_count = sizeof monitor_flops / sizeof monitor_flops[0];
+
 }  // namespace
 
 // Speed (tb/README.md): an edge's evaluation needs no input-combinational
@@ -252,6 +263,9 @@ struct dut {
     bool tuner_flop_found[tuner_flop_count] = {};
     var_ref coef;
     bool has_coef = false;
+    bool has_monitor_tuner = false;
+    var_ref monitor_flop_vars[monitor_flop_count];
+    var_ref monitor_count;
     unsigned other_moved = 0;  // stc_cache_pair: what the idle side did (dut_other_side_moved)
     std::vector<std::vector<var_ref>> bank_arrays;  // per bank: every SRAM column
     std::vector<var_ref> tag_array;                  // per bank: the tag column
@@ -287,9 +301,13 @@ extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
     ok = ok && find_var(&d->context, scope, "data_req", &d->data_req);
     d->has_strobes = true;
     const char *strobe_names[4] = {"ev_access", "ev_miss", "ev_fph", "ev_cycle"};
+    // A strobe its tuner does not use is named unused_<name> in the top
+    // (the monitor tuner uses only ev_access).
     for (unsigned index = 0; index < 4; index++) {
         d->has_strobes = d->has_strobes &&
-                         find_var(&d->context, scope, strobe_names[index], &d->strobes[index]);
+                         (find_var(&d->context, scope, strobe_names[index], &d->strobes[index]) ||
+                          find_var(&d->context, scope, (std::string("unused_") + strobe_names[index]).c_str(),
+                                   &d->strobes[index]));
     }
     // A one-bit signal is one byte in Verilator's model; dut_strobes reads
     // the bytes directly.
@@ -312,6 +330,11 @@ extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
                 find_var(&d->context, tuner, tuner_flops[index].name, &d->tuner_flop_vars[index]);
         }
         d->has_coef = find_var(&d->context, tuner, "coef_q", &d->coef);
+        d->has_monitor_tuner = find_var(&d->context, top, "mon_cnt", &d->monitor_count);
+        for (size_t index = 0; d->has_monitor_tuner && index < monitor_flop_count; index++) {
+            d->has_monitor_tuner = find_var(&d->context, tuner, monitor_flops[index].name,
+                                            &d->monitor_flop_vars[index]);
+        }
     }
     if (ok) {
         d->banks = d->tag_req.width;
@@ -570,6 +593,30 @@ extern "C" void dut_tuner_cfg_inputs(dut *d, unsigned *ready, unsigned *done, un
     *ready = sel & (unsigned)read_scalar(d->ctrl_cfg_ready);
     *done = sel & (unsigned)read_scalar(d->ctrl_cfg_done);
     *err = sel & (unsigned)read_scalar(d->ctrl_cfg_err);
+}
+
+extern "C" int dut_has_monitor_tuner(dut *d)
+{
+    return d->has_monitor_tuner;
+}
+
+extern "C" int dut_monitor_tuner_flops(dut *d, stc_monitor_tuner_regs *regs)
+{
+    *regs = stc_monitor_tuner_regs();
+    if (!d->has_monitor_tuner) {
+        return -1;
+    }
+    for (size_t index = 0; index < monitor_flop_count; index++) {
+        uint32_t *field = reinterpret_cast<uint32_t *>(reinterpret_cast<char *>(regs) +
+                                                       monitor_flops[index].offset);
+        *field = (uint32_t)read_scalar(d->monitor_flop_vars[index]);
+    }
+    return 0;
+}
+
+extern "C" unsigned dut_monitor_count(dut *d)
+{
+    return d->has_monitor_tuner ? (unsigned)read_scalar(d->monitor_count) : 0u;
 }
 
 extern "C" int dut_tuner_flops(dut *d, stc_tuner_hw_regs *regs, size_t coef_count)

@@ -13,6 +13,7 @@
 #include "dut.h"
 #include "geometry.h"
 #include "memory_image.h"
+#include "monitor_side.h"
 #include "report.h"
 #include "rng.h"
 #include "stimuli.h"
@@ -110,6 +111,7 @@ struct harness {
     } pending;
     uint64_t scramble_seed; /* the garbage of the next bank switched off */
     tuner_side tune;        /* the top's tuner and its references (--tune) */
+    monitor_side mon;       /* the top's monitor tuner and its models (always, if built) */
     busy_clear busy_clear; /* a counter clear inside the next request (--clear-in-request) */
 };
 

@@ -307,6 +307,7 @@ int main(int argc, char **argv)
         rtl_cycle_edge(h);
     }
     h->pins.rst_n = 1;
+    tuner_side_after_reset(h);
     idle_cycles(h, 2);
     compare_counters(h, "after reset");
     compare_rows(h, 0, ROWS, UINT32_MAX, "after reset");
@@ -347,6 +348,7 @@ int main(int argc, char **argv)
         report_coverage(h, seconds);
     }
     stc_cache_destroy(h->model);
+    monitor_side_free(h);
     free(h);
     return 0;
 }

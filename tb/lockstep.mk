@@ -36,11 +36,21 @@ LS_CDEFS_pair-i := -DLOCKSTEP_ICACHE=1 -DLOCKSTEP_PAIR_SIDE=1
 LS_ARGS_pair-d :=
 LS_TOP_pair-d := stc_cache_pair
 LS_CDEFS_pair-d := -DLOCKSTEP_PAIR_SIDE=2
+# The monitor tuner (sections 17-18) in the top, as a D-cache and an I-cache.
+LS_ARGS_mtuner := --tuner monitor
+LS_ARGS_mtuner-icache := --tuner monitor
+LS_VDEFS_mtuner-icache := -GREAD_ONLY=1
+LS_CDEFS_mtuner-icache := -DLOCKSTEP_ICACHE=1
 # The non-configurable baseline (every configuration request refused).
 LS_ARGS_fixed := --fixed 8K_4W_32B
 LS_CDEFS_fixed := -DLOCKSTEP_FIXED=1
 $(foreach b,$(LS_BREAKS),$(eval LS_ARGS_broken-$(b) := --debug-break $(b)))
-LS_TAGS := $(LS_GEOMETRIES) serial icache pair-i pair-d fixed simsram $(addprefix broken-,$(LS_BREAKS))
+# Broken joints of the monitor tuner in the top: the events it sees, and the
+# configuration multiplexer with the decision unit as the tuner.
+LS_MONITOR_BREAKS := monitor-line monitor-write tuner-mux
+$(foreach b,$(LS_MONITOR_BREAKS),$(eval LS_ARGS_broken-m$(b) := --tuner monitor --debug-break $(b)))
+LS_TAGS := $(LS_GEOMETRIES) serial icache pair-i pair-d fixed simsram mtuner mtuner-icache \
+    $(addprefix broken-,$(LS_BREAKS)) $(addprefix broken-m,$(LS_MONITOR_BREAKS))
 LS_JOBS ?= 2
 # The SRAMs' SYNTHESIS view (plain arrays): the harness scrambles a bank's
 # arrays itself when its switch turns off, which is 20x faster than the
@@ -62,7 +72,7 @@ LS_CXXFLAGS = $(if $(filter default,$*),-O2,-O1)
 # The C harness (tb/lockstep.c and its parts), compiled per tag: it takes
 # the geometry from the tag's generated header and its LS_CDEFS.
 LS_C_NAMES := lockstep rng memory_image txn_log report model_side rtl_side compare operations \
-    stimuli directed tuner_side
+    stimuli directed tuner_side monitor_side
 LS_C_SRC := $(LS_C_NAMES:%=tb/%.c)
 LS_C_HDR := $(wildcard tb/*.h)
 LS_C_OBJ = $(LS_C_NAMES:%=$(LS)/$(1)/c/%.o)

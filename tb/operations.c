@@ -282,6 +282,9 @@ static void port_view(harness *h, bool by_tuner, unsigned *ready, unsigned *done
 static void reconfigure(harness *h, const stc_config *next, const unsigned *illegal_fields,
                         bool by_tuner)
 {
+    if (!by_tuner && h->tune.on && !h->pending.on) {
+        tuner_side_serve(h); /* a change the tuner offers goes first */
+    }
     h->ops++;
     h->reconfigs++;
     /* Section 14.4: a bank asked on again while still powering down wakes

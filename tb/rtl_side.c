@@ -134,7 +134,9 @@ void rtl_cycle_settle(harness *h)
         for (unsigned index = 0; bits && index < 4; index++) {
             h->strobe_counts[index] += (unsigned)bits >> index & 1u;
         }
-        if (h->tune.on) {
+        if (h->mon.present) {
+            monitor_side_settle(h, bits);
+        } else if (h->tune.on) {
             tuner_side_settle(h, bits);
         }
     }
@@ -152,7 +154,9 @@ void rtl_cycle_edge(harness *h)
     dut_edge(h->rtl, &h->pins);
     check_other_side(h);
     h->cycle++;
-    if (h->tune.on && h->pins.rst_n) {
+    if (h->mon.present && h->pins.rst_n) {
+        monitor_side_edge(h);
+    } else if (h->tune.on && h->pins.rst_n) {
         tuner_side_edge(h);
     }
     uint32_t en = h->pins.pwr_en;

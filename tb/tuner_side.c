@@ -40,7 +40,18 @@ static void tuner_name(harness *h, unsigned packed, char *buf, size_t len)
 void tuner_side_init(harness *h)
 {
     tuner_side *t = &h->tune;
+    monitor_side_init(h);
     if (!t->on) {
+        return;
+    }
+    if (h->mon.present) {
+        if (t->window != h->mon.unit.build.window || t->retune || t->threshold || t->coef_seed) {
+            fprintf(stderr, "lockstep: --tune: this top's monitor tuner decides every %u accesses "
+                    "(stcgen --monitor-window) and has no RETUNE, THRESHOLD or coefficient "
+                    "registers: give --tune %u and no --retune, --phase-threshold, --tune-coefs\n",
+                    h->mon.unit.build.window, h->mon.unit.build.window);
+            exit(2);
+        }
         return;
     }
     if (!STC_GEN_TUNER || !dut_has_tuner(h->rtl)) {
@@ -139,21 +150,19 @@ static void write_random_coefficients(harness *h)
     }
 }
 
-void tuner_side_start(harness *h)
+void tuner_side_after_reset(harness *h)
+{
+    if (h->mon.present) {
+        write_register(h, STC_MREG_CTRL, 0); /* enabled at reset: software owns the port */
+    }
+}
+
+/* Write CTRL = ctrl in the cycle after the port accepts a software change
+ * to a configuration other than the one in use and the seed search's
+ * start, so that the tuner starts while that change is in progress. */
+static void start_in_software_change(harness *h, uint32_t ctrl)
 {
     tuner_side *t = &h->tune;
-    if (!t->on) {
-        return;
-    }
-    compare_flops(h, true);
-    if (t->coef_seed && !STC_GEN_TUNER_CONST_COEFS) {
-        write_random_coefficients(h);
-        compare_flops(h, true);
-    }
-    write_register(h, STC_TREG_WINDOW, t->window);
-    write_register(h, STC_TREG_RETUNE, t->retune);
-    write_register(h, STC_TREG_THRESHOLD, t->threshold);
-    uint32_t ctrl = 1u | (t->threshold ? 2u : 0u);
     /* Software's change: the largest size at half the ways (all ways if
      * one bank) with 2-subline lines, neither the configuration in use nor
      * the search's start (2K_1W_16B): for the default geometry
@@ -169,6 +178,27 @@ void tuner_side_start(harness *h)
     } else {
         write_register(h, STC_TREG_CTRL, ctrl);
     }
+}
+
+void tuner_side_start(harness *h)
+{
+    tuner_side *t = &h->tune;
+    if (!t->on) {
+        return;
+    }
+    if (h->mon.present) {
+        start_in_software_change(h, 1); /* decisions enabled */
+        return;
+    }
+    compare_flops(h, true);
+    if (t->coef_seed && !STC_GEN_TUNER_CONST_COEFS) {
+        write_random_coefficients(h);
+        compare_flops(h, true);
+    }
+    write_register(h, STC_TREG_WINDOW, t->window);
+    write_register(h, STC_TREG_RETUNE, t->retune);
+    write_register(h, STC_TREG_THRESHOLD, t->threshold);
+    start_in_software_change(h, 1u | (t->threshold ? 2u : 0u));
     compare_flops(h, true);
 }
 
@@ -344,9 +374,15 @@ void tuner_side_serve(harness *h)
         return;
     }
     stc_tuner_hw_out out;
-    stc_tuner_hw_outputs(&t->twin, &out);
+    unsigned monitor_code = 0;
+    if (h->mon.present) {
+        out.cfg_valid = monitor_side_offer(h, &monitor_code);
+    } else {
+        stc_tuner_hw_outputs(&t->twin, &out);
+    }
     if (out.cfg_valid) {
-        stc_config next = stc_tuner_config_unpack(t->twin.q.cand);
+        stc_config next =
+            stc_tuner_config_unpack(h->mon.present ? monitor_code : t->twin.q.cand);
         if (h->last_cfg_shrank && h->cycle < h->last_cfg_done + h->max_ack_delay + 6) {
             fprintf(stderr, "lockstep: --tune: the tuner changes the configuration %" PRIu64
                     " cycles after the last change, closer than the model's power-switch timing "
@@ -375,6 +411,16 @@ void tuner_side_finish(harness *h)
     if (!t->on) {
         return;
     }
+    if (h->mon.present) {
+        /* A decision in progress still ends (and may change the
+         * configuration): keep the traffic going until it has. */
+        write_register(h, STC_MREG_CTRL, 0);
+        const stc_monitor_tuner_regs *q = &h->mon.unit.q;
+        for (uint64_t index = 0; q->deciding || q->pending || q->sent; index++) {
+            do_request(h, false, h->stimuli.flush_base + 4 * (index % (ROWS * BEATS)), 0, 0);
+        }
+        return;
+    }
     write_register(h, STC_TREG_RETUNE, 0);
     write_register(h, STC_TREG_CTRL, 0);
     /* A search measures at most 2 log2 B + 4 windows (16.4); allow twice that. */
@@ -391,6 +437,10 @@ void tuner_side_finish(harness *h)
 void tuner_side_report(harness *h)
 {
     tuner_side *t = &h->tune;
+    if (h->mon.present) {
+        monitor_side_report(h);
+        return;
+    }
     if (!t->on) {
         return;
     }

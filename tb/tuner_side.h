@@ -65,10 +65,17 @@ typedef struct {
 } tuner_side;
 
 /* Before reset: the twin's build from the generated header, the
- * coefficients as stcgen computes them. Checks that the top has the tuner
- * (exits 2 if --tune is asked of a top without one). */
+ * coefficients as stcgen computes them; the monitor tuner's models
+ * (monitor_side_init), which run whether or not --tune is given. Checks
+ * that the top has the tuner (exits 2 if --tune is asked of a top without
+ * one, or with options a monitor tuner does not have). */
 void tuner_side_init(harness *h);
-/* After reset and the directed tests: write WINDOW, RETUNE, THRESHOLD
+/* In the first cycles after reset: a monitor tuner (monitor_side.h), whose
+ * decisions are enabled at reset, is disabled (CTRL = 0) until
+ * tuner_side_start. */
+void tuner_side_after_reset(harness *h);
+/* After reset and the directed tests (a monitor tuner: only CTRL = 1, in
+ * the cycle after a software change is accepted, as below): write WINDOW, RETUNE, THRESHOLD
  * through the register port, then CTRL (start, phase trigger) in the cycle
  * after the port accepted a software change to a configuration other than
  * the tuner's first candidate (the tuner must wait for that change to

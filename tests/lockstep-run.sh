@@ -192,6 +192,24 @@ if [ "$mode" = quick ]; then
     # Windows long enough to set the top bit of the 16-bit counts.
     run_covering "tuner, windows of 40000 accesses" "top bit set [1-9]" default --seed 8 \
         --requests 300000 --tune 40000
+    # Sections 17-18: the monitor tuner in the top, its models in every
+    # cycle from reset (tb/monitor_side.h). Decisions disabled: software
+    # owns the configuration; enabled (--tune): the unit's changes on real
+    # programs' data references and fetches, and random traffic with clears.
+    run "monitor tuner disabled: directed tests" mtuner --directed --requests 2000 --seed 1
+    run "monitor tuner disabled: random, reconfigurations" mtuner --seed 3 --requests 30000 \
+        --reconfig-every 150 --checkpoint-every 5000 --clear-in-request 500
+    offered=' [1-9][0-9]* changes offered'
+    for t in $tune_traces; do
+        for tag in mtuner mtuner-icache; do
+            run_covering "monitor tuner decides on $(basename "$t")" "$offered" "$tag" --trace "$t" \
+                --requests 150000 --tune 256
+        done
+    done
+    run_covering "monitor tuner, random traffic, counter clears" "$offered" mtuner --seed 4 \
+        --requests 60000 --tune 256 --clear-every 3000
+    same_as_plain "fast evaluation = plain eval(), monitor tuner" mtuner --seed 5 --requests 8000 \
+        --tune 256
     same_as_plain "fast evaluation = plain eval()" default --seed 3 --requests 5000 \
         --reconfig-every 150 --checkpoint-every 2000 --clear-in-request 500
     same_as_plain "fast evaluation = plain eval(), tuner" serial --seed 5 --requests 8000 \
@@ -226,6 +244,8 @@ if [ "$mode" = quick ]; then
         case $tag in
         broken-tuner-*)
             caught "${tag#broken-}" "$tag" --seed 1 --requests 50000 --tune 1024 --retune 8 ;;
+        broken-m*)
+            caught "${tag#broken-}" "$tag" --seed 1 --requests 100000 --tune 256 ;;
         broken-clear-late)
             caught "${tag#broken-}" "$tag" --seed 1 --requests 50000 --clear-in-request 500 ;;
         *)

@@ -15,6 +15,7 @@
 //   counter_bits           32       event counter width (saturating)
 //   way_prediction         1        1: way prediction built
 //   tuner                  1        1: hardware tuner built
+//   tuner_monitor          0        1: the monitor tuner (sections 17-18), 0: the seed tuner
 //   tuner_serial           0        1: serial tuner multiplier, 0: array
 //   tuner_const_coefs      0        1: tuner coefficients constant, 0: registers
 // derived (ref/geometry.c, gen/params.c):
@@ -95,7 +96,7 @@ module stc_cache #(
   input  wire [5:0]   tun_addr_i,
   input  wire [31:0]  tun_wdata_i,
   output wire [31:0]  tun_rdata_o,
-  output wire         tun_busy_o,  // a search is in progress
+  output wire         tun_busy_o,  // the tuner searches or changes the configuration
   output wire [3:0]   pwr_en_o,  // bank power switch enables
   input  wire [3:0]   pwr_ack_i  // bank power switch acknowledges
 );
@@ -120,6 +121,8 @@ module stc_cache #(
   wire         ev_miss;
   wire         ev_fph;
   wire         ev_cycle;
+  wire [29:0] unused_ev_addr;   // the access's word address and store bit
+  wire         unused_ev_write;
   wire         ctrl_cfg_valid;  // the controller's configuration request
   wire [2:0]   ctrl_cfg_banks_log;
   wire [2:0]   ctrl_cfg_ways_log;
@@ -135,7 +138,7 @@ module stc_cache #(
   wire         tun_cfg_wp;
   wire         tun_busy;
 
-  // Configuration port: the tuner's while it searches (section 16.5).
+  // Configuration port: the tuner's while it changes it (section 16.5).
   reg          sw_cfg_q;        // a software change is in progress
   wire         tuner_sel = tun_busy && !sw_cfg_q;
   assign ctrl_cfg_valid     = tuner_sel ? tun_cfg_valid : cfg_valid_i;
@@ -225,6 +228,8 @@ module stc_cache #(
     .ev_miss_o       (ev_miss),
     .ev_fph_o        (ev_fph),
     .ev_cycle_o      (ev_cycle),
+    .ev_addr_o       (unused_ev_addr),
+    .ev_write_o      (unused_ev_write),
     .sram_addr_o     (sram_addr),
     .tag_req_o       (tag_req),
     .tag_we_o        (tag_we),

@@ -15,6 +15,7 @@
 //   counter_bits           32       event counter width (saturating)
 //   way_prediction         1        1: way prediction built
 //   tuner                  1        1: hardware tuner built
+//   tuner_monitor          0        1: the monitor tuner (sections 17-18), 0: the seed tuner
 //   tuner_serial           0        1: serial tuner multiplier, 0: array
 //   tuner_const_coefs      0        1: tuner coefficients constant, 0: registers
 // derived (ref/geometry.c, gen/params.c):
@@ -108,6 +109,10 @@ module stc_cache_ctrl #(
   output wire                    ev_miss_o,
   output wire                    ev_fph_o,
   output wire                    ev_cycle_o,
+  // The access ev_access_o counts: its word address and store bit (the
+  // monitor tuner's events, sections 17-18); held from acceptance to response
+  output wire [29:0]             ev_addr_o,
+  output wire                    ev_write_o,
   // Memory port
   output wire                    mem_req_valid_o,
   input  wire                    mem_req_ready_i,
@@ -800,6 +805,8 @@ module stc_cache_ctrl #(
   assign ev_miss_o   = |inc[6*C_MISSES +: 6];
   assign ev_fph_o    = |inc[6*C_FIRST_PROBE_HITS +: 6];
   assign ev_cycle_o  = |inc[6*C_CYCLES +: 6];
+  assign ev_addr_o   = req_addr_q;
+  assign ev_write_o  = req_we_q;
 
   // ---------------------------------------------------------------- outputs
   assign cpu_req_ready_o = (state_q == S_IDLE) && !cfg_valid_i;

@@ -15,6 +15,7 @@
 //   counter_bits           32       event counter width (saturating)
 //   way_prediction         1        1: way prediction built
 //   tuner                  1        1: hardware tuner built
+//   tuner_monitor          0        1: the monitor tuner (sections 17-18), 0: the seed tuner
 //   tuner_serial           0        1: serial tuner multiplier, 0: array
 //   tuner_const_coefs      0        1: tuner coefficients constant, 0: registers
 // derived (ref/geometry.c, gen/params.c):
@@ -84,7 +85,7 @@ module stc_cache_pair (
   input  wire [5:0]   i_tun_addr_i,
   input  wire [31:0]  i_tun_wdata_i,
   output wire [31:0]  i_tun_rdata_o,
-  output wire         i_tun_busy_o,  // a search is in progress
+  output wire         i_tun_busy_o,  // the tuner searches or changes the configuration
   output wire [3:0]   i_pwr_en_o,  // I-cache bank power switch enables
   input  wire [3:0]   i_pwr_ack_i,  // and acknowledges
   input  wire         d_cpu_req_valid_i,  // CPU port (section 15)
@@ -126,7 +127,7 @@ module stc_cache_pair (
   input  wire [5:0]   d_tun_addr_i,
   input  wire [31:0]  d_tun_wdata_i,
   output wire [31:0]  d_tun_rdata_o,
-  output wire         d_tun_busy_o,  // a search is in progress
+  output wire         d_tun_busy_o,  // the tuner searches or changes the configuration
   output wire [3:0]   d_pwr_en_o,  // D-cache bank power switch enables
   input  wire [3:0]   d_pwr_ack_i   // and acknowledges
 );

@@ -16,6 +16,7 @@
  *   counter_bits           32       event counter width (saturating)
  *   way_prediction         1        1: way prediction built
  *   tuner                  1        1: hardware tuner built
+ *   tuner_monitor          0        1: the monitor tuner (sections 17-18), 0: the seed tuner
  *   tuner_serial           0        1: serial tuner multiplier, 0: array
  *   tuner_const_coefs      0        1: tuner coefficients constant, 0: registers
  * derived (ref/geometry.c, gen/params.c):
@@ -59,6 +60,7 @@
 #define STC_GEN_COUNTER_BITS           32u      /* event counter width (saturating) */
 #define STC_GEN_WAY_PREDICTION         1u       /* 1: way prediction built */
 #define STC_GEN_TUNER                  1u       /* 1: hardware tuner built */
+#define STC_GEN_TUNER_MONITOR          0u       /* 1: the monitor tuner (sections 17-18), 0: the seed tuner */
 #define STC_GEN_TUNER_SERIAL           0u       /* 1: serial tuner multiplier, 0: array */
 #define STC_GEN_TUNER_CONST_COEFS      0u       /* 1: tuner coefficients constant, 0: registers */
 

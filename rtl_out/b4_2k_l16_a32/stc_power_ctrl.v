@@ -15,6 +15,7 @@
 //   counter_bits           32       event counter width (saturating)
 //   way_prediction         1        1: way prediction built
 //   tuner                  1        1: hardware tuner built
+//   tuner_monitor          0        1: the monitor tuner (sections 17-18), 0: the seed tuner
 //   tuner_serial           0        1: serial tuner multiplier, 0: array
 //   tuner_const_coefs      0        1: tuner coefficients constant, 0: registers
 // derived (ref/geometry.c, gen/params.c):
