@@ -15,6 +15,7 @@ void stcgen_params_default(stcgen_params *params)
     params->counter_bits = STCGEN_DEFAULT_COUNTER_BITS;
     params->way_prediction = true;
     params->tuner = true;
+    params->tuner_monitor = true; /* the monitor tuner (TUNING.md 6: the seed's loses) */
     /* The monitor's shape: the model's hardware defaults. */
     params->monitor_sample_bits = STC_MONITOR_DEFAULT_SAMPLE_BITS;
     params->monitor_rotate = STC_MONITOR_DEFAULT_ROTATE;
@@ -168,10 +169,10 @@ static int make_name(stcgen_params *params)
     if (params->counter_bits != STCGEN_DEFAULT_COUNTER_BITS) {
         snprintf(counters, sizeof counters, "_c%u", params->counter_bits);
     }
-    static const char *const tuner_suffix[2][2] = {{"", "_coefconst"},
-                                                   {"_serial", "_serial_coefconst"}};
+    static const char *const tuner_suffix[2][2] = {{"_seed", "_seed_coefconst"},
+                                                   {"_seed_serial", "_seed_serial_coefconst"}};
     const char *tuner = params->fixed                   ? ""
-                        : stcgen_monitor_tuner(params)   ? "_mtuner"
+                        : stcgen_monitor_tuner(params)   ? ""
                         : params->tuner
                             ? tuner_suffix[params->tuner_serial][params->tuner_const_coefs]
                             : "_notuner";

@@ -19,3 +19,7 @@ echo "== the same trace, reconfiguring every 200000 references, small-to-large v
 echo
 echo "== the seed's Table 1 on three traces: tuned I- and D-configurations (docs/TUNING.md)"
 "$STCSIM" tune "$TRACE" "$TRACEDIR/gzip.$ARCH.lackey.zst" "$TRACEDIR/crc.$ARCH.main.lackey.zst"
+echo
+echo "== the same traces tuned as the generated hardware does it (stcgen's default monitor tuner)"
+"$STCSIM" tune --mode hardware "$TRACE" "$TRACEDIR/gzip.$ARCH.lackey.zst" \
+    "$TRACEDIR/crc.$ARCH.main.lackey.zst"

@@ -1,12 +1,13 @@
 #!/bin/bash
-# tuner-gates.sh STCGEN - gate-equivalent estimate of stc_tuner for each
-# multiplier and coefficient option (default geometry): Yosys `synth
+# tuner-gates.sh STCGEN - gate-equivalent estimate of the seed tuner
+# stc_tuner (stcgen --tuner seed) for each multiplier and coefficient
+# option (default geometry): Yosys `synth
 # -flatten; abc -g NAND,NOR,AND,OR,XOR,XNOR,MUX`, then each cell weighted by
 # its NanGate 45 nm area in NAND2 units (INV 0.667, NAND2/NOR2 1, AND2/OR2
 # 1.333, XOR2/XNOR2 2, MUX2 2.333, flop with asynchronous reset 6.667;
 # docs/ARCHITECTURE.md 16.8). The ABC script moves such numbers by up to
 # ~30 %: compare the options with each other, not with other tools.
-# Last four rows: the monitor (stcgen --monitor, ARCHITECTURE.md 17) of a
+# Last four rows: the default tuner's monitor (ARCHITECTURE.md 17) of a
 # D-cache and an I-cache (READ_ONLY), its arrays left out (stc_sram read
 # as a black box: they are SRAM bits, like the cache's), and the monitor
 # tuner's decision unit stc_monitor_tuner (section 18) for each.
@@ -32,11 +33,11 @@ printf '%-28s %7s %7s %7s\n' options cells flops GE
 for options in "" "--tuner-mult serial" "--tuner-coeff const" "--tuner-mult serial --tuner-coeff const"; do
     rm -rf "$work/out"
     # shellcheck disable=SC2086
-    "$STCGEN" $options --out "$work/out"
-    synth_row "${options:-(array, registers)}" stc_tuner "read_verilog $work/out/stc_tuner.v"
+    "$STCGEN" --tuner seed $options --out "$work/out"
+    synth_row "seed ${options:-(array, registers)}" stc_tuner "read_verilog $work/out/stc_tuner.v"
 done
 rm -rf "$work/out"
-"$STCGEN" --monitor --out "$work/out"
+"$STCGEN" --out "$work/out"
 for read_only in 0 1; do
     name="monitor, D-cache"
     [ "$read_only" = 1 ] && name="monitor, I-cache"

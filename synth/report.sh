@@ -49,6 +49,10 @@ search_cycles="not available"
 if [ -f "$rtl/stc_geometry_gen.h" ]; then
     v=$(awk '$1 == "#define" && $2 == "STC_GEN_TUNER_LONGEST_COMPUTE" { sub(/u$/, "", $3); print $3 }' "$rtl/stc_geometry_gen.h")
     [ -n "$v" ] && search_cycles=$v
+    # the monitor tuner (ARCHITECTURE.md 18) computes one step per access
+    v=$(awk '$1 == "#define" && $2 == "STC_GEN_MONITOR_STEPS" { sub(/u$/, "", $3); print $3 }' "$rtl/stc_geometry_gen.h")
+    m=$(awk '$1 == "#define" && $2 == "STC_GEN_TUNER_MONITOR" { sub(/u$/, "", $3); print $3 }' "$rtl/stc_geometry_gen.h")
+    [ -n "$v" ] && [ "$m" = 1 ] && search_cycles="$v accesses a decision (monitor tuner, one step per access)"
 fi
 
 latches=$(awk '{ print $1; exit }' "$w/latches.txt")
@@ -85,7 +89,7 @@ def role:
   if . == "stc_cache" then "top (wiring; SRAMs blackboxed)"
   elif . == "stc_cache_ctrl" then "cache controller and datapath"
   elif . == "stc_power_ctrl" then "power controller"
-  elif startswith("stc_tuner") then "tuner"
+  elif startswith("stc_tuner") or startswith("stc_monitor") then "tuner"
   else "other" end;
 def mods($s): $s.modules | with_entries(.key |= ltrimstr("\\"));
 def area($types; $a): [$types | to_entries[] | select($a[.key] != null) | .value * $a[.key]] | add // 0;

@@ -4,7 +4,8 @@
 #   make synth-check  quick: the default geometry, checks asserted (make test)
 # SYNTH_VARIANTS="name:--flag,value other:--flag,value" adds variants (e.g. tuner options).
 OSU018_LIB := /usr/share/qflow/tech/osu018/osu018_stdcells.lib
-SYNTH_VARIANTS ?= serial:--tuner-mult,serial coefconst:--tuner-coeff,const serialconst:--tuner-mult,serial,--tuner-coeff,const
+SYNTH_VARIANTS ?= seed:--tuner,seed serial:--tuner,seed,--tuner-mult,serial \
+    coefconst:--tuner,seed,--tuner-coeff,const serialconst:--tuner,seed,--tuner-mult,serial,--tuner-coeff,const
 
 .PHONY: synth synth-check synth-deps
 

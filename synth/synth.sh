@@ -128,7 +128,8 @@ check -assert
 tee -q -o @T@/osu_stat_abc.txt stat -liberty @OSU@
 # OpenSTA reads no parameters: the netlist leaves out the top
 delete stc_cache
-write_verilog -noattr -noexpr @T@/osu_netlist_abc.v
+# (-simple-lhs: OpenSTA reads no concatenation on an assign's left side)
+write_verilog -noattr -noexpr -simple-lhs @T@/osu_netlist_abc.v
 EOF
     fi
 } | sed -e "s|@T@|$tmp|g" -e "s|@GE@|$GE_LIB|g" -e "s|@OSU@|$OSU_LIB|g" > "$tmp/synth.ys"
@@ -158,6 +159,8 @@ if [ "$ge_only" = 0 ]; then
     rm -f "$tmp/osu_netlist_abc.v"
     {
         echo "read_liberty -lib $OSU_LIB"
+        # the SRAM wrapper's ports, for modules that hold SRAMs (stc_monitor)
+        echo "read_verilog -DSYNTHESIS -lib $rtl/stc_sram.v"
         echo "read_verilog $tmp/osu_netlist.v"
         echo "check -assert"
         # (-top: Yosys 0.23 writes broken JSON for a design without a top)
@@ -177,12 +180,17 @@ fi
 if [ "$ge_only" = 0 ]; then
     sta_version=$(sta -version 2>/dev/null | head -1 || true)
     echo "${sta_version:-unknown}" > "$tmp/sta_version.txt"
+    # OpenSTA reads no parameters: the SRAM instances inside a module (the
+    # monitor's arrays) are left out, so its paths end at the SRAM pins
+    # (as the top's are not modelled, above).
+    awk '/^  stc_sram #\($/ { skip = 1 } !skip { print } skip && /^  \);$/ { skip = 0 }' \
+        "$tmp/osu_netlist.v" > "$tmp/sta_netlist.v"
     jq -r '.modules | keys[] | ltrimstr("\\")' "$tmp/osu_stat.json" | LC_ALL=C sort |
     while IFS= read -r m; do
         [ "$m" = stc_cache ] && continue
         cat > "$tmp/sta_$m.tcl" <<EOF
 read_liberty $OSU_LIB
-read_verilog $tmp/osu_netlist.v
+read_verilog $tmp/sta_netlist.v
 link_design $m
 create_clock -name clk -period 100 [get_ports clk_i]
 set_input_delay 0 -clock clk [delete_from_list [all_inputs] [get_ports clk_i]]
@@ -222,7 +230,7 @@ synth/report.sh "$tmp" "$rtl" "$ge_only" > "$tmp/report.json"
 synth/report-md.sh "$tmp/report.json" > "$tmp/report.md"
 # keep the reports, scripts, logs, netlist and raw tool output; drop the
 # intermediate files of the report generator
-(cd "$tmp" && rm -f elab.ys elab.log modules.txt modlist unset.ys rename.ys depth.json fanout.json \
+(cd "$tmp" && rm -f sta_netlist.v elab.ys elab.log modules.txt modlist unset.ys rename.ys depth.json fanout.json \
     ge_areas.json osu_areas.json osu_stat_use.json params.json srams.json sta.json)
 rm -rf "$out"
 mv "$tmp" "$out"

@@ -26,9 +26,11 @@ LS_CDEFS_icache := -DLOCKSTEP_ICACHE=1
 # The default geometry with stc_sram's own simulation model (no SYNTHESIS).
 LS_ARGS_simsram :=
 LS_CDEFS_simsram := -DLOCKSTEP_SIM_SRAM=1
-# The tuner with the serial multiplier (the default geometry has the array
-# one): --tune runs compare both with ref/tuner_hw.c.
-LS_ARGS_serial := --tuner-mult serial
+# The seed's tuner (stcgen --tuner seed; the default top has the monitor
+# tuner) with the array and the serial multiplier: --tune runs compare both
+# with ref/tuner_hw.c.
+LS_ARGS_seed := --tuner seed
+LS_ARGS_serial := --tuner seed --tuner-mult serial
 # The I+D top stc_cache_pair, one side driven, the other held idle.
 LS_ARGS_pair-i :=
 LS_TOP_pair-i := stc_cache_pair
@@ -36,20 +38,16 @@ LS_CDEFS_pair-i := -DLOCKSTEP_ICACHE=1 -DLOCKSTEP_PAIR_SIDE=1
 LS_ARGS_pair-d :=
 LS_TOP_pair-d := stc_cache_pair
 LS_CDEFS_pair-d := -DLOCKSTEP_PAIR_SIDE=2
-# The monitor tuner (sections 17-18) in the top, as a D-cache and an I-cache.
-LS_ARGS_mtuner := --tuner monitor
-LS_ARGS_mtuner-icache := --tuner monitor
-LS_VDEFS_mtuner-icache := -GREAD_ONLY=1
-LS_CDEFS_mtuner-icache := -DLOCKSTEP_ICACHE=1
 # The non-configurable baseline (every configuration request refused).
 LS_ARGS_fixed := --fixed 8K_4W_32B
 LS_CDEFS_fixed := -DLOCKSTEP_FIXED=1
-$(foreach b,$(LS_BREAKS),$(eval LS_ARGS_broken-$(b) := --debug-break $(b)))
-# Broken joints of the monitor tuner in the top: the events it sees, and the
-# configuration multiplexer with the decision unit as the tuner.
+$(foreach b,$(LS_BREAKS),$(eval LS_ARGS_broken-$(b) := $(if $(filter tuner-%,$(b)),--tuner seed) --debug-break $(b)))
+# The seed tuner's breaks (tuner-*) are built with --tuner seed; these are
+# the monitor tuner's (the default) joints in the top: the events it sees,
+# and the configuration multiplexer with the decision unit as the tuner.
 LS_MONITOR_BREAKS := monitor-line monitor-write tuner-mux
-$(foreach b,$(LS_MONITOR_BREAKS),$(eval LS_ARGS_broken-m$(b) := --tuner monitor --debug-break $(b)))
-LS_TAGS := $(LS_GEOMETRIES) serial icache pair-i pair-d fixed simsram mtuner mtuner-icache \
+$(foreach b,$(LS_MONITOR_BREAKS),$(eval LS_ARGS_broken-m$(b) := --debug-break $(b)))
+LS_TAGS := $(LS_GEOMETRIES) seed serial icache pair-i pair-d fixed simsram \
     $(addprefix broken-,$(LS_BREAKS)) $(addprefix broken-m,$(LS_MONITOR_BREAKS))
 LS_JOBS ?= 2
 # The SRAMs' SYNTHESIS view (plain arrays): the harness scrambles a bank's

@@ -87,6 +87,7 @@ expect_error tune-rotate-hw "--rotate applies to --mode hardware only" -- tune -
 expect_error tune-decay-hw "--decay applies to --mode hardware only" -- tune --search monitor --decay 2 "$work/good.lackey"
 expect_error tune-rounds-hw "--probe-rounds applies to --mode hardware only" -- tune --search probe --probe-rounds 2 "$work/good.lackey"
 expect_error tune-order-probe "--order applies to --search heuristic only" -- tune --search probe --order size,line,assoc,wp "$work/good.lackey"
+expect_error tune-order-hw "(the hardware mode's default search is monitor)" -- tune --mode hardware --order size,line,assoc,wp "$work/good.lackey"
 expect_error tune-trace    "bad-record.lackey:3:" -- tune "$work/bad-record.lackey"
 expect_error tune-geometry "banks=3: must be a power of two" -- tune -g banks=3 "$work/good.lackey"
 
@@ -95,6 +96,17 @@ if "$STCSIM" -c 8K_4W_32B "$work/good.lackey" >"$work/out" 2>"$work/err" && grep
     passed=$((passed + 1))
 else
     echo "FAIL good-trace: stcsim rejected a good trace:"; cat "$work/err"; failed=$((failed + 1))
+fi
+# The hardware mode's default is the generated hardware's default tuner
+# (the monitor search, window 256, margin 6); --search heuristic the seed's.
+if "$STCSIM" tune --mode hardware "$work/good.lackey" >"$work/out" 2>"$work/err" &&
+    grep -q "^mode hardware, monitor search" "$work/out" && grep -q "^window 256 accesses" "$work/out" &&
+    "$STCSIM" tune --mode hardware --search heuristic "$work/good.lackey" >"$work/out" 2>"$work/err" &&
+    grep -q "^mode hardware, heuristic search" "$work/out" && grep -q "^window 1024 accesses" "$work/out"; then
+    passed=$((passed + 1))
+else
+    echo "FAIL tune-defaults: the hardware mode's default search or window:"; cat "$work/out" "$work/err"
+    failed=$((failed + 1))
 fi
 echo "cli-errors: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

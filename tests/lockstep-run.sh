@@ -136,9 +136,9 @@ if [ "$mode" = quick ]; then
         --requests 2000 --seed 1
     if [ -n "$trace" ]; then
         run "stc_cache_pair D side: data references of $(basename "$trace"), tuner" pair-d \
-            --trace "$trace" --requests 100000 --tune 2048 --retune 8
+            --trace "$trace" --requests 100000 --tune 256
         run "stc_cache_pair I side: fetches of $(basename "$trace"), tuner" pair-i \
-            --trace "$trace" --requests 100000 --tune 2048 --retune 8
+            --trace "$trace" --requests 100000 --tune 256
     fi
     run "fixed 8K_4W_32B: directed, every change refused" fixed --directed --requests 2000 --seed 1
     run "fixed 8K_4W_32B: random" fixed --seed 7 --requests 30000 --reconfig-every 150 \
@@ -171,44 +171,42 @@ if [ "$mode" = quick ]; then
     done
     [ -n "$tune_traces" ] || tune_traces=$trace
     for t in $tune_traces; do
-        for tag in default serial; do
-            run "tuner searches on $(basename "$t"), retune every 16 windows" "$tag" --trace "$t" \
-                --requests 150000 --tune 2048 --retune 16
+        for tag in seed serial; do
+            run "seed tuner searches on $(basename "$t"), retune every 16 windows" "$tag" \
+                --trace "$t" --requests 150000 --tune 2048 --retune 16
         done
     done
     [ -n "$tune_traces" ] || echo "skip tuner trace runs: no build/traces/*.zst (make traces)"
     # The phase comparison at exactly THRESHOLD (no trigger) and one above.
     edge='distance at THRESHOLD [1-9][0-9]*, at THRESHOLD \+ 1 [1-9]'
-    run_covering "tuner, phase trigger, counter clears" "$edge" default --seed 4 --requests 40000 \
+    run_covering "tuner, phase trigger, counter clears" "$edge" seed --seed 4 --requests 40000 \
         --tune 512 --phase-threshold 6 --clear-every 3000
     run_covering "tuner, phase trigger" "$edge" serial --seed 5 --requests 40000 --tune 512 \
         --phase-threshold 6
     # Coefficient registers written with other values than stcgen's: every
     # window's energy is checked with the written ones.
-    for tag in default serial; do
+    for tag in seed serial; do
         run_covering "tuner, random coefficients, phase trigger" "coefficients random" "$tag" \
             --seed 6 --requests 40000 --tune 512 --phase-threshold 6 --tune-coefs 9
     done
     # Windows long enough to set the top bit of the 16-bit counts.
-    run_covering "tuner, windows of 40000 accesses" "top bit set [1-9]" default --seed 8 \
+    run_covering "tuner, windows of 40000 accesses" "top bit set [1-9]" seed --seed 8 \
         --requests 300000 --tune 40000
-    # Sections 17-18: the monitor tuner in the top, its models in every
-    # cycle from reset (tb/monitor_side.h). Decisions disabled: software
-    # owns the configuration; enabled (--tune): the unit's changes on real
-    # programs' data references and fetches, and random traffic with clears.
-    run "monitor tuner disabled: directed tests" mtuner --directed --requests 2000 --seed 1
-    run "monitor tuner disabled: random, reconfigurations" mtuner --seed 3 --requests 30000 \
-        --reconfig-every 150 --checkpoint-every 5000 --clear-in-request 500
+    # Sections 17-18: the monitor tuner in the default top, its models in
+    # every cycle from reset of every run of it (tb/monitor_side.h); the
+    # runs above disable its decisions (software owns the configuration),
+    # these enable them (--tune): the unit's changes on real programs' data
+    # references and fetches, and random traffic with clears.
     offered=' [1-9][0-9]* changes offered'
     for t in $tune_traces; do
-        for tag in mtuner mtuner-icache; do
+        for tag in default icache; do
             run_covering "monitor tuner decides on $(basename "$t")" "$offered" "$tag" --trace "$t" \
                 --requests 150000 --tune 256
         done
     done
-    run_covering "monitor tuner, random traffic, counter clears" "$offered" mtuner --seed 4 \
+    run_covering "monitor tuner, random traffic, counter clears" "$offered" default --seed 4 \
         --requests 60000 --tune 256 --clear-every 3000
-    same_as_plain "fast evaluation = plain eval(), monitor tuner" mtuner --seed 5 --requests 8000 \
+    same_as_plain "fast evaluation = plain eval(), monitor tuner" default --seed 5 --requests 8000 \
         --tune 256
     same_as_plain "fast evaluation = plain eval()" default --seed 3 --requests 5000 \
         --reconfig-every 150 --checkpoint-every 2000 --clear-in-request 500
@@ -271,7 +269,11 @@ else
         for t in "$root"/build/traces/*.zst; do
             run "trace $(basename "$t")" default --trace "$t" --requests 300000 \
                 --reconfig-every 5000 --checkpoint-every 100000
-            for tag in default serial pair-i pair-d; do
+            for tag in default pair-i pair-d; do
+                run "monitor tuner on $(basename "$t")" "$tag" --trace "$t" --requests 300000 \
+                    --tune 256
+            done
+            for tag in seed serial; do
                 run "tuner on $(basename "$t")" "$tag" --trace "$t" --requests 300000 \
                     --tune 4096 --retune 12
             done

@@ -122,12 +122,16 @@ for entry in "${geometries[@]}"; do
     done
 done
 
-# The file comes only with --monitor; the core lists it then.
-quiet "stcgen without --monitor" "$STCGEN" --out "$work/plain"
-check "no stc_monitor.v without --monitor" test ! -e "$work/plain/stc_monitor.v"
+# The files come with the default (monitor) tuner, or beside the seed
+# tuner with --monitor; not with the seed tuner alone; the core lists them.
+quiet "stcgen --tuner seed" "$STCGEN" --tuner seed --out "$work/plain"
+check "no stc_monitor.v with the seed tuner alone" test ! -e "$work/plain/stc_monitor.v"
+check "no stc_monitor_tuner.v with the seed tuner alone" test ! -e "$work/plain/stc_monitor_tuner.v"
+quiet "stcgen --tuner seed --monitor" "$STCGEN" --tuner seed --monitor --out "$work/both"
+check "--tuner seed --monitor: both tuners' files, the name ends in _seed_monitor" bash -c \
+    "[ -f '$work/both/stc_tuner.v' ] && [ -f '$work/both/stc_monitor_tuner.v' ] && grep -q 'STC_GEN_NAME \"b4_2k_l16_a32_seed_monitor\"' '$work/both/stc_geometry_gen.h'"
 check "the core lists stc_monitor.v" grep -q "stc_monitor.v" "$work/default/stc_cache.core"
-check "the output name carries _monitor" test -e "$work/default/stc_monitor.v"
-check "no stc_monitor_tuner.v without --monitor" test ! -e "$work/plain/stc_monitor_tuner.v"
+check "the default output has stc_monitor.v" test -e "$work/default/stc_monitor.v"
 check "the core lists stc_monitor_tuner.v" grep -q "stc_monitor_tuner.v" "$work/default/stc_cache.core"
 quiet "stcgen --monitor again" "$STCGEN" --monitor --out "$work/again"
 check "stcgen --monitor is deterministic (same bytes twice)" diff -r "$work/default" "$work/again"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # The generator and its output (docs/ARCHITECTURE.md section 14):
-#   - four geometries (the default, 8 banks, 32-byte lines, 2 banks), the
-#     fixed baseline and two with the monitor tuner (sections 17-18): every
+#   - five geometries (the default, 8 banks, 32-byte lines, 2 banks, 8 banks
+#     of 32-byte lines; the monitor tuner, sections 17-18), the seed tuner
+#     (--tuner seed) and the fixed baseline: every
 #     module lint-clean under `verilator --lint-only -Wall` (with and without
 #     SYNTHESIS, the SRAM also at the geometry's tag and data shapes),
 #     compiled by Icarus Verilog (-g2005 -Wall) without a warning, and clean
@@ -65,8 +66,8 @@ geometries=(
     "line32|--line-bytes 32"
     "banks2|--banks 2"
     "fixed|--fixed 8K_4W_32B"
-    "mtuner|--tuner monitor"
-    "mtuner8|--tuner monitor --banks 8 --line-bytes 32"
+    "seed|--tuner seed"
+    "banks8-l32|--banks 8 --line-bytes 32"
 )
 
 for entry in "${geometries[@]}"; do
@@ -368,8 +369,8 @@ expect_error fixed-nowp     "stcgen: --fixed 8K_4W_32B_P: way prediction is not 
 expect_error fixed-syntax   "stcgen: --fixed 8K: configuration '8K': expected SIZE_WAYSW_LINEB" --fixed 8K
 expect_error fixed-empty    "stcgen: option --fixed needs a value" --fixed=
 expect_error tuner-kind     "stcgen: --tuner fast: must be seed or monitor" --tuner fast
-expect_error tuner-mult-monitor "stcgen: --tuner monitor: --tuner-mult and --tuner-coeff are options of the seed tuner" \
-    --tuner monitor --tuner-mult serial
+expect_error tuner-mult-monitor "stcgen: --tuner monitor: --tuner-mult and --tuner-coeff are options of the seed tuner (add --tuner seed)" \
+    --tuner-mult serial
 expect_error flag-value     "stcgen: unknown option '--force=1'" --force=1
 expect_error positional     "stcgen: unexpected argument 'banks=4'" banks=4
 expect_error missing-value  "stcgen: option --banks needs a value" --banks

@@ -5,7 +5,9 @@
 #     are refused (status 1, the reason named, nothing written);
 #   - the default geometry (rtl_out/) synthesizes with stc_sram blackboxed
 #     and every report field filled (synth/check-report.sh): modules, the
-#     8 SRAMs with their shapes, GE, depth, OSU area, OpenSTA times;
+#     8 bank SRAMs and the monitor tuner's 9 arrays with their shapes, GE,
+#     depth, OSU area, OpenSTA times (the monitor's paths end at its
+#     arrays' pins); the monitor tuner reported as the tuner;
 #   - check-report.sh itself fails on a report with a gap or a latch;
 #   - determinism: two runs on a small design give the same bytes; a
 #     module stc_tuner* is reported as the tuner, with the header's cycles;
@@ -82,9 +84,16 @@ check "every report field is filled" synth/check-report.sh "$r/report.json"
 check "report.md written" grep -q "^# Synthesis report: b4_2k_l16_a32" "$r/report.md"
 check "Yosys version and script in the report" \
     bash -c "grep -q 'Yosys 0\\.' '$r/report.md' && grep -q '^abc -liberty synth/lib/stc_ge.lib' '$r/report.md'"
-check "8 SRAMs blackboxed with their shapes" \
-    jq -e '(.srams | length) == 8 and ([.srams[] | select(.depth == 128 and (.width == 21 or .width == 128))] | length) == 8
-           and .sram_bits == 4 * 128 * (21 + 128)' "$r/report.json"
+# the 8 bank SRAMs, and the monitor tuner's 9 arrays (one per set mapping,
+# 8352 bits: ARCHITECTURE.md 17)
+check "8 bank SRAMs and 9 monitor arrays blackboxed with their shapes" \
+    jq -e '([.srams[] | select(.instance | test("^u_bank"))] | length) == 8
+           and ([.srams[] | select((.instance | test("^u_bank")) and .depth == 128 and (.width == 21 or .width == 128))] | length) == 8
+           and ([.srams[] | select(.instance | test("u_array$"))] | length) == 9 and (.srams | length) == 17
+           and .sram_bits == 4 * 128 * (21 + 128) + 8352' "$r/report.json"
+check "the monitor tuner reported as the tuner, its decision length given" \
+    jq -e '.tuner.present and (.tuner.search_cycles | startswith("117 accesses"))
+           and ([.modules[] | select(.role == "tuner") | .name] | sort) == ["stc_monitor", "stc_monitor_tuner"]' "$r/report.json"
 check "controller and power controller reported" \
     jq -e '([.modules[].name] | index("stc_cache_ctrl") != null and index("stc_power_ctrl") != null)
            and all(.modules[] | select(.name != "stc_cache"); .osu_area_um2 > 0 and (.reg2reg_ns | type) == "number")' "$r/report.json"

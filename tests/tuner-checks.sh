@@ -61,10 +61,10 @@ geometries=(
     "nowp|--no-way-prediction"
 )
 options=(
-    "array-regs|"
-    "serial-regs|--tuner-mult serial"
-    "array-const|--tuner-coeff const"
-    "serial-const|--tuner-mult serial --tuner-coeff const"
+    "array-regs|--tuner seed"
+    "serial-regs|--tuner seed --tuner-mult serial"
+    "array-const|--tuner seed --tuner-coeff const"
+    "serial-const|--tuner seed --tuner-mult serial --tuner-coeff const"
 )
 
 for entry in "${geometries[@]}"; do
@@ -79,8 +79,8 @@ for entry in "${geometries[@]}"; do
         quiet "$tag: stcgen" "$STCGEN" $gargs $oargs --out "$out"
         [ -f "$out/stc_tuner.v" ] || { fail "$tag: stc_tuner.v written"; continue; }
         name=$(sed -n 's/^#define STC_GEN_NAME "\(.*\)"/\1/p' "$out/stc_geometry_gen.h")
-        suffix=""
-        case $otag in serial-*) suffix="_serial" ;; esac
+        suffix="_seed"
+        case $otag in serial-*) suffix="_seed_serial" ;; esac
         case $otag in *-const) suffix="${suffix}_coefconst" ;; esac
         [ "$gtag" = nowp ] && suffix="_nowp$suffix"
         check "$tag: name $name ends in '$suffix'" bash -c "[[ '$name' == *_a32$suffix ]]"
@@ -155,17 +155,24 @@ else
     fail "tb_tuner_top builds in Verilator"
 fi
 
+# The default tuner is the monitor tuner (ARCHITECTURE.md 18.7): no stc_tuner.v.
+quiet "stcgen (default)" "$STCGEN" --out "$work/plain"
+check "default: the monitor tuner's files, no stc_tuner.v" bash -c \
+    "[ -f '$work/plain/stc_monitor.v' ] && [ -f '$work/plain/stc_monitor_tuner.v' ] && [ ! -e '$work/plain/stc_tuner.v' ]"
+check "default: u_monitor and u_tuner in stc_cache" bash -c \
+    "grep -q 'stc_monitor #(' '$work/plain/stc_cache.v' && grep -q ') u_tuner (' '$work/plain/stc_cache.v' && grep -q 'stc_monitor_tuner #(' '$work/plain/stc_cache.v'"
 # --no-tuner leaves the tuner out; the summary prints the cycle figures.
 quiet "stcgen --no-tuner" "$STCGEN" --no-tuner --out "$work/notuner"
 check "--no-tuner: no stc_tuner.v" test ! -e "$work/notuner/stc_tuner.v"
+check "--no-tuner: no monitor" test ! -e "$work/notuner/stc_monitor_tuner.v"
 check "--no-tuner: the core does not list it" bash -c "! grep -q stc_tuner '$work/notuner/stc_cache.core'"
 check "the core lists stc_tuner.v" grep -q "stc_tuner.v" "$work/default-array-regs/stc_cache.core"
 check "summary: array 55 compute cycles" bash -c \
-    "'$STCGEN' --out '$work/sum1' --summary | grep -q 'longest search (8 configurations) 55 compute cycles'"
+    "'$STCGEN' --tuner seed --out '$work/sum1' --summary | grep -q 'longest search (8 configurations) 55 compute cycles'"
 check "summary: serial 445 compute cycles" bash -c \
-    "'$STCGEN' --tuner-mult serial --out '$work/sum2' --summary | grep -q 'longest search (8 configurations) 445 compute cycles'"
+    "'$STCGEN' --tuner seed --tuner-mult serial --out '$work/sum2' --summary | grep -q 'longest search (8 configurations) 445 compute cycles'"
 check "--summary is not in the command of the headers" bash -c \
-    "grep -qx '//   stcgen' '$work/sum1/stc_tuner.v'"
+    "grep -qx '//   stcgen --tuner seed' '$work/sum1/stc_tuner.v'"
 if "$STCGEN" --tuner-mult fast --out "$work/bad" >"$work/err" 2>&1; then
     fail "--tuner-mult fast is refused"
 else

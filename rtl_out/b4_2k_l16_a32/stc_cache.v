@@ -15,9 +15,13 @@
 //   counter_bits           32       event counter width (saturating)
 //   way_prediction         1        1: way prediction built
 //   tuner                  1        1: hardware tuner built
-//   tuner_monitor          0        1: the monitor tuner (sections 17-18), 0: the seed tuner
-//   tuner_serial           0        1: serial tuner multiplier, 0: array
-//   tuner_const_coefs      0        1: tuner coefficients constant, 0: registers
+//   tuner_monitor          1        1: the monitor tuner (sections 17-18), 0: the seed tuner
+//   monitor                1        1: stc_monitor.v written
+//   monitor_sample_bits    2        monitor: 1/2^bits of the sets watched
+//   monitor_rotate         16384    monitor: observed accesses per group (0: fixed)
+//   monitor_tag_bits       8        monitor: bits of a shadow tag
+//   monitor_window         256      decision unit: accesses between decisions
+//   monitor_margin         6        decision unit: move only if 1/2^margin lower
 // derived (ref/geometry.c, gen/params.c):
 //   rows                   128      lines per bank R
 //   offset_bits            4        log2(line_bytes)
@@ -41,10 +45,11 @@
 //   sram_data_mask_bits    16       write-mask bits
 //   pwr_sync_stages        2        acknowledge synchroniser flops
 //   wake_overhead          4        T_wake = acknowledge delay + this
-//   tuner_coefs            13       tuner coefficient registers
-//   tuner_step_cycles      1        cycles per tuner multiplier step
-//   tuner_longest_search   8        configurations in the longest search
-//   tuner_longest_compute  55       its compute cycles (seed: 164)
+//   monitor_maps           9        monitor: set mappings (one array each)
+//   monitor_counts         46       monitor: 16-bit counts (cnt_sel_i)
+//   monitor_clear_rows     128      monitor: blind accesses of the clear walk
+//   monitor_steps          117      decision unit: steps (accesses) of a D-cache decision
+//   monitor_steps_ro       90       decision unit: steps of an I-cache (READ_ONLY) decision
 
 `default_nettype none
 
@@ -93,7 +98,7 @@ module stc_cache #(
   input  wire         mem_rvalid_i,
   input  wire [31:0]  mem_rdata_i,
   input  wire         tun_we_i,  // tuner register port (section 16)
-  input  wire [5:0]   tun_addr_i,
+  input  wire [2:0]   tun_addr_i,
   input  wire [31:0]  tun_wdata_i,
   output wire [31:0]  tun_rdata_o,
   output wire         tun_busy_o,  // the tuner searches or changes the configuration
@@ -118,11 +123,11 @@ module stc_cache #(
   wire         unused_busy;    // the controller waits on ready instead
 
   wire         ev_access;      // event strobes for the tuner
-  wire         ev_miss;
-  wire         ev_fph;
-  wire         ev_cycle;
-  wire [29:0] unused_ev_addr;   // the access's word address and store bit
-  wire         unused_ev_write;
+  wire         unused_ev_miss;
+  wire         unused_ev_fph;
+  wire         unused_ev_cycle;
+  wire [29:0] ev_addr;   // the access's word address and store bit
+  wire         ev_write;
   wire         ctrl_cfg_valid;  // the controller's configuration request
   wire [2:0]   ctrl_cfg_banks_log;
   wire [2:0]   ctrl_cfg_ways_log;
@@ -162,13 +167,38 @@ module stc_cache #(
   end
   assign tun_busy_o = tun_busy;
 
-  stc_tuner u_tuner (
+  // The monitor tuner (sections 17-18): shadow tags and counts, decision unit.
+  wire [27:0]  mon_line = ev_addr[29:2];  // the access's physical line
+  wire [1:0]  unused_ev_word = ev_addr[1:0];
+  wire [5:0]  mon_cnt_sel;
+  wire [15:0]  mon_cnt;
+  wire [15:0]  unused_mon_dropped;  // no access follows another at once (15.3)
+
+  stc_monitor #(
+    .READ_ONLY (READ_ONLY)
+  ) u_monitor (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .ev_valid_i (ev_access),
+    .ev_line_i  (mon_line),
+    .ev_write_i (ev_write),
+    .cnt_sel_i  (mon_cnt_sel),
+    .cnt_o      (mon_cnt),
+    .dropped_o  (unused_mon_dropped)
+  );
+
+  stc_monitor_tuner #(
+    .READ_ONLY (READ_ONLY)
+  ) u_tuner (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
     .ev_access_i     (ev_access),
-    .ev_miss_i       (ev_miss),
-    .ev_fph_i        (ev_fph),
-    .ev_cycle_i      (ev_cycle),
+    .cnt_sel_o       (mon_cnt_sel),
+    .cnt_i           (mon_cnt),
+    .cur_banks_log_i (cfg_banks_log_o),
+    .cur_ways_log_i  (cfg_ways_log_o),
+    .cur_sub_log_i   (cfg_sub_log_o),
+    .cur_wp_i        (cfg_wp_o),
     .cfg_valid_o     (tun_cfg_valid),
     .cfg_ready_i     (tuner_sel && ctrl_cfg_ready),
     .cfg_banks_log_o (tun_cfg_banks_log),
@@ -225,11 +255,11 @@ module stc_cache #(
     .mem_rvalid_i    (mem_rvalid_i),
     .mem_rdata_i     (mem_rdata_i),
     .ev_access_o     (ev_access),
-    .ev_miss_o       (ev_miss),
-    .ev_fph_o        (ev_fph),
-    .ev_cycle_o      (ev_cycle),
-    .ev_addr_o       (unused_ev_addr),
-    .ev_write_o      (unused_ev_write),
+    .ev_miss_o       (unused_ev_miss),
+    .ev_fph_o        (unused_ev_fph),
+    .ev_cycle_o      (unused_ev_cycle),
+    .ev_addr_o       (ev_addr),
+    .ev_write_o      (ev_write),
     .sram_addr_o     (sram_addr),
     .tag_req_o       (tag_req),
     .tag_we_o        (tag_we),

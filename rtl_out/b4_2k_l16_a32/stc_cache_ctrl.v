@@ -15,9 +15,13 @@
 //   counter_bits           32       event counter width (saturating)
 //   way_prediction         1        1: way prediction built
 //   tuner                  1        1: hardware tuner built
-//   tuner_monitor          0        1: the monitor tuner (sections 17-18), 0: the seed tuner
-//   tuner_serial           0        1: serial tuner multiplier, 0: array
-//   tuner_const_coefs      0        1: tuner coefficients constant, 0: registers
+//   tuner_monitor          1        1: the monitor tuner (sections 17-18), 0: the seed tuner
+//   monitor                1        1: stc_monitor.v written
+//   monitor_sample_bits    2        monitor: 1/2^bits of the sets watched
+//   monitor_rotate         16384    monitor: observed accesses per group (0: fixed)
+//   monitor_tag_bits       8        monitor: bits of a shadow tag
+//   monitor_window         256      decision unit: accesses between decisions
+//   monitor_margin         6        decision unit: move only if 1/2^margin lower
 // derived (ref/geometry.c, gen/params.c):
 //   rows                   128      lines per bank R
 //   offset_bits            4        log2(line_bytes)
@@ -41,10 +45,11 @@
 //   sram_data_mask_bits    16       write-mask bits
 //   pwr_sync_stages        2        acknowledge synchroniser flops
 //   wake_overhead          4        T_wake = acknowledge delay + this
-//   tuner_coefs            13       tuner coefficient registers
-//   tuner_step_cycles      1        cycles per tuner multiplier step
-//   tuner_longest_search   8        configurations in the longest search
-//   tuner_longest_compute  55       its compute cycles (seed: 164)
+//   monitor_maps           9        monitor: set mappings (one array each)
+//   monitor_counts         46       monitor: 16-bit counts (cnt_sel_i)
+//   monitor_clear_rows     128      monitor: blind accesses of the clear walk
+//   monitor_steps          117      decision unit: steps (accesses) of a D-cache decision
+//   monitor_steps_ro       90       decision unit: steps of an I-cache (READ_ONLY) decision
 
 `default_nettype none
 

@@ -16,9 +16,13 @@
  *   counter_bits           32       event counter width (saturating)
  *   way_prediction         1        1: way prediction built
  *   tuner                  1        1: hardware tuner built
- *   tuner_monitor          0        1: the monitor tuner (sections 17-18), 0: the seed tuner
- *   tuner_serial           0        1: serial tuner multiplier, 0: array
- *   tuner_const_coefs      0        1: tuner coefficients constant, 0: registers
+ *   tuner_monitor          1        1: the monitor tuner (sections 17-18), 0: the seed tuner
+ *   monitor                1        1: stc_monitor.v written
+ *   monitor_sample_bits    2        monitor: 1/2^bits of the sets watched
+ *   monitor_rotate         16384    monitor: observed accesses per group (0: fixed)
+ *   monitor_tag_bits       8        monitor: bits of a shadow tag
+ *   monitor_window         256      decision unit: accesses between decisions
+ *   monitor_margin         6        decision unit: move only if 1/2^margin lower
  * derived (ref/geometry.c, gen/params.c):
  *   rows                   128      lines per bank R
  *   offset_bits            4        log2(line_bytes)
@@ -42,10 +46,11 @@
  *   sram_data_mask_bits    16       write-mask bits
  *   pwr_sync_stages        2        acknowledge synchroniser flops
  *   wake_overhead          4        T_wake = acknowledge delay + this
- *   tuner_coefs            13       tuner coefficient registers
- *   tuner_step_cycles      1        cycles per tuner multiplier step
- *   tuner_longest_search   8        configurations in the longest search
- *   tuner_longest_compute  55       its compute cycles (seed: 164)
+ *   monitor_maps           9        monitor: set mappings (one array each)
+ *   monitor_counts         46       monitor: 16-bit counts (cnt_sel_i)
+ *   monitor_clear_rows     128      monitor: blind accesses of the clear walk
+ *   monitor_steps          117      decision unit: steps (accesses) of a D-cache decision
+ *   monitor_steps_ro       90       decision unit: steps of an I-cache (READ_ONLY) decision
  */
 #ifndef STC_GEOMETRY_GEN_H
 #define STC_GEOMETRY_GEN_H
@@ -60,9 +65,13 @@
 #define STC_GEN_COUNTER_BITS           32u      /* event counter width (saturating) */
 #define STC_GEN_WAY_PREDICTION         1u       /* 1: way prediction built */
 #define STC_GEN_TUNER                  1u       /* 1: hardware tuner built */
-#define STC_GEN_TUNER_MONITOR          0u       /* 1: the monitor tuner (sections 17-18), 0: the seed tuner */
-#define STC_GEN_TUNER_SERIAL           0u       /* 1: serial tuner multiplier, 0: array */
-#define STC_GEN_TUNER_CONST_COEFS      0u       /* 1: tuner coefficients constant, 0: registers */
+#define STC_GEN_TUNER_MONITOR          1u       /* 1: the monitor tuner (sections 17-18), 0: the seed tuner */
+#define STC_GEN_MONITOR                1u       /* 1: stc_monitor.v written */
+#define STC_GEN_MONITOR_SAMPLE_BITS    2u       /* monitor: 1/2^bits of the sets watched */
+#define STC_GEN_MONITOR_ROTATE         16384u   /* monitor: observed accesses per group (0: fixed) */
+#define STC_GEN_MONITOR_TAG_BITS       8u       /* monitor: bits of a shadow tag */
+#define STC_GEN_MONITOR_WINDOW         256u     /* decision unit: accesses between decisions */
+#define STC_GEN_MONITOR_MARGIN         6u       /* decision unit: move only if 1/2^margin lower */
 
 #define STC_GEN_ROWS                   128u     /* lines per bank R */
 #define STC_GEN_OFFSET_BITS            4u       /* log2(line_bytes) */
@@ -86,10 +95,11 @@
 #define STC_GEN_SRAM_DATA_MASK_BITS    16u      /* write-mask bits */
 #define STC_GEN_PWR_SYNC_STAGES        2u       /* acknowledge synchroniser flops */
 #define STC_GEN_WAKE_OVERHEAD          4u       /* T_wake = acknowledge delay + this */
-#define STC_GEN_TUNER_COEFS            13u      /* tuner coefficient registers */
-#define STC_GEN_TUNER_STEP_CYCLES      1u       /* cycles per tuner multiplier step */
-#define STC_GEN_TUNER_LONGEST_SEARCH   8u       /* configurations in the longest search */
-#define STC_GEN_TUNER_LONGEST_COMPUTE  55u      /* its compute cycles (seed: 164) */
+#define STC_GEN_MONITOR_MAPS           9u       /* monitor: set mappings (one array each) */
+#define STC_GEN_MONITOR_COUNTS         46u      /* monitor: 16-bit counts (cnt_sel_i) */
+#define STC_GEN_MONITOR_CLEAR_ROWS     128u     /* monitor: blind accesses of the clear walk */
+#define STC_GEN_MONITOR_STEPS          117u     /* decision unit: steps (accesses) of a D-cache decision */
+#define STC_GEN_MONITOR_STEPS_RO       90u      /* decision unit: steps of an I-cache (READ_ONLY) decision */
 
 /* Address mask: addr_bits ones (ARCHITECTURE.md section 12). */
 #define STC_GEN_ADDR_MASK 0xffffffffull

@@ -31,7 +31,7 @@ module tb_cache;
     .cfg_sub_log_i(2'd0), .cfg_wp_i(1'b0), .cfg_done_o(), .cfg_err_o(), .cfg_banks_log_o(),
     .cfg_ways_log_o(), .cfg_sub_log_o(), .cfg_wp_o(),
     .cnt_sel_i(5'd0), .cnt_clear_i(1'b0), .cnt_value_o(),
-    .tun_we_i(1'b0), .tun_addr_i(6'd0), .tun_wdata_i(32'd0), .tun_rdata_o(), .tun_busy_o(),
+    .tun_we_i(1'b0), .tun_addr_i(3'd0), .tun_wdata_i(32'd0), .tun_rdata_o(), .tun_busy_o(),
     .mem_req_valid_o(i_mem_req), .mem_req_ready_i(1'b0), .mem_req_we_o(), .mem_req_line_o(),
     .mem_req_lines_o(), .mem_wvalid_o(), .mem_wready_i(1'b0), .mem_wdata_o(),
     .mem_bvalid_i(1'b0), .mem_rvalid_i(1'b0), .mem_rdata_i(32'd0),

@@ -34,7 +34,11 @@
 
 `ifndef TB_NO_TUNER
   reg         tun_we = 1'b0;       // the tuner's register port (idle unless a test drives it)
-  reg  [5:0]  tun_addr = 6'd0;
+`ifdef TB_SEED_TUNER
+  reg  [5:0]  tun_addr = 6'd0;     // stc_tuner's register addresses (--tuner seed)
+`else
+  reg  [2:0]  tun_addr = 3'd0;     // the monitor tuner's (the default)
+`endif
   reg  [31:0] tun_wdata = 32'd0;
   wire [31:0] tun_rdata;
   wire        tun_busy;

@@ -1,5 +1,5 @@
-// tb_tuner_top: the tuner inside the generated top stc_cache (default
-// geometry, ARCHITECTURE.md 16.5): a search started through the register
+// tb_tuner_top: the seed tuner inside the generated top stc_cache
+// (stcgen --tuner seed, default geometry, ARCHITECTURE.md 16.5): a search started through the register
 // port runs on a real CPU stream, every candidate goes through the
 // controller's configuration port (the controller's reconfigs counter
 // equals the changes seen on cfg_*_o), software's configuration port is
@@ -9,6 +9,7 @@
 // progress when the tuner starts keeps the port until it is done.
 `default_nettype none
 module tb_tuner_top;
+  `define TB_SEED_TUNER  // the top of stcgen --tuner seed (6-bit register addresses)
   `include "tb_harness.vh"
 
   localparam [5:0] A_CTRL = 6'd0, A_WINDOW = 6'd1, A_STATUS = 6'd4, A_CONFIG = 6'd5,
