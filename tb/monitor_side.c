@@ -93,7 +93,9 @@ void monitor_side_settle(harness *h, int strobes)
     dut_tuner_cfg_inputs(h->rtl, &ready, &done, &err);
     unsigned select = stc_monitor_tuner_count_select(&m->unit);
     in->ev_access = strobes & 1;
-    in->count = model_count(m, select);
+    /* The unit reads its count only in an access's cycle (a step, or the
+     * window's end); the select is 0 when it is idle. */
+    in->count = in->ev_access ? model_count(m, select) : 0;
     in->current_code = current_code(h);
     in->cfg_ready = ready;
     in->cfg_done = done;
@@ -115,13 +117,13 @@ void monitor_side_settle(harness *h, int strobes)
         mismatch(h, "RTL", "monitor tuner register %u read: model 0x%08" PRIx32 ", RTL 0x%08" PRIx32,
                  h->pins.tun_addr, want, h->pins.tun_rdata);
     }
-    if (m->unit.q.deciding) {
+    if (m->unit.q.deciding && in->ev_access) {
         unsigned rtl_count = dut_monitor_count(h->rtl);
         if (rtl_count != in->count) {
             mismatch(h, "RTL", "u_monitor's count %u (decision step %" PRIu32 "): model %u, RTL %u",
                      select, m->unit.q.step, in->count, rtl_count);
         }
-        m->count_reads += in->ev_access;
+        m->count_reads++;
     }
 }
 
