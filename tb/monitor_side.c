@@ -109,14 +109,8 @@ void monitor_side_settle(harness *h, int strobes)
     }
     stc_monitor_tuner_out out;
     stc_monitor_tuner_outputs(&m->unit, &out);
-    if (out.busy != (h->pins.tun_busy != 0)) {
-        mismatch(h, "RTL", "tun_busy_o: model %d, RTL %u", out.busy, h->pins.tun_busy);
-    }
-    uint32_t want = stc_monitor_tuner_read(&m->unit, h->pins.tun_addr);
-    if (want != h->pins.tun_rdata) {
-        mismatch(h, "RTL", "monitor tuner register %u read: model 0x%08" PRIx32 ", RTL 0x%08" PRIx32,
-                 h->pins.tun_addr, want, h->pins.tun_rdata);
-    }
+    tuner_side_compare_port(h, "monitor tuner model", out.busy,
+                            stc_monitor_tuner_read(&m->unit, h->pins.tun_addr));
     if (m->unit.q.deciding && in->ev_access) {
         unsigned rtl_count = dut_monitor_count(h->rtl);
         if (rtl_count != in->count) {

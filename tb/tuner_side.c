@@ -220,13 +220,17 @@ void tuner_side_settle(harness *h, int strobes)
     in->reg_wdata = h->pins.tun_wdata;
     stc_tuner_hw_out out;
     stc_tuner_hw_outputs(&t->twin, &out);
-    if (out.busy != (h->pins.tun_busy != 0)) {
-        mismatch(h, "RTL", "tun_busy_o: C twin %d, RTL %u", out.busy, h->pins.tun_busy);
+    tuner_side_compare_port(h, "C twin", out.busy, stc_tuner_hw_read(&t->twin, h->pins.tun_addr));
+}
+
+void tuner_side_compare_port(harness *h, const char *model, bool busy, uint32_t rdata)
+{
+    if (busy != (h->pins.tun_busy != 0)) {
+        mismatch(h, "RTL", "tun_busy_o: %s %d, RTL %u", model, busy, h->pins.tun_busy);
     }
-    uint32_t want = stc_tuner_hw_read(&t->twin, h->pins.tun_addr);
-    if (want != h->pins.tun_rdata) {
-        mismatch(h, "RTL", "tuner register %u read: C twin 0x%08" PRIx32 ", RTL 0x%08" PRIx32,
-                 h->pins.tun_addr, want, h->pins.tun_rdata);
+    if (rdata != h->pins.tun_rdata) {
+        mismatch(h, "RTL", "tuner register %u read: %s 0x%08" PRIx32 ", RTL 0x%08" PRIx32,
+                 h->pins.tun_addr, model, rdata, h->pins.tun_rdata);
     }
 }
 
@@ -373,16 +377,18 @@ void tuner_side_serve(harness *h)
     if (!t->on) {
         return;
     }
-    stc_tuner_hw_out out;
-    unsigned monitor_code = 0;
+    /* the configuration the tuner offers, packed */
+    unsigned code = t->twin.q.cand;
+    bool offered;
     if (h->mon.present) {
-        out.cfg_valid = monitor_side_offer(h, &monitor_code);
+        offered = monitor_side_offer(h, &code);
     } else {
+        stc_tuner_hw_out out;
         stc_tuner_hw_outputs(&t->twin, &out);
+        offered = out.cfg_valid;
     }
-    if (out.cfg_valid) {
-        stc_config next =
-            stc_tuner_config_unpack(h->mon.present ? monitor_code : t->twin.q.cand);
+    if (offered) {
+        stc_config next = stc_tuner_config_unpack(code);
         if (h->last_cfg_shrank && h->cycle < h->last_cfg_done + h->max_ack_delay + 6) {
             fprintf(stderr, "lockstep: --tune: the tuner changes the configuration %" PRIu64
                     " cycles after the last change, closer than the model's power-switch timing "

@@ -86,6 +86,9 @@ void tuner_side_start(harness *h);
  * the cycle (dut_strobes): take the twin's inputs from the RTL and compare
  * the register read port and the twin's outputs. */
 void tuner_side_settle(harness *h, int strobes);
+/* The top's tun_busy_o and register read port (at the address on the
+ * pins) against a model's (`model` names it in the message); both tuners. */
+void tuner_side_compare_port(harness *h, const char *model, bool busy, uint32_t rdata);
 /* After every rising edge: step the twin, compare every flop, follow the
  * search (window energies against the model, the trail against
  * ref/search.c, the choice). */
