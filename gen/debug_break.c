@@ -58,6 +58,11 @@ static const debug_break breaks[] = {
      "the tuner takes the configuration port while a change software started is in progress",
      "wire         tuner_sel = tun_busy && !sw_cfg_q;",
      "wire         tuner_sel = tun_busy;  // BROKEN: tuner-steal"},
+    {"tuner-flag", STCGEN_BREAK_TOP,
+     "software's request, taken by the controller while the tuner owns the port, marks a software "
+     "change in progress (the tuner's done then goes to software)",
+     "                        : (!tuner_sel && cfg_valid_i && ctrl_cfg_ready) ? 1'b1",
+     "                        : (cfg_valid_i && ctrl_cfg_ready) ? 1'b1  // BROKEN: tuner-flag"},
 };
 enum { BREAK_COUNT = sizeof breaks / sizeof breaks[0] };
 

@@ -202,7 +202,9 @@ static void emit_datapath(stcgen_text *text, const stcgen_params *params, const 
     stcgen_text_raw(text, "      if (deciding_q && st_last) begin\n");
     stcgen_text_raw(text, "        deciding_d  = 1'b0;\n");
     stcgen_text_raw(text, "        decisions_d = decisions_q + 8'd1;\n");
-    stcgen_text_raw(text, "        if (lowest_q < bar) begin\n");
+    stcgen_text_raw(text, "        // cnt_i is count 0 again: below watched_q, the monitor halved its\n");
+    stcgen_text_raw(text, "        // counts during the decision (mixed energies): offer nothing\n");
+    stcgen_text_raw(text, "        if (lowest_q < bar && cnt_i >= watched_q) begin\n");
     stcgen_text_raw(text, "          pending_d = 1'b1;\n");
     stcgen_text_raw(text, "          target_d  = lowest_code_q;\n");
     stcgen_text_raw(text, "          changes_d = changes_q + 8'd1;\n");

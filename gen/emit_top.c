@@ -37,6 +37,7 @@ static bool is_muxed(const stcgen_params *params, const char *name)
  * request. The lines --debug-break may replace (debug_break.c), so kept
  * as a table; NULL-terminated. */
 static const char *const top_mux_lines[] = {
+    "reg          sw_cfg_q;        // a software change is in progress",
     "wire         tuner_sel = tun_busy && !sw_cfg_q;",
     "assign ctrl_cfg_valid     = tuner_sel ? tun_cfg_valid : cfg_valid_i;",
     "assign ctrl_cfg_banks_log = tuner_sel ? tun_cfg_banks_log : cfg_banks_log_i;",
@@ -46,6 +47,18 @@ static const char *const top_mux_lines[] = {
     "assign cfg_ready_o        = !tuner_sel && ctrl_cfg_ready;",
     "assign cfg_done_o         = !tuner_sel && ctrl_cfg_done;",
     "assign cfg_err_o          = !tuner_sel && ctrl_cfg_err;",
+    "// set when software's change is accepted and not done at once; cleared by done",
+    "wire         sw_cfg_d = ctrl_cfg_done ? 1'b0",
+    "                        : (!tuner_sel && cfg_valid_i && ctrl_cfg_ready) ? 1'b1",
+    "                        : sw_cfg_q;",
+    "always @(posedge clk_i or negedge rst_ni) begin",
+    "  if (!rst_ni) begin",
+    "    sw_cfg_q <= 1'b0;",
+    "  end else begin",
+    "    sw_cfg_q <= sw_cfg_d;",
+    "  end",
+    "end",
+    "assign tun_busy_o = tun_busy;",
     NULL,
 };
 
@@ -63,22 +76,9 @@ static void emit_cfg_mux(stcgen_text *text, const stcgen_params *params)
         stcgen_text_raw(text, "// BROKEN on purpose (--debug-break %s): %s.\n", params->debug_break,
                         what);
     }
-    stcgen_text_line(text, "reg          sw_cfg_q;        // a software change is in progress");
     for (const char *const *line = top_mux_lines; *line; line++) {
         stcgen_text_line(text, "%s", stcgen_debug_break_line(params->debug_break, STCGEN_BREAK_TOP, *line));
     }
-    stcgen_text_line(text, "// set when software's change is accepted and not done at once; cleared by done");
-    stcgen_text_line(text, "wire         sw_cfg_d = ctrl_cfg_done ? 1'b0");
-    stcgen_text_line(text, "                        : (!tuner_sel && cfg_valid_i && ctrl_cfg_ready) ? 1'b1");
-    stcgen_text_line(text, "                        : sw_cfg_q;");
-    stcgen_text_line(text, "always @(posedge clk_i or negedge rst_ni) begin");
-    stcgen_text_line(text, "  if (!rst_ni) begin");
-    stcgen_text_line(text, "    sw_cfg_q <= 1'b0;");
-    stcgen_text_line(text, "  end else begin");
-    stcgen_text_line(text, "    sw_cfg_q <= sw_cfg_d;");
-    stcgen_text_line(text, "  end");
-    stcgen_text_line(text, "end");
-    stcgen_text_line(text, "assign tun_busy_o = tun_busy;");
     stcgen_text_blank(text);
 }
 

@@ -288,12 +288,18 @@ static void run_step(const stc_monitor_tuner *tuner, const stc_monitor_tuner_in 
     const stc_monitor_tuner_regs *q = &tuner->q;
     const stc_monitor_program *program = tuner->program;
     if (q->step == program->step_count - 1) {
-        /* The decision: lower than the current energy less its margin. */
+        /* The decision: lower than the current energy less its margin.
+         * This step reads count 0 (watched accesses) again; it only falls
+         * when the monitor halves every count (section 17.2), and a
+         * halving inside the decision leaves energies that mix counts from
+         * before and after it (the probe terms of watched_q against halved
+         * misses): such a decision offers nothing. */
         d->deciding = 0;
         d->decisions = (q->decisions + 1) & 0xff;
         unsigned margin = tuner->build.margin;
         uint32_t bar = margin ? q->current - (q->current >> margin) : q->current;
-        if (q->lowest < bar) {
+        bool halved = in->count < q->watched;
+        if (q->lowest < bar && !halved) {
             d->pending = 1;
             d->target = q->lowest_code;
             d->changes = (q->changes + 1) & 0xff;

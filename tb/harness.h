@@ -52,6 +52,7 @@ typedef struct {
     bool tune;
     unsigned tune_window, retune, phase_threshold;
     uint64_t tune_coef_seed;    /* --tune-coefs: non-default coefficients from this seed (0: none) */
+    unsigned contend;           /* --contend: every N-th tuner change finds software waiting (0: never) */
 } options;
 
 struct harness {

@@ -71,6 +71,9 @@ static const char usage_text[] =
     "                       the tuned window's by more than N (default 0: off)\n"
     "  --tune-coefs SEED    with --tune: write every coefficient register with the default\n"
     "                       times a factor 1/4..4 drawn from SEED before the first search\n"
+    "  --contend N          with --tune (monitor tuner): every N-th change the tuner offers\n"
+    "                       finds software's request to another configuration waiting on\n"
+    "                       the port; it must wait for the tuner's change, then be applied\n"
     "  --wave FILE          write an FST waveform\n"
     "  --expect-mismatch    exit 0 only if a mismatch is found (broken RTL)\n"
     "  --model-latency T, --model-wake N  give the model another T_mem or T_wake than\n"
@@ -135,6 +138,7 @@ static int parse_options(options *opt, int argc, char **argv)
             {"--retune", NULL, &opt->retune, 65535},
             {"--phase-threshold", NULL, &opt->phase_threshold, 65535},
             {"--tune-coefs", &opt->tune_coef_seed, NULL, UINT64_MAX},
+            {"--contend", NULL, &opt->contend, 65535},
         };
         bool matched = false;
         for (size_t which = 0; which < sizeof numeric / sizeof numeric[0]; which++) {
@@ -209,8 +213,9 @@ static int parse_options(options *opt, int argc, char **argv)
         fprintf(stderr, "lockstep: --tune %u: a window of at least 16 accesses\n", opt->tune_window);
         return 2;
     }
-    if (!opt->tune && (opt->retune || opt->phase_threshold || opt->tune_coef_seed)) {
-        fprintf(stderr, "lockstep: --retune, --phase-threshold and --tune-coefs need --tune\n");
+    if (!opt->tune && (opt->retune || opt->phase_threshold || opt->tune_coef_seed || opt->contend)) {
+        fprintf(stderr, "lockstep: --retune, --phase-threshold, --tune-coefs and --contend need "
+                "--tune\n");
         return 2;
     }
     if (opt->tune && (opt->reconfig_every || opt->checkpoint_every || opt->random_memory)) {
@@ -297,6 +302,7 @@ int main(int argc, char **argv)
     h->tune.retune = opt->retune;
     h->tune.threshold = opt->phase_threshold;
     h->tune.coef_seed = opt->tune_coef_seed;
+    h->tune.contend = opt->contend;
     tuner_side_init(h);
     /* Reset: 3 cycles with rst_ni low; banks all on, acknowledged. */
     h->pins.rst_n = 0;

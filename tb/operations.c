@@ -280,9 +280,9 @@ static void port_view(harness *h, bool by_tuner, unsigned *ready, unsigned *done
 /* A reconfiguration asked by software through the top's port, or (by_tuner)
  * by the top's tuner, whose request the twin knows (tuner_side.h). */
 static void reconfigure(harness *h, const stc_config *next, const unsigned *illegal_fields,
-                        bool by_tuner)
+                        bool by_tuner, const stc_config *software_waiting, bool waited)
 {
-    if (!by_tuner && h->tune.on && !h->pending.on) {
+    if (!by_tuner && !waited && h->tune.on && !h->pending.on) {
         tuner_side_serve(h); /* a change the tuner offers goes first */
     }
     h->ops++;
@@ -293,7 +293,7 @@ static void reconfigure(harness *h, const stc_config *next, const unsigned *ille
      * right after the software change it was started in, which powers
      * nothing down (tuner_side_serve checks: only after a shrink). */
     uint64_t gap = h->last_cfg_done + h->max_ack_delay + 6;
-    if (h->cycle < gap && !by_tuner) {
+    if (h->cycle < gap && !by_tuner && !waited) {
         idle_cycles(h, (unsigned)(gap - h->cycle));
     }
     unsigned refused[4];
@@ -352,6 +352,15 @@ static void reconfigure(harness *h, const stc_config *next, const unsigned *ille
     h->pins.cfg_ways_log = fields[1] ^ flip;
     h->pins.cfg_sub_log = fields[2] ^ flip;
     h->pins.cfg_wp = fields[3] ^ flip;
+    if (software_waiting) {
+        /* --contend: software asks for another configuration meanwhile;
+         * the top must hold it (cfg_ready_o 0) until the tuner's is done. */
+        h->pins.cfg_valid = 1;
+        h->pins.cfg_banks_log = stc_log2(software_waiting->banks_on);
+        h->pins.cfg_ways_log = stc_log2(software_waiting->ways);
+        h->pins.cfg_sub_log = stc_log2(software_waiting->sublines);
+        h->pins.cfg_wp = software_waiting->way_predict;
+    }
     h->pins.cpu_req_valid = h->pending.on;
     if (h->pending.on) {
         h->pins.cpu_req_we = h->pending.we;
@@ -467,16 +476,20 @@ static void reconfigure(harness *h, const stc_config *next, const unsigned *ille
         h->cov.tuner_changes++;
     }
     commit_history(h);
+    if (software_waiting) {
+        /* software's request has stayed up: it is taken now */
+        reconfigure(h, software_waiting, NULL, false, NULL, true);
+    }
 }
 
 void do_reconfig(harness *h, const stc_config *next, const unsigned *illegal_fields)
 {
-    reconfigure(h, next, illegal_fields, false);
+    reconfigure(h, next, illegal_fields, false, NULL, false);
 }
 
-void do_tuner_reconfig(harness *h, const stc_config *next)
+void do_tuner_reconfig(harness *h, const stc_config *next, const stc_config *software_waiting)
 {
-    reconfigure(h, next, NULL, true);
+    reconfigure(h, next, NULL, true, software_waiting, false);
 }
 
 void do_clear(harness *h)

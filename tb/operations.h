@@ -32,9 +32,14 @@ void do_reconfig(harness *h, const stc_config *next, const unsigned *illegal_fie
 
 /* The top's tuner's change to `next` (tuner_side.h: the twin says the tuner
  * asks for it now): done by the model, and by the RTL with software's port
- * idle and any waiting request (h->pending) offered; compared as above,
- * with the port as the multiplexer gives it to the tuner. */
-void do_tuner_reconfig(harness *h, const stc_config *next);
+ * idle (its pins carrying other values) and any waiting request
+ * (h->pending) offered; compared as above, with the port as the
+ * multiplexer gives it to the tuner, the top's own cfg_ready_o, cfg_done_o,
+ * cfg_err_o 0 throughout. With `software_waiting`, software's cfg_valid_i
+ * is 1 for that configuration from the tuner's offer on and stays 1 until
+ * the top accepts it after the tuner's change is done; then it is made as
+ * do_reconfig makes a change (no gap: it must wake no bank). */
+void do_tuner_reconfig(harness *h, const stc_config *next, const stc_config *software_waiting);
 
 /* A counter clear (cnt_clear_i for one cycle); all counters compared. */
 void do_clear(harness *h);

@@ -54,6 +54,11 @@ void tuner_side_init(harness *h)
         }
         return;
     }
+    if (t->contend) {
+        fprintf(stderr, "lockstep: --contend: for the monitor tuner only (the seed tuner's search "
+                "assumes it owns the configuration)\n");
+        exit(2);
+    }
     if (!STC_GEN_TUNER || !dut_has_tuner(h->rtl)) {
         fprintf(stderr, "lockstep: --tune: this top (%s) has no hardware tuner\n", STC_GEN_NAME);
         exit(2);
@@ -371,6 +376,23 @@ void tuner_side_edge(harness *h)
     }
 }
 
+/* For --contend: a change software asks while the tuner's to `next` is
+ * offered. Another configuration of the same size, so that it wakes no
+ * bank the tuner's change may be powering down (14.4's gap does not
+ * apply) and software's request can stay up from the tuner's offer until
+ * it is accepted. */
+static bool software_waiting(const harness *h, const stc_config *next, stc_config *waiting)
+{
+    for (size_t index = 0; index < h->config_count; index++) {
+        const stc_config *candidate = &h->configs[(index + h->tune.contended) % h->config_count];
+        if (candidate->banks_on == next->banks_on && !stc_config_equal(candidate, next)) {
+            *waiting = *candidate;
+            return true;
+        }
+    }
+    return false;
+}
+
 void tuner_side_serve(harness *h)
 {
     tuner_side *t = &h->tune;
@@ -389,6 +411,13 @@ void tuner_side_serve(harness *h)
     }
     if (offered) {
         stc_config next = stc_tuner_config_unpack(code);
+        t->offers_served++;
+        stc_config waiting;
+        if (t->contend && t->offers_served % t->contend == 0 && software_waiting(h, &next, &waiting)) {
+            t->contended++;
+            do_tuner_reconfig(h, &next, &waiting);
+            return;
+        }
         if (h->last_cfg_shrank && h->cycle < h->last_cfg_done + h->max_ack_delay + 6) {
             fprintf(stderr, "lockstep: --tune: the tuner changes the configuration %" PRIu64
                     " cycles after the last change, closer than the model's power-switch timing "
@@ -396,7 +425,7 @@ void tuner_side_serve(harness *h)
                     h->cycle - h->last_cfg_done);
             exit(2);
         }
-        do_tuner_reconfig(h, &next);
+        do_tuner_reconfig(h, &next, NULL);
     }
 }
 
@@ -445,6 +474,10 @@ void tuner_side_report(harness *h)
     tuner_side *t = &h->tune;
     if (h->mon.present) {
         monitor_side_report(h);
+        if (t->on) {
+            printf("  tuner changes made: %" PRIu64 ", %" PRIu64 " of them with software's request "
+                   "to another configuration waiting (--contend)\n", t->offers_served, t->contended);
+        }
         return;
     }
     if (!t->on) {

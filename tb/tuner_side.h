@@ -52,6 +52,8 @@ typedef struct {
                                  that change is in progress (16.5); operations.c */
     uint64_t started_in_change; /* report: searches started so */
     uint64_t coef_seed;       /* --tune-coefs: non-default coefficients (0: stcgen's) */
+    unsigned contend;         /* --contend: every N-th offer finds software waiting (0: never) */
+    uint64_t offers_served, contended; /* report: the tuner's changes made, and made so */
     /* report: monitored windows closed with the misses' distance from the
      * tuned window's equal to THRESHOLD (no trigger) and one above it
      * (trigger), and windows closed with the top bit of a 16-bit count set */

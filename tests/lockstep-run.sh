@@ -206,6 +206,10 @@ if [ "$mode" = quick ]; then
     done
     run_covering "monitor tuner, random traffic, counter clears" "$offered" default --seed 4 \
         --requests 60000 --tune 256 --clear-every 3000
+    # Software asks for another configuration while the unit's change is
+    # offered (16.5): it must wait, then be made (every 2nd change).
+    run_covering "monitor tuner, software's change waiting behind each 2nd" \
+        ' [1-9][0-9]* of them with software' default --seed 9 --requests 60000 --tune 256 --contend 2
     same_as_plain "fast evaluation = plain eval(), monitor tuner" default --seed 5 --requests 8000 \
         --tune 256
     same_as_plain "fast evaluation = plain eval()" default --seed 3 --requests 5000 \
@@ -243,7 +247,7 @@ if [ "$mode" = quick ]; then
         broken-tuner-*)
             caught "${tag#broken-}" "$tag" --seed 1 --requests 50000 --tune 1024 --retune 8 ;;
         broken-m*)
-            caught "${tag#broken-}" "$tag" --seed 1 --requests 100000 --tune 256 ;;
+            caught "${tag#broken-}" "$tag" --seed 1 --requests 100000 --tune 256 --contend 2 ;;
         broken-clear-late)
             caught "${tag#broken-}" "$tag" --seed 1 --requests 50000 --clear-in-request 500 ;;
         *)

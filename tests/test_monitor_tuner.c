@@ -310,6 +310,32 @@ static void test_timing(void)
     clock_unit(&unit, counts, &wait);
     stc_monitor_tuner_outputs(&unit, &out);
     CHECK(!out.busy, "done with the acceptance");
+    /* The same decision with every count halved before its last step
+     * (the monitor's counts filled up meanwhile): the last step reads
+     * count 0 below watched_q and offers nothing, though the energies
+     * say move. */
+    uint64_t halved[MAX_COUNTS];
+    for (size_t index = 0; index < MAX_COUNTS; index++) {
+        halved[index] = counts[index] / 2;
+    }
+    while (unit.q.win != build.window - 1) {
+        clock_unit(&unit, counts, &in);
+    }
+    clock_unit(&unit, counts, &in);
+    CHECK(unit.q.deciding && unit.q.step == 0, "a second decision started");
+    for (size_t step = 0; step + 1 < f.program.step_count; step++) {
+        clock_unit(&unit, counts, &in);
+    }
+    uint32_t decisions = unit.q.decisions, changes = unit.q.changes;
+    stc_monitor_tuner unhalved = unit;
+    clock_unit(&unhalved, counts, &in);
+    clock_unit(&unit, halved, &in);
+    stc_monitor_tuner_outputs(&unhalved, &out);
+    CHECK(out.cfg_valid, "without the halving the decision moves");
+    stc_monitor_tuner_outputs(&unit, &out);
+    CHECK(!unit.q.deciding && !out.cfg_valid && !out.busy, "a halving inside the decision: no move");
+    CHECK_EQ_U64(unit.q.decisions, decisions + 1, "the decision counts");
+    CHECK_EQ_U64(unit.q.changes, changes, "no change offered");
     /* Disabled: windows end, nothing decides; the register reads back. */
     stc_monitor_tuner_in write = {.reg_we = true, .reg_addr = STC_MREG_CTRL, .reg_wdata = 0};
     clock_unit(&unit, counts, &write);

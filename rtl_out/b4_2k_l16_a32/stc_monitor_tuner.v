@@ -374,7 +374,9 @@ module stc_monitor_tuner #(
       if (deciding_q && st_last) begin
         deciding_d  = 1'b0;
         decisions_d = decisions_q + 8'd1;
-        if (lowest_q < bar) begin
+        // cnt_i is count 0 again: below watched_q, the monitor halved its
+        // counts during the decision (mixed energies): offer nothing
+        if (lowest_q < bar && cnt_i >= watched_q) begin
           pending_d = 1'b1;
           target_d  = lowest_code_q;
           changes_d = changes_q + 8'd1;

@@ -68,8 +68,14 @@ typedef struct {
     unsigned done_in;    /* cycles until done */
     unsigned target;     /* the configuration accepted */
     uint64_t decisions;
+    /* decisions whose last step found count 0 halved, and those of them
+     * the energies alone would have moved (the halving check held them) */
+    uint64_t halved_decisions, halved_held;
     uint64_t phase_events; /* events per phase of the program-like stream */
     unsigned disabled_for; /* cycles the unit stays disabled */
+    unsigned codes[STC_MAX_CONFIGS]; /* the legal configurations, packed */
+    size_t code_count;
+    uint64_t software_moves; /* configuration changes software made */
     uint64_t changes_done;
 } harness;
 
@@ -179,9 +185,25 @@ static uint64_t line_address(const harness *h, uint64_t line)
     return line << h->geometry.offset_bits;
 }
 
-/* Software now and then disables the unit for a while. */
+/* Software now and then disables the unit for a while, and now and then
+ * moves the cache to a random configuration when the unit is not using
+ * the port (so that decisions start from poor ones and move). */
 static void play_software(harness *h, monitor_dut_in *in)
 {
+    stc_monitor_tuner_out model;
+    stc_monitor_tuner_outputs(&h->unit, &model);
+    /* Also inside a decision a few events before the counts fill (count
+     * 0 reaches 2^16 first): the configuration in use then closes with no
+     * energy (section 18.3: all ones), so the decision the halving lands
+     * in would move to any lowest, unless its last step sees the halving. */
+    uint64_t watched = stc_monitor_watched(h->model);
+    uint64_t steps_left = h->program.step_count - 1 - h->unit.q.step;
+    bool near_halving = h->unit.q.deciding && watched < 65536 && 65536 - watched + 4 < steps_left;
+    if (!in->valid && !model.busy && !h->changing &&
+        (near_halving || next_random(&h->rng) % 3000 == 0)) {
+        h->cur_code = h->codes[next_random(&h->rng) % h->code_count];
+        h->software_moves++;
+    }
     if (h->disabled_for > 0) {
         if (--h->disabled_for == 0) {
             in->reg_we = true;
@@ -209,6 +231,7 @@ static bool cycle(harness *h, bool valid, uint64_t line, bool write)
     monitor_dut_in in = {.valid = valid, .line = line, .write = write, .cur_code = h->cur_code};
     play_controller(h, &in);
     play_software(h, &in);
+    in.cur_code = h->cur_code; /* software may have moved it */
 
     uint64_t counts[MAX_COUNTS];
     size_t count = stc_monitor_counts(h->model, counts, MAX_COUNTS);
@@ -226,6 +249,14 @@ static bool cycle(harness *h, bool valid, uint64_t line, bool write)
         .reg_wdata = in.reg_wdata,
     };
     bool was_deciding = h->unit.q.deciding != 0;
+    const stc_monitor_tuner_regs *q = &h->unit.q;
+    if (valid && q->deciding && q->step + 1 == h->program.step_count &&
+        unit_in.count < q->watched) {
+        unsigned margin = h->unit.build.margin;
+        uint32_t bar = margin ? q->current - (q->current >> margin) : q->current;
+        h->halved_decisions++;
+        h->halved_held += q->lowest < bar;
+    }
     stc_monitor_tuner_step(&h->unit, &unit_in);
     h->decisions += was_deciding && !h->unit.q.deciding;
     if (in.cfg_done) {
@@ -391,6 +422,11 @@ int monitor_lockstep_main(monitor_dut *dut, bool read_only, int argc, char **arg
     }
     stc_config reset = stc_config_reset(&h.geometry);
     h.cur_code = stc_tuner_config_pack(&reset);
+    stc_config configs[STC_MAX_CONFIGS];
+    h.code_count = stc_config_enumerate(&h.geometry, configs, STC_MAX_CONFIGS);
+    for (size_t index = 0; index < h.code_count; index++) {
+        h.codes[index] = stc_tuner_config_pack(&configs[index]);
+    }
     monitor_dut_reset(dut);
     compare(&h);
     compare_unit(&h);
@@ -402,10 +438,12 @@ int monitor_lockstep_main(monitor_dut *dut, bool read_only, int argc, char **arg
     unsigned long long array = stc_monitor_array_accesses(h.model);
     stc_monitor_destroy(h.model);
     printf("monitor_lockstep: %s: %lu cycles, %llu events (%llu watched, %llu array accesses), "
-           "%llu dropped, %llu halvings, %llu decisions, %llu changes\n",
+           "%llu dropped, %llu halvings, %llu decisions, %llu changes (software %llu), %llu "
+           "decisions across a halving (%llu of them held from a move)\n",
            read_only ? "read-only" : "read-write", h.cycle, (unsigned long long)h.events, lookups,
            array, (unsigned long long)h.drops, (unsigned long long)h.halvings,
-           (unsigned long long)h.decisions, (unsigned long long)h.changes_done);
+           (unsigned long long)h.decisions, (unsigned long long)h.changes_done,
+           (unsigned long long)h.software_moves, (unsigned long long)h.halved_decisions, (unsigned long long)h.halved_held);
     /* The run must have reached what it is meant to check. */
     if (!h.failed && (h.drops == 0 || array == 0 || lookups == array ||
                       (events >= 300000 && h.halvings == 0) || h.decisions < 10 ||
