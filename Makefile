@@ -77,6 +77,7 @@ test: traces unit synth-check
 	tests/rtl-checks.sh $(B)/asan/stcgen
 	tests/tuner-checks.sh $(B)/asan/stcgen
 	tests/monitor-checks.sh $(B)/asan/stcgen
+	$(MAKE) coherence-check
 	$(MAKE) lockstep
 	@echo "make test: all checks passed"
 
@@ -93,3 +94,4 @@ clean:
 	rm -rf $(B)
 
 include synth/synth.mk
+include coherence.mk
