@@ -78,6 +78,7 @@ test: traces unit synth-check
 	tests/tuner-checks.sh $(B)/asan/stcgen
 	tests/monitor-checks.sh $(B)/asan/stcgen
 	$(MAKE) coherence-check
+	$(MAKE) paper-check
 	$(MAKE) lockstep
 	@echo "make test: all checks passed"
 
@@ -95,3 +96,4 @@ clean:
 
 include synth/synth.mk
 include coherence.mk
+include paper.mk
