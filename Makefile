@@ -72,6 +72,7 @@ unit: deps $(foreach v,gcc clang asan,$(addprefix $(B)/$(v)/,$(TESTS) stcsim stc
 # Traces first: test_fixed also checks the fixed-point order on them.
 test: traces unit synth-check
 	tests/cli-errors.sh $(B)/asan/stcsim
+	tests/coherence-cli.sh $(B)/asan/stcsim
 	tests/oracle-cachegrind.sh $(STCSIM) $(B)/traces
 	tests/engines-agree.sh $(STCSIM) $(B)/traces
 	tests/rtl-checks.sh $(B)/asan/stcgen

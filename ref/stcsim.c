@@ -16,6 +16,7 @@
 #include "system.h"
 #include "trace.h"
 #include "tune.h"
+#include "coherent.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -30,6 +31,7 @@ static const char usage_text[] =
     "usage: stcsim [options] TRACE\n"
     "       stcsim tune [options] TRACE...   (search the best configuration; see\n"
     "                                        stcsim tune --help, docs/TUNING.md)\n"
+    "       stcsim coherence [options] TRACE (N coherent caches; stcsim coherence --help)\n"
     "Run a memory-reference trace (a file, or - for stdin; plain, gzip or zstd)\n"
     "through an I-cache and a D-cache and report accesses, misses, writebacks\n"
     "and cycles per configuration.\n"
@@ -486,6 +488,11 @@ int main(int argc, char **argv)
         char name[] = "stcsim tune";
         argv[1] = name;
         return stc_tune_main(argc - 1, argv + 1);
+    }
+    if (argc > 1 && !strcmp(argv[1], "coherence")) {
+        char name[] = "stcsim coherence";
+        argv[1] = name;
+        return stc_coh_main(argc - 1, argv + 1);
     }
     options opts;
     int status = parse_options(argc, argv, &opts);

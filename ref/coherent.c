@@ -1,0 +1,828 @@
+/*
+ * coherent.c - the coherent system on an atomic bus (the contract is
+ * coherent.h; docs/COHERENCE.md section 9).
+ *
+ * Layout:
+ * - caches: one array of frames for all cores, [core][set][way], and one
+ *   byte array of their data in the same order;
+ * - blocks: every block ever touched has an entry (found through an
+ *   open-addressing hash of the block number) holding memory's bytes, the
+ *   shadow's bytes, and per core the bookkeeping of the miss classes
+ *   (referenced before, copy lost to an invalidation, words written by
+ *   others since, and its node in the core's fully associative LRU cache);
+ * - the fully associative caches of the 3C split: per core a doubly linked
+ *   recency list of at most (lines per cache) nodes, each naming a block
+ *   entry; the entry names its node, so no second hash is needed.
+ */
+#include "coherent.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(fmt_index, args_index) __attribute__((format(printf, fmt_index, args_index)))
+#else
+#define PRINTF_LIKE(fmt_index, args_index)
+#endif
+
+typedef struct {
+    uint64_t block; /* block number (addr / line_bytes) */
+    uint64_t lru;   /* stamp of the last access; larger = more recent */
+    uint8_t state;  /* stc_coh_state; I = the frame is free */
+} frame;
+
+typedef struct {
+    uint64_t block;
+    uint8_t seen; /* bit c: core c has accessed the block */
+    uint8_t lost; /* bit c: core c's copy was invalidated, not re-fetched since */
+    uint64_t others_wrote[STC_COH_MAX_CORES]; /* words written by others since core c lost it */
+    int32_t fa_node[STC_COH_MAX_CORES];       /* node in core c's FA cache, -1 if none */
+} block_entry;
+
+typedef struct {
+    uint32_t entry;
+    int32_t prev, next; /* towards MRU, towards LRU */
+} fa_node;
+
+typedef struct {
+    fa_node *nodes;
+    int32_t head, tail, free_list;
+    uint32_t count;
+} fa_cache;
+
+struct stc_coh_system {
+    stc_coh_config config;
+    stc_coh_table table;
+    uint32_t sets, line, line_shift;
+    frame *frames;
+    uint8_t *data;
+
+    block_entry *entries;
+    uint8_t *memory; /* [entry][line] */
+    uint8_t *shadow; /* [entry][line] */
+    uint32_t entry_count, entry_capacity;
+    uint32_t *hash; /* entry index + 1, 0 = empty */
+    uint32_t hash_capacity;
+
+    fa_cache fa[STC_COH_MAX_CORES];
+    uint32_t fa_lines;
+
+    uint64_t clock;
+    uint64_t reference; /* index of the reference being done */
+    stc_coh_counters counters[STC_COH_MAX_CORES];
+    uint64_t violations;
+    uint64_t violations_of[STC_COH_VIOL_KIND_COUNT];
+    stc_coh_violation kept[STC_COH_VIOLATIONS_KEPT];
+    char error[256];
+};
+
+/* ------------------------------------------------------------ counters */
+
+#define COUNTER(name) {#name, offsetof(stc_coh_counters, name)}
+static const struct {
+    const char *name;
+    size_t offset;
+} counter_list[STC_COH_COUNTER_COUNT] = {
+    COUNTER(references),      COUNTER(loads),          COUNTER(stores),
+    COUNTER(fetches),         COUNTER(hits),           COUNTER(misses),
+    COUNTER(upgrades),        COUNTER(bus_rd),         COUNTER(bus_rdx),
+    COUNTER(bus_wb),          COUNTER(inv_sent),       COUNTER(inv_received),
+    COUNTER(c2c_supplied),    COUNTER(c2c_received),   COUNTER(mem_reads),
+    COUNTER(flushes),         COUNTER(mem_writebacks), COUNTER(snoop_lookups),
+    COUNTER(miss_compulsory), COUNTER(miss_true_sharing), COUNTER(miss_false_sharing),
+    COUNTER(miss_capacity),   COUNTER(miss_conflict),
+};
+#undef COUNTER
+_Static_assert(sizeof(stc_coh_counters) == STC_COH_COUNTER_COUNT * sizeof(uint64_t),
+               "counter_list must name every counter");
+
+const char *stc_coh_counter_name(unsigned index)
+{
+    return index < STC_COH_COUNTER_COUNT ? counter_list[index].name : "?";
+}
+
+uint64_t stc_coh_counter_value(const stc_coh_counters *counters, unsigned index)
+{
+    if (index >= STC_COH_COUNTER_COUNT)
+        return 0;
+    uint64_t value;
+    memcpy(&value, (const char *)counters + counter_list[index].offset, sizeof value);
+    return value;
+}
+
+const char *stc_coh_violation_kind_name(stc_coh_violation_kind kind)
+{
+    static const char *const names[STC_COH_VIOL_KIND_COUNT] = {"data", "swmr", "suppliers",
+                                                                "impossible"};
+    return (unsigned)kind < STC_COH_VIOL_KIND_COUNT ? names[kind] : "?";
+}
+
+/* ------------------------------------------------------------ helpers */
+
+static bool is_power_of_two(uint64_t x)
+{
+    return x && !(x & (x - 1));
+}
+
+static uint32_t log2_u32(uint32_t x)
+{
+    uint32_t bits = 0;
+    while ((1u << bits) < x)
+        bits++;
+    return bits;
+}
+
+static void set_error(stc_coh_system *system, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void set_error(stc_coh_system *system, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(system->error, sizeof system->error, fmt, args);
+    va_end(args);
+}
+
+static void violation(stc_coh_system *system, stc_coh_violation_kind kind, unsigned core,
+                      uint64_t addr, uint64_t expected, uint64_t got, const char *fmt, ...)
+    PRINTF_LIKE(7, 8);
+static void violation(stc_coh_system *system, stc_coh_violation_kind kind, unsigned core,
+                      uint64_t addr, uint64_t expected, uint64_t got, const char *fmt, ...)
+{
+    if (system->violations < STC_COH_VIOLATIONS_KEPT) {
+        stc_coh_violation *v = &system->kept[system->violations];
+        v->kind = kind;
+        v->core = core;
+        v->reference = system->reference;
+        v->addr = addr;
+        v->expected = expected;
+        v->got = got;
+        int used = snprintf(v->text, sizeof v->text, "%s: core %u reference %llu: ",
+                            stc_coh_violation_kind_name(kind), core,
+                            (unsigned long long)system->reference);
+        if (used > 0 && (size_t)used < sizeof v->text) {
+            va_list args;
+            va_start(args, fmt);
+            vsnprintf(v->text + used, sizeof v->text - (size_t)used, fmt, args);
+            va_end(args);
+        }
+    }
+    system->violations++;
+    system->violations_of[kind]++;
+}
+
+static uint64_t bytes_le(const uint8_t *bytes, uint32_t count)
+{
+    uint64_t value = 0;
+    for (uint32_t i = 0; i < count && i < 8; i++)
+        value |= (uint64_t)bytes[i] << (8 * i);
+    return value;
+}
+
+/* Words [offset, offset + len) touches, as a mask of 4-byte words. */
+static uint64_t word_mask(uint32_t offset, uint32_t len)
+{
+    uint32_t first = offset / STC_COH_WORD_BYTES;
+    uint32_t last = (offset + len - 1) / STC_COH_WORD_BYTES;
+    uint64_t upto_last = last >= 63 ? ~0ull : (1ull << (last + 1)) - 1;
+    return upto_last & ~((1ull << first) - 1);
+}
+
+/* ------------------------------------------------------------ blocks */
+
+static uint64_t hash_block(uint64_t block)
+{
+    block ^= block >> 33;
+    block *= 0xff51afd7ed558ccdull;
+    block ^= block >> 33;
+    return block;
+}
+
+static int grow_hash(stc_coh_system *system)
+{
+    uint32_t capacity = system->hash_capacity ? system->hash_capacity * 2 : 1024;
+    uint32_t *hash = calloc(capacity, sizeof *hash);
+    if (!hash)
+        return -1;
+    for (uint32_t e = 0; e < system->entry_count; e++) {
+        uint64_t slot = hash_block(system->entries[e].block) & (capacity - 1);
+        while (hash[slot])
+            slot = (slot + 1) & (capacity - 1);
+        hash[slot] = e + 1;
+    }
+    free(system->hash);
+    system->hash = hash;
+    system->hash_capacity = capacity;
+    return 0;
+}
+
+/* The entry of block, or -1 if there is none (and create is false, or
+ * memory ran out). */
+static long lookup_block(const stc_coh_system *system, uint64_t block)
+{
+    if (system->hash_capacity) {
+        uint64_t slot = hash_block(block) & (system->hash_capacity - 1);
+        while (system->hash[slot]) {
+            uint32_t e = system->hash[slot] - 1;
+            if (system->entries[e].block == block)
+                return e;
+            slot = (slot + 1) & (system->hash_capacity - 1);
+        }
+    }
+    return -1;
+}
+
+static long find_block(stc_coh_system *system, uint64_t block, bool create)
+{
+    long found = lookup_block(system, block);
+    if (found >= 0 || !create)
+        return found;
+    if ((uint64_t)(system->entry_count + 1) * 2 > system->hash_capacity && grow_hash(system) != 0)
+        return -1;
+    if (system->entry_count == system->entry_capacity) {
+        uint32_t capacity = system->entry_capacity ? system->entry_capacity * 2 : 256;
+        block_entry *entries = realloc(system->entries, (size_t)capacity * sizeof *entries);
+        if (!entries)
+            return -1;
+        system->entries = entries;
+        uint8_t *memory = realloc(system->memory, (size_t)capacity * system->line);
+        if (!memory)
+            return -1;
+        system->memory = memory;
+        uint8_t *shadow = realloc(system->shadow, (size_t)capacity * system->line);
+        if (!shadow)
+            return -1;
+        system->shadow = shadow;
+        system->entry_capacity = capacity;
+    }
+    uint32_t e = system->entry_count++;
+    block_entry *entry = &system->entries[e];
+    memset(entry, 0, sizeof *entry);
+    entry->block = block;
+    for (unsigned c = 0; c < STC_COH_MAX_CORES; c++)
+        entry->fa_node[c] = -1;
+    memset(system->memory + (size_t)e * system->line, 0, system->line);
+    memset(system->shadow + (size_t)e * system->line, 0, system->line);
+    uint64_t slot = hash_block(block) & (system->hash_capacity - 1);
+    while (system->hash[slot])
+        slot = (slot + 1) & (system->hash_capacity - 1);
+    system->hash[slot] = e + 1;
+    return e;
+}
+
+/* ------------------------------------------------ fully associative LRU */
+
+static void fa_unlink(fa_cache *fa, int32_t n)
+{
+    fa_node *node = &fa->nodes[n];
+    if (node->prev >= 0)
+        fa->nodes[node->prev].next = node->next;
+    else
+        fa->head = node->next;
+    if (node->next >= 0)
+        fa->nodes[node->next].prev = node->prev;
+    else
+        fa->tail = node->prev;
+}
+
+static void fa_push_front(fa_cache *fa, int32_t n)
+{
+    fa->nodes[n].prev = -1;
+    fa->nodes[n].next = fa->head;
+    if (fa->head >= 0)
+        fa->nodes[fa->head].prev = n;
+    fa->head = n;
+    if (fa->tail < 0)
+        fa->tail = n;
+}
+
+/* Drop the block from core's FA cache (an invalidation). */
+static void fa_remove(stc_coh_system *system, unsigned core, uint32_t e)
+{
+    fa_cache *fa = &system->fa[core];
+    int32_t n = system->entries[e].fa_node[core];
+    if (n < 0)
+        return;
+    fa_unlink(fa, n);
+    fa->nodes[n].next = fa->free_list;
+    fa->free_list = n;
+    fa->count--;
+    system->entries[e].fa_node[core] = -1;
+}
+
+/* An access of core to the block: returns whether the FA cache held it,
+ * and makes it the most recent. */
+static bool fa_access(stc_coh_system *system, unsigned core, uint32_t e)
+{
+    fa_cache *fa = &system->fa[core];
+    int32_t n = system->entries[e].fa_node[core];
+    if (n >= 0) {
+        fa_unlink(fa, n);
+        fa_push_front(fa, n);
+        return true;
+    }
+    if (fa->count == system->fa_lines) {
+        int32_t lru = fa->tail;
+        fa_unlink(fa, lru);
+        system->entries[fa->nodes[lru].entry].fa_node[core] = -1;
+        n = lru;
+    } else {
+        n = fa->free_list;
+        fa->free_list = fa->nodes[n].next;
+        fa->count++;
+    }
+    fa->nodes[n].entry = e;
+    fa_push_front(fa, n);
+    system->entries[e].fa_node[core] = n;
+    return false;
+}
+
+/* ------------------------------------------------------------ create */
+
+stc_coh_system *stc_coh_create(const stc_coh_config *config, char *err, size_t err_len)
+{
+    char message[256] = "";
+    const stc_coh_table *table = NULL;
+    if (!config) {
+        snprintf(message, sizeof message, "no configuration");
+    } else if (config->cores < 1 || config->cores > STC_COH_MAX_CORES) {
+        snprintf(message, sizeof message, "cores %u: must be 1..%d", config->cores,
+                 STC_COH_MAX_CORES);
+    } else if (!is_power_of_two(config->line_bytes) || config->line_bytes < STC_COH_WORD_BYTES ||
+               config->line_bytes > STC_COH_MAX_LINE) {
+        snprintf(message, sizeof message, "line %u bytes: must be a power of two, %d..%d",
+                 config->line_bytes, STC_COH_WORD_BYTES, STC_COH_MAX_LINE);
+    } else if (config->ways < 1 || config->ways > 1024) {
+        snprintf(message, sizeof message, "ways %u: must be 1..1024", config->ways);
+    } else if (config->size_bytes > (1u << 30) ||
+               config->size_bytes % ((uint64_t)config->ways * config->line_bytes) != 0 ||
+               !is_power_of_two(config->size_bytes / ((uint64_t)config->ways * config->line_bytes))) {
+        snprintf(message, sizeof message,
+                 "size %u bytes: must be ways x line x a power of two (sets), at most 1 GiB",
+                 config->size_bytes);
+    } else if (!config->table && (unsigned)config->protocol >= STC_COH_PROTOCOL_COUNT) {
+        snprintf(message, sizeof message, "protocol %d: unknown", (int)config->protocol);
+    } else {
+        table = config->table ? config->table : stc_coh_table_of(config->protocol);
+        char check[200];
+        if (stc_coh_table_check(table, check, sizeof check) != 0) {
+            snprintf(message, sizeof message, "protocol table: %s", check);
+            table = NULL;
+        }
+    }
+    if (!table) {
+        if (err && err_len)
+            snprintf(err, err_len, "%s", message);
+        return NULL;
+    }
+
+    stc_coh_system *system = calloc(1, sizeof *system);
+    if (!system)
+        goto out_of_memory;
+    system->config = *config;
+    system->table = *table;
+    system->config.table = NULL;
+    system->config.protocol = table->protocol;
+    system->line = config->line_bytes;
+    system->line_shift = log2_u32(config->line_bytes);
+    system->sets = config->size_bytes / (config->ways * config->line_bytes);
+    system->fa_lines = config->size_bytes / config->line_bytes;
+    size_t frame_count = (size_t)config->cores * config->size_bytes / config->line_bytes;
+    system->frames = calloc(frame_count, sizeof *system->frames);
+    system->data = calloc(frame_count, config->line_bytes);
+    if (!system->frames || !system->data)
+        goto out_of_memory;
+    for (unsigned c = 0; c < config->cores; c++) {
+        fa_cache *fa = &system->fa[c];
+        fa->nodes = malloc((size_t)system->fa_lines * sizeof *fa->nodes);
+        if (!fa->nodes)
+            goto out_of_memory;
+        for (uint32_t n = 0; n < system->fa_lines; n++)
+            fa->nodes[n].next = n + 1 < system->fa_lines ? (int32_t)(n + 1) : -1;
+        fa->head = fa->tail = -1;
+        fa->free_list = 0;
+    }
+    return system;
+
+out_of_memory:
+    stc_coh_destroy(system);
+    if (err && err_len)
+        snprintf(err, err_len, "out of memory");
+    return NULL;
+}
+
+void stc_coh_destroy(stc_coh_system *system)
+{
+    if (!system)
+        return;
+    for (unsigned c = 0; c < STC_COH_MAX_CORES; c++)
+        free(system->fa[c].nodes);
+    free(system->frames);
+    free(system->data);
+    free(system->entries);
+    free(system->memory);
+    free(system->shadow);
+    free(system->hash);
+    free(system);
+}
+
+/* ------------------------------------------------------------ the bus */
+
+static size_t frame_index(const stc_coh_system *system, unsigned core, uint64_t block, uint32_t way)
+{
+    uint32_t set = (uint32_t)(block & (system->sets - 1));
+    return ((size_t)core * system->sets + set) * system->config.ways + way;
+}
+
+/* The frame of core holding a valid copy of block, or -1. */
+static long find_frame(const stc_coh_system *system, unsigned core, uint64_t block)
+{
+    for (uint32_t w = 0; w < system->config.ways; w++) {
+        size_t f = frame_index(system, core, block, w);
+        if (system->frames[f].state != STC_COH_I && system->frames[f].block == block)
+            return (long)f;
+    }
+    return -1;
+}
+
+static uint8_t *frame_data(stc_coh_system *system, size_t f)
+{
+    return system->data + f * system->line;
+}
+
+typedef struct {
+    bool shared;       /* some snooper asserted the shared line */
+    bool supplied;     /* some snooper supplied */
+    uint8_t data[STC_COH_MAX_LINE]; /* what a BusRd/BusRdX requester receives */
+} bus_result;
+
+/* Broadcast bus transaction of requester for block (entry e): every other
+ * cache probes its tags, every valid copy applies its snoop row. The data a
+ * requester would receive is the supplier's copy, else memory before the
+ * transaction. BusWB: memory takes wb_data first. */
+static void broadcast(stc_coh_system *system, unsigned requester, stc_coh_bus bus, uint32_t e,
+                      const uint8_t *wb_data, bus_result *result)
+{
+    uint8_t *memory = system->memory + (size_t)e * system->line;
+    uint64_t block = system->entries[e].block;
+    stc_coh_counters *req = &system->counters[requester];
+    result->shared = false;
+    result->supplied = false;
+    memcpy(result->data, memory, system->line);
+    if (bus == STC_COH_BUS_WB) {
+        memcpy(memory, wb_data, system->line);
+        req->bus_wb++;
+        req->mem_writebacks++;
+    }
+    for (unsigned d = 0; d < system->config.cores; d++) {
+        if (d == requester)
+            continue;
+        stc_coh_counters *snooper = &system->counters[d];
+        snooper->snoop_lookups++;
+        long f = find_frame(system, d, block);
+        if (f < 0)
+            continue; /* I: every table's I rows do nothing */
+        stc_coh_state state = (stc_coh_state)system->frames[f].state;
+        const stc_coh_snoop_row *row = stc_coh_snoop_lookup(&system->table, state, bus);
+        if (!row || row->impossible) {
+            violation(system, STC_COH_VIOL_IMPOSSIBLE, requester, block << system->line_shift, 0, 0,
+                      "block 0x%llx: core %u in %s snoops %s (impossible row)",
+                      (unsigned long long)(block << system->line_shift), d,
+                      stc_coh_state_name(state), stc_coh_bus_name(bus));
+            continue;
+        }
+        uint8_t *copy = frame_data(system, (size_t)f);
+        if (row->supplies) {
+            if (result->supplied)
+                violation(system, STC_COH_VIOL_SUPPLIERS, requester, block << system->line_shift,
+                          0, 0, "block 0x%llx: core %u supplies %s too",
+                          (unsigned long long)(block << system->line_shift), d,
+                          stc_coh_bus_name(bus));
+            else
+                memcpy(result->data, copy, system->line);
+            result->supplied = true;
+            snooper->c2c_supplied++;
+        }
+        if (row->flushes) {
+            memcpy(memory, copy, system->line);
+            snooper->flushes++;
+            snooper->mem_writebacks++;
+        }
+        if (row->asserts_shared)
+            result->shared = true;
+        if (row->next == STC_COH_I) {
+            req->inv_sent++;
+            snooper->inv_received++;
+            system->entries[e].lost |= (uint8_t)(1u << d);
+            system->entries[e].others_wrote[d] = 0;
+            fa_remove(system, d, e);
+        }
+        system->frames[f].state = (uint8_t)row->next;
+    }
+    if (bus == STC_COH_BUS_RD || bus == STC_COH_BUS_RDX) {
+        if (result->supplied)
+            req->c2c_received++;
+        else
+            req->mem_reads++;
+    }
+}
+
+static void count_bus(stc_coh_counters *counters, stc_coh_bus bus)
+{
+    if (bus == STC_COH_BUS_RD)
+        counters->bus_rd++;
+    else if (bus == STC_COH_BUS_RDX)
+        counters->bus_rdx++;
+    else if (bus == STC_COH_BUS_UPGR)
+        counters->upgrades++;
+}
+
+static void check_swmr(stc_coh_system *system, unsigned requester, uint64_t block)
+{
+    unsigned valid = 0, modified = 0, exclusive = 0, owned = 0;
+    for (unsigned c = 0; c < system->config.cores; c++) {
+        long f = find_frame(system, c, block);
+        if (f < 0)
+            continue;
+        valid++;
+        stc_coh_state state = (stc_coh_state)system->frames[f].state;
+        modified += state == STC_COH_M;
+        exclusive += state == STC_COH_E;
+        owned += state == STC_COH_O;
+    }
+    const char *why = NULL;
+    if (modified > 1)
+        why = "more than one M copy";
+    else if (modified + exclusive > 0 && valid > 1)
+        why = "an M or E copy and another valid copy";
+    else if (owned > 1)
+        why = "more than one O copy";
+    if (why)
+        violation(system, STC_COH_VIOL_SWMR, requester, block << system->line_shift, 0, 0,
+                  "block 0x%llx: %s (%u valid, %u M, %u E, %u O)",
+                  (unsigned long long)(block << system->line_shift), why, valid, modified,
+                  exclusive, owned);
+}
+
+/* One access of core to bytes [offset, offset + len) of block; value_bytes
+ * is the store's data (already positioned), loaded the load's result. */
+static int block_access(stc_coh_system *system, unsigned core, stc_coh_op op, uint64_t block,
+                        uint32_t offset, uint32_t len, const uint8_t *value_bytes, uint8_t *loaded)
+{
+    stc_coh_counters *counters = &system->counters[core];
+    long found = find_block(system, block, true);
+    if (found < 0) {
+        set_error(system, "out of memory");
+        return -1;
+    }
+    uint32_t e = (uint32_t)found;
+    uint64_t addr = (block << system->line_shift) + offset;
+    long f = find_frame(system, core, block);
+    stc_coh_state state = f >= 0 ? (stc_coh_state)system->frames[f].state : STC_COH_I;
+    stc_coh_proc_event event = op == STC_COH_OP_STORE ? STC_COH_STORE : STC_COH_LOAD;
+    const stc_coh_proc_row *row = stc_coh_proc_lookup(&system->table, state, event);
+    if (!row || row->impossible) {
+        violation(system, STC_COH_VIOL_IMPOSSIBLE, core, addr, 0, 0, "%s in %s (impossible row)",
+                  stc_coh_proc_event_name(event), stc_coh_state_name(state));
+        return 0;
+    }
+    block_entry *entry = &system->entries[e];
+    uint8_t core_bit = (uint8_t)(1u << core);
+    bool fa_hit = fa_access(system, core, e);
+
+    if (row->hit) {
+        counters->hits++;
+    } else {
+        counters->misses++;
+        if (!(entry->seen & core_bit))
+            counters->miss_compulsory++;
+        else if (entry->lost & core_bit) {
+            if (entry->others_wrote[core] & word_mask(offset, len))
+                counters->miss_true_sharing++;
+            else
+                counters->miss_false_sharing++;
+        } else if (fa_hit)
+            counters->miss_conflict++;
+        else
+            counters->miss_capacity++;
+        entry->lost &= (uint8_t)~core_bit;
+        entry->others_wrote[core] = 0;
+    }
+    entry->seen |= core_bit;
+
+    if (f < 0) {
+        /* A frame: the lowest-numbered free way, else the least recent. */
+        size_t victim = frame_index(system, core, block, 0);
+        for (uint32_t w = 0; w < system->config.ways; w++) {
+            size_t candidate = frame_index(system, core, block, w);
+            if (system->frames[candidate].state == STC_COH_I) {
+                victim = candidate;
+                break;
+            }
+            if (system->frames[candidate].lru < system->frames[victim].lru)
+                victim = candidate;
+        }
+        frame *v = &system->frames[victim];
+        if (v->state != STC_COH_I) {
+            stc_coh_state victim_state = (stc_coh_state)v->state;
+            const stc_coh_proc_row *evict = stc_coh_proc_lookup(&system->table, victim_state,
+                                                                STC_COH_EVICT);
+            if (!evict || evict->impossible) {
+                violation(system, STC_COH_VIOL_IMPOSSIBLE, core, v->block << system->line_shift, 0,
+                          0, "Evict in %s (impossible row)", stc_coh_state_name(victim_state));
+            } else {
+                if (evict->bus != STC_COH_BUS_NONE) {
+                    long ve = find_block(system, v->block, true);
+                    if (ve < 0) {
+                        set_error(system, "out of memory");
+                        return -1;
+                    }
+                    bus_result wb;
+                    count_bus(counters, evict->bus);
+                    broadcast(system, core, evict->bus, (uint32_t)ve, frame_data(system, victim), &wb);
+                    entry = &system->entries[e];
+                }
+                v->state = (uint8_t)evict->next_alone;
+            }
+        }
+        /* Even a broken Evict row frees the frame for the new block. */
+        v->state = STC_COH_I;
+        v->block = block;
+        f = (long)victim;
+    }
+
+    stc_coh_state next = row->next_alone;
+    if (row->bus != STC_COH_BUS_NONE) {
+        bus_result result;
+        count_bus(counters, row->bus);
+        broadcast(system, core, row->bus, e, NULL, &result);
+        if (row->bus == STC_COH_BUS_RD || row->bus == STC_COH_BUS_RDX)
+            memcpy(frame_data(system, (size_t)f), result.data, system->line);
+        if (result.shared)
+            next = row->next_shared;
+    }
+    system->frames[f].state = (uint8_t)next;
+    system->frames[f].block = block;
+    system->frames[f].lru = ++system->clock;
+
+    uint8_t *copy = frame_data(system, (size_t)f) + offset;
+    uint8_t *shadow = system->shadow + (size_t)e * system->line + offset;
+    if (op == STC_COH_OP_STORE) {
+        memcpy(copy, value_bytes, len);
+        memcpy(shadow, value_bytes, len);
+        uint64_t words = word_mask(offset, len);
+        for (unsigned d = 0; d < system->config.cores; d++)
+            if (d != core && (entry->lost & (1u << d)))
+                entry->others_wrote[d] |= words;
+    } else {
+        memcpy(loaded, copy, len);
+        if (memcmp(copy, shadow, len) != 0) {
+            uint32_t i = 0;
+            while (copy[i] == shadow[i])
+                i++;
+            uint32_t shown = len - i < 8 ? len - i : 8;
+            uint64_t expected = bytes_le(shadow + i, shown);
+            uint64_t got = bytes_le(copy + i, shown);
+            violation(system, STC_COH_VIOL_DATA, core, addr + i, expected, got,
+                      "load 0x%llx (%u bytes at 0x%llx, %s): expected 0x%llx got 0x%llx",
+                      (unsigned long long)addr, len, (unsigned long long)(addr + i),
+                      stc_coh_state_name(next), (unsigned long long)expected,
+                      (unsigned long long)got);
+        }
+    }
+    check_swmr(system, core, block);
+    return 0;
+}
+
+int stc_coh_access(stc_coh_system *system, unsigned core, stc_coh_op op, uint64_t addr,
+                   uint32_t size, uint64_t value, uint64_t *loaded)
+{
+    if (core >= system->config.cores) {
+        set_error(system, "core %u: the system has %u cores (0..%u)", core, system->config.cores,
+                  system->config.cores - 1);
+        return -1;
+    }
+    if (op != STC_COH_OP_LOAD && op != STC_COH_OP_STORE) {
+        set_error(system, "operation %d: not a load or a store", (int)op);
+        return -1;
+    }
+    if (size < 1 || size > system->line) {
+        set_error(system, "size %u: must be 1..%u (the line)", size, system->line);
+        return -1;
+    }
+    uint8_t bytes[STC_COH_MAX_LINE];
+    uint8_t result[STC_COH_MAX_LINE];
+    for (uint32_t i = 0; i < size; i++)
+        bytes[i] = (uint8_t)(value >> (8 * (i % 8)));
+    stc_coh_counters *counters = &system->counters[core];
+    counters->references++;
+    if (op == STC_COH_OP_STORE)
+        counters->stores++;
+    else
+        counters->loads++;
+    uint32_t done = 0;
+    while (done < size) {
+        uint64_t at = addr + done;
+        uint32_t offset = (uint32_t)(at & (system->line - 1));
+        uint32_t len = size - done;
+        if (len > system->line - offset)
+            len = system->line - offset;
+        if (block_access(system, core, op, at >> system->line_shift, offset, len, bytes + done,
+                         result + done) != 0)
+            return -1;
+        done += len;
+    }
+    if (loaded)
+        *loaded = op == STC_COH_OP_LOAD ? bytes_le(result, size) : 0;
+    system->reference++;
+    return 0;
+}
+
+int stc_coh_fetch(stc_coh_system *system, unsigned core)
+{
+    if (core >= system->config.cores) {
+        set_error(system, "core %u: the system has %u cores (0..%u)", core, system->config.cores,
+                  system->config.cores - 1);
+        return -1;
+    }
+    system->counters[core].fetches++;
+    return 0;
+}
+
+/* ------------------------------------------------------------ queries */
+
+const char *stc_coh_error(const stc_coh_system *system)
+{
+    return system->error;
+}
+
+const stc_coh_counters *stc_coh_core_counters(const stc_coh_system *system, unsigned core)
+{
+    return core < system->config.cores ? &system->counters[core] : NULL;
+}
+
+void stc_coh_total(const stc_coh_system *system, stc_coh_counters *total)
+{
+    uint64_t sums[STC_COH_COUNTER_COUNT] = {0};
+    for (unsigned c = 0; c < system->config.cores; c++)
+        for (unsigned i = 0; i < STC_COH_COUNTER_COUNT; i++)
+            sums[i] += stc_coh_counter_value(&system->counters[c], i);
+    memset(total, 0, sizeof *total);
+    for (unsigned i = 0; i < STC_COH_COUNTER_COUNT; i++)
+        memcpy((char *)total + counter_list[i].offset, &sums[i], sizeof sums[i]);
+}
+
+uint64_t stc_coh_violation_count(const stc_coh_system *system)
+{
+    return system->violations;
+}
+
+uint64_t stc_coh_violation_kind_count(const stc_coh_system *system, stc_coh_violation_kind kind)
+{
+    return (unsigned)kind < STC_COH_VIOL_KIND_COUNT ? system->violations_of[kind] : 0;
+}
+
+const stc_coh_violation *stc_coh_violation_at(const stc_coh_system *system, unsigned index)
+{
+    if (index >= STC_COH_VIOLATIONS_KEPT || index >= system->violations)
+        return NULL;
+    return &system->kept[index];
+}
+
+stc_coh_state stc_coh_state_of(const stc_coh_system *system, unsigned core, uint64_t addr)
+{
+    if (core >= system->config.cores)
+        return STC_COH_I;
+    long f = find_frame(system, core, addr >> system->line_shift);
+    return f < 0 ? STC_COH_I : (stc_coh_state)system->frames[f].state;
+}
+
+static uint64_t read_bytes(const stc_coh_system *system, const uint8_t *pool, uint64_t addr,
+                           uint32_t size)
+{
+    uint64_t block = addr >> system->line_shift;
+    uint32_t offset = (uint32_t)(addr & (system->line - 1));
+    if (size > 8)
+        size = 8;
+    if (size > system->line - offset)
+        size = system->line - offset;
+    long e = lookup_block(system, block);
+    if (e < 0)
+        return 0;
+    return bytes_le(pool + (size_t)e * system->line + offset, size);
+}
+
+uint64_t stc_coh_memory_read(const stc_coh_system *system, uint64_t addr, uint32_t size)
+{
+    return read_bytes(system, system->memory, addr, size);
+}
+
+uint64_t stc_coh_shadow_read(const stc_coh_system *system, uint64_t addr, uint32_t size)
+{
+    return read_bytes(system, system->shadow, addr, size);
+}
+
+const stc_coh_config *stc_coh_config_of(const stc_coh_system *system)
+{
+    return &system->config;
+}

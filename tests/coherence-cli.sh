@@ -1,0 +1,141 @@
+#!/bin/bash
+# `stcsim coherence` (docs/COHERENCE.md section 9): bad trace lines give
+# FILE:LINE errors, bad options name the option (exit 2), nothing reaches
+# stdout on an error, and a tiny trace gives totals worked out by hand, the
+# same from plain, gzip and zstd input. Usage: coherence-cli.sh STCSIM
+set -u
+STCSIM=${1:?usage: coherence-cli.sh STCSIM}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+
+# expect_error NAME STATUS EXPECTED-STDERR-SUBSTRING -- arguments...
+expect_error() {
+    local name=$1 want_status=$2 expected=$3
+    shift 4
+    local status=0
+    "$STCSIM" coherence "$@" >"$work/out" 2>"$work/err" </dev/null || status=$?
+    if [ "$status" -ne "$want_status" ]; then
+        echo "FAIL $name: exit status $status, want $want_status"; cat "$work/err"
+        failed=$((failed + 1)); return
+    fi
+    if [ -s "$work/out" ]; then
+        echo "FAIL $name: wrote to stdout:"; head -3 "$work/out"; failed=$((failed + 1)); return
+    fi
+    if ! grep -qF -- "$expected" "$work/err"; then
+        echo "FAIL $name: stderr lacks '$expected':"; cat "$work/err"; failed=$((failed + 1)); return
+    fi
+    passed=$((passed + 1))
+}
+
+# expect_total NAME OUTPUT-FILE COUNTER VALUE: the total column of a counter row
+expect_total() {
+    local name=$1 file=$2 counter=$3 want=$4
+    local got
+    got=$(awk -v c="$counter" '$1 == c { print $NF }' "$file")
+    if [ "$got" != "$want" ]; then
+        echo "FAIL $name: $counter total '$got', want $want"; failed=$((failed + 1)); return
+    fi
+    passed=$((passed + 1))
+}
+
+printf '0 0 100\n0 7 100\n' >"$work/bad-label.txt"
+printf '0 0 100\n# comment\n\n3 0 100\n' >"$work/core-range.txt"
+printf '1 1 100\n0 0 zz12\n' >"$work/bad-hex.txt"
+printf 'x 0 100\n' >"$work/bad-core.txt"
+printf '0 0 100 0\n' >"$work/bad-size.txt"
+printf '0 0 100 64\n' >"$work/size-line.txt"
+printf '0 0 100 4 9\n' >"$work/extra.txt"
+printf '0\n' >"$work/no-label.txt"
+
+expect_error bad-label   1 "bad-label.txt:2: bad label '7'"   -- "$work/bad-label.txt"
+expect_error core-range  1 "core-range.txt:4: core 3 out of range" -- --cores 2 "$work/core-range.txt"
+expect_error bad-hex     1 "bad-hex.txt:2: bad address 'zz12'" -- "$work/bad-hex.txt"
+expect_error bad-core    1 "bad-core.txt:1: bad core 'x'"     -- "$work/bad-core.txt"
+expect_error bad-size    1 "bad-size.txt:1: bad size '0'"     -- "$work/bad-size.txt"
+expect_error size-line   1 "size-line.txt:1: size 64 larger than the line" -- "$work/size-line.txt"
+expect_error extra-field 1 "extra.txt:1: unexpected '9'"      -- "$work/extra.txt"
+expect_error no-label    1 "no-label.txt:1: missing label"    -- "$work/no-label.txt"
+expect_error missing     1 "nonexistent.txt"                  -- "$work/nonexistent.txt"
+expect_error protocol    2 "--protocol"                       -- --protocol mosi "$work/bad-label.txt"
+expect_error cores       2 "--cores '9'"                      -- --cores 9 "$work/bad-label.txt"
+expect_error ways        2 "--size/--ways/--line"             -- --ways 3 "$work/bad-label.txt"
+expect_error line        2 "--line"                           -- --line 24 "$work/bad-label.txt"
+expect_error no-value    2 "--size needs a value"             -- --size
+expect_error unknown     2 "unknown option '--bogus'"         -- --bogus "$work/bad-label.txt"
+expect_error no-trace    2 "no trace given"                   --
+
+# The tiny trace (2 cores, one block): c0 reads, c1 reads, c0 writes (an
+# upgrade invalidating c1), c1 reads again (a true-sharing miss served by
+# c0's M copy), and one fetch. Worked out by hand for every protocol: MSI
+# and MESI flush on the supply, MOESI does not.
+printf '0 0 100\n1 0 100\n0 2 4000\n0 1 100\n1 0 100\n' >"$work/tiny.txt"
+for protocol in msi mesi moesi; do
+    out="$work/tiny-$protocol.out"
+    status=0
+    "$STCSIM" coherence --cores 2 --protocol "$protocol" "$work/tiny.txt" >"$out" 2>"$work/err" || status=$?
+    if [ "$status" -ne 0 ]; then
+        echo "FAIL tiny $protocol: exit status $status"; cat "$work/err"; failed=$((failed + 1)); continue
+    fi
+    expect_total "tiny $protocol" "$out" references 4
+    expect_total "tiny $protocol" "$out" loads 3
+    expect_total "tiny $protocol" "$out" stores 1
+    expect_total "tiny $protocol" "$out" fetches 1
+    expect_total "tiny $protocol" "$out" hits 1
+    expect_total "tiny $protocol" "$out" misses 3
+    expect_total "tiny $protocol" "$out" upgrades 1
+    expect_total "tiny $protocol" "$out" bus_rd 3
+    expect_total "tiny $protocol" "$out" bus_rdx 0
+    expect_total "tiny $protocol" "$out" inv_sent 1
+    expect_total "tiny $protocol" "$out" inv_received 1
+    expect_total "tiny $protocol" "$out" c2c_supplied 1
+    expect_total "tiny $protocol" "$out" mem_reads 2
+    expect_total "tiny $protocol" "$out" snoop_lookups 4
+    expect_total "tiny $protocol" "$out" miss_compulsory 2
+    expect_total "tiny $protocol" "$out" miss_true_sharing 1
+    expect_total "tiny $protocol" "$out" miss_false_sharing 0
+    if [ "$protocol" = moesi ]; then
+        expect_total "tiny $protocol" "$out" flushes 0
+    else
+        expect_total "tiny $protocol" "$out" flushes 1
+    fi
+    if grep -q '^violations: 0 ' "$out"; then passed=$((passed + 1)); else
+        echo "FAIL tiny $protocol: no 'violations: 0' line"; failed=$((failed + 1)); fi
+done
+
+# Compressed input and stdin give the same report.
+"$STCSIM" coherence --cores 2 "$work/tiny.txt" | sed 1d >"$work/plain.out"
+for tool in gzip zstd; do
+    if ! command -v "$tool" >/dev/null; then
+        echo "SKIP $tool: not installed"; continue
+    fi
+    "$tool" -q -c "$work/tiny.txt" >"$work/tiny.$tool"
+    if "$STCSIM" coherence --cores 2 "$work/tiny.$tool" | sed 1d | cmp -s - "$work/plain.out" &&
+        "$STCSIM" coherence --cores 2 - <"$work/tiny.$tool" | sed 1d | cmp -s - "$work/plain.out"; then
+        passed=$((passed + 1))
+    else
+        echo "FAIL $tool input: report differs from the plain trace's"; failed=$((failed + 1))
+    fi
+done
+if command -v zstd >/dev/null; then
+    for i in $(seq 1 3000); do printf '%d 0 %x\n' $((i % 2)) $((i * 64)); done | zstd -q -c | head -c 300 >"$work/trunc.zst"
+    expect_error truncated 1 "trunc.zst: zstd failed" -- --cores 2 "$work/trunc.zst"
+fi
+
+# --json: one object, the same totals.
+if "$STCSIM" coherence --cores 2 --json "$work/tiny.txt" >"$work/tiny.json" &&
+    grep -q '"total": {"references": 4, ' "$work/tiny.json" &&
+    grep -q '"violations": {"count": 0, ' "$work/tiny.json"; then
+    if command -v jq >/dev/null && ! jq -e '.total.miss_true_sharing == 1 and (.per_core | length) == 2' \
+        "$work/tiny.json" >/dev/null; then
+        echo "FAIL json: jq disagrees"; failed=$((failed + 1))
+    else
+        passed=$((passed + 1))
+    fi
+else
+    echo "FAIL json"; cat "$work/tiny.json"; failed=$((failed + 1))
+fi
+
+echo "coherence-cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

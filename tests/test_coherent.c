@@ -1,0 +1,538 @@
+/*
+ * test_coherent.c - the coherent system on an atomic bus (coherent.h,
+ * docs/COHERENCE.md section 9):
+ *  - hand-built sequences with outcomes worked out by hand, per protocol;
+ *  - miss classes: false and true sharing, compulsory / capacity / conflict;
+ *  - the checks catch deliberately broken tables (data, single writer);
+ *  - seeded random traffic: no violation in any protocol, and the counters'
+ *    identities hold;
+ *  - a second MSI simulator written plainly here (no table) agrees with the
+ *    model counter for counter on seeded random traffic.
+ */
+#include "check.h"
+#include "coherent.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+enum { ERR_LEN = 256 };
+
+static const stc_coh_protocol all_protocols[] = {STC_COH_MSI, STC_COH_MESI, STC_COH_MOESI};
+
+static stc_coh_system *make(stc_coh_protocol protocol, unsigned cores, uint32_t size, uint32_t ways,
+                            uint32_t line, const stc_coh_table *table)
+{
+    char err[ERR_LEN] = "";
+    stc_coh_config config = {.cores = cores, .size_bytes = size, .ways = ways, .line_bytes = line,
+                             .protocol = protocol, .table = table};
+    stc_coh_system *system = stc_coh_create(&config, err, sizeof err);
+    CHECK(system != NULL, "create: %s", err);
+    if (!system)
+        exit(1);
+    return system;
+}
+
+static uint64_t ld(stc_coh_system *system, unsigned core, uint64_t addr)
+{
+    uint64_t got = 0;
+    int rc = stc_coh_access(system, core, STC_COH_OP_LOAD, addr, 4, 0, &got);
+    CHECK(rc == 0, "load: %s", stc_coh_error(system));
+    return got;
+}
+
+static void st(stc_coh_system *system, unsigned core, uint64_t addr, uint64_t value)
+{
+    int rc = stc_coh_access(system, core, STC_COH_OP_STORE, addr, 4, value, NULL);
+    CHECK(rc == 0, "store: %s", stc_coh_error(system));
+}
+
+static const stc_coh_counters *cc(const stc_coh_system *system, unsigned core)
+{
+    return stc_coh_core_counters(system, core);
+}
+
+static void expect_clean(const stc_coh_system *system, const char *what)
+{
+    CHECK_EQ_U64(stc_coh_violation_count(system), 0, "%s: violations (first: %s)", what,
+                 stc_coh_violation_at(system, 0) ? stc_coh_violation_at(system, 0)->text : "");
+}
+
+/* -------------------------------------------------- hand-built sequences */
+
+static void msi_upgrade_and_supply(void)
+{
+    stc_coh_system *s = make(STC_COH_MSI, 2, 8192, 4, 32, NULL);
+    ld(s, 0, 0x100);
+    ld(s, 1, 0x100);
+    CHECK(stc_coh_state_of(s, 0, 0x100) == STC_COH_S, "msi: c0 S after two loads");
+    CHECK(stc_coh_state_of(s, 1, 0x100) == STC_COH_S, "msi: c1 S after two loads");
+    st(s, 0, 0x100, 0x11223344);
+    CHECK_EQ_U64(cc(s, 0)->upgrades, 1, "msi: store to S issues BusUpgr");
+    CHECK_EQ_U64(cc(s, 0)->hits, 1, "msi: the upgrade is a hit");
+    CHECK_EQ_U64(cc(s, 0)->inv_sent, 1, "msi: c0 invalidates one copy");
+    CHECK_EQ_U64(cc(s, 1)->inv_received, 1, "msi: c1's copy invalidated");
+    CHECK(stc_coh_state_of(s, 1, 0x100) == STC_COH_I, "msi: c1 I");
+    CHECK(stc_coh_state_of(s, 0, 0x100) == STC_COH_M, "msi: c0 M");
+    uint64_t got = ld(s, 1, 0x100);
+    CHECK_EQ_U64(got, 0x11223344, "msi: c1 reads c0's store");
+    CHECK_EQ_U64(cc(s, 1)->misses, 2, "msi: c1 misses twice");
+    CHECK_EQ_U64(cc(s, 1)->miss_compulsory, 1, "msi: c1 one compulsory");
+    CHECK_EQ_U64(cc(s, 1)->miss_true_sharing, 1, "msi: c1's second miss is true sharing");
+    CHECK_EQ_U64(cc(s, 0)->c2c_supplied, 1, "msi: M supplies");
+    CHECK_EQ_U64(cc(s, 0)->flushes, 1, "msi: M flushes on BusRd");
+    CHECK_EQ_U64(cc(s, 1)->c2c_received, 1, "msi: c1 receives from c0");
+    CHECK_EQ_U64(cc(s, 1)->mem_reads, 1, "msi: c1's first miss from memory");
+    CHECK_EQ_U64(stc_coh_memory_read(s, 0x100, 4), 0x11223344, "msi: memory current after flush");
+    CHECK(stc_coh_state_of(s, 0, 0x100) == STC_COH_S, "msi: c0 M -> S on BusRd");
+    CHECK_EQ_U64(cc(s, 0)->snoop_lookups, 2, "msi: c0 probed c1's two BusRd");
+    CHECK_EQ_U64(cc(s, 1)->snoop_lookups, 2, "msi: c1 probed c0's BusRd and BusUpgr");
+    expect_clean(s, "msi");
+    stc_coh_destroy(s);
+}
+
+static void mesi_exclusive(void)
+{
+    stc_coh_system *s = make(STC_COH_MESI, 2, 8192, 4, 32, NULL);
+    ld(s, 0, 0x200);
+    CHECK(stc_coh_state_of(s, 0, 0x200) == STC_COH_E, "mesi: a lone load takes E");
+    st(s, 0, 0x200, 0x55);
+    CHECK(stc_coh_state_of(s, 0, 0x200) == STC_COH_M, "mesi: E + store -> M");
+    CHECK_EQ_U64(cc(s, 0)->bus_rd, 1, "mesi: one BusRd");
+    CHECK_EQ_U64(cc(s, 0)->bus_rdx + cc(s, 0)->upgrades, 0, "mesi: store to E: no bus transaction");
+    CHECK_EQ_U64(cc(s, 1)->snoop_lookups, 1, "mesi: one transaction snooped");
+    /* a second block read by both: the shared line makes the second S */
+    ld(s, 0, 0x400);
+    ld(s, 1, 0x400);
+    CHECK(stc_coh_state_of(s, 0, 0x400) == STC_COH_S, "mesi: E snooping BusRd -> S");
+    CHECK(stc_coh_state_of(s, 1, 0x400) == STC_COH_S, "mesi: shared line -> S");
+    CHECK_EQ_U64(cc(s, 1)->mem_reads, 1, "mesi: E does not supply");
+    CHECK_EQ_U64(ld(s, 1, 0x200), 0x55, "mesi: M supplies c1");
+    CHECK_EQ_U64(cc(s, 0)->c2c_supplied, 1, "mesi: one c2c");
+    expect_clean(s, "mesi");
+    stc_coh_destroy(s);
+}
+
+static void moesi_owner(void)
+{
+    /* 2 sets of one 32-byte way: 0x0 and 0x40 share set 0 */
+    stc_coh_system *s = make(STC_COH_MOESI, 2, 64, 1, 32, NULL);
+    st(s, 0, 0x0, 0xabcdef01);
+    CHECK_EQ_U64(cc(s, 0)->bus_rdx, 1, "moesi: write miss BusRdX");
+    CHECK_EQ_U64(ld(s, 1, 0x0), 0xabcdef01, "moesi: c1 reads the store");
+    CHECK(stc_coh_state_of(s, 0, 0x0) == STC_COH_O, "moesi: M snooping BusRd -> O");
+    CHECK(stc_coh_state_of(s, 1, 0x0) == STC_COH_S, "moesi: reader S");
+    CHECK_EQ_U64(cc(s, 0)->flushes, 0, "moesi: no flush");
+    CHECK_EQ_U64(stc_coh_memory_read(s, 0x0, 4), 0, "moesi: memory stays stale");
+    CHECK_EQ_U64(stc_coh_shadow_read(s, 0x0, 4), 0xabcdef01, "moesi: shadow has the store");
+    ld(s, 0, 0x40); /* evicts the O copy */
+    CHECK_EQ_U64(cc(s, 0)->bus_wb, 1, "moesi: O evicted -> BusWB");
+    CHECK_EQ_U64(cc(s, 0)->mem_writebacks, 1, "moesi: one write to memory");
+    CHECK_EQ_U64(stc_coh_memory_read(s, 0x0, 4), 0xabcdef01, "moesi: memory current after BusWB");
+    CHECK(stc_coh_state_of(s, 1, 0x0) == STC_COH_S, "moesi: S snooping BusWB stays S");
+    CHECK_EQ_U64(ld(s, 1, 0x0), 0xabcdef01, "moesi: c1 still reads it");
+    CHECK_EQ_U64(cc(s, 1)->hits, 1, "moesi: and hits");
+    ld(s, 0, 0x0);  /* c0 evicts 0x40 (E, silent), reads 0x0 from memory: S */
+    CHECK_EQ_U64(cc(s, 0)->bus_wb, 1, "moesi: clean eviction is silent");
+    expect_clean(s, "moesi");
+    stc_coh_destroy(s);
+}
+
+/* ------------------------------------------------------- miss classes */
+
+static void false_sharing(void)
+{
+    for (size_t p = 0; p < 3; p++) {
+        stc_coh_system *s = make(all_protocols[p], 2, 8192, 4, 32, NULL);
+        enum { ROUNDS = 10 };
+        for (unsigned r = 0; r < ROUNDS; r++) {
+            st(s, 0, 0x1000, r);      /* word 0 */
+            st(s, 1, 0x1004, r + 100); /* word 1 of the same block */
+        }
+        for (unsigned c = 0; c < 2; c++) {
+            CHECK_EQ_U64(cc(s, c)->misses, ROUNDS, "false sharing %s core %u: every store misses",
+                         stc_coh_protocol_name(all_protocols[p]), c);
+            CHECK_EQ_U64(cc(s, c)->miss_compulsory, 1, "false sharing: one compulsory");
+            CHECK_EQ_U64(cc(s, c)->miss_false_sharing, ROUNDS - 1, "false sharing %s core %u",
+                         stc_coh_protocol_name(all_protocols[p]), c);
+            CHECK_EQ_U64(cc(s, c)->miss_true_sharing, 0, "false sharing: none true");
+        }
+        CHECK_EQ_U64(ld(s, 0, 0x1004), ROUNDS - 1 + 100, "false sharing: the last value");
+        expect_clean(s, "false sharing");
+        stc_coh_destroy(s);
+    }
+}
+
+static void true_sharing(void)
+{
+    for (size_t p = 0; p < 3; p++) {
+        stc_coh_system *s = make(all_protocols[p], 2, 8192, 4, 32, NULL);
+        enum { ROUNDS = 10 };
+        for (unsigned r = 0; r < ROUNDS; r++) {
+            st(s, 0, 0x2008, 1000 + r);
+            CHECK_EQ_U64(ld(s, 1, 0x2008), 1000 + r, "true sharing: consumer reads the value");
+        }
+        const char *name = stc_coh_protocol_name(all_protocols[p]);
+        CHECK_EQ_U64(cc(s, 1)->misses, ROUNDS, "true sharing %s: every consumer load misses", name);
+        CHECK_EQ_U64(cc(s, 1)->miss_true_sharing, ROUNDS - 1, "true sharing %s", name);
+        CHECK_EQ_U64(cc(s, 1)->miss_false_sharing, 0, "true sharing %s: none false", name);
+        CHECK_EQ_U64(cc(s, 0)->misses, 1, "true sharing %s: producer misses once", name);
+        CHECK_EQ_U64(cc(s, 0)->upgrades, ROUNDS - 1, "true sharing %s: producer upgrades", name);
+        CHECK_EQ_U64(cc(s, 1)->inv_received, ROUNDS - 1, "true sharing %s: invalidations", name);
+        CHECK_EQ_U64(cc(s, 0)->c2c_supplied, ROUNDS, "true sharing %s: owner supplies", name);
+        expect_clean(s, "true sharing");
+        stc_coh_destroy(s);
+    }
+}
+
+/* One core, 4 lines of 32 B in 2 sets of 2 ways; blocks 0, 2, 4 (0x0,
+ * 0x40, 0x80) map to set 0, blocks 1, 3 (0x20, 0x60) to set 1. */
+static void three_cs(void)
+{
+    stc_coh_system *s = make(STC_COH_MESI, 1, 128, 2, 32, NULL);
+    /* conflict: three blocks in a 2-way set, well within 4 lines */
+    ld(s, 0, 0x0);
+    ld(s, 0, 0x40);
+    ld(s, 0, 0x80); /* evicts 0x0 from set 0 */
+    ld(s, 0, 0x0);  /* FA (4 lines) still holds it: conflict */
+    ld(s, 0, 0x80); /* hit */
+    CHECK_EQ_U64(cc(s, 0)->miss_compulsory, 3, "3C: compulsory");
+    CHECK_EQ_U64(cc(s, 0)->miss_conflict, 1, "3C: conflict");
+    CHECK_EQ_U64(cc(s, 0)->miss_capacity, 0, "3C: no capacity yet");
+    CHECK_EQ_U64(cc(s, 0)->hits, 1, "3C: one hit");
+    stc_coh_destroy(s);
+
+    /* capacity: 6 blocks cycled through a 4-line cache. Round 1: 6
+     * compulsory. Round 2: each 2-way set cycles 3 blocks, so every access
+     * misses, and the FA LRU of 4 lines cycling 6 blocks misses too: 6
+     * capacity misses. */
+    s = make(STC_COH_MESI, 1, 128, 2, 32, NULL);
+    for (unsigned round = 0; round < 2; round++)
+        for (uint64_t b = 0; b < 6; b++)
+            ld(s, 0, b * 32);
+    CHECK_EQ_U64(cc(s, 0)->miss_compulsory, 6, "3C: 6 compulsory");
+    CHECK_EQ_U64(cc(s, 0)->miss_capacity, 6, "3C: 6 capacity");
+    CHECK_EQ_U64(cc(s, 0)->miss_conflict, 0, "3C: no conflict");
+    CHECK_EQ_U64(cc(s, 0)->misses, 12, "3C: every access misses");
+    /* and with 5 blocks: set 1 holds blocks 1 and 3, which then hit; blocks
+     * 0, 2, 4 miss in set 0 and in the FA cache: 3 capacity misses */
+    stc_coh_destroy(s);
+    s = make(STC_COH_MESI, 1, 128, 2, 32, NULL);
+    for (unsigned round = 0; round < 2; round++)
+        for (uint64_t b = 0; b < 5; b++)
+            ld(s, 0, b * 32);
+    CHECK_EQ_U64(cc(s, 0)->miss_capacity, 3, "3C: 3 capacity of 5 blocks");
+    CHECK_EQ_U64(cc(s, 0)->hits, 2, "3C: blocks 1 and 3 hit");
+    stc_coh_destroy(s);
+
+    /* An invalidation frees a line of the FA cache too: 2 sets of 1 way
+     * (FA: 2 lines). c0 reads A (set 0) and B (set 1); c1's store takes B;
+     * c0 reads C (set 0, evicts A): the FA cache holds A and C. c0's read
+     * of A is then a conflict miss (an FA cache still holding the dead B
+     * would have dropped A and called it capacity). */
+    s = make(STC_COH_MESI, 2, 64, 1, 32, NULL);
+    ld(s, 0, 0x00);
+    ld(s, 0, 0x20);
+    st(s, 1, 0x20, 5);
+    ld(s, 0, 0x40);
+    ld(s, 0, 0x00);
+    CHECK_EQ_U64(cc(s, 0)->miss_conflict, 1, "3C: invalidation leaves room in the FA cache");
+    CHECK_EQ_U64(cc(s, 0)->miss_capacity, 0, "3C: no capacity miss");
+    expect_clean(s, "3C invalidation");
+    expect_clean(s, "3C");
+    stc_coh_destroy(s);
+}
+
+/* ------------------------------------------------- broken tables caught */
+
+static void broken_tables(void)
+{
+    for (size_t p = 0; p < 3; p++) {
+        const char *name = stc_coh_protocol_name(all_protocols[p]);
+        char err[ERR_LEN];
+        stc_coh_table table = *stc_coh_table_of(all_protocols[p]);
+        CHECK(stc_coh_table_apply_break(&table, STC_COH_BREAK_NO_SUPPLY, err, sizeof err) == 0,
+              "%s no-supply: %s", name, err);
+        stc_coh_system *s = make(all_protocols[p], 2, 8192, 4, 32, &table);
+        st(s, 0, 0x300, 0x77);
+        ld(s, 1, 0x300);
+        CHECK_EQ_U64(stc_coh_violation_kind_count(s, STC_COH_VIOL_DATA), 1,
+                     "%s no-supply: a data violation", name);
+        const stc_coh_violation *v = stc_coh_violation_at(s, 0);
+        CHECK(v && v->kind == STC_COH_VIOL_DATA && v->core == 1 && v->addr == 0x300 &&
+                  v->expected == 0x77 && v->got == 0 && v->reference == 1,
+              "%s no-supply: violation %s", name, v ? v->text : "(none)");
+        stc_coh_destroy(s);
+
+        /* the same sequence on the real table is clean */
+        s = make(all_protocols[p], 2, 8192, 4, 32, NULL);
+        st(s, 0, 0x300, 0x77);
+        ld(s, 1, 0x300);
+        expect_clean(s, "no-supply control");
+        stc_coh_destroy(s);
+
+        table = *stc_coh_table_of(all_protocols[p]);
+        CHECK(stc_coh_table_apply_break(&table, STC_COH_BREAK_NO_INVALIDATE, err, sizeof err) == 0,
+              "%s no-invalidate: %s", name, err);
+        s = make(all_protocols[p], 3, 8192, 4, 32, &table);
+        ld(s, 0, 0x500);
+        ld(s, 1, 0x500);
+        st(s, 2, 0x500, 0x99); /* BusRdX: the S copies stay S */
+        CHECK(stc_coh_violation_kind_count(s, STC_COH_VIOL_SWMR) >= 1,
+              "%s no-invalidate: an SWMR violation", name);
+        v = stc_coh_violation_at(s, 0);
+        CHECK(v && v->kind == STC_COH_VIOL_SWMR && v->core == 2, "%s no-invalidate: %s", name,
+              v ? v->text : "(none)");
+        /* and the stale copy is then read: a data violation too */
+        ld(s, 0, 0x500);
+        CHECK(stc_coh_violation_kind_count(s, STC_COH_VIOL_DATA) == 1,
+              "%s no-invalidate: stale read caught", name);
+        stc_coh_destroy(s);
+    }
+}
+
+/* ---------------------------------------------------------- bad input */
+
+static void bad_arguments(void)
+{
+    char err[ERR_LEN];
+    stc_coh_config bad[] = {
+        {.cores = 0, .size_bytes = 8192, .ways = 4, .line_bytes = 32},
+        {.cores = 9, .size_bytes = 8192, .ways = 4, .line_bytes = 32},
+        {.cores = 2, .size_bytes = 8192, .ways = 4, .line_bytes = 24},
+        {.cores = 2, .size_bytes = 8192, .ways = 4, .line_bytes = 512},
+        {.cores = 2, .size_bytes = 8192, .ways = 3, .line_bytes = 32},
+        {.cores = 2, .size_bytes = 8192, .ways = 0, .line_bytes = 32},
+        {.cores = 2, .size_bytes = 0, .ways = 1, .line_bytes = 32},
+        {.cores = 2, .size_bytes = 8192, .ways = 4, .line_bytes = 32, .protocol = 7},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = '\0';
+        stc_coh_system *s = stc_coh_create(&bad[i], err, sizeof err);
+        CHECK(s == NULL && err[0] != '\0', "bad config %zu accepted", i);
+        stc_coh_destroy(s);
+    }
+    stc_coh_system *s = make(STC_COH_MSI, 2, 8192, 4, 32, NULL);
+    CHECK(stc_coh_access(s, 2, STC_COH_OP_LOAD, 0, 4, 0, NULL) == -1, "core 2 of 2 accepted");
+    CHECK(strstr(stc_coh_error(s), "core 2") != NULL, "message: %s", stc_coh_error(s));
+    CHECK(stc_coh_access(s, 0, STC_COH_OP_LOAD, 0, 0, 0, NULL) == -1, "size 0 accepted");
+    CHECK(stc_coh_access(s, 0, STC_COH_OP_LOAD, 0, 33, 0, NULL) == -1, "size 33 accepted");
+    CHECK(stc_coh_fetch(s, 5) == -1, "fetch of core 5 accepted");
+    CHECK_EQ_U64(cc(s, 0)->references, 0, "nothing counted");
+    /* a straddling 8-byte store and load: two block accesses each */
+    CHECK(stc_coh_access(s, 0, STC_COH_OP_STORE, 0x1c, 8, 0x0102030405060708ull, NULL) == 0,
+          "straddle store");
+    uint64_t got = 0;
+    CHECK(stc_coh_access(s, 1, STC_COH_OP_LOAD, 0x1c, 8, 0, &got) == 0, "straddle load");
+    CHECK_EQ_U64(got, 0x0102030405060708ull, "straddle: the bytes");
+    CHECK_EQ_U64(cc(s, 0)->references, 1, "straddle: one reference");
+    CHECK_EQ_U64(cc(s, 0)->misses, 2, "straddle: two block misses");
+    expect_clean(s, "straddle");
+    stc_coh_destroy(s);
+}
+
+/* --------------------------------------------------- random traffic */
+
+static uint64_t rng_next(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void counter_identities(const stc_coh_system *s, const char *what)
+{
+    stc_coh_counters t;
+    stc_coh_total(s, &t);
+    CHECK_EQ_U64(t.misses, t.miss_compulsory + t.miss_true_sharing + t.miss_false_sharing +
+                               t.miss_capacity + t.miss_conflict,
+                 "%s: misses = sum of classes", what);
+    CHECK_EQ_U64(t.inv_sent, t.inv_received, "%s: invalidations sent = received", what);
+    CHECK_EQ_U64(t.c2c_supplied, t.c2c_received, "%s: c2c supplied = received", what);
+    CHECK_EQ_U64(t.bus_rd + t.bus_rdx, t.c2c_received + t.mem_reads, "%s: data sources", what);
+    CHECK_EQ_U64(t.mem_writebacks, t.bus_wb + t.flushes, "%s: memory writes", what);
+    CHECK_EQ_U64(t.references, t.loads + t.stores, "%s: references", what);
+    unsigned cores = stc_coh_config_of(s)->cores;
+    CHECK_EQ_U64(t.snoop_lookups, (cores - 1) * (t.bus_rd + t.bus_rdx + t.upgrades + t.bus_wb),
+                 "%s: every other cache probes every transaction", what);
+}
+
+static void random_traffic(void)
+{
+    for (size_t p = 0; p < 3; p++) {
+        const char *name = stc_coh_protocol_name(all_protocols[p]);
+        /* 8 cores, 2 lines each (2 sets of 1 way), 6 blocks:
+         * replacement, sharing and straddling all happen. */
+        stc_coh_system *s = make(all_protocols[p], 8, 64, 1, 32, NULL);
+        uint64_t seed = 12345 + p, value = 1;
+        for (unsigned i = 0; i < 200000; i++) {
+            uint64_t r = rng_next(&seed);
+            unsigned core = (unsigned)(r % 8);
+            uint64_t addr = (r >> 8) % (6 * 32);
+            uint32_t size = 1u << ((r >> 20) % 4); /* 1, 2, 4, 8: some straddle */
+            stc_coh_op op = (r >> 24) % 3 == 0 ? STC_COH_OP_STORE : STC_COH_OP_LOAD;
+            int rc = stc_coh_access(s, core, op, addr, size, value++, NULL);
+            if (rc != 0) {
+                CHECK(rc == 0, "random: %s", stc_coh_error(s));
+                break;
+            }
+        }
+        expect_clean(s, name);
+        counter_identities(s, name);
+        stc_coh_counters t;
+        stc_coh_total(s, &t);
+        CHECK(t.miss_true_sharing > 0 && t.miss_false_sharing > 0 && t.miss_capacity + t.miss_conflict > 0 &&
+                  t.c2c_received > 0 && t.upgrades > 0 && t.bus_wb > 0,
+              "%s random: every kind of event happened", name);
+        stc_coh_destroy(s);
+    }
+}
+
+/* ----------------------------- a plain MSI simulator, written separately */
+
+enum { PLAIN_CORES = 4, PLAIN_WAYS = 2, PLAIN_SETS = 4, PLAIN_LINE = 32 };
+typedef struct {
+    char state; /* 'I', 'S', 'M' */
+    uint64_t block;
+    uint64_t used;
+} plain_line;
+typedef struct {
+    plain_line line[PLAIN_CORES][PLAIN_SETS][PLAIN_WAYS];
+    uint64_t time;
+    uint64_t hits[PLAIN_CORES], misses[PLAIN_CORES], rd[PLAIN_CORES], rdx[PLAIN_CORES],
+        upgr[PLAIN_CORES], wb[PLAIN_CORES], inv_sent[PLAIN_CORES], inv_recv[PLAIN_CORES],
+        c2c_out[PLAIN_CORES], c2c_in[PLAIN_CORES], flush[PLAIN_CORES];
+} plain_msi;
+
+static plain_line *plain_find(plain_msi *m, unsigned core, uint64_t block)
+{
+    for (unsigned w = 0; w < PLAIN_WAYS; w++) {
+        plain_line *l = &m->line[core][block % PLAIN_SETS][w];
+        if (l->state != 'I' && l->block == block)
+            return l;
+    }
+    return NULL;
+}
+
+/* Every other core sees the request: 'R' read, 'X' read-exclusive, 'U' upgrade. */
+static void plain_snoop(plain_msi *m, unsigned core, uint64_t block, char request)
+{
+    for (unsigned o = 0; o < PLAIN_CORES; o++) {
+        plain_line *l = o == core ? NULL : plain_find(m, o, block);
+        if (!l)
+            continue;
+        if (l->state == 'M') { /* M gives the data and writes memory */
+            m->c2c_out[o]++;
+            m->c2c_in[core]++;
+            m->flush[o]++;
+        }
+        if (request == 'R') {
+            l->state = 'S';
+        } else {
+            l->state = 'I';
+            m->inv_sent[core]++;
+            m->inv_recv[o]++;
+        }
+    }
+}
+
+static void plain_access(plain_msi *m, unsigned core, uint64_t block, bool store)
+{
+    plain_line *l = plain_find(m, core, block);
+    m->time++;
+    if (l) {
+        m->hits[core]++;
+        if (store && l->state == 'S') {
+            m->upgr[core]++;
+            plain_snoop(m, core, block, 'U');
+        }
+        if (store)
+            l->state = 'M';
+        l->used = m->time;
+        return;
+    }
+    m->misses[core]++;
+    plain_line *set = m->line[core][block % PLAIN_SETS];
+    plain_line *victim = NULL;
+    for (unsigned w = 0; w < PLAIN_WAYS && !victim; w++)
+        if (set[w].state == 'I')
+            victim = &set[w];
+    if (!victim) {
+        victim = &set[0];
+        for (unsigned w = 1; w < PLAIN_WAYS; w++)
+            if (set[w].used < victim->used)
+                victim = &set[w];
+        if (victim->state == 'M') {
+            m->wb[core]++;
+            /* the BusWB is seen by nobody else: M was the only copy */
+        }
+    }
+    if (store) {
+        m->rdx[core]++;
+        plain_snoop(m, core, block, 'X');
+    } else {
+        m->rd[core]++;
+        plain_snoop(m, core, block, 'R');
+    }
+    victim->state = store ? 'M' : 'S';
+    victim->block = block;
+    victim->used = m->time;
+}
+
+static void plain_agrees(void)
+{
+    static plain_msi m;
+    for (unsigned seed_index = 0; seed_index < 3; seed_index++) {
+        memset(&m, 0, sizeof m);
+        for (unsigned c = 0; c < PLAIN_CORES; c++)
+            for (unsigned set = 0; set < PLAIN_SETS; set++)
+                for (unsigned w = 0; w < PLAIN_WAYS; w++)
+                    m.line[c][set][w].state = 'I';
+        stc_coh_system *s = make(STC_COH_MSI, PLAIN_CORES, PLAIN_SETS * PLAIN_WAYS * PLAIN_LINE,
+                                 PLAIN_WAYS, PLAIN_LINE, NULL);
+        uint64_t seed = 777 + seed_index;
+        for (unsigned i = 0; i < 100000; i++) {
+            uint64_t r = rng_next(&seed);
+            unsigned core = (unsigned)(r % PLAIN_CORES);
+            uint64_t block = (r >> 8) % 24; /* 24 blocks over 4 sets of 2 ways */
+            uint32_t word = (uint32_t)((r >> 16) % (PLAIN_LINE / 4));
+            bool store = (r >> 24) % 4 == 0;
+            plain_access(&m, core, block, store);
+            stc_coh_access(s, core, store ? STC_COH_OP_STORE : STC_COH_OP_LOAD,
+                           block * PLAIN_LINE + word * 4, 4, i + 1, NULL);
+        }
+        for (unsigned c = 0; c < PLAIN_CORES; c++) {
+            const stc_coh_counters *k = cc(s, c);
+            CHECK_EQ_U64(k->hits, m.hits[c], "plain: hits core %u seed %u", c, seed_index);
+            CHECK_EQ_U64(k->misses, m.misses[c], "plain: misses core %u", c);
+            CHECK_EQ_U64(k->bus_rd, m.rd[c], "plain: BusRd core %u", c);
+            CHECK_EQ_U64(k->bus_rdx, m.rdx[c], "plain: BusRdX core %u", c);
+            CHECK_EQ_U64(k->upgrades, m.upgr[c], "plain: BusUpgr core %u", c);
+            CHECK_EQ_U64(k->bus_wb, m.wb[c], "plain: BusWB core %u", c);
+            CHECK_EQ_U64(k->inv_sent, m.inv_sent[c], "plain: invalidations sent core %u", c);
+            CHECK_EQ_U64(k->inv_received, m.inv_recv[c], "plain: invalidations received core %u", c);
+            CHECK_EQ_U64(k->c2c_supplied, m.c2c_out[c], "plain: c2c supplied core %u", c);
+            CHECK_EQ_U64(k->c2c_received, m.c2c_in[c], "plain: c2c received core %u", c);
+            CHECK_EQ_U64(k->flushes, m.flush[c], "plain: flushes core %u", c);
+            CHECK_EQ_U64(k->mem_writebacks, m.flush[c] + m.wb[c], "plain: memory writes core %u", c);
+        }
+        expect_clean(s, "plain");
+        stc_coh_destroy(s);
+    }
+}
+
+int main(void)
+{
+    msi_upgrade_and_supply();
+    mesi_exclusive();
+    moesi_owner();
+    false_sharing();
+    true_sharing();
+    three_cs();
+    broken_tables();
+    bad_arguments();
+    random_traffic();
+    plain_agrees();
+    return check_done("test_coherent");
+}
