@@ -411,13 +411,6 @@ void tuner_side_serve(harness *h)
     }
     if (offered) {
         stc_config next = stc_tuner_config_unpack(code);
-        t->offers_served++;
-        stc_config waiting;
-        if (t->contend && t->offers_served % t->contend == 0 && software_waiting(h, &next, &waiting)) {
-            t->contended++;
-            do_tuner_reconfig(h, &next, &waiting);
-            return;
-        }
         if (h->last_cfg_shrank && h->cycle < h->last_cfg_done + h->max_ack_delay + 6) {
             fprintf(stderr, "lockstep: --tune: the tuner changes the configuration %" PRIu64
                     " cycles after the last change, closer than the model's power-switch timing "
@@ -425,7 +418,12 @@ void tuner_side_serve(harness *h)
                     h->cycle - h->last_cfg_done);
             exit(2);
         }
-        do_tuner_reconfig(h, &next, NULL);
+        t->offers_served++;
+        stc_config waiting;
+        bool contended = t->contend && t->offers_served % t->contend == 0 &&
+                         software_waiting(h, &next, &waiting);
+        t->contended += contended;
+        do_tuner_reconfig(h, &next, contended ? &waiting : NULL);
     }
 }
 
