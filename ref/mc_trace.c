@@ -1,28 +1,21 @@
 /*
  * mc_trace.c - multi-core trace reader (the contract is mc_trace.h).
  *
- * Input is read in chunks into one buffer and split at '\n'. Compressed
- * input is handed to a gzip/zstd child as ref/trace.c does (see its header
- * for the reasons): for a regular file the child reads the file itself from
- * its start; for a pipe a second child, the feeder, writes the bytes already
- * sniffed and copies the rest. When the decompressed stream ends the child
- * is reaped and a failure is an error (a corrupt or truncated file).
+ * Input comes from a stc_byte_source (byte_source.h), which decompresses gzip
+ * and zstd in-process, and is read in chunks into one buffer split at '\n'.
+ * A corrupt or truncated compressed file is the source's error, reported
+ * once the lines before the damage have been read.
  */
 #include "mc_trace.h"
 
-#include <errno.h>
-#include <fcntl.h>
+#include "byte_source.h"
+
 #include <inttypes.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #if defined(__GNUC__)
 #define PRINTF_LIKE(fmt_index, args_index) __attribute__((format(printf, fmt_index, args_index)))
@@ -34,24 +27,20 @@ enum {
     CHUNK = 1 << 16,
     MAX_LINE = 4096,
     MAX_SIZE = 4096,
-    SNIFF = 4,
-    SHOWN = 40
+    SHOWN = 40,
+    ERROR_LEN = 4096 + 512 /* room for a long file name */
 };
 
 struct stc_mc_trace {
-    char *name;
+    stc_byte_source *source;
+    const char *name; /* the source's, as messages show it */
     unsigned cores;
-    int fd;
-    bool fd_owned;
-    pid_t child;  /* decompressor, 0 if none */
-    pid_t feeder; /* 0 if none */
-    const char *decompressor;
     char *buffer; /* MAX_LINE + 2 + CHUNK */
     size_t pos, end;
     bool eof;
     uint64_t line;
     bool failed;
-    char error[512];
+    char error[ERROR_LEN];
 };
 
 static void fail(stc_mc_trace *trace, const char *fmt, ...) PRINTF_LIKE(2, 3);
@@ -64,202 +53,31 @@ static void fail(stc_mc_trace *trace, const char *fmt, ...)
     trace->failed = true;
 }
 
-static ssize_t read_retrying(int fd, void *into, size_t len)
-{
-    ssize_t got;
-    do
-        got = read(fd, into, len);
-    while (got < 0 && errno == EINTR);
-    return got;
-}
-
-static int write_all(int fd, const char *data, size_t len)
-{
-    while (len > 0) {
-        ssize_t written = write(fd, data, len);
-        if (written < 0 && errno == EINTR)
-            continue;
-        if (written < 0)
-            return -1;
-        data += written;
-        len -= (size_t)written;
-    }
-    return 0;
-}
-
-static void reap(pid_t *pid, bool kill_first, int *status)
-{
-    int ignored;
-    if (*pid <= 0)
-        return;
-    if (kill_first)
-        kill(*pid, SIGKILL);
-    while (waitpid(*pid, status ? status : &ignored, 0) < 0 && errno == EINTR) {
-    }
-    *pid = 0;
-}
-
-/* Replace trace->fd by a decompressor's stdout; the first trace->end bytes
- * of the input are already in the buffer. */
-static int start_decompressor(stc_mc_trace *trace, const char *program)
-{
-    int input = trace->fd;
-    int feed[2] = {-1, -1}, out[2] = {-1, -1};
-    struct stat st;
-    trace->decompressor = program;
-    if (!(fstat(trace->fd, &st) == 0 && S_ISREG(st.st_mode) && lseek(trace->fd, 0, SEEK_SET) == 0)) {
-        if (pipe(feed) != 0)
-            goto fail_system;
-        trace->feeder = fork();
-        if (trace->feeder < 0) {
-            trace->feeder = 0;
-            goto fail_system;
-        }
-        if (trace->feeder == 0) {
-            close(feed[0]);
-            if (write_all(feed[1], trace->buffer, trace->end) != 0)
-                _exit(1);
-            for (;;) {
-                ssize_t got = read_retrying(trace->fd, trace->buffer, CHUNK);
-                if (got == 0)
-                    _exit(0);
-                if (got < 0 || write_all(feed[1], trace->buffer, (size_t)got) != 0)
-                    _exit(1);
-            }
-        }
-        close(feed[1]);
-        feed[1] = -1;
-        input = feed[0];
-    }
-    if (pipe(out) != 0)
-        goto fail_system;
-    trace->child = fork();
-    if (trace->child < 0) {
-        trace->child = 0;
-        goto fail_system;
-    }
-    if (trace->child == 0) {
-        char *const argv[] = {(char *)program, strcmp(program, "zstd") == 0 ? "-dcq" : "-dc", NULL};
-        close(out[0]);
-        if (dup2(input, STDIN_FILENO) >= 0 && dup2(out[1], STDOUT_FILENO) >= 0)
-            execvp(program, argv);
-        _exit(127); /* reported as "gzip failed (exit status 127)" at the end */
-    }
-    close(out[1]);
-    fcntl(out[0], F_SETFD, FD_CLOEXEC); /* no later child keeps the stream open */
-    if (feed[0] >= 0)
-        close(feed[0]);
-    if (trace->fd_owned)
-        close(trace->fd);
-    trace->fd = out[0];
-    trace->fd_owned = true;
-    trace->end = 0;
-    return 0;
-
-fail_system:
-    fail(trace, "%s: cannot start %s: %s", trace->name, program, strerror(errno));
-    for (int i = 0; i < 2; i++) {
-        if (feed[i] >= 0)
-            close(feed[i]);
-        if (out[i] >= 0)
-            close(out[i]);
-    }
-    reap(&trace->feeder, true, NULL);
-    return -1;
-}
-
-static int finish_decompression(stc_mc_trace *trace)
-{
-    int status = 0;
-    if (trace->child <= 0)
-        return 0;
-    reap(&trace->child, false, &status);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        reap(&trace->feeder, true, NULL);
-        if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-            fail(trace, "%s: %s failed (exit status 127: is %s installed?)", trace->name,
-                 trace->decompressor, trace->decompressor);
-        else
-            fail(trace, "%s: %s failed (%s %d): corrupt or truncated compressed input?",
-                 trace->name, trace->decompressor, WIFEXITED(status) ? "exit status" : "signal",
-                 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-        return -1;
-    }
-    reap(&trace->feeder, false, NULL);
-    return 0;
-}
-
 void stc_mc_trace_close(stc_mc_trace *trace)
 {
     if (!trace)
         return;
-    if (trace->child > 0)
-        kill(trace->child, SIGKILL);
-    if (trace->feeder > 0)
-        kill(trace->feeder, SIGKILL);
-    if (trace->fd_owned)
-        close(trace->fd);
-    reap(&trace->child, true, NULL);
-    reap(&trace->feeder, true, NULL);
+    stc_byte_source_close(trace->source);
     free(trace->buffer);
-    free(trace->name);
     free(trace);
 }
 
 stc_mc_trace *stc_mc_trace_open(const char *path, unsigned cores, char *err, size_t err_len)
 {
-    bool from_stdin = strcmp(path, "-") == 0;
-    const char *name = from_stdin ? "<stdin>" : path;
+    stc_byte_source *source = stc_byte_source_open(path, err, err_len);
+    if (!source)
+        return NULL;
     stc_mc_trace *trace = calloc(1, sizeof *trace);
-    if (!trace || !(trace->name = strdup(name)) ||
-        !(trace->buffer = malloc((size_t)MAX_LINE + 2 + CHUNK))) {
+    if (!trace || !(trace->buffer = malloc((size_t)MAX_LINE + 2 + CHUNK))) {
         if (err && err_len)
-            snprintf(err, err_len, "%s: out of memory", name);
-        if (trace)
-            free(trace->name);
+            snprintf(err, err_len, "%s: out of memory", stc_byte_source_name(source));
         free(trace);
+        stc_byte_source_close(source);
         return NULL;
     }
+    trace->source = source;
+    trace->name = stc_byte_source_name(source);
     trace->cores = cores;
-    trace->fd = STDIN_FILENO;
-    if (!from_stdin) {
-        trace->fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (trace->fd < 0) {
-            if (err && err_len)
-                snprintf(err, err_len, "%s: %s", name, strerror(errno));
-            trace->fd = STDIN_FILENO;
-            stc_mc_trace_close(trace);
-            return NULL;
-        }
-        trace->fd_owned = true;
-    }
-    while (trace->end < SNIFF && !trace->eof) {
-        ssize_t got = read_retrying(trace->fd, trace->buffer + trace->end, CHUNK);
-        if (got < 0) {
-            if (err && err_len)
-                snprintf(err, err_len, "%s: %s", name, strerror(errno));
-            stc_mc_trace_close(trace);
-            return NULL;
-        }
-        if (got == 0)
-            trace->eof = true;
-        trace->end += (size_t)got;
-    }
-    const unsigned char *magic = (const unsigned char *)trace->buffer;
-    const char *program = NULL;
-    if (trace->end >= 2 && magic[0] == 0x1f && magic[1] == 0x8b)
-        program = "gzip";
-    else if (trace->end >= 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f &&
-             magic[3] == 0xfd)
-        program = "zstd";
-    if (program && start_decompressor(trace, program) != 0) {
-        if (err && err_len)
-            snprintf(err, err_len, "%s", trace->error);
-        stc_mc_trace_close(trace);
-        return NULL;
-    }
-    if (program)
-        trace->eof = false;
     return trace;
 }
 
@@ -294,16 +112,12 @@ static int next_line(stc_mc_trace *trace, char **line, size_t *len)
         memmove(trace->buffer, start, trace->end - trace->pos);
         trace->end -= trace->pos;
         trace->pos = 0;
-        ssize_t got = read_retrying(trace->fd, trace->buffer + trace->end, CHUNK);
+        long got = stc_byte_source_read(trace->source, trace->buffer + trace->end, CHUNK);
         if (got < 0) {
-            fail(trace, "%s: %s", trace->name, strerror(errno));
+            fail(trace, "%s", stc_byte_source_error(trace->source));
             return -1;
         }
-        if (got == 0) {
-            trace->eof = true;
-            if (finish_decompression(trace) != 0)
-                return -1;
-        }
+        trace->eof = got == 0;
         trace->end += (size_t)got;
     }
 }

@@ -12,15 +12,14 @@
  * accepted; lines are at most 4096 characters.
  *
  * Input: a file or standard input ("-"), plain, gzip or zstd (recognised by
- * the magic bytes). Compressed input is decompressed as ref/trace.c does
- * it: a gzip/zstd child process (fork/exec, no shell) whose output is read
- * through a pipe, so `gzip` and `zstd` must be installed. Memory use is
- * constant in the length of the trace.
+ * the magic bytes, decompressed in-process by ref/byte_source.h as for
+ * ref/trace.h). Memory use is constant in the length of the trace.
  *
  * A malformed record stops the stream with "FILE:LINE: message" (bad core,
  * core >= cores, bad label, bad address, bad size, extra fields, line too
- * long); a corrupt compressed file with "FILE: gzip failed ...". The reader
- * never guesses and never crashes on bad input.
+ * long); a corrupt or truncated compressed file with "FILE: corrupt zstd
+ * data: ..." or "FILE: truncated gzip data ...". The reader never guesses
+ * and never crashes on bad input.
  */
 #ifndef STC_MC_TRACE_H
 #define STC_MC_TRACE_H
@@ -59,7 +58,8 @@ const char *stc_mc_trace_error(const stc_mc_trace *trace);
 const char *stc_mc_trace_name(const stc_mc_trace *trace);
 uint64_t stc_mc_trace_line(const stc_mc_trace *trace);
 
-/* Close, killing and reaping any decompressor. */
+/* Close and free the reader (NULL is ignored); closing before the end is
+ * fine. */
 void stc_mc_trace_close(stc_mc_trace *trace);
 
 #endif

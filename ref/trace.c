@@ -17,39 +17,25 @@
  *   the hot loops small; tests/test_trace.c pins every message so the two
  *   cannot drift apart unnoticed.
  *
- * - Compressed input (recognised by its magic bytes) is decompressed by a
- *   gzip/zstd child started with fork/exec, no shell, so any file name is
- *   safe. Its stdout is a pipe we read like a plain file. Sniffing the magic
- *   consumes the first bytes of the input; for a regular file we seek back
- *   and give the file to the decompressor as its stdin, for anything else
- *   (a pipe on stdin) a second child, the feeder, writes the bytes already
- *   read and then copies the rest of the input into the decompressor.
- *
- * - When the decompressed stream ends, the decompressor is reaped at once,
- *   so a corrupt or truncated file is reported by stc_trace_read (before a
- *   torn last line could be misreported as a syntax error) and again by
- *   stc_trace_close. Closing before the end kills the children with SIGKILL
- *   and only then closes the pipe: they have nothing to clean up, the kill
- *   cannot be ignored (so close never hangs, even on a child blocked reading
- *   a slow stdin), and no "Broken pipe" complaint reaches stderr. Their exit
- *   status is then deliberately not reported: the caller chose to stop.
+ * - The bytes come from a stc_byte_source (byte_source.h), which reads plain
+ *   input straight into the buffer and decompresses gzip and zstd in-process,
+ *   so this file never sees the compression. A corrupt or truncated
+ *   compressed input is an error of the read that reaches the damage, which
+ *   comes before the torn last line could be misreported as a syntax error;
+ *   stc_trace_close reports it again, so a caller that only checks close
+ *   still learns that the trace was cut short.
  */
 #include "trace.h"
 
-#include <errno.h>
-#include <fcntl.h>
+#include "byte_source.h"
+
 #include <inttypes.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #if defined(__GNUC__)
 #define PRINTF_LIKE(fmt_index, args_index) __attribute__((format(printf, fmt_index, args_index)))
@@ -61,7 +47,6 @@ enum {
     READ_CHUNK = 1 << 20,
     MAX_LINE = 4096,     /* characters, not counting the "\n" or "\r\n" */
     MAX_REF_SIZE = 4096, /* bytes in one reference */
-    SNIFF_BYTES = 4,     /* enough for the longest magic (zstd) */
     TOKEN_SHOWN = 40,    /* characters of an offending token quoted in a message */
     ERROR_LEN = 4096 + 512
 };
@@ -72,21 +57,16 @@ enum {
 #define BUFFER_CAPACITY ((size_t)MAX_LINE + 1 + READ_CHUNK + 1)
 
 struct stc_trace {
-    char *name; /* the path, or "<stdin>", as it appears in messages */
-    int fd;     /* what we read: the file, stdin, or the decompressor's stdout */
-    bool fd_owned;
+    stc_byte_source *source;
+    const char *name; /* the path, or "<stdin>", as it appears in messages */
     stc_trace_format format;
-
-    const char *decompressor; /* "gzip", "zstd", or NULL for plain input */
-    pid_t decompressor_pid;   /* 0 when there is none left to reap */
-    pid_t feeder_pid;         /* 0 when there is none left to reap */
-    bool decompression_failed;
+    bool source_failed; /* the error is the input's, not a line's: close repeats it */
 
     unsigned char *buffer;
     size_t parse_pos;   /* start of the first line not yet consumed */
     size_t parse_limit; /* just after the last '\n' in the buffer */
     size_t data_end;    /* end of the bytes read so far */
-    bool input_ended;   /* read() has returned 0 */
+    bool input_ended;   /* the source has returned 0 */
 
     uint64_t lines; /* lines consumed so far */
     bool failed;
@@ -381,247 +361,7 @@ static void explain_bad_line(stc_trace *trace, const unsigned char *line, stc_tr
         fail_line(trace, "malformed %s record", stc_trace_format_name(format));
 }
 
-/* ------------------------------------------------------- child processes */
-
-/* Both ends close-on-exec, so no other child (nor a later decompressor of
- * another trace) holds them open and hides the end of the stream; and both
- * above 2, so moving them onto stdin/stdout in a child cannot clobber one. */
-static int make_pipe(int ends[2])
-{
-    int raw[2];
-    if (pipe(raw) != 0)
-        return -1;
-    for (int i = 0; i < 2; i++) {
-        ends[i] = fcntl(raw[i], F_DUPFD_CLOEXEC, 3);
-        close(raw[i]);
-    }
-    if (ends[0] >= 0 && ends[1] >= 0)
-        return 0;
-    int saved = errno;
-    for (int i = 0; i < 2; i++)
-        if (ends[i] >= 0)
-            close(ends[i]);
-    errno = saved;
-    return -1;
-}
-
-/* Child side: make fd available as target, without close-on-exec. */
-static int place_fd(int fd, int target)
-{
-    if (fd == target)
-        return fcntl(fd, F_SETFD, 0);
-    return dup2(fd, target) < 0 ? -1 : 0;
-}
-
-static int write_all(int fd, const unsigned char *data, size_t len)
-{
-    while (len > 0) {
-        ssize_t written = write(fd, data, len);
-        if (written < 0 && errno == EINTR)
-            continue;
-        if (written < 0)
-            return -1;
-        data += written;
-        len -= (size_t)written;
-    }
-    return 0;
-}
-
-/* Child side. The exit status is the errno of a failure (they are all
- * below 256 in practice), so the parent can name it. */
-static _Noreturn void run_feeder(unsigned char *buffer, size_t already_read, int input_fd, int output_fd)
-{
-    if (write_all(output_fd, buffer, already_read) != 0)
-        _exit(errno > 0 && errno < 256 ? errno : 255);
-    for (;;) {
-        ssize_t got = read(input_fd, buffer, READ_CHUNK);
-        if (got == 0)
-            _exit(0);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0 || write_all(output_fd, buffer, (size_t)got) != 0)
-            _exit(errno > 0 && errno < 256 ? errno : 255);
-    }
-}
-
-/* Child side: exec the decompressor, or report errno through report_fd. */
-static _Noreturn void run_decompressor(const char *program, int input_fd, int output_fd, int report_fd)
-{
-    char *const argv[] = {(char *)program, strcmp(program, "zstd") == 0 ? "-dcq" : "-dc", NULL};
-    if (place_fd(input_fd, STDIN_FILENO) == 0 && place_fd(output_fd, STDOUT_FILENO) == 0)
-        execvp(program, argv);
-    int exec_errno = errno;
-    if (write(report_fd, &exec_errno, sizeof exec_errno) < 0) {
-        /* nothing left to tell anyone: the parent sees a short report */
-    }
-    _exit(127);
-}
-
-static int wait_for_child(pid_t pid, int *status)
-{
-    while (waitpid(pid, status, 0) < 0) {
-        if (errno != EINTR)
-            return -1;
-    }
-    return 0;
-}
-
-static void kill_and_reap(pid_t *pid)
-{
-    int status;
-    if (*pid <= 0)
-        return;
-    kill(*pid, SIGKILL);
-    wait_for_child(*pid, &status);
-    *pid = 0;
-}
-
-static const char *describe_status(char *out, size_t out_len, int status)
-{
-    if (WIFEXITED(status))
-        snprintf(out, out_len, "exit status %d", WEXITSTATUS(status));
-    else if (WIFSIGNALED(status))
-        snprintf(out, out_len, "killed by signal %d", WTERMSIG(status));
-    else
-        snprintf(out, out_len, "wait status %d", status);
-    return out;
-}
-
-/* Replaces trace->fd by the stdout of a decompressor reading the same input
- * from its start (the first data_end bytes of which are in the buffer). */
-static int start_decompressor(stc_trace *trace, const char *program)
-{
-    int input_fd = trace->fd;
-    int feed[2] = {-1, -1};
-    int output[2] = {-1, -1};
-    int report[2] = {-1, -1};
-    struct stat input_stat;
-
-    trace->decompressor = program;
-    if (fstat(trace->fd, &input_stat) == 0 && S_ISREG(input_stat.st_mode) &&
-        lseek(trace->fd, -(off_t)trace->data_end, SEEK_CUR) >= 0) {
-        /* the decompressor reads the file itself, from where we started */
-    } else {
-        if (make_pipe(feed) != 0)
-            goto system_error;
-        trace->feeder_pid = fork();
-        if (trace->feeder_pid < 0) {
-            trace->feeder_pid = 0;
-            goto system_error;
-        }
-        if (trace->feeder_pid == 0) {
-            close(feed[0]);
-            run_feeder(trace->buffer, trace->data_end, trace->fd, feed[1]);
-        }
-        close(feed[1]);
-        feed[1] = -1;
-        input_fd = feed[0];
-    }
-
-    if (make_pipe(output) != 0 || make_pipe(report) != 0)
-        goto system_error;
-    trace->decompressor_pid = fork();
-    if (trace->decompressor_pid < 0) {
-        trace->decompressor_pid = 0;
-        goto system_error;
-    }
-    if (trace->decompressor_pid == 0)
-        run_decompressor(program, input_fd, output[1], report[1]);
-    close(output[1]);
-    close(report[1]);
-    if (feed[0] >= 0)
-        close(feed[0]);
-
-    /* The report pipe closes on a successful exec, or carries its errno. */
-    int exec_errno = 0;
-    ssize_t got;
-    do
-        got = read(report[0], &exec_errno, sizeof exec_errno);
-    while (got < 0 && errno == EINTR);
-    close(report[0]);
-    if (got == (ssize_t)sizeof exec_errno) {
-        close(output[0]);
-        kill_and_reap(&trace->decompressor_pid);
-        kill_and_reap(&trace->feeder_pid);
-        set_error(trace, "%s: cannot run '%s' to decompress it: %s (is %s installed?)", trace->name,
-                  program, strerror(exec_errno), program);
-        return -1;
-    }
-
-    if (trace->fd_owned)
-        close(trace->fd);
-    trace->fd = output[0];
-    trace->fd_owned = true;
-    trace->data_end = 0;
-    trace->input_ended = false;
-    return 0;
-
-system_error:
-    set_error(trace, "%s: cannot start %s: %s", trace->name, program, strerror(errno));
-    for (int i = 0; i < 2; i++) {
-        if (feed[i] >= 0)
-            close(feed[i]);
-        if (output[i] >= 0)
-            close(output[i]);
-        if (report[i] >= 0)
-            close(report[i]);
-    }
-    kill_and_reap(&trace->feeder_pid);
-    return -1;
-}
-
-/* Called when the decompressed stream has ended: the decompressor's verdict
- * on the compressed data is due now. */
-static int finish_decompression(stc_trace *trace)
-{
-    char status_text[64];
-    int status;
-    if (trace->decompressor_pid <= 0)
-        return 0;
-    if (wait_for_child(trace->decompressor_pid, &status) != 0) {
-        int wait_errno = errno;
-        trace->decompressor_pid = 0;
-        kill_and_reap(&trace->feeder_pid);
-        set_error(trace, "%s: cannot wait for %s: %s", trace->name, trace->decompressor, strerror(wait_errno));
-        trace->decompression_failed = true;
-        return -1;
-    }
-    trace->decompressor_pid = 0;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        /* it will not read any more, so the feeder has nothing left to do */
-        kill_and_reap(&trace->feeder_pid);
-        set_error(trace, "%s: %s failed (%s): corrupt or truncated compressed input?", trace->name,
-                  trace->decompressor, describe_status(status_text, sizeof status_text, status));
-        trace->decompression_failed = true;
-        return -1;
-    }
-    /* A successful gzip/zstd has read its input to the end, so the feeder is
-     * exiting and waiting for it cannot block. */
-    if (trace->feeder_pid > 0) {
-        int feeder_status = 0;
-        int waited = wait_for_child(trace->feeder_pid, &feeder_status);
-        trace->feeder_pid = 0;
-        if (waited == 0 && feeder_status != 0) {
-            set_error(trace, "%s: copying the input to %s failed: %s", trace->name, trace->decompressor,
-                      WIFEXITED(feeder_status) ? strerror(WEXITSTATUS(feeder_status))
-                                               : describe_status(status_text, sizeof status_text, feeder_status));
-            trace->decompression_failed = true;
-            return -1;
-        }
-    }
-    return 0;
-}
-
 /* ---------------------------------------------------------------- buffer */
-
-static ssize_t read_retrying(int fd, void *into, size_t len)
-{
-    ssize_t got;
-    do
-        got = read(fd, into, len);
-    while (got < 0 && errno == EINTR);
-    return got;
-}
 
 /* Makes at least one whole line available in [parse_pos, parse_limit).
  * Returns 1, 0 at the end of the input, -1 on error. Only called when
@@ -650,9 +390,10 @@ static int refill(stc_trace *trace)
             return -1;
         }
         if (!trace->input_ended) {
-            ssize_t got = read_retrying(trace->fd, buffer + trace->data_end, READ_CHUNK);
+            long got = stc_byte_source_read(trace->source, buffer + trace->data_end, READ_CHUNK);
             if (got < 0) {
-                set_error(trace, "%s: %s", trace->name, strerror(errno));
+                set_error(trace, "%s", stc_byte_source_error(trace->source));
+                trace->source_failed = true;
                 return -1;
             }
             if (got > 0) {
@@ -660,8 +401,6 @@ static int refill(stc_trace *trace)
                 continue;
             }
             trace->input_ended = true;
-            if (finish_decompression(trace) != 0)
-                return -1;
         }
         if (trace->data_end == 0)
             return 0;
@@ -900,82 +639,29 @@ bad_line:
 
 /* ------------------------------------------------------------ public API */
 
-static void free_trace(stc_trace *trace)
-{
-    /* Kill, then close, then reap: either of the first two alone ends a
-     * child blocked writing to us, so waiting cannot hang. */
-    if (trace->decompressor_pid > 0)
-        kill(trace->decompressor_pid, SIGKILL);
-    if (trace->feeder_pid > 0)
-        kill(trace->feeder_pid, SIGKILL);
-    if (trace->fd_owned)
-        close(trace->fd);
-    kill_and_reap(&trace->decompressor_pid);
-    kill_and_reap(&trace->feeder_pid);
-    free(trace->buffer);
-    free(trace->name);
-    free(trace);
-}
-
 stc_trace *stc_trace_open(const char *path, stc_trace_format format, char *err, size_t err_len)
 {
-    bool from_stdin = strcmp(path, "-") == 0;
-    const char *name = from_stdin ? "<stdin>" : path;
     copy_message(err, err_len, "");
     if (format != STC_TRACE_AUTO && format != STC_TRACE_DIN && format != STC_TRACE_LACKEY) {
         if (err && err_len)
-            snprintf(err, err_len, "%s: invalid trace format %d", name, (int)format);
+            snprintf(err, err_len, "%s: invalid trace format %d", strcmp(path, "-") == 0 ? "<stdin>" : path,
+                     (int)format);
         return NULL;
     }
+    stc_byte_source *source = stc_byte_source_open(path, err, err_len);
+    if (!source)
+        return NULL;
     stc_trace *trace = calloc(1, sizeof *trace);
-    if (!trace || !(trace->name = strdup(name)) || !(trace->buffer = malloc(BUFFER_CAPACITY))) {
+    if (!trace || !(trace->buffer = malloc(BUFFER_CAPACITY))) {
         if (err && err_len)
-            snprintf(err, err_len, "%s: out of memory", name);
-        if (trace)
-            free(trace->name);
+            snprintf(err, err_len, "%s: out of memory", stc_byte_source_name(source));
         free(trace);
+        stc_byte_source_close(source);
         return NULL;
     }
+    trace->source = source;
+    trace->name = stc_byte_source_name(source);
     trace->format = format;
-    trace->fd = STDIN_FILENO;
-    if (!from_stdin) {
-        trace->fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (trace->fd < 0) {
-            if (err && err_len)
-                snprintf(err, err_len, "%s: %s", name, strerror(errno));
-            trace->fd = STDIN_FILENO;
-            free_trace(trace);
-            return NULL;
-        }
-        trace->fd_owned = true;
-    }
-
-    /* Sniff: the first bytes stay in the buffer as the start of the data. */
-    while (trace->data_end < SNIFF_BYTES) {
-        ssize_t got = read_retrying(trace->fd, trace->buffer + trace->data_end, READ_CHUNK);
-        if (got < 0) {
-            set_error(trace, "%s: %s", name, strerror(errno));
-            copy_message(err, err_len, trace->error);
-            free_trace(trace);
-            return NULL;
-        }
-        if (got == 0) {
-            trace->input_ended = true;
-            break;
-        }
-        trace->data_end += (size_t)got;
-    }
-    const unsigned char *magic = trace->buffer;
-    const char *decompressor = NULL;
-    if (trace->data_end >= 2 && magic[0] == 0x1f && magic[1] == 0x8b)
-        decompressor = "gzip";
-    else if (trace->data_end >= 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd)
-        decompressor = "zstd";
-    if (decompressor && start_decompressor(trace, decompressor) != 0) {
-        copy_message(err, err_len, trace->error);
-        free_trace(trace);
-        return NULL;
-    }
     return trace;
 }
 
@@ -1019,13 +705,13 @@ int stc_trace_close(stc_trace *trace, char *err, size_t err_len)
     if (!trace)
         return 0;
     int result = 0;
-    if (trace->decompression_failed) {
+    if (trace->source_failed) {
         copy_message(err, err_len, trace->error);
         result = -1;
     }
-    /* Children still running here were abandoned before the end; see the
-     * top of this file for why they are killed before the pipe is closed. */
-    free_trace(trace);
+    stc_byte_source_close(trace->source);
+    free(trace->buffer);
+    free(trace);
     return result;
 }
 

@@ -18,8 +18,8 @@
  * without '\n' are accepted. SIZE is 1..4096; lines are at most 4096
  * characters.
  * Input may be a file or standard input ("-"), plain, gzip or zstd
- * compressed (detected from the magic bytes, decompressed by a gzip/zstd
- * child process). Memory use is constant in the length of the trace.
+ * compressed (detected from the magic bytes, decompressed in-process by
+ * ref/byte_source.h). Memory use is constant in the length of the trace.
  *
  * A malformed record stops the stream with an error "FILE:LINE: message";
  * the reader never guesses.
@@ -58,8 +58,10 @@ stc_trace *stc_trace_open(const char *path, stc_trace_format format, char *err, 
 /* Read up to max references into refs. Returns the number read, 0 at the
  * end of the trace, -1 on error (see stc_trace_error). The references before
  * a malformed line are returned first, the -1 comes on the next call, and
- * every call after an error returns -1 again. A failed decompressor (corrupt
- * or truncated input) is an error here as soon as its output ends. */
+ * every call after an error returns -1 again. Corrupt or truncated
+ * compressed input is an error here once the text before the damage has
+ * been returned: "FILE: corrupt zstd data: ..." or "FILE: truncated gzip
+ * data ...". */
 long stc_trace_read(stc_trace *trace, stc_ref *refs, size_t max);
 
 /* "FILE:LINE: message" for the last error, or "" if none. */
@@ -72,10 +74,11 @@ stc_trace_format stc_trace_format_of(const stc_trace *trace);
 /* Number of input lines consumed so far. */
 uint64_t stc_trace_lines(const stc_trace *trace);
 
-/* Close, reaping any decompressor. Returns 0, or -1 with a message in err
- * if the decompressor failed (corrupt or truncated compressed input). When
- * closed before the end of the trace, the decompressor is killed and its
- * exit status is not reported. */
+/* Close and free the reader. Returns 0, or -1 with the message in err if
+ * reading the input failed (corrupt or truncated compressed input, a read
+ * error), so a caller that only checks close still learns the trace was cut
+ * short; a malformed line is not repeated here. Closing before the end of
+ * the trace is not an error, and the unread rest is not checked. */
 int stc_trace_close(stc_trace *trace, char *err, size_t err_len);
 
 /* "din" or "lackey" (or "auto"). */

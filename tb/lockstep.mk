@@ -105,7 +105,7 @@ $(foreach f,$(LS_C_NAMES),$(eval $(call ls_c_rule,$(f))))
 
 $(LS)/%/lockstep: $(foreach f,$(LS_C_NAMES),$(LS)/$(LS_PCT)/c/$(f).o) $(LS)/%/dut_verilator.o $(LS)/%/obj/objs.txt $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o)
 	g++ -o $@ $(LS_C_NAMES:%=$(LS)/$*/c/%.o) $(LS)/$*/dut_verilator.o $$(cat $(LS)/$*/obj/objs.txt) \
-	    $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o) -lz -pthread -latomic -lm
+	    $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o) -lzstd -lz -pthread -latomic -lm
 
 lockstep-build: $(foreach t,$(LS_TAGS),$(LS)/$(t)/lockstep)
 

@@ -34,6 +34,19 @@ printf 'I  0400a000,4\n L 0800fff0\n' >"$work/no-size.lackey"
 printf 'I  0400a000,4\n' >"$work/good.lackey"
 for i in $(seq 1 20000); do printf 'I  %08x,4\n' $((i * 4)); done >"$work/long.lackey"
 zstd -q -c "$work/long.lackey" | head -c 2000 >"$work/truncated.lackey.zst"
+gzip -c "$work/long.lackey" | head -c 2000 >"$work/truncated.lackey.gz"
+# a damaged zstd checksum (its last 4 bytes) and gzip CRC (the 4 before the length)
+zstd -q -c "$work/long.lackey" >"$work/whole.zst"
+size=$(stat -c %s "$work/whole.zst")
+{ head -c $((size - 1)) "$work/whole.zst"; printf '\x00'; } >"$work/bad-check.lackey.zst"
+[ "$(tail -c 1 "$work/whole.zst" | od -An -tx1 | tr -d ' ')" != 00 ] ||
+    { head -c $((size - 1)) "$work/whole.zst"; printf '\x01'; } >"$work/bad-check.lackey.zst"
+gzip -c "$work/long.lackey" >"$work/whole.gz"
+size=$(stat -c %s "$work/whole.gz")
+{ head -c $((size - 8)) "$work/whole.gz"; printf '\x00\x00\x00\x00'; tail -c 4 "$work/whole.gz"; } >"$work/bad-check.lackey.gz"
+# a syntax error inside a compressed trace still names FILE:LINE
+gzip -c "$work/bad-record.lackey" >"$work/bad-record.lackey.gz"
+zstd -q -c "$work/bad-record.lackey" >"$work/bad-record.lackey.zst"
 
 expect_error bad-record    "bad-record.lackey:3:" -- "$work/bad-record.lackey"
 expect_error bad-address   "bad-addr.din:2:"      -- "$work/bad-addr.din"
@@ -41,7 +54,14 @@ expect_error bad-label     "bad-label.din:2:"     -- "$work/bad-label.din"
 expect_error zero-size     "zero-size.lackey:1:"  -- "$work/zero-size.lackey"
 expect_error missing-size  "no-size.lackey:2:"    -- "$work/no-size.lackey"
 STDIN_FILE="$work/bad-record.lackey" expect_error stdin-error "<stdin>:3:" -- -
-expect_error truncated-zst "truncated.lackey.zst" -- "$work/truncated.lackey.zst"
+expect_error truncated-zst "truncated.lackey.zst: truncated zstd data" -- "$work/truncated.lackey.zst"
+expect_error truncated-gz  "truncated.lackey.gz: truncated gzip data" -- "$work/truncated.lackey.gz"
+STDIN_FILE="$work/truncated.lackey.zst" expect_error stdin-truncated-zst "<stdin>: truncated zstd data" -- -
+STDIN_FILE="$work/truncated.lackey.gz" expect_error stdin-truncated-gz "<stdin>: truncated gzip data" -- -
+expect_error corrupt-zst   "bad-check.lackey.zst: corrupt zstd data: Restored data doesn't match checksum" -- "$work/bad-check.lackey.zst"
+expect_error corrupt-gz    "bad-check.lackey.gz: corrupt gzip data: incorrect data check" -- "$work/bad-check.lackey.gz"
+expect_error record-in-gz  "bad-record.lackey.gz:3:" -- "$work/bad-record.lackey.gz"
+STDIN_FILE="$work/bad-record.lackey.zst" expect_error record-in-zst-stdin "<stdin>:3:" -- -
 expect_error no-file       "$work/nonexistent"    -- "$work/nonexistent"
 expect_error no-trace      "no trace given"       --
 expect_error two-traces    "more than one trace"  -- "$work/good.lackey" "$work/good.lackey"
@@ -97,6 +117,39 @@ if "$STCSIM" -c 8K_4W_32B "$work/good.lackey" >"$work/out" 2>"$work/err" && grep
 else
     echo "FAIL good-trace: stcsim rejected a good trace:"; cat "$work/err"; failed=$((failed + 1))
 fi
+# Compressed input gives the report of the plain text: one gzip member or
+# zstd frame, several concatenated (as `cat a.gz b.gz`, which gzip -d and
+# zstd -d read as the joined text), on stdin, and compressed empty input.
+# expect_same NAME PLAIN-TRACE -- stcsim arguments... (stdin: $STDIN_FILE)
+expect_same() {
+    local name=$1 plain=$2
+    shift 3
+    local status=0
+    "$STCSIM" -c 8K_4W_32B -c 2K_1W_16B "$plain" 2>&1 | sed 1d >"$work/want"
+    "$STCSIM" -c 8K_4W_32B -c 2K_1W_16B "$@" >"$work/out" 2>"$work/err" <"${STDIN_FILE:-/dev/null}" || status=$?
+    if [ "$status" -ne 0 ]; then
+        echo "FAIL $name: exit status $status:"; cat "$work/err"; failed=$((failed + 1)); return
+    fi
+    if ! sed 1d "$work/out" | cmp -s - "$work/want"; then
+        echo "FAIL $name: the report differs from the plain trace's"; failed=$((failed + 1)); return
+    fi
+    passed=$((passed + 1))
+}
+head -n 7000 "$work/long.lackey" >"$work/part1.lackey"
+tail -n +7001 "$work/long.lackey" >"$work/part2.lackey"
+: >"$work/empty"
+for tool in gzip zstd; do
+    "$tool" -q -c "$work/long.lackey" >"$work/one.$tool"
+    { "$tool" -q -c "$work/part1.lackey"; "$tool" -q -c "$work/empty"; "$tool" -q -c "$work/part2.lackey"; } >"$work/joined.$tool"
+    "$tool" -q -c "$work/empty" >"$work/empty.$tool"
+    expect_same "$tool-one" "$work/long.lackey" -- "$work/one.$tool"
+    expect_same "$tool-concatenated" "$work/long.lackey" -- "$work/joined.$tool"
+    STDIN_FILE="$work/joined.$tool" expect_same "$tool-concatenated-stdin" "$work/long.lackey" -- -
+    STDIN_FILE=<(cat "$work/one.$tool") expect_same "$tool-stdin-pipe" "$work/long.lackey" -- -
+    expect_same "$tool-empty" "$work/empty" -- "$work/empty.$tool"
+    STDIN_FILE="$work/empty.$tool" expect_same "$tool-empty-stdin" "$work/empty" -- -
+done
+
 # The hardware mode's default is the generated hardware's default tuner
 # (the monitor search, window 256, margin 6); --search heuristic the seed's.
 if "$STCSIM" tune --mode hardware "$work/good.lackey" >"$work/out" 2>"$work/err" &&
