@@ -176,6 +176,21 @@ static void emit_datapath(stcgen_text *text, const stcgen_params *params, const 
     } else {
         stcgen_text_raw(text, "  wire [31:0] bar       = current_q;  // plainly lower\n");
     }
+    if (params->monitor_walk_min) {
+        stcgen_text_raw(text, "  // a change that walks (fewer banks, or more bank groups: "
+                              "ARCHITECTURE.md 7) only\n");
+        stcgen_text_raw(text, "  // from a decision on at least %u watched accesses\n",
+                        params->monitor_walk_min);
+        stcgen_text_raw(text, "  wire [2:0]  low_groups_log = lowest_code_q[2:0] - "
+                              "lowest_code_q[5:3];\n");
+        stcgen_text_raw(text, "  wire [2:0]  cur_groups_log = cur_banks_log_i - cur_ways_log_i;\n");
+        stcgen_text_raw(text, "  wire        walks      = (lowest_code_q[2:0] < cur_banks_log_i) ||\n");
+        stcgen_text_raw(text, "                           (low_groups_log > cur_groups_log);\n");
+        stcgen_text_raw(text, "  wire        hasty      = walks && (watched_q < 16'd%u);\n",
+                        params->monitor_walk_min);
+    } else {
+        stcgen_text_raw(text, "  wire        hasty      = 1'b0;  // any change may be offered\n");
+    }
     stcgen_text_raw(text, "  wire        window_end = (win_q == %u'd%u);\n", w->win,
                     params->monitor_window - 1);
     stcgen_text_raw(text, "  wire        answered   = cfg_done_i || cfg_err_i;\n");
@@ -203,8 +218,9 @@ static void emit_datapath(stcgen_text *text, const stcgen_params *params, const 
     stcgen_text_raw(text, "        deciding_d  = 1'b0;\n");
     stcgen_text_raw(text, "        decisions_d = decisions_q + 8'd1;\n");
     stcgen_text_raw(text, "        // cnt_i is count 0 again: below watched_q, the monitor halved its\n");
-    stcgen_text_raw(text, "        // counts during the decision (mixed energies): offer nothing\n");
-    stcgen_text_raw(text, "        if (lowest_q < bar && cnt_i >= watched_q) begin\n");
+    stcgen_text_raw(text, "        // counts during the decision (mixed energies): offer nothing; nor a\n");
+    stcgen_text_raw(text, "        // change that walks on too few watched accesses (hasty)\n");
+    stcgen_text_raw(text, "        if (lowest_q < bar && cnt_i >= watched_q && !hasty) begin\n");
     stcgen_text_raw(text, "          pending_d = 1'b1;\n");
     stcgen_text_raw(text, "          target_d  = lowest_code_q;\n");
     stcgen_text_raw(text, "          changes_d = changes_q + 8'd1;\n");

@@ -22,6 +22,7 @@ void stcgen_params_default(stcgen_params *params)
     params->monitor_tag_bits = STC_MONITOR_DEFAULT_TAG_BITS;
     params->monitor_window = STC_MONITOR_TUNER_DEFAULT_WINDOW;
     params->monitor_margin = STC_MONITOR_TUNER_DEFAULT_MARGIN;
+    params->monitor_walk_min = STC_MONITOR_TUNER_DEFAULT_WALK_MIN;
 }
 
 static unsigned log2_ceil(unsigned value)
@@ -44,6 +45,11 @@ static int derive_monitor_programs(stcgen_params *params, char *err, size_t err_
     }
     if (params->monitor_margin > 16) {
         snprintf(err, err_len, "monitor_margin=%u: must be from 0 to 16", params->monitor_margin);
+        return -1;
+    }
+    if (params->monitor_walk_min > 65535) {
+        snprintf(err, err_len, "monitor_walk_min=%u: must be from 0 to 65535",
+                 params->monitor_walk_min);
         return -1;
     }
     stc_energy_table table;
@@ -378,6 +384,8 @@ size_t stcgen_params_values(const stcgen_params *params, stcgen_value *out, size
                       "decision unit: accesses between decisions", false);
         n = add_value(out, max, n, "monitor_margin", params->monitor_margin,
                       "decision unit: move only if 1/2^margin lower", false);
+        n = add_value(out, max, n, "monitor_walk_min", params->monitor_walk_min,
+                      "decision unit: watched accesses before a change that walks", false);
     }
 
     n = add_value(out, max, n, "rows", g->rows, "lines per bank R", true);

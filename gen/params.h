@@ -87,6 +87,8 @@ typedef struct {
     unsigned monitor_tag_bits;    /* bits of a shadow tag */
     unsigned monitor_window;      /* decision unit: accesses between decisions */
     unsigned monitor_margin;      /* decision unit: move only if 1/2^margin lower */
+    unsigned monitor_walk_min;    /* decision unit: watched accesses before a change
+                                     that walks may be offered (0: any change) */
     /* Test aid, never on by default: the name of one deliberate bug
      * (stcgen --debug-break NAME, emit_ctrl.c's list) the lockstep harness
      * must catch; NULL for a correct controller. */

@@ -53,6 +53,9 @@ static const char usage_text[] =
     "  --monitor-window N   accesses between decisions, 2 to 65536 (default 256)\n"
     "  --monitor-margin M   move only to a configuration 1/2^M cheaper than the\n"
     "                       current one, 0 to 16 (default 6)\n"
+    "  --monitor-walk-min N offer a change that walks the banks (fewer banks, or\n"
+    "                       more bank groups) only from a decision on at least N\n"
+    "                       watched accesses, 0 to 65535 (default 256; 0: any)\n"
     "  --fixed CONFIG       a non-configurable baseline fixed at CONFIG (e.g.\n"
     "                       8K_4W_32B; all banks), for measuring what\n"
     "                       configurability costs (no tuner)\n"
@@ -172,8 +175,8 @@ static void print_summary(const stcgen_params *params, const char *out_dir, size
     if (stcgen_monitor_tuner(params)) {
         const stc_monitor_program *d_program = &params->monitor_program[0];
         printf("tuner: monitor (%u counts, %zu mappings), a decision every %u accesses, margin "
-               "1/2^%u\n", params->monitor_counts, params->monitor_maps, params->monitor_window,
-               params->monitor_margin);
+               "1/2^%u, walks after %u watched\n", params->monitor_counts, params->monitor_maps,
+               params->monitor_window, params->monitor_margin, params->monitor_walk_min);
         printf("tuner: a decision takes %zu accesses (D-cache, %zu coefficients) or %zu "
                "(I-cache)\n", d_program->step_count, d_program->coefficient_count,
                params->monitor_program[1].step_count);
@@ -208,6 +211,7 @@ int main(int argc, char **argv)
         {"--monitor-tag-bits", &params.monitor_tag_bits},
         {"--monitor-window", &params.monitor_window},
         {"--monitor-margin", &params.monitor_margin},
+        {"--monitor-walk-min", &params.monitor_walk_min},
     };
     const word_option words[] = {
         {"--tuner", "seed", "monitor", &params.tuner_monitor},

@@ -241,6 +241,11 @@ int stc_monitor_tuner_reset(stc_monitor_tuner *tuner, const stc_monitor_tuner_bu
         snprintf(err, err_len, "decision margin %u: must be from 0 to 16", build->margin);
         return -1;
     }
+    if (build->walk_min > 0xffff) {
+        snprintf(err, err_len, "walk evidence %u: must be from 0 to 65535 watched accesses",
+                 (unsigned)build->walk_min);
+        return -1;
+    }
     memset(tuner, 0, sizeof *tuner);
     tuner->build = *build;
     tuner->program = program;
@@ -281,6 +286,16 @@ uint32_t stc_monitor_tuner_read(const stc_monitor_tuner *tuner, unsigned addr)
     }
 }
 
+/* Whether the cache walks its banks when it moves from configuration from
+ * to configuration to (both packed): fewer banks, or more bank groups
+ * (ARCHITECTURE.md section 7). */
+static bool change_walks(unsigned from, unsigned to)
+{
+    stc_config before = stc_tuner_config_unpack(from), after = stc_tuner_config_unpack(to);
+    return after.banks_on < before.banks_on ||
+           stc_config_groups(&after) > stc_config_groups(&before);
+}
+
 /* One step of the decision on the flops q, into d. */
 static void run_step(const stc_monitor_tuner *tuner, const stc_monitor_tuner_in *in,
                      stc_monitor_tuner_regs *d)
@@ -299,7 +314,9 @@ static void run_step(const stc_monitor_tuner *tuner, const stc_monitor_tuner_in 
         unsigned margin = tuner->build.margin;
         uint32_t bar = margin ? q->current - (q->current >> margin) : q->current;
         bool halved = in->count < q->watched;
-        if (q->lowest < bar && !halved) {
+        bool hasty = change_walks(in->current_code, q->lowest_code) &&
+                     q->watched < tuner->build.walk_min;
+        if (q->lowest < bar && !halved && !hasty) {
             d->pending = 1;
             d->target = q->lowest_code;
             d->changes = (q->changes + 1) & 0xff;

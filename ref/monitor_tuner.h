@@ -54,7 +54,8 @@
  * (docs/TUNING.md section 8). */
 enum {
     STC_MONITOR_TUNER_DEFAULT_WINDOW = 256, /* accesses between decisions */
-    STC_MONITOR_TUNER_DEFAULT_MARGIN = 6    /* move only if 1/64 lower */
+    STC_MONITOR_TUNER_DEFAULT_MARGIN = 6,   /* move only if 1/64 lower */
+    STC_MONITOR_TUNER_DEFAULT_WALK_MIN = 256 /* watched accesses before a change that walks */
 };
 
 typedef enum {
@@ -108,6 +109,12 @@ typedef struct {
     uint32_t window;       /* accesses per decision window, 2 .. 65536 */
     unsigned margin;       /* 0 .. 16: move only if lower than current - current >> margin
                               (0: plainly lower) */
+    uint32_t walk_min;     /* 0 .. 65535: a change that walks (fewer banks, or more bank
+                              groups: ARCHITECTURE.md 7) is offered only if the decision's
+                              watched count is at least this (0: any change). Why: the
+                              first decisions judge a few dozen watched accesses of
+                              start-up code, and a walk's writebacks and refills cost
+                              more than a wrong guess that needs none (TUNING.md 6) */
 } stc_monitor_tuner_build;
 
 /* Register map (word addresses, 32-bit data). */

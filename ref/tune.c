@@ -107,6 +107,7 @@ stc_tune_options stc_tune_options_default(void)
     options.monitor_rotate = STC_MONITOR_DEFAULT_ROTATE;
     options.monitor_tag_bits = STC_MONITOR_DEFAULT_TAG_BITS;
     options.monitor_counter_bits = STC_MONITOR_DEFAULT_COUNTER_BITS;
+    options.monitor_walk_min = STC_MONITOR_TUNER_DEFAULT_WALK_MIN;
     return options;
 }
 
@@ -583,6 +584,7 @@ stc_tuned_cache *stc_tuned_cache_create(const stc_geometry *geometry, stc_cache_
         stc_monitor_tuner_build build = {
             .window = (uint32_t)options->window,
             .margin = options->plan.margin_shift,
+            .walk_min = options->monitor_walk_min,
         };
         if (!tuned->monitor ||
             stc_fixed_monitor_from_table(table, &tuned->monitor_coefficients, err, err_len) != 0 ||

@@ -104,6 +104,9 @@ typedef struct {
                                          line numbers) */
     unsigned monitor_counter_bits;    /* monitor search: width of its counts, all halved
                                          when one fills (0: unbounded) */
+    unsigned monitor_walk_min;        /* monitor search: watched accesses a decision needs
+                                         before it may offer a change that walks
+                                         (stc_monitor_tuner_build.walk_min; 0: none) */
 } stc_tune_options;
 
 /* The seed's heuristic, 1024-access windows, no warm-up, one-off tuning. */

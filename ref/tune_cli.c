@@ -55,6 +55,9 @@ static const char usage_text[] =
     "                           (default 16; 0: unbounded)\n"
     "                           (the monitor's lookups and leakage are charged in\n"
     "                           the run's energy)\n"
+    "      --walk-min N         monitor: offer a change that walks the banks (fewer\n"
+    "                           banks, or more bank groups) only from a decision\n"
+    "                           on at least N watched accesses (default 256; 0: any)\n"
     "      --remeasure          heuristic: measure the best again before a candidate\n"
     "                           that follows a rejected one\n"
     "      --order LIST         the heuristic's parameter order, a permutation of\n"
@@ -142,7 +145,7 @@ static int parse_options(int argc, char **argv, tune_options *opts)
             "--mode",   "--search", "--order", "--window", "--warmup",   "--retune-every",
             "--phase-threshold", "--energy", "-g", "--geometry", "-f", "--format", "--limit",
             "--margin", "--probe-rounds", "--sample-bits", "--decay", "--rotate", "--tag-bits",
-            "--counter-bits",
+            "--counter-bits", "--walk-min",
         };
         bool known = false;
         for (size_t name = 0; name < sizeof valued / sizeof valued[0]; name++) {
@@ -170,6 +173,7 @@ static int parse_options(int argc, char **argv, tune_options *opts)
             {"--tag-bits", 0, 32, false, "0..32", &opts->tune.monitor_tag_bits},
             {"--counter-bits", 0, 32, true, "0 (unbounded) or 2..32",
              &opts->tune.monitor_counter_bits},
+            {"--walk-min", 0, 65535, false, "0..65535", &opts->tune.monitor_walk_min},
         }, *small = NULL;
         for (size_t option = 0; option < sizeof small_options / sizeof small_options[0];
              option++) {
@@ -247,7 +251,8 @@ static int parse_options(int argc, char **argv, tune_options *opts)
                 return usage_error("%s", message);
             }
             *small->field = (unsigned)number;
-            hardware_only = arg;        } else if (!strcmp(arg, "--margin")) {
+            hardware_only = arg;
+        } else if (!strcmp(arg, "--margin")) {
             if (stc_parse_count(value, &number) != 0 || number > 31) {
                 return usage_error("--margin '%s': expected a shift, 0..31", value);
             }

@@ -44,7 +44,8 @@ void monitor_side_init(harness *h)
      * default energy table, whatever memory latency this run uses. */
     stc_energy_table table;
     stc_fixed_monitor_coefficients coefficients;
-    stc_monitor_tuner_build build = {STC_GEN_MONITOR_WINDOW, STC_GEN_MONITOR_MARGIN};
+    stc_monitor_tuner_build build = {STC_GEN_MONITOR_WINDOW, STC_GEN_MONITOR_MARGIN,
+                                     STC_GEN_MONITOR_WALK_MIN};
     if (stc_geometry_init(&geometry, err, sizeof err) != 0 ||
         !(m->monitor = stc_monitor_create(&geometry, &shape, err, sizeof err)) ||
         stc_energy_default(&geometry, &table, err, sizeof err) != 0 ||

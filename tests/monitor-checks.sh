@@ -118,6 +118,12 @@ for entry in "${geometries[@]}"; do
                 if [ "$gtag" = banks2 ] && ! grep -Eq '\([1-9][0-9]* of them held' "$work/log"; then
                     fail "$gtag READ_ONLY=$ro: no decision held by the halving check"
                 fi
+                # From reset, the first decisions see few watched accesses:
+                # a move that walks must be held there (18.3) at least once
+                # (one bank cannot walk).
+                if [ "$gtag" != banks1 ] && ! grep -Eq ' [1-9][0-9]* walking moves held' "$work/log"; then
+                    fail "$gtag READ_ONLY=$ro: no walking move held for evidence"
+                fi
             else
                 fail "$gtag READ_ONLY=$ro: lockstep RTL = model every cycle"
             fi
@@ -146,7 +152,8 @@ for bad in "--monitor-sample-bits 6|stcgen: --monitor-sample-bits 6: this geomet
     "--monitor-tag-bits 0|stcgen: --monitor-tag-bits 0: must be from 1 to 32" \
     "--monitor-rotate 70000|stcgen: --monitor-rotate 70000: must be from 0 to 65535" \
     "--monitor-window 1|stcgen: --monitor-window 1: must be from 2 to 65536" \
-    "--monitor-margin 17|stcgen: --monitor-margin 17: must be from 0 to 16"; do
+    "--monitor-margin 17|stcgen: --monitor-margin 17: must be from 0 to 16" \
+    "--monitor-walk-min 65536|stcgen: --monitor-walk-min 65536: must be from 0 to 65535"; do
     IFS='|' read -r opt message <<<"$bad"
     # shellcheck disable=SC2086
     if "$STCGEN" --monitor $opt --out "$work/bad" >"$work/err" 2>&1; then

@@ -159,7 +159,7 @@ static void check_energies(fixture *f, unsigned margin)
             lowest = index;
         }
     }
-    stc_monitor_tuner_build build = {4, margin};
+    stc_monitor_tuner_build build = {4, margin, 0};
     for (size_t index = 0; index < config_count; index++) {
         stc_monitor_tuner unit;
         char err[ERR_LEN];
@@ -262,7 +262,7 @@ static void test_timing(void)
     memset(counts, 0, sizeof counts);
     stc_monitor_tuner unit;
     char err[ERR_LEN];
-    stc_monitor_tuner_build build = {8, 6};
+    stc_monitor_tuner_build build = {8, 6, 0};
     CHECK(stc_monitor_tuner_reset(&unit, &build, &f.program, err, sizeof err) == 0, "%s", err);
     stc_monitor_tuner_in in = {.ev_access = true, .current_code = 0};
     /* Nothing watched: window ends, no decision. */
@@ -346,7 +346,7 @@ static void test_timing(void)
     }
     CHECK_EQ_U64(stc_monitor_tuner_read(&unit, 7), 0, "unmapped address");
     /* Builds out of range. */
-    stc_monitor_tuner_build bad_window = {1, 6}, bad_margin = {256, 17};
+    stc_monitor_tuner_build bad_window = {1, 6, 0}, bad_margin = {256, 17, 0};
     CHECK(stc_monitor_tuner_reset(&unit, &bad_window, &f.program, err, sizeof err) != 0 &&
               strstr(err, "window 1") != NULL,
           "%s", err);
@@ -356,10 +356,76 @@ static void test_timing(void)
     stc_monitor_destroy(f.monitor);
 }
 
+/* A change that walks (fewer banks, or more bank groups) is offered only
+ * from a decision on at least walk_min watched accesses; any other change
+ * whenever it is lower. Every configuration in use, walk_min just at and
+ * just above the watched count: the rule is written here from
+ * ARCHITECTURE.md 7 and 18.3, not taken from the model. */
+static void test_walk_evidence(void)
+{
+    fixture f;
+    if (!fixture_open(&f, "banks=4", false)) {
+        stc_monitor_destroy(f.monitor);
+        return;
+    }
+    /* A hot set of 24 lines: a small cache is the lowest, so most
+     * configurations in use would walk to it. */
+    uint32_t rng = 7;
+    for (unsigned access = 0; access < 20000; access++) {
+        uint64_t line = next_random(&rng) % 24;
+        stc_monitor_observe(f.monitor, line << f.geometry.offset_bits, next_random(&rng) % 4 == 0);
+    }
+    uint64_t counts[MAX_COUNTS];
+    memset(counts, 0, sizeof counts);
+    stc_monitor_counts(f.monitor, counts, MAX_COUNTS);
+    uint32_t watched = (uint32_t)counts[0];
+    CHECK(watched > 0 && watched < 0xffff, "watched %u", (unsigned)watched);
+    stc_config configs[STC_MAX_CONFIGS];
+    size_t config_count = stc_config_enumerate(&f.geometry, configs, STC_MAX_CONFIGS);
+    unsigned held = 0, walked = 0, free_moves = 0;
+    for (size_t index = 0; index < config_count; index++) {
+        const stc_config *in_use = &configs[index];
+        for (uint32_t walk_min = watched; walk_min <= watched + 1; walk_min++) {
+            stc_monitor_tuner unit;
+            char err[ERR_LEN];
+            stc_monitor_tuner_build build = {8, 0, walk_min};
+            CHECK(stc_monitor_tuner_reset(&unit, &build, &f.program, err, sizeof err) == 0, "%s",
+                  err);
+            stc_monitor_tuner_in in = {.ev_access = true,
+                                       .current_code = stc_tuner_config_pack(in_use)};
+            for (unsigned access = 0; access < build.window + f.program.step_count; access++) {
+                clock_unit(&unit, counts, &in);
+            }
+            CHECK(!unit.q.deciding && unit.q.decisions == 1, "one decision, config %zu", index);
+            stc_config lowest = stc_tuner_config_unpack(unit.q.lowest_code);
+            bool walks = lowest.banks_on < in_use->banks_on ||
+                         lowest.banks_on / lowest.ways > in_use->banks_on / in_use->ways;
+            bool lower = unit.q.lowest < unit.q.current;
+            stc_monitor_tuner_out out;
+            stc_monitor_tuner_outputs(&unit, &out);
+            CHECK_EQ_U64(out.cfg_valid, lower && (!walks || watched >= walk_min),
+                         "config %zu, walk_min %u, walks %d", index, (unsigned)walk_min, walks);
+            held += lower && walks && !out.cfg_valid;
+            walked += lower && walks && out.cfg_valid;
+            free_moves += lower && !walks && out.cfg_valid;
+        }
+    }
+    CHECK(held > 0 && walked > 0 && free_moves > 0,
+          "cases: held %u, walks offered %u, other changes %u", held, walked, free_moves);
+    stc_monitor_tuner unit;
+    char err[ERR_LEN];
+    stc_monitor_tuner_build bad = {256, 6, 65536};
+    CHECK(stc_monitor_tuner_reset(&unit, &bad, &f.program, err, sizeof err) != 0 &&
+              strstr(err, "65536") != NULL,
+          "%s", err);
+    stc_monitor_destroy(f.monitor);
+}
+
 int main(void)
 {
     test_default_program();
     test_against_oracles();
     test_timing();
+    test_walk_evidence();
     return check_done("test_monitor_tuner");
 }

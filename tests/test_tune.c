@@ -579,6 +579,10 @@ static void test_monitor_search(void)
         options.window = 256;
         options.monitor_sample_bits = sample_bits;
         options.monitor_tag_bits = 0; /* whole tags: the storage below */
+        /* Any move from the first decision on: the start-up's suggestion
+         * (a walk to 2K) is what this test wants to see left. The walk
+         * evidence rule holds it (test_monitor_walk_evidence). */
+        options.monitor_walk_min = 0;
         stc_tune_result result;
         if (run_stream(&s, &options, true, &result) != 0) {
             break;
@@ -642,6 +646,44 @@ static void test_monitor_search(void)
     free(s.refs);
 }
 
+/* The same start-up and steady phases with the default walk evidence
+ * (ARCHITECTURE.md 18.3): the start-up's 2K suggestion comes from the
+ * first decisions, on fewer than 256 watched accesses, and would walk 3
+ * banks off: it is held (a later decision, on enough accesses of the
+ * still running start-up, makes it), and the cache still settles in the
+ * steady phase's 8K_2W. */
+static void test_monitor_walk_evidence(void)
+{
+    stc_geometry geometry = default_geometry();
+    stream s = {0};
+    for (unsigned line = 0; line < 4096; line++) {
+        push(&s, STC_REF_LOAD, 0x100000 + 16ull * line);
+    }
+    stream steady = colliding_arrays();
+    for (size_t index = 0; index < steady.count; index++) {
+        push(&s, steady.refs[index].kind, steady.refs[index].addr);
+    }
+    free(steady.refs);
+    stc_tune_options options = stc_tune_options_default();
+    options.plan.kind = STC_SEARCH_MONITOR;
+    options.plan.margin_shift = 6;
+    options.window = 256;
+    CHECK_EQ_U64(options.monitor_walk_min, 256, "the default walk evidence");
+    stc_tune_result result;
+    if (run_stream(&s, &options, true, &result) == 0) {
+        const stc_tune_cache_result *dcache = &result.cache[STC_DCACHE];
+        const stc_tuned_report *report = &dcache->hardware;
+        char first[STC_CONFIG_NAME_MAX], final[STC_CONFIG_NAME_MAX];
+        CHECK(report->first_valid && report->first_choice.banks_on == 4,
+              "the first decision's 2K suggestion is held, got %s",
+              name_of(&geometry, &report->first_choice, first));
+        CHECK(report->final_config.banks_on == 4 && report->final_config.ways == 2,
+              "settled in %s, the steady phase wants 8K_2W",
+              name_of(&geometry, &report->final_config, final));
+    }
+    free(s.refs);
+}
+
 static void test_options(void)
 {
     stc_tune_options options = stc_tune_options_default();
@@ -682,6 +724,7 @@ int main(void)
     test_phase_change();
     test_probe_search();
     test_monitor_search();
+    test_monitor_walk_evidence();
     test_options();
     return check_done("test_tune");
 }

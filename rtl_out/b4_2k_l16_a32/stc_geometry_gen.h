@@ -23,6 +23,7 @@
  *   monitor_tag_bits       8        monitor: bits of a shadow tag
  *   monitor_window         256      decision unit: accesses between decisions
  *   monitor_margin         6        decision unit: move only if 1/2^margin lower
+ *   monitor_walk_min       256      decision unit: watched accesses before a change that walks
  * derived (ref/geometry.c, gen/params.c):
  *   rows                   128      lines per bank R
  *   offset_bits            4        log2(line_bytes)
@@ -72,6 +73,7 @@
 #define STC_GEN_MONITOR_TAG_BITS       8u       /* monitor: bits of a shadow tag */
 #define STC_GEN_MONITOR_WINDOW         256u     /* decision unit: accesses between decisions */
 #define STC_GEN_MONITOR_MARGIN         6u       /* decision unit: move only if 1/2^margin lower */
+#define STC_GEN_MONITOR_WALK_MIN       256u     /* decision unit: watched accesses before a change that walks */
 
 #define STC_GEN_ROWS                   128u     /* lines per bank R */
 #define STC_GEN_OFFSET_BITS            4u       /* log2(line_bytes) */

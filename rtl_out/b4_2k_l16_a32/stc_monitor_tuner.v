@@ -22,6 +22,7 @@
 //   monitor_tag_bits       8        monitor: bits of a shadow tag
 //   monitor_window         256      decision unit: accesses between decisions
 //   monitor_margin         6        decision unit: move only if 1/2^margin lower
+//   monitor_walk_min       256      decision unit: watched accesses before a change that walks
 // derived (ref/geometry.c, gen/params.c):
 //   rows                   128      lines per bank R
 //   offset_bits            4        log2(line_bytes)
@@ -342,6 +343,13 @@ module stc_monitor_tuner #(
   wire [8:0]  cur_code  = {cur_wp_i, cur_sub_log_i, cur_ways_log_i, cur_banks_log_i};
   // move only below the current energy less 1/2^6 of it
   wire [31:0] bar       = current_q - {6'd0, current_q[31:6]};
+  // a change that walks (fewer banks, or more bank groups: ARCHITECTURE.md 7) only
+  // from a decision on at least 256 watched accesses
+  wire [2:0]  low_groups_log = lowest_code_q[2:0] - lowest_code_q[5:3];
+  wire [2:0]  cur_groups_log = cur_banks_log_i - cur_ways_log_i;
+  wire        walks      = (lowest_code_q[2:0] < cur_banks_log_i) ||
+                           (low_groups_log > cur_groups_log);
+  wire        hasty      = walks && (watched_q < 16'd256);
   wire        window_end = (win_q == 8'd255);
   wire        answered   = cfg_done_i || cfg_err_i;
   wire        unused_wdata = ^reg_wdata_i[31:1];  // CTRL has one bit
@@ -375,8 +383,9 @@ module stc_monitor_tuner #(
         deciding_d  = 1'b0;
         decisions_d = decisions_q + 8'd1;
         // cnt_i is count 0 again: below watched_q, the monitor halved its
-        // counts during the decision (mixed energies): offer nothing
-        if (lowest_q < bar && cnt_i >= watched_q) begin
+        // counts during the decision (mixed energies): offer nothing; nor a
+        // change that walks on too few watched accesses (hasty)
+        if (lowest_q < bar && cnt_i >= watched_q && !hasty) begin
           pending_d = 1'b1;
           target_d  = lowest_code_q;
           changes_d = changes_q + 8'd1;

@@ -22,6 +22,7 @@
 //   monitor_tag_bits       8        monitor: bits of a shadow tag
 //   monitor_window         256      decision unit: accesses between decisions
 //   monitor_margin         6        decision unit: move only if 1/2^margin lower
+//   monitor_walk_min       256      decision unit: watched accesses before a change that walks
 // derived (ref/geometry.c, gen/params.c):
 //   rows                   128      lines per bank R
 //   offset_bits            4        log2(line_bytes)

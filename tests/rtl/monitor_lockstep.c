@@ -71,6 +71,7 @@ typedef struct {
     /* decisions whose last step found count 0 halved, and those of them
      * the energies alone would have moved (the halving check held them) */
     uint64_t halved_decisions, halved_held;
+    uint64_t evidence_held; /* moves held: they walk, on too few watched accesses */
     uint64_t phase_events; /* events per phase of the program-like stream */
     unsigned disabled_for; /* cycles the unit stays disabled */
     unsigned codes[STC_MAX_CONFIGS]; /* the legal configurations, packed */
@@ -250,12 +251,19 @@ static bool cycle(harness *h, bool valid, uint64_t line, bool write)
     };
     bool was_deciding = h->unit.q.deciding != 0;
     const stc_monitor_tuner_regs *q = &h->unit.q;
-    if (valid && q->deciding && q->step + 1 == h->program.step_count &&
-        unit_in.count < q->watched) {
+    if (valid && q->deciding && q->step + 1 == h->program.step_count) {
         unsigned margin = h->unit.build.margin;
         uint32_t bar = margin ? q->current - (q->current >> margin) : q->current;
-        h->halved_decisions++;
-        h->halved_held += q->lowest < bar;
+        if (unit_in.count < q->watched) {
+            h->halved_decisions++;
+            h->halved_held += q->lowest < bar;
+        } else {
+            stc_config from = stc_tuner_config_unpack(h->cur_code);
+            stc_config to = stc_tuner_config_unpack(q->lowest_code);
+            bool walks = to.banks_on < from.banks_on ||
+                         to.banks_on / to.ways > from.banks_on / from.ways;
+            h->evidence_held += q->lowest < bar && walks && q->watched < h->unit.build.walk_min;
+        }
     }
     stc_monitor_tuner_step(&h->unit, &unit_in);
     h->decisions += was_deciding && !h->unit.q.deciding;
@@ -403,7 +411,8 @@ int monitor_lockstep_main(monitor_dut *dut, bool read_only, int argc, char **arg
     }
     stc_energy_table table;
     stc_fixed_monitor_coefficients coefficients;
-    stc_monitor_tuner_build build = {STC_GEN_MONITOR_WINDOW, STC_GEN_MONITOR_MARGIN};
+    stc_monitor_tuner_build build = {STC_GEN_MONITOR_WINDOW, STC_GEN_MONITOR_MARGIN,
+                                     STC_GEN_MONITOR_WALK_MIN};
     if (stc_energy_default(&h.geometry, &table, err, sizeof err) != 0 ||
         stc_fixed_monitor_from_table(&table, &coefficients, err, sizeof err) != 0 ||
         stc_monitor_program_build(h.model, &h.geometry, &coefficients, read_only, &h.program, err,
@@ -439,11 +448,13 @@ int monitor_lockstep_main(monitor_dut *dut, bool read_only, int argc, char **arg
     stc_monitor_destroy(h.model);
     printf("monitor_lockstep: %s: %lu cycles, %llu events (%llu watched, %llu array accesses), "
            "%llu dropped, %llu halvings, %llu decisions, %llu changes (software %llu), %llu "
-           "decisions across a halving (%llu of them held from a move)\n",
+           "decisions across a halving (%llu of them held from a move), %llu walking moves "
+           "held for evidence\n",
            read_only ? "read-only" : "read-write", h.cycle, (unsigned long long)h.events, lookups,
            array, (unsigned long long)h.drops, (unsigned long long)h.halvings,
            (unsigned long long)h.decisions, (unsigned long long)h.changes_done,
-           (unsigned long long)h.software_moves, (unsigned long long)h.halved_decisions, (unsigned long long)h.halved_held);
+           (unsigned long long)h.software_moves, (unsigned long long)h.halved_decisions, (unsigned long long)h.halved_held,
+           (unsigned long long)h.evidence_held);
     /* The run must have reached what it is meant to check. */
     if (!h.failed && (h.drops == 0 || array == 0 || lookups == array ||
                       (events >= 300000 && h.halvings == 0) || h.decisions < 10 ||
