@@ -554,15 +554,11 @@ static void test_probe_search(void)
     free(s.refs);
 }
 
-/* The monitor search on a start-up phase (a 64 KB stream, where the
- * cheapest configuration is the smallest with the longest lines) followed
- * by a longer steady phase (the colliding arrays, which want 8K_2W): it
- * must leave what the start-up suggested and settle in the steady phase's
- * optimum, close to the whole run's optimum in energy. Sampling 1 of 4
- * sets must not change that on this regular stream. */
-static void test_monitor_search(void)
+/* A start-up phase (a 64 KB stream, where the cheapest configuration is
+ * the smallest with the longest lines) followed by a longer steady phase
+ * (the colliding arrays, which want 8K_2W). */
+static stream startup_then_steady(void)
 {
-    stc_geometry geometry = default_geometry();
     stream s = {0};
     for (unsigned line = 0; line < 4096; line++) {
         push(&s, STC_REF_LOAD, 0x100000 + 16ull * line);
@@ -572,6 +568,19 @@ static void test_monitor_search(void)
         push(&s, steady.refs[index].kind, steady.refs[index].addr);
     }
     free(steady.refs);
+    return s;
+}
+
+/* The monitor search on a start-up phase (a 64 KB stream, where the
+ * cheapest configuration is the smallest with the longest lines) followed
+ * by a longer steady phase (the colliding arrays, which want 8K_2W): it
+ * must leave what the start-up suggested and settle in the steady phase's
+ * optimum, close to the whole run's optimum in energy. Sampling 1 of 4
+ * sets must not change that on this regular stream. */
+static void test_monitor_search(void)
+{
+    stc_geometry geometry = default_geometry();
+    stream s = startup_then_steady();
     for (unsigned sample_bits = 0; sample_bits <= 2; sample_bits += 2) {
         stc_tune_options options = stc_tune_options_default();
         options.plan.kind = STC_SEARCH_MONITOR;
@@ -655,15 +664,7 @@ static void test_monitor_search(void)
 static void test_monitor_walk_evidence(void)
 {
     stc_geometry geometry = default_geometry();
-    stream s = {0};
-    for (unsigned line = 0; line < 4096; line++) {
-        push(&s, STC_REF_LOAD, 0x100000 + 16ull * line);
-    }
-    stream steady = colliding_arrays();
-    for (size_t index = 0; index < steady.count; index++) {
-        push(&s, steady.refs[index].kind, steady.refs[index].addr);
-    }
-    free(steady.refs);
+    stream s = startup_then_steady();
     stc_tune_options options = stc_tune_options_default();
     options.plan.kind = STC_SEARCH_MONITOR;
     options.plan.margin_shift = 6;
