@@ -80,6 +80,7 @@ test: traces unit synth-check
 	tests/tuner-checks.sh $(B)/asan/stcgen
 	tests/monitor-checks.sh $(B)/asan/stcgen
 	$(MAKE) coherence-check
+	$(MAKE) mc-traces-check
 	$(MAKE) paper-check
 	$(MAKE) lockstep
 	@echo "make test: all checks passed"
