@@ -6,13 +6,14 @@ PAPER := $(B)/paper
 
 # The traces are made only when missing: remaking them (make traces) is the
 # trace owner's call, not the page's.
-PAPER_TRACES := $(if $(wildcard $(B)/traces/arch.txt),,traces)
+PAPER_TRACES := $(if $(wildcard $(B)/traces/arch.txt),,traces) \
+    $(if $(wildcard $(MC_TRACES)/index.txt),,mc-traces)
 
 .PHONY: paper paper-check
 
 paper: $(STCSIM) $(B)/gcc/stcgen $(PAPER_TRACES)
 	@scripts/ensure-tools.sh gnuplot:gnuplot-nox jq:jq
-	scripts/paper/paper.sh $(STCSIM) $(B)/gcc/stcgen $(B)/traces $(PAPER)
+	PAPER_MC_TRACES=$(MC_TRACES) scripts/paper/paper.sh $(STCSIM) $(B)/gcc/stcgen $(B)/traces $(PAPER)
 
 paper-check: paper
 	tests/paper-check.sh $(PAPER)

@@ -2,14 +2,15 @@
 # paper-check.sh PAPERDIR - check the evidence page `make paper` wrote:
 #   1. complete: index.html and index.md, every figure as non-empty SVG and
 #      PNG, every file the page links to, every section (the coherence one
-#      saying it is pending);
+#      with its table of the seed's trends);
 #   2. filled: every table has rows, no empty cell, no nan/inf/null in a
 #      table or a data file; the HTML has as many tables and images as the
 #      Markdown;
 #   3. true: one point of Figure 3's data (the first program's optimum
 #      against 8K_4W_32B) recomputed from a fresh `stcsim --json` run, and
 #      Figure 6's 8 KB point equal to the default-geometry sweep of the same
-#      program.
+#      program, and the coherence Figure 5.13's false sharing at 32-byte
+#      blocks recomputed from the same stcsim coherence runs made afresh.
 # STCSIM (default build/gcc/stcsim) is the simulator for step 3.
 # Exit 0 all good, 1 a check failed, 2 bad usage.
 set -euo pipefail
@@ -38,7 +39,7 @@ html=$dir/index.html
 # 1. Complete.
 for f in "$md" "$html"; do [ -s "$f" ] || fail "$f missing or empty"; done
 [ -s "$md" ] || { echo "paper-check: cannot go on without $md" >&2; exit 1; }
-for fig in fig3 fig5 fig6 fig7 fig8 fig-tuner fig-flush fig-cost; do
+for fig in fig3 fig5 fig6 fig7 fig8 fig-tuner fig-flush fig-cost fig-coh-size fig-coh-cores fig-coh-line; do
     if ! [ -s "$dir/$fig.svg" ] || ! grep -q '<svg' "$dir/$fig.svg"; then
         fail "$fig.svg missing, empty or not SVG"
     fi
@@ -56,7 +57,8 @@ for heading in '## Figure 3' '## Figures 5-6' '## Figures 7-8' '## Table 1' '## 
     '## Coherence' "## The paper's values"; do
     grep -qF -- "$heading" "$md" || fail "section '$heading' missing"
 done
-grep -q 'pending: issue 16 \[coherence-model\]' "$md" || fail "the coherence section does not say it is pending"
+grep -q '^| Fig. 5.13, block 32 to 256 B: true sharing |' "$md" ||
+    fail "the coherence section has no table of the seed's trends"
 
 # 2. Filled. Tables: runs of lines starting with "|"; the second line is the
 # separator; a table needs at least one row after it.
@@ -73,7 +75,7 @@ tables=$(sed -n 's/^tables //p' "$tmp")
 if grep '^|' "$md" | grep -qiwE 'nan|-?inf|null|undefined'; then
     fail "a table holds nan/inf/null: $(grep '^|' "$md" | grep -iwE 'nan|-?inf|null|undefined' | head -1)"
 fi
-for data in fig3 fig56 fig78 tuner flush cost; do
+for data in fig3 fig56 fig78 tuner flush cost coh-size coh-cores coh-line; do
     f=$dir/data/$data.tsv
     [ -s "$f" ] || { fail "data/$data.tsv missing"; continue; }
     [ "$(grep -vc '^#' "$f")" -gt 0 ] || fail "data/$data.tsv has no rows"
@@ -112,8 +114,29 @@ else
     fail "Figure 6, '$ucurve' at 8 KB: data '$f6' uJ, default sweep '$sweep' uJ"
 fi
 
+# Coherence, Figure 5.13 at 32-byte blocks: false-sharing misses per 1000
+# references of all kernels, from the same stcsim runs made afresh.
+mapfile -t coh_cmds < <(awk -F'\t' '$1 ~ /^coh-line-.*-32$/ { print $2 }' "$dir/jobs.tsv")
+if [ "${#coh_cmds[@]}" -eq 0 ]; then
+    fail "jobs.tsv has no coh-line-*-32 runs"
+else
+    for c in "${coh_cmds[@]}"; do
+        # shellcheck disable=SC2086
+        set -- $c
+        shift # the page's stcsim; this check uses STCSIM
+        "$STCSIM" "$@"
+    done | jq -s '([.[].total.miss_false_sharing] | add) * 1000 / ([.[].total.references] | add)' >"$tmp"
+    fresh=$(cat "$tmp")
+    page=$(awk -F'\t' '!/^#/ && $1 == "32 B" { print $6 }' "$dir/data/coh-line.tsv")
+    if [ -n "$page" ] && awk -v a="$page" -v b="$fresh" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 5e-4) }'; then
+        echo "paper-check: coherence, 32 B blocks: $page false-sharing misses per 1000 references on the page, $fresh from stcsim: agree"
+    else
+        fail "coherence, 32 B blocks: page says '$page' false-sharing misses per 1000 references, stcsim says '$fresh'"
+    fi
+fi
+
 if [ "$fails" -ne 0 ]; then
     echo "paper-check: $fails check(s) failed" >&2
     exit 1
 fi
-echo "paper-check: $dir complete: 8 figures (SVG + PNG), $tables tables, data and links present, no empty or nan cells"
+echo "paper-check: $dir complete: 11 figures (SVG + PNG), $tables tables, data and links present, no empty or nan cells"

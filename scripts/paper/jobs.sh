@@ -7,7 +7,7 @@
 set -euo pipefail
 # shellcheck source=scripts/paper/lib.sh
 . "$(dirname "$0")/lib.sh"
-need PAPER_OUT STCSIM UCURVE_TRACE ENERGY_FILE
+need PAPER_OUT STCSIM UCURVE_TRACE ENERGY_FILE MC_TRACEDIR MC_KERNELS
 load_traces
 T="${TRACES[*]}"
 
@@ -15,6 +15,8 @@ T="${TRACES[*]}"
 # banks (1024 rows) are the largest the default energy model prices
 # (docs/ENERGY.md 3.7).
 UCURVE_BANK_BYTES="256 512 1024 2048 4096 8192 16384"
+# The coherence sweeps (coherence.sh reads the same lists from lib.sh).
+COH_SIZES=$COH_SIZE_LIST COH_CORES=$COH_CORE_LIST COH_LINES=$COH_LINE_LIST
 
 job() {
     local name=$1
@@ -45,6 +47,24 @@ phase1)
     done
     # The table file must be the table the runs used (built in).
     job energy-file "$STCSIM --json --energy $ENERGY_FILE ${TRACES[0]}"
+    # The coherence seed's Figures 5.11-5.13 on the multi-core traces
+    # (coherence.sh): every kernel, MESI; per-core cache size at 4 cores,
+    # core count, block size at 4 cores; and the three protocols.
+    coh="$STCSIM coherence --json"
+    for k in $MC_KERNELS; do
+        for size in $COH_SIZES; do
+            job "coh-size-$k-$size" "$coh --cores 4 --size $size $MC_TRACEDIR/$k.t4.mc.zst"
+        done
+        for n in $COH_CORES; do
+            job "coh-cores-$k-$n" "$coh --cores $n $MC_TRACEDIR/$k.t$n.mc.zst"
+        done
+        for line in $COH_LINES; do
+            job "coh-line-$k-$line" "$coh --cores 4 --line $line $MC_TRACEDIR/$k.t4.mc.zst"
+        done
+        for protocol in msi mesi moesi; do
+            job "coh-proto-$k-$protocol" "$coh --cores 4 --protocol $protocol $MC_TRACEDIR/$k.t4.mc.zst"
+        done
+    done
     ;;
 phase2)
     # The seed's size walk once up and once down over the whole program: a

@@ -4,6 +4,13 @@
 # (paper.sh) exports: PAPER_OUT (the page being built), STCSIM, TRACES (the
 # trace files, sorted), PAPER_DIR (this folder).
 
+# The coherence sweeps of coherence.sh (jobs.sh runs them): per-core cache
+# size at 4 cores, core count, block size at 4 cores; MESI, 4 ways, 32 B
+# blocks and 8 KB unless swept.
+COH_SIZE_LIST="2048 4096 8192 16384 32768"
+COH_CORE_LIST="1 2 4 8"
+COH_LINE_LIST="16 32 64 128 256"
+
 # die MESSAGE: stop the whole build with a message naming the script.
 die() {
     echo "${0##*/}: $*" >&2

@@ -41,6 +41,16 @@ mapfile -t TRACE_LIST < <(find "$TRACEDIR" -maxdepth 1 -name "*.$ARCH.lackey.zst
 UCURVE=${PAPER_UCURVE:-gzip}
 UCURVE_TRACE=$TRACEDIR/$UCURVE.$ARCH.lackey.zst
 [ -f "$UCURVE_TRACE" ] || die "no trace $UCURVE_TRACE for Figures 5-6 (PAPER_UCURVE names a program)"
+# The multi-core traces of the coherence section (make mc-traces): every
+# kernel of their index at 1, 2, 4 and 8 threads.
+MC_TRACEDIR=${PAPER_MC_TRACES:-$(dirname "$TRACEDIR")/mc-traces}
+[ -f "$MC_TRACEDIR/index.txt" ] || die "no multi-core traces in $MC_TRACEDIR (make mc-traces writes them; PAPER_MC_TRACES names another folder)"
+MC_KERNELS=$(awk '!/^#/ { print $2 }' "$MC_TRACEDIR/index.txt" | LC_ALL=C sort -u | tr '\n' ' ')
+for k in $MC_KERNELS; do
+    for n in 1 2 4 8; do
+        [ -f "$MC_TRACEDIR/$k.t$n.mc.zst" ] || die "no trace $MC_TRACEDIR/$k.t$n.mc.zst (make mc-traces)"
+    done
+done
 ENERGY_FILE=$(realpath --relative-to=. "$PAPER_DIR/../../energy/default-0.18um.txt")
 [ -f "$ENERGY_FILE" ] || die "no energy table $ENERGY_FILE"
 
@@ -50,7 +60,8 @@ WORK=$OUT.new
 rm -rf "$WORK"
 mkdir -p "$WORK/raw" "$WORK/data" "$WORK/sections"
 printf '%s\n' "${TRACE_LIST[@]}" >"$WORK/traces.txt"
-export PAPER_DIR PAPER_OUT=$WORK STCSIM STCGEN TRACEDIR ARCH UCURVE UCURVE_TRACE ENERGY_FILE
+export PAPER_DIR PAPER_OUT=$WORK STCSIM STCGEN TRACEDIR ARCH UCURVE UCURVE_TRACE ENERGY_FILE \
+    MC_TRACEDIR MC_KERNELS
 export LC_ALL=C
 
 echo "paper: ${#TRACE_LIST[@]} traces ($ARCH), stcsim runs two at a time" >&2
