@@ -10,6 +10,7 @@
  * printed).
  */
 #include "coherent.h"
+#include "coherence_energy.h"
 #include "json.h"
 #include "mc_trace.h"
 
@@ -70,6 +71,10 @@ static uint64_t store_value(uint64_t n)
     return z ^ (z >> 31);
 }
 
+/* The coherent model's addresses are priced as stc prices them: 32-bit
+ * (the tag width of the energy model, docs/ENERGY.md 3.9). */
+enum { COH_ENERGY_ADDR_BITS = 32 };
+
 static void print_text(const stc_coh_system *system, const char *trace_name)
 {
     const stc_coh_config *config = stc_coh_config_of(system);
@@ -88,6 +93,32 @@ static void print_text(const stc_coh_system *system, const char *trace_name)
         for (unsigned c = 0; c < config->cores; c++)
             printf(" %13" PRIu64, stc_coh_counter_value(stc_coh_core_counters(system, c), i));
         printf(" %13" PRIu64 "\n", stc_coh_counter_value(&total, i));
+    }
+    stc_coherence_energy terms;
+    char why[ERR_LEN];
+    if (stc_energy_coherence_default(config->size_bytes, config->ways, config->line_bytes,
+                                     COH_ENERGY_ADDR_BITS, &terms, why, sizeof why) == 0) {
+        static const char *const parts[] = {"access", "snoop", "memory_read", "c2c",
+                                            "memory_write", "bus", "total"};
+        for (unsigned part = 0; part < sizeof parts / sizeof parts[0]; part++) {
+            char name[32];
+            snprintf(name, sizeof name, "%s_nj", parts[part]);
+            printf("%-20s", name);
+            for (unsigned c = 0; c <= config->cores; c++) {
+                stc_coh_energy energy;
+                stc_coh_energy_of(&terms,
+                                  c < config->cores ? stc_coh_core_counters(system, c) : &total,
+                                  &energy);
+                const double values[] = {energy.access_nj,       energy.snoop_nj,
+                                         energy.memory_read_nj,  energy.c2c_nj,
+                                         energy.memory_write_nj, energy.bus_nj,
+                                         energy.total_nj};
+                printf(" %13.1f", values[part]);
+            }
+            printf("\n");
+        }
+    } else {
+        printf("energy: not priced (%s)\n", why);
     }
     printf("violations: %" PRIu64, stc_coh_violation_count(system));
     for (int k = 0; k < STC_COH_VIOL_KIND_COUNT; k++)
@@ -110,6 +141,16 @@ static void print_counters_json(const stc_coh_counters *counters)
     printf("}");
 }
 
+static void print_energy_json(const stc_coherence_energy *terms, const stc_coh_counters *counters)
+{
+    stc_coh_energy energy;
+    stc_coh_energy_of(terms, counters, &energy);
+    printf("{\"access\": %.6g, \"snoop\": %.6g, \"memory_read\": %.6g, \"c2c\": %.6g, "
+           "\"memory_write\": %.6g, \"bus\": %.6g, \"total\": %.6g}",
+           energy.access_nj, energy.snoop_nj, energy.memory_read_nj, energy.c2c_nj,
+           energy.memory_write_nj, energy.bus_nj, energy.total_nj);
+}
+
 static void print_json(const stc_coh_system *system, const char *trace_name)
 {
     const stc_coh_config *config = stc_coh_config_of(system);
@@ -127,6 +168,26 @@ static void print_json(const stc_coh_system *system, const char *trace_name)
     }
     printf("],\n \"total\": ");
     print_counters_json(&total);
+    stc_coherence_energy terms;
+    char why[ERR_LEN];
+    if (stc_energy_coherence_default(config->size_bytes, config->ways, config->line_bytes,
+                                     COH_ENERGY_ADDR_BITS, &terms, why, sizeof why) == 0) {
+        printf(",\n \"energy_terms_nj\": {\"access\": %.6g, \"snoop_lookup\": %.6g, "
+               "\"memory_read\": %.6g, \"c2c\": %.6g, \"memory_write\": %.6g, "
+               "\"bus_address\": %.6g},\n \"energy_nj\": {\"per_core\": [",
+               terms.access_nj, terms.snoop_lookup_nj, terms.memory_read_nj, terms.c2c_nj,
+               terms.memory_write_nj, terms.bus_address_nj);
+        for (unsigned c = 0; c < config->cores; c++) {
+            printf("%s\n  ", c ? "," : "");
+            print_energy_json(&terms, stc_coh_core_counters(system, c));
+        }
+        printf("],\n  \"total\": ");
+        print_energy_json(&terms, &total);
+        printf("}");
+    } else {
+        printf(",\n \"energy_terms_nj\": null, \"energy_nj\": null, \"energy_note\": ");
+        stc_json_print_string(why);
+    }
     printf(",\n \"violations\": {\"count\": %" PRIu64, stc_coh_violation_count(system));
     for (int k = 0; k < STC_COH_VIOL_KIND_COUNT; k++)
         printf(", \"%s\": %" PRIu64, stc_coh_violation_kind_name((stc_coh_violation_kind)k),

@@ -62,6 +62,12 @@
 #define CORE_MW_PER_MHZ 0.5 /* active 32-bit MIPS-class core, 0.18 um */
 #define STALL_FRACTION 0.5  /* stalled: clock tree and pipeline latches still clocked */
 
+/* The shared snooping bus of the coherent model (docs/ENERGY.md 3.9;
+ * assumptions): one 32-bit data and addr_bits-bit address bus spanning the
+ * cores, BUS_LENGTH_UM of intermediate metal per wire, plus command lines. */
+#define BUS_LENGTH_UM 4000.0
+#define BUS_COMMAND_LINES 4
+
 /* Model limits: one array per bank, no sub-array division. */
 #define MAX_ROWS 1024
 #define MAX_LINE_BYTES 256
@@ -86,6 +92,7 @@ typedef struct {
     double fill_line_nj;    /* write one physical line into a bank, data in from the memory port */
     double line_out_nj;     /* read one physical line and send it to the memory port */
     double tag_row_nj;      /* read one row of one bank's tag array */
+    double tag_compare_nj;  /* compare one bank's tag with an address */
     double bank_leak_nj;    /* leakage of one powered bank per cycle */
     double always_on_nj;    /* always-on state and logic leakage per cycle */
     double burst_fixed_nj;  /* SDRAM row activate/precharge and command lines, per burst */
@@ -135,6 +142,7 @@ static void model_of(const stc_geometry *g, model *m)
     m->fill_line_nj = bitlines_write + wordline + decode + line_port;
     m->line_out_nj = bitlines_read + wordline + sense + decode + line_port;
     m->tag_row_nj = tag_bitlines + tag_wordline + tag_sense + decode;
+    m->tag_compare_nj = compare;
 
     /* Leakage: current x VDD x cycle time; nA x V x ns = 1e-18 J = 1e-9 nJ. */
     const double bank_leak_na = cells * LEAK_PER_CELL_NA * PERIPHERY_FACTOR;
@@ -238,6 +246,43 @@ int stc_energy_default(const stc_geometry *geometry, stc_energy_table *table, ch
     t.stall_nj_per_cycle = round_4_digits(t.stall_nj_per_cycle);
     snprintf(t.source, sizeof t.source, "default");
     *table = t;
+    return 0;
+}
+
+int stc_energy_coherence_default(unsigned size_bytes, unsigned ways, unsigned line_bytes,
+                                 unsigned addr_bits, stc_coherence_energy *terms, char *err,
+                                 size_t err_len)
+{
+    stc_geometry g;
+    stc_geometry_default(&g);
+    g.banks = ways;
+    g.bank_bytes = ways ? size_bytes / ways : 0;
+    g.line_bytes = line_bytes;
+    g.addr_bits = addr_bits;
+    char why[200];
+    if (ways == 0 || size_bytes % ways != 0 || stc_geometry_init(&g, why, sizeof why) != 0) {
+        snprintf(err, err_len, "energy model: %u B %u-way %u B lines is no stc geometry (%s)",
+                 size_bytes, ways, line_bytes,
+                 ways == 0 || size_bytes % ways ? "size not a multiple of the ways" : why);
+        return -1;
+    }
+    if (g.rows > MAX_ROWS) {
+        snprintf(err, err_len, "energy model: %u lines per way, beyond the default model's %d",
+                 g.rows, MAX_ROWS);
+        return -1;
+    }
+    model m;
+    model_of(&g, &m);
+    const double bus_wire_ff = BUS_LENGTH_UM * C_WIRE_FF_PER_UM;
+    const double bus_data_nj =
+        switched_nj((double)g.beats_per_line * WORD_BITS, DATA_ACTIVITY, bus_wire_ff, VDD_V, VDD_V);
+    terms->access_nj = ways * m.bank_probe_nj + ways * m.route_per_bank_nj;
+    terms->snoop_lookup_nj = ways * (m.tag_row_nj + m.tag_compare_nj) + ways * m.route_per_bank_nj;
+    terms->memory_read_nj = burst_nj(&m, g.beats_per_line) + m.fill_line_nj;
+    terms->c2c_nj = m.line_out_nj + bus_data_nj + m.fill_line_nj;
+    terms->memory_write_nj = m.line_out_nj + burst_nj(&m, g.beats_per_line);
+    terms->bus_address_nj = switched_nj((double)addr_bits + BUS_COMMAND_LINES, DATA_ACTIVITY,
+                                        bus_wire_ff, VDD_V, VDD_V);
     return 0;
 }
 

@@ -109,6 +109,27 @@ typedef struct {
 stc_small_sram_energy stc_energy_small_sram(unsigned rows, unsigned row_bits,
                                             unsigned compare_bits);
 
+/* The coherent model's events (docs/ENERGY.md 3.9, COHERENCE.md 9), priced
+ * by the default table's 0.18 um model for a conventional cache of `ways`
+ * banks of size_bytes / ways, line_bytes lines and addr_bits addresses (the
+ * stc geometry with one bank per way, every bank powered): */
+typedef struct {
+    double access_nj;       /* a load or store probing every way (hit or miss) */
+    double snoop_lookup_nj; /* another core's transaction: every way's tag row read and compared */
+    double memory_read_nj;  /* a block from memory: SDRAM burst and the fill */
+    double c2c_nj;          /* a block from another cache: its line read, the shared bus, the fill */
+    double memory_write_nj; /* a block to memory (writeback or flush): line read and burst */
+    double bus_address_nj;  /* any bus transaction's address and command phase */
+} stc_coherence_energy;
+
+/* Fill *terms. Returns -1 with a message if the geometry is not one stc can
+ * build (ways a power of two up to STC_MAX_BANKS, size / ways a power of two
+ * of at most 1024 lines, line_bytes a power of two from 4). No static
+ * energy and no stall: the coherent model has no cycles. */
+int stc_energy_coherence_default(unsigned size_bytes, unsigned ways, unsigned line_bytes,
+                                 unsigned addr_bits, stc_coherence_energy *terms, char *err,
+                                 size_t err_len);
+
 /* Add b into a, field by field. */
 void stc_energy_add(stc_energy *sum, const stc_energy *part);
 

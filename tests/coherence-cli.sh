@@ -161,5 +161,31 @@ else
     echo "FAIL json"; cat "$work/tiny.json"; failed=$((failed + 1))
 fi
 
+# Energy (docs/ENERGY.md 3.9): the total is the sum of the cores' and of
+# its parts, each part its counter times its term; a cache stc cannot
+# build (3 ways) is reported unpriced, not as a number.
+if command -v jq >/dev/null && jq -e '
+    def close($a; $b): (($a - $b) | fabs) <= 1e-3 * ([($a | fabs), ($b | fabs), 1] | max);
+    .energy_nj as $e | .energy_terms_nj as $t | .total as $c
+    | close($e.total.total; [$e.per_core[].total] | add)
+      and close($e.total.total; $e.total.access + $e.total.snoop + $e.total.memory_read
+                                + $e.total.c2c + $e.total.memory_write + $e.total.bus)
+      and close($e.total.access; ($c.hits + $c.misses) * $t.access)
+      and close($e.total.memory_read; $c.mem_reads * $t.memory_read)
+      and close($e.total.c2c; $c.c2c_received * $t.c2c)
+      and close($e.total.bus; ($c.bus_rd + $c.bus_rdx + $c.upgrades + $c.bus_wb) * $t.bus_address)
+      and $t.c2c < $t.memory_read and $e.total.total > 0' "$work/tiny.json" >/dev/null; then
+    passed=$((passed + 1))
+else
+    echo "FAIL energy of the tiny trace"; jq '.energy_terms_nj, .energy_nj' "$work/tiny.json"
+    failed=$((failed + 1))
+fi
+if "$STCSIM" coherence --cores 2 --ways 3 --size 6144 --json "$work/tiny.txt" >"$work/ways3.json" &&
+    grep -q '"energy_nj": null, "energy_note": "energy model: 6144 B 3-way' "$work/ways3.json"; then
+    passed=$((passed + 1))
+else
+    echo "FAIL a 3-way cache is not priced"; cat "$work/ways3.json"; failed=$((failed + 1))
+fi
+
 echo "coherence-cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -96,11 +96,11 @@ done
 protocols=$(jqp -r -s '
   include "fmt";
   def bus($t): $t.bus_rd + $t.bus_rdx + $t.upgrades + $t.bus_wb;
-  "| kernel | bus transactions MSI / MESI / MOESI | memory reads | cache-to-cache | memory writebacks |",
-  "|---|---:|---:|---:|---:|",
+  "| kernel | bus transactions MSI / MESI / MOESI | memory reads | cache-to-cache | memory writebacks | energy, uJ (docs/ENERGY.md 3.9) |",
+  "|---|---:|---:|---:|---:|---:|",
   (group_by(.trace)[] | sort_by({msi: 0, mesi: 1, moesi: 2}[.protocol]) as $r
    | ($r[0].trace | split("/")[-1] | split(".")[0]) as $k
-   | "| \($k) | \([$r[] | bus(.total)] | map(tostring) | join(" / ")) | \([$r[] | .total.mem_reads] | map(tostring) | join(" / ")) | \([$r[] | .total.c2c_received] | map(tostring) | join(" / ")) | \([$r[] | .total.mem_writebacks] | map(tostring) | join(" / ")) |")
+   | "| \($k) | \([$r[] | bus(.total)] | map(tostring) | join(" / ")) | \([$r[] | .total.mem_reads] | map(tostring) | join(" / ")) | \([$r[] | .total.c2c_received] | map(tostring) | join(" / ")) | \([$r[] | .total.mem_writebacks] | map(tostring) | join(" / ")) | \([$r[] | .energy_nj.total.total / 1000] | map(fixed(1)) | join(" / ")) |")
 ' "${proto_files[@]}")
 
 {
@@ -111,11 +111,11 @@ protocols=$(jqp -r -s '
     figure_md fig-coh-line "Seed Figure 5.13: misses by class against block size (data: data/coh-line.tsv)"
     printf '%s\n\n' "$trends"
     printf 'Every kernel at 4 cores, 8 KB 4-way per core, 32-byte blocks, MESI (misses by class, transactions issued, data received from another cache, writes to memory, copies invalidated; totals over the cores):\n\n%s\n\n' "$per_kernel"
-    printf 'The three protocols at the same point (MESI'"'"'s E saves the upgrade of private data; MOESI'"'"'s O lets a dirty line be shared without writing memory):\n\n%s\n\n' "$protocols"
+    printf 'The three protocols at the same point (MESI'"'"'s E saves the upgrade of private data; MOESI'"'"'s O lets a dirty line be shared without writing memory; energy of accesses, snoops, transfers and bus phases, no leakage: the model has no cycles):\n\n%s\n\n' "$protocols"
     printf 'Commands (per kernel K of %s; the sizes, core counts and block sizes as in the figures):\n\n```\n' "${kernels[*]}"
     printf '%s\n' "stcsim coherence --json --cores 4 --size SIZE $MC_TRACEDIR/K.t4.mc.zst" \
         "stcsim coherence --json --cores N $MC_TRACEDIR/K.tN.mc.zst" \
         "stcsim coherence --json --cores 4 --line BYTES $MC_TRACEDIR/K.t4.mc.zst" \
         "stcsim coherence --json --cores 4 --protocol msi|mesi|moesi $MC_TRACEDIR/K.t4.mc.zst"
-    printf '```\n\n(raw/coh-*.json hold each run'"'"'s output; jobs.tsv the exact command lines.) Not yet here: the split-transaction bus, energy, and the configurable cache under coherence (issue 16).\n\n'
+    printf '```\n\n(raw/coh-*.json hold each run'"'"'s output; jobs.tsv the exact command lines.) Not yet here: the split-transaction bus, cycles, and the configurable cache under coherence (issue 16).\n\n'
 } >"$out"
