@@ -103,6 +103,26 @@ protocols=$(jqp -r -s '
    | "| \($k) | \([$r[] | bus(.total)] | map(tostring) | join(" / ")) | \([$r[] | .total.mem_reads] | map(tostring) | join(" / ")) | \([$r[] | .total.c2c_received] | map(tostring) | join(" / ")) | \([$r[] | .total.mem_writebacks] | map(tostring) | join(" / ")) | \([$r[] | .energy_nj.total.total / 1000] | map(fixed(1)) | join(" / ")) |")
 ' "${proto_files[@]}")
 
+# The seed's snoop-bandwidth example recomputed, then applied to each
+# kernel's measured coherence miss rate (true + false sharing misses per
+# reference at 4 cores): how many such processors the seed's L2 could
+# serve. Every L2 sees every processor's coherence misses, each holding it
+# `cycles` cycles: N x (ldst / CPI) x CMR x cycles <= share.
+snoop=$(jqp -r -s '
+  include "fmt";
+  ($paper["coh.snoop.procs"]) as $n | ($paper["coh.snoop.cycles"]) as $cy
+  | ($paper["coh.snoop.ldst"] / $paper["coh.snoop.cpi"]) as $refs_per_cycle
+  | ($paper["coh.snoop.share"]) as $share
+  | ($share / ($n * $refs_per_cycle * $cy)) as $cmr_max
+  | ($share / ($refs_per_cycle * 0.01 * $cy)) as $n_at_1
+  | "The seed'"'"'s example, recomputed from its assumptions (\($n) processors, \($cy) cycles per L2 request, CPI \($paper["coh.snoop.cpi"]), \($paper["coh.snoop.ldst"] * 100 | fixed(0)) % loads and stores, coherence at most \($share * 100 | fixed(0)) % of the L2): N x (\($paper["coh.snoop.ldst"]) / \($paper["coh.snoop.cpi"])) x CMR x \($cy) <= \($share) gives CMR <= \($cmr_max * 100 | fixed(2)) % (the seed: \($paper["coh.snoop.cmr_max"]) %), and at CMR = 1 % N <= \($n_at_1 | fixed(2)) (the seed: \($paper["coh.snoop.procs_at_1pct"]) processors).\n",
+    "| kernel (4 cores, MESI) | coherence misses per reference (CMR) | processors the seed'"'"'s L2 could serve |",
+    "|---|---:|---:|",
+    (.[] | (.trace | split("/")[-1] | split(".")[0]) as $k | .total as $t
+     | (($t.miss_true_sharing + $t.miss_false_sharing) / $t.references) as $cmr
+     | "| \($k) | \($cmr * 100 | fixed(2)) % | \(if $cmr == 0 then "any" else ($share / ($refs_per_cycle * $cmr * $cy)) as $max | if $max < 1 then "fewer than 1" else ($max | floor | tostring) end end) |")
+' "${kernel_files[@]}")
+
 {
     printf '## Coherence: the snooping seed'"'"'s Figures 5.11-5.13 on multi-threaded kernels\n\n'
     printf 'The second seed (Hennessy & Patterson 5.3) classifies the misses of a 4-processor OLTP workload into compulsory, capacity/conflict, true sharing and false sharing and shows how they move with cache size (Figure 5.11), processor count (5.12) and block size (5.13). Here the same classification (docs/COHERENCE.md 9.3: sharing decided word by word at the miss; capacity against conflict by a fully associative LRU cache of the same size) is measured by `stcsim coherence` (atomic bus, MESI unless said) on the project'"'"'s seven multi-threaded kernels, traced with one reference per core in turn (`make mc-traces`, traces/mc/README.md): %s. Rates are misses per 1000 data references of all seven kernels together; the seed'"'"'s are per 1000 instructions of a commercial workload, so the trends compare, the magnitudes do not.\n\n' "$(printf '%s, ' "${kernels[@]}" | sed 's/, $//')"
@@ -112,6 +132,7 @@ protocols=$(jqp -r -s '
     printf '%s\n\n' "$trends"
     printf 'Every kernel at 4 cores, 8 KB 4-way per core, 32-byte blocks, MESI (misses by class, transactions issued, data received from another cache, writes to memory, copies invalidated; totals over the cores):\n\n%s\n\n' "$per_kernel"
     printf 'The three protocols at the same point (MESI'"'"'s E saves the upgrade of private data; MOESI'"'"'s O lets a dirty line be shared without writing memory; energy of accesses, snoops, transfers and bus phases, no leakage: the model has no cycles):\n\n%s\n\n' "$protocols"
+    printf 'Snoop bandwidth (the seed'"'"'s worked example in 5.3):\n\n%s\n\n' "$snoop"
     printf 'Commands (per kernel K of %s; the sizes, core counts and block sizes as in the figures):\n\n```\n' "${kernels[*]}"
     printf '%s\n' "stcsim coherence --json --cores 4 --size SIZE $MC_TRACEDIR/K.t4.mc.zst" \
         "stcsim coherence --json --cores N $MC_TRACEDIR/K.tN.mc.zst" \
