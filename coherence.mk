@@ -4,7 +4,7 @@
 # The emitter links the library like stcsim does; its main lives in tools/
 # so the library stays free of main().
 $(B)/gcc/stcmurphi: tools/stcmurphi.c $(LIB_HDR) $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o) | $(B)/gcc
-	gcc $(CFLAGS_COMMON) $(OPT) -g -Iref -o $@ $< $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o) -lzstd -lz -lm
+	gcc $(CFLAGS_COMMON) $(OPT) -g -Iref -o $@ $< $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o) -lzstd -lz -lm -pthread
 
 .PHONY: coherence-check
 # Every protocol at 2-4 caches (MSI also 5), every deliberately broken table,

@@ -17,6 +17,7 @@
 #include "trace.h"
 #include "tune.h"
 #include "coherent.h"
+#include "explore.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -32,6 +33,8 @@ static const char usage_text[] =
     "       stcsim tune [options] TRACE...   (search the best configuration; see\n"
     "                                        stcsim tune --help, docs/TUNING.md)\n"
     "       stcsim coherence [options] TRACE (N coherent caches; stcsim coherence --help)\n"
+    "       stcsim explore [options] TRACE...  (which geometry to generate: energy, area,\n"
+    "                                        Pareto front; stcsim explore --help)\n"
     "Run a memory-reference trace (a file, or - for stdin; plain, gzip or zstd)\n"
     "through an I-cache and a D-cache and report accesses, misses, writebacks\n"
     "and cycles per configuration.\n"
@@ -488,6 +491,11 @@ int main(int argc, char **argv)
         char name[] = "stcsim tune";
         argv[1] = name;
         return stc_tune_main(argc - 1, argv + 1);
+    }
+    if (argc > 1 && !strcmp(argv[1], "explore")) {
+        char name[] = "stcsim explore";
+        argv[1] = name;
+        return stc_explore_main(argc - 1, argv + 1);
     }
     if (argc > 1 && !strcmp(argv[1], "coherence")) {
         char name[] = "stcsim coherence";
