@@ -65,7 +65,8 @@ static int derive_monitor_programs(stcgen_params *params, char *err, size_t err_
                                    params->monitor_tag_bits, read_only, 16, true};
         stc_monitor *monitor = stc_monitor_create(&params->geometry, &shape, why, sizeof why);
         int built = monitor ? stc_monitor_program_build(monitor, &params->geometry, &coefficients,
-                                                        read_only, &params->monitor_program[read_only],
+                                                        read_only, params->way_prediction,
+                                                        &params->monitor_program[read_only],
                                                         why, sizeof why)
                             : -1;
         stc_monitor_destroy(monitor);

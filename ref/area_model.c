@@ -120,8 +120,8 @@ typedef struct {
     size_t steps;
 } monitor_shape;
 
-static int shape_monitor(const stc_geometry *geometry, bool read_only, monitor_shape *out,
-                         char *err, size_t err_len)
+static int shape_monitor(const stc_geometry *geometry, bool way_prediction, bool read_only,
+                         monitor_shape *out, char *err, size_t err_len)
 {
     memset(out, 0, sizeof *out);
     stc_monitor_shape shape = {STC_MONITOR_DEFAULT_SAMPLE_BITS, STC_MONITOR_DEFAULT_ROTATE,
@@ -165,8 +165,8 @@ static int shape_monitor(const stc_geometry *geometry, bool read_only, monitor_s
                   (read_only ? writeback_counts : 0);
     if (stc_energy_default(geometry, &table, err, err_len) != 0 ||
         stc_fixed_monitor_from_table(&table, &coefficients, err, err_len) != 0 ||
-        stc_monitor_program_build(monitor, geometry, &coefficients, read_only, program, err,
-                                  err_len) != 0) {
+        stc_monitor_program_build(monitor, geometry, &coefficients, read_only, way_prediction,
+                                  program, err, err_len) != 0) {
         goto done;
     }
     out->steps = program->step_count;
@@ -220,7 +220,7 @@ static int area_of_cache(const stc_geometry *geometry, bool way_prediction, bool
 {
     memset(cache, 0, sizeof *cache);
     monitor_shape monitor;
-    if (shape_monitor(geometry, read_only, &monitor, err, err_len) != 0) {
+    if (shape_monitor(geometry, way_prediction, read_only, &monitor, err, err_len) != 0) {
         return -1;
     }
     uint64_t row_bits = geometry->tag_bits + 8u * geometry->line_bytes;

@@ -74,7 +74,7 @@ static int check_monitor_tuner(const stc_geometry *geometry, const stc_energy_ta
         }
         stc_monitor_program *program = status == 0 ? malloc(sizeof *program) : NULL;
         if (status == 0 && (!program || stc_monitor_program_build(monitor, geometry, &coefficients,
-                                                                  read_only, program, reason,
+                                                                  read_only, true, program, reason,
                                                                   sizeof reason) != 0)) {
             snprintf(why, why_len, "stcgen refuses it: monitor decision program: %s",
                      program ? reason : "out of memory");

@@ -187,8 +187,8 @@ static size_t config_groups(stc_monitor_program *program, const stc_geometry *ge
 
 int stc_monitor_program_build(const stc_monitor *monitor, const stc_geometry *geometry,
                               const stc_fixed_monitor_coefficients *coefficients,
-                              bool read_only, stc_monitor_program *program, char *err,
-                              size_t err_len)
+                              bool read_only, bool way_prediction,
+                              stc_monitor_program *program, char *err, size_t err_len)
 {
     memset(program, 0, sizeof *program);
     program->nj_per_unit = coefficients->nj_per_unit;
@@ -196,6 +196,9 @@ int stc_monitor_program_build(const stc_monitor *monitor, const stc_geometry *ge
     size_t config_count = stc_config_enumerate(geometry, configs, STC_MAX_CONFIGS);
     builder b = {.program = program};
     for (size_t index = 0; index < config_count; index++) {
+        if (configs[index].way_predict && !way_prediction) {
+            continue; /* the controller would refuse it (ARCHITECTURE.md 15.2) */
+        }
         stc_monitor_count_map map;
         if (stc_monitor_count_map_of(monitor, &configs[index], &map) != 0) {
             char name[STC_CONFIG_NAME_MAX];

@@ -97,12 +97,15 @@ typedef struct {
 /* Build the program for the monitor's geometry and layout (only its count
  * order is used) and coefficients quantised from an energy table
  * (stc_fixed_monitor_from_table). read_only: an I-cache (its monitor counts
- * no writebacks, so no step multiplies them). Returns -1 with a message if
- * a configuration has no mapping in the monitor. */
+ * no writebacks, so no step multiplies them). way_prediction: the cache has
+ * it built; without it the configurations with prediction are not closed
+ * (the controller refuses them, so the unit must never choose one).
+ * Returns -1 with a message if a configuration has no mapping in the
+ * monitor. */
 int stc_monitor_program_build(const stc_monitor *monitor, const stc_geometry *geometry,
                               const stc_fixed_monitor_coefficients *coefficients,
-                              bool read_only, stc_monitor_program *program, char *err,
-                              size_t err_len);
+                              bool read_only, bool way_prediction,
+                              stc_monitor_program *program, char *err, size_t err_len);
 
 /* What the unit was generated with. */
 typedef struct {

@@ -589,8 +589,8 @@ stc_tuned_cache *stc_tuned_cache_create(const stc_geometry *geometry, stc_cache_
         if (!tuned->monitor ||
             stc_fixed_monitor_from_table(table, &tuned->monitor_coefficients, err, err_len) != 0 ||
             stc_monitor_program_build(tuned->monitor, geometry, &tuned->monitor_coefficients,
-                                      kind == STC_ICACHE, &tuned->monitor_program, err,
-                                      err_len) != 0 ||
+                                      kind == STC_ICACHE, true, &tuned->monitor_program,
+                                      err, err_len) != 0 ||
             stc_monitor_tuner_reset(&tuned->monitor_unit, &build, &tuned->monitor_program, err,
                                     err_len) != 0) {
             stc_monitor_destroy(tuned->monitor);

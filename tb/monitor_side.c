@@ -51,7 +51,8 @@ void monitor_side_init(harness *h)
         stc_energy_default(&geometry, &table, err, sizeof err) != 0 ||
         stc_fixed_monitor_from_table(&table, &coefficients, err, sizeof err) != 0 ||
         stc_monitor_program_build(m->monitor, &geometry, &coefficients, LOCKSTEP_ICACHE,
-                                  &m->program, err, sizeof err) != 0 ||
+                                  STC_GEN_WAY_PREDICTION != 0, &m->program, err,
+                                  sizeof err) != 0 ||
         stc_monitor_tuner_reset(&m->unit, &build, &m->program, err, sizeof err) != 0) {
         fprintf(stderr, "lockstep: monitor tuner: %s\n", err);
         exit(2);

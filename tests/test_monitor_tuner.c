@@ -19,6 +19,7 @@
 #include "tuner_hw.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { ERR_LEN = 256, MAX_COUNTS = 512 };
@@ -61,7 +62,7 @@ static bool fixture_open(fixture *f, const char *assignments, bool read_only)
         return false;
     }
     int built = stc_monitor_program_build(f->monitor, &f->geometry, &f->coefficients, read_only,
-                                          &f->program, err, sizeof err);
+                                          true, &f->program, err, sizeof err);
     CHECK(built == 0, "program: %s", err);
     return built == 0;
 }
@@ -421,11 +422,50 @@ static void test_walk_evidence(void)
     stc_monitor_destroy(f.monitor);
 }
 
+/* A cache built without way prediction refuses the configurations with it
+ * (ARCHITECTURE.md 15.2): its unit's program closes none of them, so it can
+ * never offer one. */
+static void test_without_way_prediction(void)
+{
+    fixture f;
+    if (!fixture_open(&f, "banks=4", false)) {
+        stc_monitor_destroy(f.monitor);
+        return;
+    }
+    stc_monitor_program *plain = malloc(sizeof *plain);
+    char err[ERR_LEN] = "";
+    CHECK(plain != NULL && stc_monitor_program_build(f.monitor, &f.geometry, &f.coefficients, false,
+                                                     false, plain, err, sizeof err) == 0,
+          "%s", err);
+    if (plain) {
+        stc_config configs[STC_MAX_CONFIGS];
+        size_t count = stc_config_enumerate(&f.geometry, configs, STC_MAX_CONFIGS), without = 0;
+        for (size_t index = 0; index < count; index++) {
+            without += !configs[index].way_predict;
+        }
+        CHECK_EQ_U64(plain->config_count, without, "configurations closed");
+        size_t closes = 0;
+        for (size_t step = 0; step < plain->step_count; step++) {
+            if (plain->steps[step].close) {
+                closes++;
+                CHECK(!stc_tuner_config_unpack(plain->steps[step].config_code).way_predict,
+                      "step %zu closes a configuration with prediction", step);
+            }
+        }
+        CHECK_EQ_U64(closes, without, "one close per configuration");
+        CHECK(plain->step_count < f.program.step_count, "%zu steps, with prediction %zu",
+              plain->step_count, f.program.step_count);
+    }
+    free(plain);
+    stc_monitor_destroy(f.monitor);
+}
+
 int main(void)
 {
     test_default_program();
     test_against_oracles();
     test_timing();
     test_walk_evidence();
+    test_without_way_prediction();
     return check_done("test_monitor_tuner");
 }

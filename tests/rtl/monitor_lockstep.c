@@ -415,8 +415,8 @@ int monitor_lockstep_main(monitor_dut *dut, bool read_only, int argc, char **arg
                                      STC_GEN_MONITOR_WALK_MIN};
     if (stc_energy_default(&h.geometry, &table, err, sizeof err) != 0 ||
         stc_fixed_monitor_from_table(&table, &coefficients, err, sizeof err) != 0 ||
-        stc_monitor_program_build(h.model, &h.geometry, &coefficients, read_only, &h.program, err,
-                                  sizeof err) != 0 ||
+        stc_monitor_program_build(h.model, &h.geometry, &coefficients, read_only,
+                                  STC_GEN_WAY_PREDICTION != 0, &h.program, err, sizeof err) != 0 ||
         stc_monitor_tuner_reset(&h.unit, &build, &h.program, err, sizeof err) != 0) {
         fprintf(stderr, "monitor_lockstep: decision unit: %s\n", err);
         stc_monitor_destroy(h.model);
