@@ -9,7 +9,9 @@
  *   open-addressing hash of the block number) holding memory's bytes, the
  *   shadow's bytes, and per core the bookkeeping of the miss classes
  *   (referenced before, copy lost to an invalidation, words written by
- *   others since, and its node in the core's fully associative LRU cache);
+ *   others since, the open lifetime's new words and the words new to the
+ *   next lifetime (Dubois' classification), and its node in the core's
+ *   fully associative LRU cache);
  * - the fully associative caches of the 3C split: per core a doubly linked
  *   recency list of at most (lines per cache) nodes, each naming a block
  *   entry; the entry names its node, so no second hash is needed.
@@ -39,6 +41,12 @@ typedef struct {
     uint8_t lost; /* bit c: core c's copy was invalidated, not re-fetched since */
     uint64_t others_wrote[STC_COH_MAX_CORES]; /* words written by others since core c lost it */
     int32_t fa_node[STC_COH_MAX_CORES];       /* node in core c's FA cache, -1 if none */
+    /* Dubois' classification (coherent.h). A lifetime of core c's copy
+     * runs from the miss that fetches it to its invalidation or eviction. */
+    uint8_t life_coherence; /* bit c: c's open lifetime began with a coherence miss, not yet essential */
+    uint64_t life_new[STC_COH_MAX_CORES]; /* words new to c's open lifetime; 0 once it touched one */
+    uint64_t unseen[STC_COH_MAX_CORES];   /* words others wrote since c's last essential miss,
+                                             outside life_new */
 } block_entry;
 
 typedef struct {
@@ -92,7 +100,8 @@ static const struct {
     COUNTER(c2c_supplied),    COUNTER(c2c_received),   COUNTER(mem_reads),
     COUNTER(flushes),         COUNTER(mem_writebacks), COUNTER(snoop_lookups),
     COUNTER(miss_compulsory), COUNTER(miss_true_sharing), COUNTER(miss_false_sharing),
-    COUNTER(miss_capacity),   COUNTER(miss_conflict),
+    COUNTER(miss_capacity),   COUNTER(miss_conflict),  COUNTER(miss_true_dubois),
+    COUNTER(miss_false_dubois),
 };
 #undef COUNTER
 _Static_assert(sizeof(stc_coh_counters) == STC_COH_COUNTER_COUNT * sizeof(uint64_t),
@@ -426,6 +435,52 @@ void stc_coh_destroy(stc_coh_system *system)
     free(system);
 }
 
+/* ------------------------------------------- Dubois' lifetimes (coherent.h) */
+
+/* The end of core's lifetime of the block (its copy invalidated or
+ * evicted). A lifetime that touched none of its new words was useless: its
+ * words stay new to the next lifetime, since the value they carry has still
+ * not been used by this core. (An essential lifetime already dropped them.) */
+static void lifetime_end(block_entry *entry, unsigned core)
+{
+    entry->unseen[core] |= entry->life_new[core];
+    entry->life_new[core] = 0;
+    entry->life_coherence &= (uint8_t)~(1u << core);
+}
+
+/* A miss of core opens a lifetime. A compulsory miss is essential by
+ * definition (it brings every value): nothing written before it is new
+ * afterwards. Any other miss takes the words new since the last essential
+ * miss as its own. A coherence miss is counted useless (false) now and moved
+ * to true by lifetime_access if its lifetime touches a new word, so the
+ * counters are final whenever they are read: an open lifetime is classified
+ * by the accesses it has had, as if the run ended there. */
+static void lifetime_begin(stc_coh_counters *counters, block_entry *entry, unsigned core,
+                           bool compulsory, bool coherence)
+{
+    entry->life_new[core] = compulsory ? 0 : entry->unseen[core];
+    entry->unseen[core] = 0;
+    if (coherence) {
+        entry->life_coherence |= (uint8_t)(1u << core);
+        counters->miss_false_dubois++;
+    }
+}
+
+/* An access (load or store) of core to words of the block, hit or miss,
+ * during its lifetime: touching a new word makes the lifetime essential. */
+static void lifetime_access(stc_coh_counters *counters, block_entry *entry, unsigned core,
+                            uint64_t words)
+{
+    if (!(entry->life_new[core] & words))
+        return;
+    entry->life_new[core] = 0; /* delivered and used: not new to later lifetimes */
+    if (entry->life_coherence & (1u << core)) {
+        entry->life_coherence &= (uint8_t)~(1u << core);
+        counters->miss_false_dubois--;
+        counters->miss_true_dubois++;
+    }
+}
+
 /* ------------------------------------------------------------ the bus */
 
 static size_t frame_index(const stc_coh_system *system, unsigned core, uint64_t block, uint32_t way)
@@ -515,6 +570,7 @@ static void broadcast(stc_coh_system *system, unsigned requester, stc_coh_bus bu
             snooper->inv_received++;
             system->entries[e].lost |= (uint8_t)(1u << d);
             system->entries[e].others_wrote[d] = 0;
+            lifetime_end(&system->entries[e], d);
             fa_remove(system, d, e);
         }
         system->frames[f].state = (uint8_t)row->next;
@@ -590,14 +646,17 @@ static int block_access(stc_coh_system *system, unsigned core, stc_coh_op op, ui
     uint8_t core_bit = (uint8_t)(1u << core);
     bool fa_hit = fa_access(system, core, e);
 
+    uint64_t words = word_mask(offset, len);
     if (row->hit) {
         counters->hits++;
     } else {
         counters->misses++;
-        if (!(entry->seen & core_bit))
+        bool compulsory = !(entry->seen & core_bit);
+        bool coherence = !compulsory && (entry->lost & core_bit);
+        if (compulsory)
             counters->miss_compulsory++;
-        else if (entry->lost & core_bit) {
-            if (entry->others_wrote[core] & word_mask(offset, len))
+        else if (coherence) {
+            if (entry->others_wrote[core] & words)
                 counters->miss_true_sharing++;
             else
                 counters->miss_false_sharing++;
@@ -607,7 +666,11 @@ static int block_access(stc_coh_system *system, unsigned core, stc_coh_op op, ui
             counters->miss_capacity++;
         entry->lost &= (uint8_t)~core_bit;
         entry->others_wrote[core] = 0;
+        if (f >= 0) /* a table that misses on a valid copy: that copy's lifetime ends here */
+            lifetime_end(entry, core);
+        lifetime_begin(counters, entry, core, compulsory, coherence);
     }
+    lifetime_access(counters, entry, core, words);
     entry->seen |= core_bit;
 
     if (f < 0) {
@@ -624,6 +687,10 @@ static int block_access(stc_coh_system *system, unsigned core, stc_coh_op op, ui
         }
         frame *v = &system->frames[victim];
         if (v->state != STC_COH_I) {
+            /* The victim's block has an entry: it was accessed to be here. */
+            long victim_entry = lookup_block(system, v->block);
+            if (victim_entry >= 0)
+                lifetime_end(&system->entries[victim_entry], core);
             stc_coh_state victim_state = (stc_coh_state)v->state;
             const stc_coh_proc_row *evict = stc_coh_proc_lookup(&system->table, victim_state,
                                                                 STC_COH_EVICT);
@@ -670,10 +737,15 @@ static int block_access(stc_coh_system *system, unsigned core, stc_coh_op op, ui
     if (op == STC_COH_OP_STORE) {
         memcpy(copy, value_bytes, len);
         memcpy(shadow, value_bytes, len);
-        uint64_t words = word_mask(offset, len);
-        for (unsigned d = 0; d < system->config.cores; d++)
-            if (d != core && (entry->lost & (1u << d)))
+        for (unsigned d = 0; d < system->config.cores; d++) {
+            if (d == core)
+                continue;
+            if (entry->lost & (1u << d))
                 entry->others_wrote[d] |= words;
+            /* New to d whether its copy is invalid, evicted or never
+             * fetched (a compulsory miss clears it) */
+            entry->unseen[d] |= words;
+        }
     } else {
         memcpy(loaded, copy, len);
         if (memcmp(copy, shadow, len) != 0) {

@@ -78,6 +78,28 @@
  * A store to a valid S (or O) copy is a hit that issues BusUpgr: counted
  * in `hits` and `upgrades`, not a miss.
  *
+ * The coherence misses are split a second time, after Dubois, Skeppstedt,
+ * Ricciulli, Ramamurthy and Stenstrom (ISCA 1993), over the LIFETIME the
+ * miss starts instead of at the miss (miss_true_dubois + miss_false_dubois
+ * = miss_true_sharing + miss_false_sharing, per core, at any time):
+ *   lifetime       of core c's copy of a block: from the miss that fetches
+ *                  it to its invalidation or eviction (or the end of the run);
+ *   new words      those written by other cores since c's last essential
+ *                  miss: its last compulsory miss, or the miss of its last
+ *                  lifetime (of any class) that touched a new word. A
+ *                  lifetime that touches none leaves its new words new;
+ *       true_dubois   (essential) the lifetime the coherence miss starts
+ *                     touches a new word, by a load or a store, the missing
+ *                     access included;
+ *       false_dubois  (useless) it touches none.
+ * Every at-miss true_sharing miss is true_dubois (miss_true_dubois >=
+ * miss_true_sharing); a false_sharing miss whose lifetime later touches a
+ * new word, or whose touched word was written before an earlier useless
+ * lifetime, is true_dubois. The counters are final whenever read: a
+ * coherence miss counts as false_dubois until its lifetime touches a new
+ * word, so a lifetime still open is classified by the accesses it has had
+ * (as if the run ended there); no closing call is needed.
+ *
  * No global mutable state: everything lives in the stc_coh_system.
  */
 #ifndef STC_COHERENT_H
@@ -134,10 +156,12 @@ typedef struct {
     uint64_t miss_false_sharing;
     uint64_t miss_capacity;
     uint64_t miss_conflict;
+    uint64_t miss_true_dubois;  /* coherence misses split over their lifetime (above) */
+    uint64_t miss_false_dubois;
 } stc_coh_counters;
 
 /* The counters as a list, for printing: names are the field names above. */
-enum { STC_COH_COUNTER_COUNT = 23 };
+enum { STC_COH_COUNTER_COUNT = 25 };
 const char *stc_coh_counter_name(unsigned index);
 uint64_t stc_coh_counter_value(const stc_coh_counters *counters, unsigned index);
 
@@ -182,6 +206,8 @@ int stc_coh_fetch(stc_coh_system *system, unsigned core);
 /* The message of the last -1. */
 const char *stc_coh_error(const stc_coh_system *system);
 
+/* The counters of core after the references done so far, every one final
+ * (the Dubois pair included: see above). */
 const stc_coh_counters *stc_coh_core_counters(const stc_coh_system *system, unsigned core);
 /* The sum over all cores. */
 void stc_coh_total(const stc_coh_system *system, stc_coh_counters *total);
