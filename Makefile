@@ -70,8 +70,9 @@ unit: deps $(foreach v,gcc clang asan,$(addprefix $(B)/$(v)/,$(TESTS) stcsim stc
 	@set -e; for v in gcc clang asan; do for t in $(TESTS); do \
 	    echo "== $$v/$$t"; $(B)/$$v/$$t; done; done
 
-# Traces first: test_fixed also checks the fixed-point order on them.
-test: traces unit synth-check
+# Traces first: test_fixed also checks the fixed-point order on them, and
+# test_coherent the coherent model against its plain oracle on the kernels.
+test: traces mc-traces unit synth-check
 	tests/cli-errors.sh $(B)/asan/stcsim
 	tests/coherence-cli.sh $(B)/asan/stcsim
 	tests/explore-cli.sh $(B)/asan/stcsim $(B)/asan/stcgen $(B)/traces
@@ -94,6 +95,15 @@ bench: tools traces
 # Each tuner against the whole-trace optimum on every real trace (docs/TUNING.md 6).
 bench-tuner: tools traces
 	scripts/tuner-table.sh $(STCSIM) $$(ls $(B)/traces/*.$$(scripts/trace-arch.sh $(B)/traces).lackey.zst)
+
+# The same table on six real programs the project was not developed on
+# (traces/make-unseen-traces.sh: G3 fax encoding, FLAC, MP3 and Speex
+# decoding, bzip2 decompression, md5sum; docs/TUNING.md 6.1).
+.PHONY: unseen-traces bench-tuner-unseen
+unseen-traces: deps
+	traces/make-unseen-traces.sh $(B)/unseen
+bench-tuner-unseen: tools unseen-traces
+	scripts/tuner-unseen.sh $(STCSIM) $(B)/unseen
 
 clean:
 	rm -rf $(B)

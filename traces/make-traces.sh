@@ -78,31 +78,26 @@
 #              STC_TRACE_ARCH  auto (default), i386 or amd64
 #              STC_TRACE_EXTRA=1  also trace Debian's mpeg2dec (slow, 9 M
 #                                 references of library loading)
+#
+# Sourced by another script (traces/make-unseen-traces.sh), this file only
+# defines its functions and returns: trace_setup OUTDIR (lock, tools, ARCH,
+# package lists), prepare_root (the private root of DEB_PROGRAMS, LIBPATH,
+# the output directories), build, update, runroot, add, trace_prefixes,
+# run_traces and index_lines; main below is this script's own trace set.
 set -euo pipefail
 
-die() { echo "make-traces: error: $*" >&2; exit 1; }
-say() { echo "make-traces: $*" >&2; }
+TRACE_TOOL=make-traces # the name in messages (a script sourcing this one sets its own)
+die() { echo "$TRACE_TOOL: error: $*" >&2; exit 1; }
+say() { echo "$TRACE_TOOL: $*" >&2; }
 
-[ $# -eq 1 ] || die "usage: $0 OUTDIR"
-HERE=$(cd "$(dirname "$0")" && pwd)
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(dirname "$HERE")
-mkdir -p "$1"
-OUT=$(cd "$1" && pwd)
-# One run at a time per OUTDIR (e.g. make -j running "traces" and "test").
-exec 9>"$OUT/.lock"
-flock 9
-JOBS=${STC_TRACE_JOBS:-2}
-ONLY=${STC_TRACE_ONLY:-}
 # Bump when the way traces are made changes (forces every trace to be redone).
 RECIPE_VERSION=1
 
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
-
-# ---------------------------------------------------------------- tools ---
-"$REPO/scripts/ensure-tools.sh" valgrind:valgrind zstd:zstd gcc:gcc setarch:util-linux \
-    sha256sum:coreutils || die "could not install the basic tools (valgrind, zstd, gcc)"
 
 apt_updated=0
 apt_update() {
@@ -113,28 +108,11 @@ apt_update() {
     fi
 }
 
-# --------------------------------------------------------- architecture ---
-# i386 when this machine runs 32-bit x86 programs, amd64 when it does not (a
-# kernel without IA-32 emulation: execve of an i386 program fails with
-# ENOEXEC, "Exec format error"; valgrind's x86 tools are 32-bit programs
-# themselves, so no i386 program can be traced there at all).
-WANT_ARCH=${STC_TRACE_ARCH:-auto}
-case $WANT_ARCH in
-auto | i386 | amd64) ;;
-*) die "STC_TRACE_ARCH=$WANT_ARCH: must be auto, i386 or amd64" ;;
-esac
-
 # 32-bit static builds need gcc-multilib (it also brings libc6-i386, the
 # 32-bit glibc and /lib/ld-linux.so.2 that runs the Debian i386 programs).
 m32_works() {
     printf 'int main(void){return 0;}\n' | gcc -m32 -static -x c -o /dev/null - >/dev/null 2>&1
 }
-if [ "$WANT_ARCH" != amd64 ] && { ! m32_works || [ ! -e /lib/ld-linux.so.2 ]; }; then
-    say "installing gcc-multilib"
-    apt_update
-    $SUDO apt-get install -y -qq gcc-multilib >/dev/null || die "could not install gcc-multilib"
-    m32_works || die "gcc -m32 -static still fails after installing gcc-multilib"
-fi
 # i386_runs: a static i386 program compiles and runs (exits with its status).
 i386_runs() {
     local probe=$OUT/.i386-probe rc=0
@@ -147,74 +125,91 @@ i386_runs() {
     rm -f "$probe"
     [ $rc -eq 42 ]
 }
-if [ "$WANT_ARCH" = amd64 ]; then
-    ARCH=amd64
-    say "STC_TRACE_ARCH=amd64: making amd64 traces"
-elif i386_runs; then
-    ARCH=i386
-elif [ "$WANT_ARCH" = i386 ]; then
-    die "STC_TRACE_ARCH=i386, but this machine cannot run i386 programs (a gcc -m32 -static test program does not execute: no IA-32 emulation in this kernel?)"
-else
-    ARCH=amd64
-    say "this machine cannot run i386 programs (a gcc -m32 -static test program does not execute: no IA-32 emulation): making amd64 traces"
-fi
-case $ARCH in
-i386)
-    TRIPLET=i386-linux-gnu    # Debian's multiarch directory
-    PERSONALITY=i386          # setarch's argument
-    CC_STATIC="gcc -m32 -static"
-    LIBC_PKG=libc6-i386       # the host's glibc the programs run with
-    BIN=bin                   # the static programs, relative to OUT
-    ;;
-amd64)
-    [ "$(uname -m)" = x86_64 ] || die "amd64 traces need an x86_64 machine (this one is $(uname -m))"
-    [ "$(dpkg --print-architecture)" = amd64 ] ||
-        die "amd64 traces need dpkg's native architecture to be amd64 (it is $(dpkg --print-architecture))"
-    TRIPLET=x86_64-linux-gnu
-    PERSONALITY=x86_64
-    CC_STATIC="gcc -static"
-    LIBC_PKG=libc6
-    BIN=amd64/bin
-    [ -e /lib64/ld-linux-x86-64.so.2 ] || die "no /lib64/ld-linux-x86-64.so.2 (the host's amd64 glibc loader)"
-    ;;
-esac
-NATIVE=$(dpkg --print-architecture)
-
-# The package lists of ARCH, so that apt-get download finds its packages
-# (i386: a foreign architecture, added to dpkg when missing).
-if [ "$ARCH" = i386 ] && ! dpkg --print-foreign-architectures | grep -qx i386; then
-    say "enabling the i386 architecture (dpkg --add-architecture i386)"
-    $SUDO dpkg --add-architecture i386
-    apt_updated=0
-fi
 arch_lists() { ls /var/lib/apt/lists/*_binary-"$ARCH"_Packages* >/dev/null 2>&1; }
-if ! arch_lists; then
-    apt_updated=0
-    apt_update
-    arch_lists || die "no $ARCH package lists after apt-get update"
-fi
 
-# mpeg2enc (mjpegtools) encodes the MPEG-2 test stream. Without
-# --no-install-recommends it would pull in ~100 packages.
-if ! command -v mpeg2enc >/dev/null 2>&1; then
-    say "installing mjpegtools (mpeg2enc)"
-    apt_update
-    $SUDO apt-get install -y -qq --no-install-recommends mjpegtools >/dev/null ||
-        die "could not install mjpegtools (needed for mpeg2enc)"
-fi
+# trace_setup OUTDIR: take OUTDIR's lock, install the basic tools, find
+# ARCH (and what goes with it) and make sure apt has its package lists.
+trace_setup() {
+    [ $# -eq 1 ] || die "usage: $0 OUTDIR"
+    mkdir -p "$1"
+    OUT=$(cd "$1" && pwd)
+    # One run at a time per OUTDIR (e.g. make -j running "traces" and "test").
+    exec 9>"$OUT/.lock"
+    flock 9
+    JOBS=${STC_TRACE_JOBS:-2}
+    ONLY=${STC_TRACE_ONLY:-}
 
-VG_VERSION=$(valgrind --version)
+    # ------------------------------------------------------------ tools ---
+    "$REPO/scripts/ensure-tools.sh" valgrind:valgrind zstd:zstd gcc:gcc setarch:util-linux \
+        sha256sum:coreutils || die "could not install the basic tools (valgrind, zstd, gcc)"
 
-# ---------------------------------------------------- Debian programs ---
-# The Debian packages (of ARCH) whose programs are traced (libmpeg2-4-dev: the static
-# libmpeg2 and its example decoder sample1.c). mpeg2dec itself is traced only
-# with STC_TRACE_EXTRA=1: it links SDL, X11 and PulseAudio, and loading those
-# 40 libraries takes 9 M references before the first frame. It is unpacked
-# all the same, so that the private root (part of every Debian trace's
-# recipe) does not depend on the setting.
-DEB_PROGRAMS="gzip coreutils libgsm-tools libjpeg-turbo-progs sox libmpeg2-4-dev mpeg2dec"
-ARCHDIR=$OUT/$ARCH
-ROOT=$ARCHDIR/root
+    # ----------------------------------------------------- architecture ---
+    # i386 when this machine runs 32-bit x86 programs, amd64 when it does not (a
+    # kernel without IA-32 emulation: execve of an i386 program fails with
+    # ENOEXEC, "Exec format error"; valgrind's x86 tools are 32-bit programs
+    # themselves, so no i386 program can be traced there at all).
+    WANT_ARCH=${STC_TRACE_ARCH:-auto}
+    case $WANT_ARCH in
+    auto | i386 | amd64) ;;
+    *) die "STC_TRACE_ARCH=$WANT_ARCH: must be auto, i386 or amd64" ;;
+    esac
+
+    if [ "$WANT_ARCH" != amd64 ] && { ! m32_works || [ ! -e /lib/ld-linux.so.2 ]; }; then
+        say "installing gcc-multilib"
+        apt_update
+        $SUDO apt-get install -y -qq gcc-multilib >/dev/null || die "could not install gcc-multilib"
+        m32_works || die "gcc -m32 -static still fails after installing gcc-multilib"
+    fi
+    if [ "$WANT_ARCH" = amd64 ]; then
+        ARCH=amd64
+        say "STC_TRACE_ARCH=amd64: making amd64 traces"
+    elif i386_runs; then
+        ARCH=i386
+    elif [ "$WANT_ARCH" = i386 ]; then
+        die "STC_TRACE_ARCH=i386, but this machine cannot run i386 programs (a gcc -m32 -static test program does not execute: no IA-32 emulation in this kernel?)"
+    else
+        ARCH=amd64
+        say "this machine cannot run i386 programs (a gcc -m32 -static test program does not execute: no IA-32 emulation): making amd64 traces"
+    fi
+    case $ARCH in
+    i386)
+        TRIPLET=i386-linux-gnu    # Debian's multiarch directory
+        PERSONALITY=i386          # setarch's argument
+        CC_STATIC="gcc -m32 -static"
+        LIBC_PKG=libc6-i386       # the host's glibc the programs run with
+        BIN=bin                   # the static programs, relative to OUT
+        ;;
+    amd64)
+        [ "$(uname -m)" = x86_64 ] || die "amd64 traces need an x86_64 machine (this one is $(uname -m))"
+        [ "$(dpkg --print-architecture)" = amd64 ] ||
+            die "amd64 traces need dpkg's native architecture to be amd64 (it is $(dpkg --print-architecture))"
+        TRIPLET=x86_64-linux-gnu
+        PERSONALITY=x86_64
+        CC_STATIC="gcc -static"
+        LIBC_PKG=libc6
+        BIN=amd64/bin
+        [ -e /lib64/ld-linux-x86-64.so.2 ] || die "no /lib64/ld-linux-x86-64.so.2 (the host's amd64 glibc loader)"
+        ;;
+    esac
+    NATIVE=$(dpkg --print-architecture)
+
+    # The package lists of ARCH, so that apt-get download finds its packages
+    # (i386: a foreign architecture, added to dpkg when missing).
+    if [ "$ARCH" = i386 ] && ! dpkg --print-foreign-architectures | grep -qx i386; then
+        say "enabling the i386 architecture (dpkg --add-architecture i386)"
+        $SUDO dpkg --add-architecture i386
+        apt_updated=0
+    fi
+    if ! arch_lists; then
+        apt_updated=0
+        apt_update
+        arch_lists || die "no $ARCH package lists after apt-get update"
+    fi
+
+    VG_VERSION=$(valgrind --version)
+    ARCHDIR=$OUT/$ARCH
+    ROOT=$ARCHDIR/root
+}
 
 APT_DEPENDS_OPTS="--no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces --no-enhances"
 
@@ -315,16 +310,20 @@ setup_root() {
     fi
     echo "$key" >"$ARCHDIR/lists.key"
 }
-setup_root
 
-# Library search path for the private root, relative to OUT (commands run
-# there). Every directory that holds a shared library.
-LIBPATH=$(cd "$OUT" && find "$ARCH/root" -name '*.so*' \( -type f -o -type l \) -printf '%h\n' |
-    sort -u | grep -v '/sox$' | paste -s -d:)
-[ -n "$LIBPATH" ] || die "no shared libraries found in $ROOT"
+# prepare_root: the private root of DEB_PROGRAMS in ARCHDIR (see setup_root),
+# LIBPATH, and the output directories.
+prepare_root() {
+    setup_root
 
-# ------------------------------------------------------------- builds ---
-mkdir -p "$OUT/bin" "$OUT/$BIN" "$OUT/inputs" "$OUT/logs" "$OUT/work"
+    # Library search path for the private root, relative to OUT (commands run
+    # there). Every directory that holds a shared library.
+    LIBPATH=$(cd "$OUT" && find "$ARCH/root" -name '*.so*' \( -type f -o -type l \) -printf '%h\n' |
+        sort -u | grep -v '/sox$' | paste -s -d:)
+    [ -n "$LIBPATH" ] || die "no shared libraries found in $ROOT"
+
+    mkdir -p "$OUT/bin" "$OUT/$BIN" "$OUT/inputs" "$OUT/logs" "$OUT/work"
+}
 
 # build OUTFILE "CC FLAGS" SOURCE [EXTRA...]: compile when anything changed.
 build() {
@@ -340,19 +339,6 @@ build() {
     echo "$h" >"$out.stamp"
 }
 
-say "building the input generator and the kernels"
-build "$OUT/bin/gen-inputs" "gcc -O2 -std=c11 -Wall -Wextra -Werror" "$HERE/gen-inputs.c"
-KERNELS="crc fir bitcount bsearch qsort blit"
-for k in $KERNELS; do
-    build "$OUT/$BIN/$k" "$CC_STATIC -O2 -std=c11 -Wall -Wextra -Werror" "$HERE/kernels/$k.c"
-done
-# libmpeg2's own example decoder (upstream's sample1.c, shipped by Debian),
-# linked statically with Debian's libmpeg2.a of ARCH: an MPEG-2 decoder
-# without the 40 shared libraries of mpeg2dec.
-build "$OUT/$BIN/mpeg2-sample1" "$CC_STATIC -O2 -w -I$ROOT/usr/include/mpeg2dec" \
-    "$ROOT/usr/share/doc/libmpeg2-4-dev/examples/sample1.c" "$ROOT/usr/lib/$TRIPLET/libmpeg2.a"
-
-# ------------------------------------------------------------- inputs ---
 # update FILE: move FILE.new over FILE unless identical (keeps the stamps of
 # traces whose input did not change valid).
 update() {
@@ -362,36 +348,7 @@ update() {
 runroot() {
     (cd "$OUT" && env -i PATH=/usr/bin:/bin LC_ALL=C LD_LIBRARY_PATH="$LIBPATH" "$@")
 }
-GEN=$OUT/bin/gen-inputs
-IN=$OUT/inputs
-say "making inputs"
-"$GEN" text 5000 >"$IN/text.txt.new" || die "gen-inputs text failed"
-update "$IN/text.txt"
-"$GEN" text 160000 >"$IN/text-long.txt.new" || die "gen-inputs text failed"
-update "$IN/text-long.txt"
-"$GEN" ppm 128 96 >"$IN/image.ppm.new" || die "gen-inputs ppm failed"
-update "$IN/image.ppm"
-runroot "$ARCH/root/usr/bin/cjpeg" -quality 80 -outfile inputs/image.jpg.new inputs/image.ppm ||
-    die "cjpeg failed to make the JPEG input"
-update "$IN/image.jpg"
-# Audio: 8 kHz mono 16-bit, a chirp plus a tone (sox synth is deterministic
-# for these waveforms; -R makes anything random repeatable). 0.25 s for sox,
-# and its first 0.1 s (five GSM frames) as Sun u-law audio for toast.
-runroot "$ARCH/root/usr/bin/sox" -R -n -r 8000 -c 1 -b 16 -e signed-integer -t wav inputs/tone.wav.new \
-    synth 0.25 sine 200-1200 sine 330 remix - gain -3 || die "sox failed to make the audio input"
-update "$IN/tone.wav"
-runroot "$ARCH/root/usr/bin/sox" -R inputs/tone.wav -e u-law -t au inputs/speech.au.new trim 0 0.1 ||
-    die "sox failed to make the .au input"
-update "$IN/speech.au"
-# MPEG-2 video: a generated YUV4MPEG stream (moving objects) encoded by
-# mpeg2enc (mjpegtools): 96x64, 4 frames, I and P/B frames.
-"$GEN" y4m 96 64 4 >"$IN/video.y4m" || die "gen-inputs y4m failed"
-mpeg2enc -f 3 -b 400 -g 3 -G 3 -M 0 -q 6 -v 0 -o "$IN/video.m2v.new" <"$IN/video.y4m" >/dev/null 2>&1 ||
-    die "mpeg2enc failed to make the MPEG-2 input"
-rm -f "$IN/video.y4m"
-update "$IN/video.m2v"
 
-# ------------------------------------------------------------- traces ---
 # A trace: NAME CLASS ORACLE CWD COMMAND...
 #   CLASS   real-debian  a Debian program of ARCH (dynamically linked, stripped)
 #           real-static  real code nobody here wrote, linked here with
@@ -403,29 +360,13 @@ update "$IN/video.m2v"
 # Longest first, so that the parallel runs end together.
 TRACES=()
 add() { TRACES+=("$*"); }
-add "toast.$ARCH"   real-debian yes . "$ARCH/root/usr/bin/toast" -c inputs/speech.au
-add "sox-ima.$ARCH" real-debian yes . "$ARCH/root/usr/bin/sox" -R inputs/tone.wav -t ima -
-add "gzip.$ARCH"    real-debian yes . "$ARCH/root/bin/gzip" -6 -c inputs/text.txt
-add "cjpeg.$ARCH"   real-debian yes . "$ARCH/root/usr/bin/cjpeg" -quality 80 inputs/image.ppm
-add "djpeg.$ARCH"   real-debian yes . "$ARCH/root/usr/bin/djpeg" -ppm inputs/image.jpg
-add "cksum.$ARCH"   real-debian yes . "$ARCH/root/usr/bin/cksum" inputs/text-long.txt
-# libmpeg2 (Debian's libmpeg2.a) driven by its upstream example sample1.c,
-# which writes one N.pgm per frame into its working directory.
-add "mpeg2-sample1.$ARCH" real-static yes work/mpeg2 "../../$BIN/mpeg2-sample1" ../../inputs/video.m2v
-for k in $KERNELS; do
-    add "$k.$ARCH" kernel yes . "$BIN/$k"
-done
-# mpeg2dec prints its progress by wall-clock time, so a run under cachegrind
-# (faster than lackey) takes other branches: not comparable with the oracle.
-if [ "${STC_TRACE_EXTRA:-0}" = 1 ]; then
-    add "mpeg2dec.$ARCH" real-debian no . "$ARCH/root/usr/bin/mpeg2dec" -c -o null inputs/video.m2v
-fi
 
 # --vex-iropt-level=0: valgrind instruments the guest code unoptimised, so
 # every load the program executes is traced. With the default optimisation
 # a load whose value is never used can vanish before instrumentation, and
 # lackey and cachegrind then disagree by a load or two (seen with gzip).
 VALGRIND="valgrind --vex-iropt-level=0"
+LACKEY="--tool=lackey --trace-mem=yes --log-fd=3"
 # amd64: LD_BIND_NOW=1, so that ld.so binds every symbol at start-up. Lazy
 # binding runs _dl_runtime_resolve_xsave, whose xsave valgrind reports as
 # one 160-byte access (the x87 part of the save area; the rest as 8- and
@@ -441,11 +382,13 @@ VALGRIND="valgrind --vex-iropt-level=0"
 # one or two). An existing LD_PRELOAD valgrind extends in place (to
 # "LD_PRELOAD=.../vgpreload_core-amd64-linux.so:", whose empty element ld.so
 # skips), away from the random bytes. i386 runs keep their recipe unchanged.
-ENV_FIRST=""
-[ "$ARCH" = i386 ] || ENV_FIRST="LD_BIND_NOW=1 LD_PRELOAD= "
-PREFIX_DEBIAN="env -i ${ENV_FIRST}PATH=/usr/bin:/bin LC_ALL=C LD_LIBRARY_PATH=$LIBPATH setarch $PERSONALITY -R $VALGRIND"
-PREFIX_STATIC="env -i ${ENV_FIRST}PATH=/usr/bin:/bin LC_ALL=C setarch $PERSONALITY -R $VALGRIND"
-LACKEY="--tool=lackey --trace-mem=yes --log-fd=3"
+# trace_prefixes: PREFIX_DEBIAN and PREFIX_STATIC (after prepare_root).
+trace_prefixes() {
+    ENV_FIRST=""
+    [ "$ARCH" = i386 ] || ENV_FIRST="LD_BIND_NOW=1 LD_PRELOAD= "
+    PREFIX_DEBIAN="env -i ${ENV_FIRST}PATH=/usr/bin:/bin LC_ALL=C LD_LIBRARY_PATH=$LIBPATH setarch $PERSONALITY -R $VALGRIND"
+    PREFIX_STATIC="env -i ${ENV_FIRST}PATH=/usr/bin:/bin LC_ALL=C setarch $PERSONALITY -R $VALGRIND"
+}
 
 # make_trace NAME CLASS ORACLE CWD COMMAND...: run in the background.
 make_trace() {
@@ -483,7 +426,7 @@ make_trace() {
     # shellcheck disable=SC2086
     if ! (cd "$OUT/$cwd" && $prefix $LACKEY "$@" 3>&1 >/dev/null 2>"$OUT/logs/$name.stderr" </dev/null 9>&- |
         zstd -3 -q -f -o "$OUT/$name.lackey.zst.tmp"); then
-        echo "make-traces: error: tracing $name failed (see $OUT/logs/$name.stderr)" >&2
+        echo "$TRACE_TOOL: error: tracing $name failed (see $OUT/logs/$name.stderr)" >&2
         return 1
     fi
     # Counts, and for static programs (which keep their symbols) the trace
@@ -498,7 +441,7 @@ make_trace() {
     main=""
     if [ "$kind" != real-debian ]; then
         main=$(nm "$OUT/$cwd/$1" | awk '$3 == "main" { print $1 }' | sed 's/^0*//')
-        [ -n "$main" ] || { echo "make-traces: error: no symbol main in $1" >&2; return 1; }
+        [ -n "$main" ] || { echo "$TRACE_TOOL: error: no symbol main in $1" >&2; return 1; }
     fi
     if ! zstd -dc "$OUT/$name.lackey.zst.tmp" | awk -v main="$main" -v counts="$OUT/$name.counts.tmp" \
         -v windows="$OUT/logs/$name.windows" -v name="$name" '
@@ -548,7 +491,7 @@ make_trace() {
             if (main != "" && !inmain) exit 3
         }' | if [ -n "$main" ]; then zstd -3 -q -f -o "$OUT/$name.main.lackey.zst.tmp"; else cat >/dev/null; fi
     then
-        echo "make-traces: error: post-processing the trace of $name failed" >&2
+        echo "$TRACE_TOOL: error: post-processing the trace of $name failed" >&2
         return 1
     fi
     if [ -n "$main" ]; then mv "$OUT/$name.main.lackey.zst.tmp" "$OUT/$name.main.lackey.zst"; fi
@@ -566,37 +509,37 @@ make_trace() {
     } >"$OUT/$name.cmd"
     echo "$stamp" >"$OUT/$name.stamp"
     t1=$(date +%s.%N)
-    printf 'make-traces: %-19s %9d refs %6.1f s\n' "$name" \
+    printf '%s: %-19s %9d refs %6.1f s\n' "$TRACE_TOOL" "$name" \
         "$(awk 'NR <= 4 { n += $2 } END { print n }' "$OUT/$name.counts")" \
         "$(echo "$t1 $t0" | awk '{ print $1 - $2 }')" >&2
 }
 
-say "tracing (up to $JOBS at a time; up-to-date traces are kept)"
-failed=0
-running=0
-for t in "${TRACES[@]}"; do
-    # shellcheck disable=SC2086
-    set -- $t
-    if [ -n "$ONLY" ] && ! echo " $ONLY " | grep -q " $1 "; then continue; fi
-    if [ $running -ge "$JOBS" ]; then
+# run_traces: make the traces added (those of STC_TRACE_ONLY when set), up
+# to JOBS at a time.
+run_traces() {
+    say "tracing (up to $JOBS at a time; up-to-date traces are kept)"
+    failed=0
+    running=0
+    for t in "${TRACES[@]}"; do
+        # shellcheck disable=SC2086
+        set -- $t
+        if [ -n "$ONLY" ] && ! echo " $ONLY " | grep -q " $1 "; then continue; fi
+        if [ $running -ge "$JOBS" ]; then
+            wait -n || failed=1
+            running=$((running - 1))
+        fi
+        make_trace "$@" &
+        running=$((running + 1))
+    done
+    while [ $running -gt 0 ]; do
         wait -n || failed=1
         running=$((running - 1))
-    fi
-    make_trace "$@" &
-    running=$((running + 1))
-done
-while [ $running -gt 0 ]; do
-    wait -n || failed=1
-    running=$((running - 1))
-done
-[ $failed -eq 0 ] || die "some traces could not be made (messages above)"
+    done
+    [ $failed -eq 0 ] || die "some traces could not be made (messages above)"
+}
 
-# -------------------------------------------------------------- index ---
-{
-    echo "# name arch class oracle_comparable trace main_trace(- if none)"
-    echo "# class: real-debian = Debian's $ARCH program, dynamically linked, stripped"
-    echo "#        real-static = real code (Debian's libmpeg2.a + its example), $CC_STATIC"
-    echo "#        kernel      = traces/kernels/*.c, $CC_STATIC -O2"
+# index_lines: the lines of index.txt for the traces added that exist.
+index_lines() {
     for t in "${TRACES[@]}"; do
         # shellcheck disable=SC2086
         set -- $t
@@ -605,9 +548,112 @@ done
         [ -f "$OUT/$1.main.lackey.zst" ] && m=$1.main.lackey.zst
         echo "$1 $ARCH $2 $3 $1.lackey.zst $m"
     done
-} >"$OUT/index.txt"
-# The architecture of the traces index.txt lists: consumers of trace names
-# (NAME.ARCH.lackey.zst) read it, so that they never mix architectures when
-# a directory holds traces of both.
-echo "$ARCH" >"$OUT/arch.txt"
-say "done: $(grep -vc '^#' "$OUT/index.txt") traces in $OUT (list: $OUT/index.txt)"
+}
+
+# main OUTDIR: this script's traces.
+main() {
+    trace_setup "$@"
+
+    # mpeg2enc (mjpegtools) encodes the MPEG-2 test stream. Without
+    # --no-install-recommends it would pull in ~100 packages.
+    if ! command -v mpeg2enc >/dev/null 2>&1; then
+        say "installing mjpegtools (mpeg2enc)"
+        apt_update
+        $SUDO apt-get install -y -qq --no-install-recommends mjpegtools >/dev/null ||
+            die "could not install mjpegtools (needed for mpeg2enc)"
+    fi
+
+    # ------------------------------------------------ Debian programs ---
+    # The Debian packages (of ARCH) whose programs are traced (libmpeg2-4-dev: the static
+    # libmpeg2 and its example decoder sample1.c). mpeg2dec itself is traced only
+    # with STC_TRACE_EXTRA=1: it links SDL, X11 and PulseAudio, and loading those
+    # 40 libraries takes 9 M references before the first frame. It is unpacked
+    # all the same, so that the private root (part of every Debian trace's
+    # recipe) does not depend on the setting.
+    DEB_PROGRAMS="gzip coreutils libgsm-tools libjpeg-turbo-progs sox libmpeg2-4-dev mpeg2dec"
+
+    prepare_root
+
+    # --------------------------------------------------------- builds ---
+    say "building the input generator and the kernels"
+    build "$OUT/bin/gen-inputs" "gcc -O2 -std=c11 -Wall -Wextra -Werror" "$HERE/gen-inputs.c"
+    KERNELS="crc fir bitcount bsearch qsort blit"
+    for k in $KERNELS; do
+        build "$OUT/$BIN/$k" "$CC_STATIC -O2 -std=c11 -Wall -Wextra -Werror" "$HERE/kernels/$k.c"
+    done
+    # libmpeg2's own example decoder (upstream's sample1.c, shipped by Debian),
+    # linked statically with Debian's libmpeg2.a of ARCH: an MPEG-2 decoder
+    # without the 40 shared libraries of mpeg2dec.
+    build "$OUT/$BIN/mpeg2-sample1" "$CC_STATIC -O2 -w -I$ROOT/usr/include/mpeg2dec" \
+        "$ROOT/usr/share/doc/libmpeg2-4-dev/examples/sample1.c" "$ROOT/usr/lib/$TRIPLET/libmpeg2.a"
+
+    # --------------------------------------------------------- inputs ---
+    GEN=$OUT/bin/gen-inputs
+    IN=$OUT/inputs
+    say "making inputs"
+    "$GEN" text 5000 >"$IN/text.txt.new" || die "gen-inputs text failed"
+    update "$IN/text.txt"
+    "$GEN" text 160000 >"$IN/text-long.txt.new" || die "gen-inputs text failed"
+    update "$IN/text-long.txt"
+    "$GEN" ppm 128 96 >"$IN/image.ppm.new" || die "gen-inputs ppm failed"
+    update "$IN/image.ppm"
+    runroot "$ARCH/root/usr/bin/cjpeg" -quality 80 -outfile inputs/image.jpg.new inputs/image.ppm ||
+        die "cjpeg failed to make the JPEG input"
+    update "$IN/image.jpg"
+    # Audio: 8 kHz mono 16-bit, a chirp plus a tone (sox synth is deterministic
+    # for these waveforms; -R makes anything random repeatable). 0.25 s for sox,
+    # and its first 0.1 s (five GSM frames) as Sun u-law audio for toast.
+    runroot "$ARCH/root/usr/bin/sox" -R -n -r 8000 -c 1 -b 16 -e signed-integer -t wav inputs/tone.wav.new \
+        synth 0.25 sine 200-1200 sine 330 remix - gain -3 || die "sox failed to make the audio input"
+    update "$IN/tone.wav"
+    runroot "$ARCH/root/usr/bin/sox" -R inputs/tone.wav -e u-law -t au inputs/speech.au.new trim 0 0.1 ||
+        die "sox failed to make the .au input"
+    update "$IN/speech.au"
+    # MPEG-2 video: a generated YUV4MPEG stream (moving objects) encoded by
+    # mpeg2enc (mjpegtools): 96x64, 4 frames, I and P/B frames.
+    "$GEN" y4m 96 64 4 >"$IN/video.y4m" || die "gen-inputs y4m failed"
+    mpeg2enc -f 3 -b 400 -g 3 -G 3 -M 0 -q 6 -v 0 -o "$IN/video.m2v.new" <"$IN/video.y4m" >/dev/null 2>&1 ||
+        die "mpeg2enc failed to make the MPEG-2 input"
+    rm -f "$IN/video.y4m"
+    update "$IN/video.m2v"
+
+    # --------------------------------------------------------- traces ---
+    add "toast.$ARCH"   real-debian yes . "$ARCH/root/usr/bin/toast" -c inputs/speech.au
+    add "sox-ima.$ARCH" real-debian yes . "$ARCH/root/usr/bin/sox" -R inputs/tone.wav -t ima -
+    add "gzip.$ARCH"    real-debian yes . "$ARCH/root/bin/gzip" -6 -c inputs/text.txt
+    add "cjpeg.$ARCH"   real-debian yes . "$ARCH/root/usr/bin/cjpeg" -quality 80 inputs/image.ppm
+    add "djpeg.$ARCH"   real-debian yes . "$ARCH/root/usr/bin/djpeg" -ppm inputs/image.jpg
+    add "cksum.$ARCH"   real-debian yes . "$ARCH/root/usr/bin/cksum" inputs/text-long.txt
+    # libmpeg2 (Debian's libmpeg2.a) driven by its upstream example sample1.c,
+    # which writes one N.pgm per frame into its working directory.
+    add "mpeg2-sample1.$ARCH" real-static yes work/mpeg2 "../../$BIN/mpeg2-sample1" ../../inputs/video.m2v
+    for k in $KERNELS; do
+        add "$k.$ARCH" kernel yes . "$BIN/$k"
+    done
+    # mpeg2dec prints its progress by wall-clock time, so a run under cachegrind
+    # (faster than lackey) takes other branches: not comparable with the oracle.
+    if [ "${STC_TRACE_EXTRA:-0}" = 1 ]; then
+        add "mpeg2dec.$ARCH" real-debian no . "$ARCH/root/usr/bin/mpeg2dec" -c -o null inputs/video.m2v
+    fi
+
+    trace_prefixes
+    run_traces
+
+    # ---------------------------------------------------------- index ---
+    {
+        echo "# name arch class oracle_comparable trace main_trace(- if none)"
+        echo "# class: real-debian = Debian's $ARCH program, dynamically linked, stripped"
+        echo "#        real-static = real code (Debian's libmpeg2.a + its example), $CC_STATIC"
+        echo "#        kernel      = traces/kernels/*.c, $CC_STATIC -O2"
+        index_lines
+    } >"$OUT/index.txt"
+    # The architecture of the traces index.txt lists: consumers of trace names
+    # (NAME.ARCH.lackey.zst) read it, so that they never mix architectures when
+    # a directory holds traces of both.
+    echo "$ARCH" >"$OUT/arch.txt"
+    say "done: $(grep -vc '^#' "$OUT/index.txt") traces in $OUT (list: $OUT/index.txt)"
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    main "$@"
+fi
