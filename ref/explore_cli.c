@@ -488,20 +488,6 @@ static size_t front_order(const candidate_set *set, const candidate_summary *sum
     return count;
 }
 
-/* "build/traces/djpeg.i386.lackey.zst" -> "djpeg.i386". */
-static void trace_label(const char *path, char *buf, size_t buf_len)
-{
-    const char *slash = strrchr(path, '/');
-    snprintf(buf, buf_len, "%s", slash ? slash + 1 : path);
-    static const char *const suffixes[] = {".zst", ".gz", ".lackey", ".din", ".trace", ".txt"};
-    for (size_t index = 0; index < sizeof suffixes / sizeof suffixes[0]; index++) {
-        size_t len = strlen(buf), suffix = strlen(suffixes[index]);
-        if (len > suffix && !strcmp(buf + len - suffix, suffixes[index])) {
-            buf[len - suffix] = '\0';
-        }
-    }
-}
-
 /* ---- The table ---------------------------------------------------------------- */
 
 static void print_per_trace(const explore_options *opts, const candidate_set *set,
@@ -517,7 +503,7 @@ static void print_per_trace(const explore_options *opts, const candidate_set *se
             const stc_explore_cell *cell = stc_explore_cell_at(result, c, t);
             char label[64], iname[STC_CONFIG_NAME_MAX], dname[STC_CONFIG_NAME_MAX];
             const stc_geometry *g = &set->candidates[c].geometry;
-            trace_label(opts->traces[t], label, sizeof label);
+            stc_trace_short_name(opts->traces[t], label, sizeof label);
             stc_config_name(g, &cell->best[STC_ICACHE].config, iname, sizeof iname);
             stc_config_name(g, &cell->best[STC_DCACHE].config, dname, sizeof dname);
             printf("%-24s %-20s %-14s %-14s %11.2f %10" PRIu64 " %12" PRIu64,
@@ -622,7 +608,7 @@ static void print_cell_json(const explore_options *opts, const stc_explore_candi
                             const stc_explore_cell *cell, size_t trace)
 {
     char label[64];
-    trace_label(opts->traces[trace], label, sizeof label);
+    stc_trace_short_name(opts->traces[trace], label, sizeof label);
     printf("  {\"trace\":");
     stc_json_print_string(label);
     putchar(',');
@@ -715,7 +701,7 @@ static void print_json(const explore_options *opts, const candidate_set *set,
         printf("\"tuned\":%s,\"traces\":[", opts->tuned ? "true" : "false");
         for (size_t t = 0; t < result->trace_count; t++) {
             char label[64];
-            trace_label(opts->traces[t], label, sizeof label);
+            stc_trace_short_name(opts->traces[t], label, sizeof label);
             printf("%s{\"name\":", t ? "," : "");
             stc_json_print_string(label);
             printf(",\"path\":");

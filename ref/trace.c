@@ -694,6 +694,20 @@ stc_trace_format stc_trace_format_of(const stc_trace *trace)
     return trace->format;
 }
 
+void stc_trace_short_name(const char *path, char *buf, size_t buf_len)
+{
+    const char *slash = strrchr(path, '/');
+    snprintf(buf, buf_len, "%s", slash ? slash + 1 : path);
+    /* The compression's suffix first, then the format's. */
+    static const char *const suffixes[] = {".zst", ".gz", ".lackey", ".din", ".trace", ".txt"};
+    for (size_t index = 0; index < sizeof suffixes / sizeof suffixes[0]; index++) {
+        size_t len = strlen(buf), suffix = strlen(suffixes[index]);
+        if (len > suffix && !strcmp(buf + len - suffix, suffixes[index])) {
+            buf[len - suffix] = '\0';
+        }
+    }
+}
+
 uint64_t stc_trace_lines(const stc_trace *trace)
 {
     return trace->lines;

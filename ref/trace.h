@@ -71,6 +71,11 @@ const char *stc_trace_error(const stc_trace *trace);
  * record has been read). */
 stc_trace_format stc_trace_format_of(const stc_trace *trace);
 
+/* A trace's name for tables: the file name without its folder and without
+ * the suffixes .zst, .gz, .lackey, .din, .trace, .txt, e.g.
+ * "build/traces/djpeg.i386.lackey.zst" -> "djpeg.i386". */
+void stc_trace_short_name(const char *path, char *buf, size_t buf_len);
+
 /* Number of input lines consumed so far. */
 uint64_t stc_trace_lines(const stc_trace *trace);
 

@@ -376,20 +376,6 @@ static int tune_trace(const tune_options *opts, const char *path, stc_ref *batch
     return status;
 }
 
-/* "build/traces/djpeg.i386.lackey.zst" -> "djpeg.i386". */
-static void short_name(const char *path, char *buf, size_t buf_len)
-{
-    const char *slash = strrchr(path, '/');
-    snprintf(buf, buf_len, "%s", slash ? slash + 1 : path);
-    static const char *const suffixes[] = {".zst", ".gz", ".lackey", ".din", ".trace", ".txt"};
-    for (size_t index = 0; index < sizeof suffixes / sizeof suffixes[0]; index++) {
-        size_t len = strlen(buf), suffix = strlen(suffixes[index]);
-        if (len > suffix && !strcmp(buf + len - suffix, suffixes[index])) {
-            buf[len - suffix] = '\0';
-        }
-    }
-}
-
 /* The numbers of one row, both caches together where the seed adds them. */
 typedef struct {
     double saved_percent[STC_TUNE_BASELINES]; /* energy saved against each baseline */
@@ -455,7 +441,7 @@ static void print_hardware_notes(const tune_options *opts, const stc_tune_result
 {
     for (size_t index = 0; index < opts->trace_count; index++) {
         char name[256];
-        short_name(opts->traces[index], name, sizeof name);
+        stc_trace_short_name(opts->traces[index], name, sizeof name);
         for (int kind = STC_ICACHE; kind <= STC_DCACHE; kind++) {
             const stc_tune_cache_result *cache = &results[index].cache[kind];
             const stc_tuned_report *report = &cache->hardware;
@@ -549,7 +535,7 @@ static void print_table(const tune_options *opts, const stc_tune_result *results
     int name_width = 5; /* "trace" */
     for (size_t index = 0; index < opts->trace_count; index++) {
         char name[256];
-        short_name(opts->traces[index], name, sizeof name);
+        stc_trace_short_name(opts->traces[index], name, sizeof name);
         name_width = (int)strlen(name) > name_width ? (int)strlen(name) : name_width;
     }
     printf("%-*s %-13s %4s %-13s %4s %17s %17s %8s %11s %19s", name_width, "trace", "I-config",
@@ -564,7 +550,7 @@ static void print_table(const tune_options *opts, const stc_tune_result *results
         row_figures row = figures_of(result);
         char name[256], icfg[STC_CONFIG_NAME_MAX], dcfg[STC_CONFIG_NAME_MAX];
         char iex[16] = "-", dex[16] = "-", found[16], loss[32];
-        short_name(opts->traces[index], name, sizeof name);
+        stc_trace_short_name(opts->traces[index], name, sizeof name);
         config_text(geometry, &result->cache[STC_ICACHE], icfg, sizeof icfg);
         config_text(geometry, &result->cache[STC_DCACHE], dcfg, sizeof dcfg);
         if (result->cache[STC_ICACHE].valid) {
@@ -688,7 +674,7 @@ static void print_json(const tune_options *opts, const stc_tune_result *results)
         const stc_tune_result *result = &results[index];
         row_figures row = figures_of(result);
         char name[256];
-        short_name(opts->traces[index], name, sizeof name);
+        stc_trace_short_name(opts->traces[index], name, sizeof name);
         printf(" {\"trace\":");
         stc_json_print_string(opts->traces[index]);
         printf(",\"name\":");
