@@ -21,7 +21,7 @@ $(B)/$(1)/obj/%.o: ref/%.c $(LIB_HDR) | $(B)/$(1)/obj
 	$(2) $(CFLAGS_COMMON) $(3) -Iref -c -o $$@ $$<
 $(B)/$(1)/stcsim: ref/stcsim.c $(LIB_SRC:ref/%.c=$(B)/$(1)/obj/%.o) | $(B)/$(1)
 	$(2) $(CFLAGS_COMMON) $(3) -Iref -o $$@ $$^ -lzstd -lz -lm -pthread
-$(B)/$(1)/test_%: tests/test_%.c tests/check.h $(LIB_SRC:ref/%.c=$(B)/$(1)/obj/%.o) | $(B)/$(1)
+$(B)/$(1)/test_%: tests/test_%.c tests/check.h tests/scratch.h $(LIB_SRC:ref/%.c=$(B)/$(1)/obj/%.o) | $(B)/$(1)
 	$(2) $(CFLAGS_COMMON) $(3) -Iref -Itests -o $$@ $$< $(LIB_SRC:ref/%.c=$(B)/$(1)/obj/%.o) -lzstd -lz -lm -pthread
 $(B)/$(1)/stcgen: $(GEN_SRC) $(GEN_HDR) $(LIB_HDR) $(B)/gen/ctrl_template.inc $(B)/gen/tuner_template.inc $(GEN_REF:ref/%.c=$(B)/$(1)/obj/%.o) | $(B)/$(1)
 	$(2) $(CFLAGS_COMMON) $(3) -Iref -Igen -I$(B)/gen -o $$@ $(GEN_SRC) $(GEN_REF:ref/%.c=$(B)/$(1)/obj/%.o) -lm

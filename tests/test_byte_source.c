@@ -10,6 +10,7 @@
  */
 #include "byte_source.h"
 #include "check.h"
+#include "scratch.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -23,10 +24,6 @@
 #include <unistd.h>
 
 enum { MESSAGE_LEN = 8192 };
-
-typedef struct {
-    char dir[64];
-} scratch;
 
 /* A byte string owned by the test (cap: room allocated, 0 if unknown). */
 typedef struct {
@@ -48,12 +45,6 @@ typedef struct {
 } outcome;
 
 /* ---------------------------------------------------------------- helpers */
-
-static const char *path_in(const scratch *space, const char *name, char *path, size_t path_len)
-{
-    snprintf(path, path_len, "%s/%s", space->dir, name);
-    return path;
-}
 
 static void write_file(const char *path, const void *data, size_t len)
 {
@@ -205,12 +196,6 @@ static int stdin_from_pipe(const bytes *data, pid_t *writer)
     close(ends[0]);
     close(ends[1]);
     return saved;
-}
-
-static void restore_stdin(int saved)
-{
-    dup2(saved, STDIN_FILENO);
-    close(saved);
 }
 
 static bool same(const bytes *a, const bytes *b)
@@ -498,36 +483,10 @@ static void test_names(void)
 
 /* ------------------------------------------------------------------ main */
 
-static int count_open_fds(void)
-{
-    int open_count = 0;
-    for (int fd = 0; fd < 256; fd++)
-        open_count += fcntl(fd, F_GETFD) != -1;
-    return open_count;
-}
-
-static void remove_scratch(const scratch *space)
-{
-    DIR *dir = opendir(space->dir);
-    struct dirent *entry;
-    char path[512];
-    while (dir && (entry = readdir(dir)) != NULL) {
-        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", space->dir, entry->d_name);
-        unlink(path);
-    }
-    if (dir)
-        closedir(dir);
-    CHECK(rmdir(space->dir) == 0, "cannot remove %s", space->dir);
-}
-
 int main(void)
 {
     scratch space;
-    snprintf(space.dir, sizeof space.dir, "/tmp/stc-test-byte-source.XXXXXX");
-    if (!mkdtemp(space.dir)) {
-        perror("mkdtemp");
+    if (!scratch_open(&space, "/tmp/stc-test-byte-source.XXXXXX")) {
         return EXIT_FAILURE;
     }
     alarm(120); /* a decoder that loops forever fails the test instead of stalling it */
@@ -536,7 +495,7 @@ int main(void)
     test_compressed(&space);
     test_open_errors(&space);
     test_names();
-    remove_scratch(&space);
+    scratch_remove(&space);
     CHECK_EQ_U64(count_open_fds(), fds_at_start, "open file descriptors after all tests");
     return check_done("test_byte_source");
 }

@@ -8,6 +8,7 @@
  * evaluates. Compressed inputs are made with the real gzip and zstd.
  */
 #include "check.h"
+#include "scratch.h"
 #include "trace.h"
 
 #include <dirent.h>
@@ -26,10 +27,6 @@
 
 enum { KEPT_REFS = 16, MESSAGE_LEN = 8192 };
 
-typedef struct {
-    char dir[64];
-} scratch;
-
 /* Everything observable about reading one trace to its end. */
 typedef struct {
     bool opened;
@@ -47,12 +44,6 @@ typedef struct {
 } outcome;
 
 /* ---------------------------------------------------------------- helpers */
-
-static const char *path_in(const scratch *space, const char *name, char *path, size_t path_len)
-{
-    snprintf(path, path_len, "%s/%s", space->dir, name);
-    return path;
-}
 
 static void write_bytes(const char *path, const char *data, size_t len)
 {
@@ -202,12 +193,6 @@ static int stdin_from_pipe(const char *path, pid_t *writer, unsigned linger_seco
     close(ends[0]);
     close(ends[1]);
     return saved;
-}
-
-static void restore_stdin(int saved)
-{
-    dup2(saved, STDIN_FILENO);
-    close(saved);
 }
 
 /* For tests that make gzip/zstd complain: keep their stderr out of the log. */
@@ -812,36 +797,10 @@ static void test_format_names(void)
 
 /* Open descriptors among the first 256: a leak from the reader (or a child
  * it forgot to reap, checked in main) would show up here. */
-static int count_open_fds(void)
-{
-    int open_count = 0;
-    for (int fd = 0; fd < 256; fd++)
-        open_count += fcntl(fd, F_GETFD) != -1;
-    return open_count;
-}
-
-static void remove_scratch(const scratch *space)
-{
-    DIR *dir = opendir(space->dir);
-    struct dirent *entry;
-    char path[512];
-    while (dir && (entry = readdir(dir)) != NULL) {
-        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", space->dir, entry->d_name);
-        unlink(path);
-    }
-    if (dir)
-        closedir(dir);
-    CHECK(rmdir(space->dir) == 0, "cannot remove %s", space->dir);
-}
-
 int main(void)
 {
     scratch space;
-    snprintf(space.dir, sizeof space.dir, "/tmp/stc-test-trace.XXXXXX");
-    if (!mkdtemp(space.dir)) {
-        perror("mkdtemp");
+    if (!scratch_open(&space, "/tmp/stc-test-trace.XXXXXX")) {
         return EXIT_FAILURE;
     }
     alarm(60); /* a hang (say, in close) fails the test instead of stalling it */
@@ -858,7 +817,7 @@ int main(void)
     test_truncated(&space);
     test_open_errors(&space);
     test_format_names();
-    remove_scratch(&space);
+    scratch_remove(&space);
     CHECK_EQ_U64(count_open_fds(), fds_at_start, "open file descriptors after all tests");
     CHECK(waitpid(-1, NULL, WNOHANG) == -1, "a child process was left unreaped");
     return check_done("test_trace");
