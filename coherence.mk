@@ -23,3 +23,10 @@ mc-traces: deps
 	traces/make-mc-traces.sh $(MC_TRACES)
 mc-traces-check: mc-traces $(STCSIM)
 	tests/mc-traces-check.sh $(MC_TRACES) $(STCSIM)
+
+# refs/s of the coherent model (4 cores) on the 4-thread kernels against the
+# single-cache model on the same references (issue 16: within 3x); prints
+# numbers, asserts nothing.
+.PHONY: bench-coherence
+bench-coherence: mc-traces $(STCSIM)
+	scripts/bench-coherence.sh $(STCSIM) $(MC_TRACES)
