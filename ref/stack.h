@@ -61,6 +61,14 @@ void stc_stack_sweep_destroy(stc_stack_sweep *sweep);
  * stc_cache_request rejects them. */
 void stc_stack_sweep_run(stc_stack_sweep *sweep, const stc_filtered_batch *batch);
 
+/* One cache's half of stc_stack_sweep_run: the batch's instruction
+ * references and tallies (STC_ICACHE) or its data ones (STC_DCACHE); the
+ * other half of the batch is not looked at. The two halves touch disjoint
+ * state, so two threads may feed one sweep side by side, one cache each
+ * (stcsim does, ref/ref_pipeline.h); each cache's batches in trace order. */
+void stc_stack_sweep_run_cache(stc_stack_sweep *sweep, stc_cache_kind kind,
+                               const stc_filtered_batch *batch);
+
 /* The counters of configuration `config` for the I-cache (STC_ICACHE) or the
  * D-cache (STC_DCACHE), as an stc_cache of that configuration would show
  * them after the same references (reconfiguration fields 0). Returns 0, or

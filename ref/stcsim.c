@@ -10,6 +10,7 @@
 #include "count.h"
 #include "energy.h"
 #include "json.h"
+#include "ref_pipeline.h"
 #include "geometry.h"
 #include "stack.h"
 #include "sweep.h"
@@ -335,6 +336,153 @@ typedef struct {
     uint64_t total;
 } trace_totals;
 
+/* What the reading thread derives from each batch (the pipeline's prepare
+ * step), per slot of the pipeline: the filtered batch every engine reads,
+ * and the batch's own reference counts. */
+typedef struct {
+    stc_filtered_batch filtered;
+    trace_totals totals;
+} prepared_batch;
+
+typedef struct {
+    uint64_t addr_mask;
+    stc_repeat_filter filter; /* the reading thread's alone */
+    prepared_batch slots[STC_REF_PIPELINE_SLOTS];
+    stc_stack_sweep *stack;   /* the worker runs its I-cache half */
+} shared_batches;
+
+static void prepare_batch(void *context, unsigned slot, const stc_ref *refs, size_t count)
+{
+    shared_batches *shared = context;
+    prepared_batch *prepared = &shared->slots[slot];
+    /* Counters in locals, compared rather than indexed by kind: a memory
+     * counter per kind would chain every reference of a run of one kind
+     * through store-to-load forwarding. */
+    uint64_t loads = 0, stores = 0, modifies = 0, truncated = 0;
+    for (size_t index = 0; index < count; index++) {
+        unsigned kind = refs[index].kind & 3;
+        loads += kind == STC_REF_LOAD;
+        stores += kind == STC_REF_STORE;
+        modifies += kind == STC_REF_MODIFY;
+        truncated += (refs[index].addr & ~shared->addr_mask) != 0;
+    }
+    prepared->totals = (trace_totals){{0}, truncated, count};
+    prepared->totals.by_kind[STC_REF_IFETCH] = count - loads - stores - modifies;
+    prepared->totals.by_kind[STC_REF_LOAD] = loads;
+    prepared->totals.by_kind[STC_REF_STORE] = stores;
+    prepared->totals.by_kind[STC_REF_MODIFY] = modifies;
+    stc_repeat_filter_run(&shared->filter, refs, count, &prepared->filtered);
+}
+
+static void run_icache_half(void *context, unsigned slot, const stc_ref *refs, size_t count)
+{
+    shared_batches *shared = context;
+    (void)refs;
+    (void)count;
+    stc_stack_sweep_run_cache(shared->stack, STC_ICACHE, &shared->slots[slot].filtered);
+}
+
+/* Everything the caller's thread does with one batch. With `split` the
+ * stack sweep's I-cache is the worker's (run_icache_half). */
+static void use_batch(sim_run *runs, size_t run_count, stc_stack_sweep *stack, bool split,
+                      const prepared_batch *prepared, const stc_ref *batch, size_t count,
+                      trace_totals *totals)
+{
+    for (size_t kind = 0; kind < 4; kind++) {
+        totals->by_kind[kind] += prepared->totals.by_kind[kind];
+    }
+    totals->truncated += prepared->totals.truncated;
+    totals->total += prepared->totals.total;
+    if (split) {
+        stc_stack_sweep_run_cache(stack, STC_DCACHE, &prepared->filtered);
+        return;
+    }
+    if (stack) {
+        stc_stack_sweep_run(stack, &prepared->filtered);
+    }
+    for (size_t run = 0; run < run_count; run++) {
+        if (runs[run].schedule) {
+            stc_system_run(&runs[run].system, batch, count);
+        } else if (runs[run].has_system) {
+            stc_sweep_run(&runs[run].system, &prepared->filtered);
+        }
+    }
+}
+
+/* Read the whole trace (or --limit references) through every run: the
+ * reading on its own thread, and when the stack sweep is all there is,
+ * its I-cache on a third (ref/ref_pipeline.h); each run's state is
+ * touched by one thread, in trace order, so the counters do not depend on
+ * the threads. Returns 0, or 1 after printing the trace's error (the
+ * pipeline has then been finished). */
+static int simulate_trace(const options *opts, stc_trace *trace, sim_run *runs, size_t run_count,
+                          stc_stack_sweep *stack, trace_totals *totals)
+{
+    char err[ERR_LEN];
+    bool split = stack != NULL;
+    for (size_t run = 0; run < run_count; run++) {
+        split = split && !runs[run].has_system;
+    }
+    shared_batches *shared = calloc(1, sizeof *shared);
+    stc_ref_pipeline *pipeline = NULL;
+    int status = 1;
+    bool allocated = shared != NULL;
+    for (size_t slot = 0; allocated && slot < STC_REF_PIPELINE_SLOTS; slot++) {
+        stc_filtered_batch *filtered = &shared->slots[slot].filtered;
+        filtered->ifetch = malloc(BATCH_REFS * sizeof *filtered->ifetch);
+        filtered->data = malloc(BATCH_REFS * sizeof *filtered->data);
+        allocated = filtered->ifetch && filtered->data;
+    }
+    if (allocated) {
+        shared->addr_mask = opts->geometry.addr_mask;
+        shared->stack = stack;
+        stc_repeat_filter_init(&shared->filter, &opts->geometry);
+        stc_ref_pipeline_spec spec = {
+            .trace = trace,
+            .batch_refs = BATCH_REFS,
+            .limit = opts->limit,
+            .prepare = prepare_batch,
+            .prepare_context = shared,
+            .worker = split ? run_icache_half : NULL,
+            .worker_context = shared,
+            .threads = true,
+        };
+        pipeline = stc_ref_pipeline_start(&spec, err, sizeof err);
+    }
+    if (!pipeline) {
+        fprintf(stderr, "stcsim: %s\n", allocated ? err : "out of memory");
+        goto done;
+    }
+    bool progress = isatty(STDERR_FILENO);
+    uint64_t next_progress = 1u << 24;
+    const stc_ref *batch;
+    unsigned slot;
+    long got;
+    while ((got = stc_ref_pipeline_next(pipeline, &batch, &slot)) > 0) {
+        use_batch(runs, run_count, stack, split, &shared->slots[slot], batch, (size_t)got, totals);
+        if (progress && totals->total >= next_progress) {
+            fprintf(stderr, "\rstcsim: %" PRIu64 " M references", totals->total >> 20);
+            next_progress += 1u << 24;
+        }
+    }
+    if (progress && totals->total >= (1u << 24)) {
+        fputc('\n', stderr);
+    }
+    stc_ref_pipeline_finish(pipeline);
+    status = 0;
+    if (got < 0) {
+        fprintf(stderr, "stcsim: %s\n", stc_trace_error(trace));
+        status = 1;
+    }
+done:
+    for (size_t index = 0; shared && index < STC_REF_PIPELINE_SLOTS; index++) {
+        free(shared->slots[index].filtered.ifetch);
+        free(shared->slots[index].filtered.data);
+    }
+    free(shared);
+    return status;
+}
+
 static void print_energy_json(const char *label, const stc_energy *energy)
 {
     printf("\"%s\":{\"probe_nj\":%.6f,\"miss_nj\":%.6f,\"static_nj\":%.6f,"
@@ -514,9 +662,6 @@ int main(int argc, char **argv)
     sim_run *runs = calloc(MAX_RUNS, sizeof *runs);
     size_t run_count = 0;
     int exit_code = 0;
-    stc_ref *batch = NULL;
-    stc_filtered_batch filtered = {0};
-    stc_repeat_filter filter;
     stc_stack_sweep *stack = NULL;
     stc_trace *trace = NULL;
     if (!runs) {
@@ -544,58 +689,10 @@ int main(int argc, char **argv)
         exit_code = 1;
         goto done;
     }
-    batch = malloc(BATCH_REFS * sizeof *batch);
-    filtered.ifetch = malloc(BATCH_REFS * sizeof *filtered.ifetch);
-    filtered.data = malloc(BATCH_REFS * sizeof *filtered.data);
-    stc_repeat_filter_init(&filter, &opts.geometry);
-    if (!batch || !filtered.ifetch || !filtered.data) {
-        fprintf(stderr, "stcsim: out of memory\n");
+    trace_totals totals = {{0}, 0, 0};
+    if (simulate_trace(&opts, trace, runs, run_count, stack, &totals) != 0) {
         exit_code = 1;
         goto done;
-    }
-    trace_totals totals = {{0}, 0, 0};
-    bool progress = isatty(STDERR_FILENO);
-    uint64_t next_progress = 1u << 24;
-    for (;;) {
-        size_t want = BATCH_REFS;
-        if (opts.limit && opts.limit - totals.total < want) {
-            want = (size_t)(opts.limit - totals.total);
-        }
-        if (want == 0) {
-            break;
-        }
-        long got = stc_trace_read(trace, batch, want);
-        if (got < 0) {
-            fprintf(stderr, "stcsim: %s\n", stc_trace_error(trace));
-            exit_code = 1;
-            goto done;
-        }
-        if (got == 0) {
-            break;
-        }
-        for (long index = 0; index < got; index++) {
-            totals.by_kind[batch[index].kind & 3]++;
-            totals.truncated += (batch[index].addr & ~opts.geometry.addr_mask) != 0;
-        }
-        totals.total += (uint64_t)got;
-        stc_repeat_filter_run(&filter, batch, (size_t)got, &filtered);
-        if (stack) {
-            stc_stack_sweep_run(stack, &filtered);
-        }
-        for (size_t run = 0; run < run_count; run++) {
-            if (runs[run].schedule) {
-                stc_system_run(&runs[run].system, batch, (size_t)got);
-            } else if (runs[run].has_system) {
-                stc_sweep_run(&runs[run].system, &filtered);
-            }
-        }
-        if (progress && totals.total >= next_progress) {
-            fprintf(stderr, "\rstcsim: %" PRIu64 " M references", totals.total >> 20);
-            next_progress += 1u << 24;
-        }
-    }
-    if (progress && totals.total >= (1u << 24)) {
-        fputc('\n', stderr);
     }
     stc_trace_format format = stc_trace_format_of(trace);
     int close_status = stc_trace_close(trace, err, sizeof err);
@@ -637,9 +734,6 @@ done:
     if (trace) {
         stc_trace_close(trace, err, sizeof err);
     }
-    free(batch);
-    free(filtered.ifetch);
-    free(filtered.data);
     stc_stack_sweep_destroy(stack);
     for (size_t run = 0; run < run_count; run++) {
         if (runs[run].has_system) {

@@ -11,6 +11,17 @@
  *   '\n' gets one appended. Memory use is the one buffer, whatever the trace
  *   length.
  *
+ * - A plain regular file skips the copy: it is mapped, and the parsers are
+ *   handed its text in place (`text` points into the mapping), all of it
+ *   but the last lines, which go through the buffer like any input so the
+ *   end of the file needs no special case. The copy would be about a
+ *   tenth of the parsing time.
+ *
+ * - Addresses are read eight characters at a time (hex_field.h), which
+ *   reads up to 16 bytes from where a field starts: the buffer keeps a
+ *   margin after its data, and the mapping's in-place part stops where 16
+ *   bytes of the file are left after its last line.
+ *
  * - There is one tight loop per format. It only *detects* that a line is
  *   wrong and hands it to explain_bad_line(), a slow validator that walks
  *   the line again field by field to say exactly what is wrong. That keeps
@@ -28,6 +39,8 @@
 #include "trace.h"
 
 #include "byte_source.h"
+#include "hex_field.h"
+#include "mapped_file.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -55,6 +68,11 @@ enum {
  * not arrived yet) may sit in front of a chunk, and one byte after the data
  * is kept for the '\n' appended to an unterminated last line. */
 #define BUFFER_CAPACITY ((size_t)MAX_LINE + 1 + READ_CHUNK + 1)
+/* After the data: stc_hex_field reads 16 bytes wherever a field starts, so
+ * up to 15 past the '\n' that ends the last whole line. Allocated zeroed,
+ * they only ever hold bytes already read, and the '\n' ends the field
+ * before them, so they never change a result. */
+#define BUFFER_MARGIN ((size_t)STC_HEX_FIELD_READ)
 
 struct stc_trace {
     stc_byte_source *source;
@@ -62,9 +80,12 @@ struct stc_trace {
     stc_trace_format format;
     bool source_failed; /* the error is the input's, not a line's: close repeats it */
 
-    unsigned char *buffer;
-    size_t parse_pos;   /* start of the first line not yet consumed */
-    size_t parse_limit; /* just after the last '\n' in the buffer */
+    unsigned char *buffer; /* owned: the text read, for input that is not mapped */
+    stc_mapped_file mapped; /* a plain regular file: its text in place */
+    size_t mapped_used;     /* bytes of the mapping handed out so far */
+    const unsigned char *text; /* what the parsers read: buffer, or the mapping */
+    size_t parse_pos;   /* in text: start of the first line not yet consumed */
+    size_t parse_limit; /* in text: just after the last '\n' handed out */
     size_t data_end;    /* end of the bytes read so far */
     bool input_ended;   /* the source has returned 0 */
 
@@ -101,6 +122,20 @@ static bool fits_64_bits(const unsigned char *digits, const unsigned char *end)
     while (end - digits > 16 && *digits == '0')
         digits++;
     return end - digits <= 16;
+}
+
+/* An address of 16 digits or more (stc_hex_field stops at 16): returns the
+ * end of its digits, or NULL if it does not fit 64 bits. */
+static const unsigned char *read_long_hex(const unsigned char *digits, uint64_t *address)
+{
+    const unsigned char *p = digits;
+    unsigned digit;
+    *address = 0;
+    while ((digit = hex_digit_plus_one[*p]) != 0) {
+        *address = *address << 4 | (digit - 1);
+        p++;
+    }
+    return p - digits > 16 && !fits_64_bits(digits, p) ? NULL : p;
 }
 
 static inline bool is_blank(unsigned char c)
@@ -330,7 +365,7 @@ static bool explain_lackey(stc_trace *trace, line_cursor *cursor)
  * ends in '\n' before parse_limit. */
 static void explain_bad_line(stc_trace *trace, const unsigned char *line, stc_trace_format format)
 {
-    const unsigned char *newline = memchr(line, '\n', (size_t)(trace->buffer + trace->parse_limit - line));
+    const unsigned char *newline = memchr(line, '\n', (size_t)(trace->text + trace->parse_limit - line));
     const unsigned char *end = newline;
     if (end > line && end[-1] == '\r')
         end--;
@@ -363,14 +398,55 @@ static void explain_bad_line(stc_trace *trace, const unsigned char *line, stc_tr
 
 /* ---------------------------------------------------------------- buffer */
 
+/* The next bytes of input into buf: from the byte source, or copied from
+ * the mapping once its in-place part is used up. As stc_byte_source_read. */
+static long read_input(stc_trace *trace, unsigned char *buf, size_t len)
+{
+    if (!trace->mapped.bytes)
+        return stc_byte_source_read(trace->source, buf, len);
+    size_t left = trace->mapped.size - trace->mapped_used;
+    if (len > left)
+        len = left;
+    memcpy(buf, trace->mapped.bytes + trace->mapped_used, len);
+    trace->mapped_used += len;
+    return (long)len;
+}
+
+/* A mapped file's text is parsed in place, all of it but the end: every
+ * whole line that leaves STC_HEX_FIELD_READ bytes after it inside the
+ * mapping (stc_hex_field reads that far). Returns 1 when that handed out
+ * lines, 0 when the file is too short for it (it is then read as the rest
+ * is: copied through the buffer). */
+static int hand_out_mapping(stc_trace *trace)
+{
+    const unsigned char *bytes = trace->mapped.bytes;
+    size_t end = trace->mapped.size > STC_HEX_FIELD_READ ? trace->mapped.size - STC_HEX_FIELD_READ : 0;
+    while (end > 0 && bytes[end - 1] != '\n')
+        end--;
+    if (end == 0)
+        return 0;
+    trace->text = bytes;
+    trace->parse_pos = 0;
+    trace->parse_limit = end;
+    trace->data_end = end;
+    trace->mapped_used = end;
+    return 1;
+}
+
 /* Makes at least one whole line available in [parse_pos, parse_limit).
  * Returns 1, 0 at the end of the input, -1 on error. Only called when
  * parse_pos == parse_limit. */
 static int refill(stc_trace *trace)
 {
     unsigned char *buffer = trace->buffer;
-    size_t tail = trace->data_end - trace->parse_pos;
-    memmove(buffer, buffer + trace->parse_pos, tail);
+    if (trace->mapped.bytes && trace->mapped_used == 0 && hand_out_mapping(trace))
+        return 1;
+    /* After the mapping's in-place part the buffer takes over; that part
+     * ended with a whole line, so no tail comes along. */
+    size_t tail = trace->text == buffer ? trace->data_end - trace->parse_pos : 0;
+    trace->text = buffer;
+    if (tail)
+        memmove(buffer, buffer + trace->parse_pos, tail);
     trace->parse_pos = 0;
     trace->parse_limit = 0;
     trace->data_end = tail;
@@ -390,7 +466,7 @@ static int refill(stc_trace *trace)
             return -1;
         }
         if (!trace->input_ended) {
-            long got = stc_byte_source_read(trace->source, buffer + trace->data_end, READ_CHUNK);
+            long got = read_input(trace, buffer + trace->data_end, READ_CHUNK);
             if (got < 0) {
                 set_error(trace, "%s", stc_byte_source_error(trace->source));
                 trace->source_failed = true;
@@ -444,7 +520,7 @@ static int detect_format(stc_trace *trace)
             if (more <= 0)
                 return more;
         }
-        const unsigned char *line = trace->buffer + trace->parse_pos;
+        const unsigned char *line = trace->text + trace->parse_pos;
         const unsigned char *first = line;
         while (is_blank(*first))
             first++;
@@ -461,7 +537,7 @@ static int detect_format(stc_trace *trace)
             explain_bad_line(trace, line, STC_TRACE_AUTO);
             return -1;
         }
-        trace->parse_pos = (size_t)(next - trace->buffer);
+        trace->parse_pos = (size_t)(next - trace->text);
         trace->lines++;
     }
 }
@@ -476,20 +552,20 @@ static int detect_format(stc_trace *trace)
 
 static size_t read_din(stc_trace *trace, stc_ref *refs, size_t max)
 {
-    const unsigned char *p = trace->buffer + trace->parse_pos;
-    const unsigned char *limit = trace->buffer + trace->parse_limit;
+    const unsigned char *p = trace->text + trace->parse_pos;
+    const unsigned char *limit = trace->text + trace->parse_limit;
     const unsigned char *line = p;
     uint64_t lines = trace->lines;
     size_t count = 0;
 
     while (count < max) {
         if (p == limit) {
-            trace->parse_pos = (size_t)(p - trace->buffer);
+            trace->parse_pos = (size_t)(p - trace->text);
             trace->lines = lines;
             if (refill(trace) <= 0)
                 return count;
-            p = trace->buffer + trace->parse_pos;
-            limit = trace->buffer + trace->parse_limit;
+            p = trace->text + trace->parse_pos;
+            limit = trace->text + trace->parse_limit;
         }
         line = p;
         while (is_blank(*p))
@@ -508,14 +584,14 @@ static size_t read_din(stc_trace *trace, stc_ref *refs, size_t max)
         if (p[0] == '0' && (p[1] | 0x20) == 'x')
             p += 2;
         const unsigned char *digits = p;
-        uint64_t address = 0;
+        uint64_t address;
         unsigned digit;
-        while ((digit = hex_digit_plus_one[*p]) != 0) {
-            address = address << 4 | (digit - 1);
-            p++;
+        p += stc_hex_field(p, &address);
+        if (p - digits == STC_HEX_FIELD_READ) {
+            p = read_long_hex(digits, &address);
+            if (!p)
+                goto bad_line;
         }
-        if (p - digits > 16 && !fits_64_bits(digits, p))
-            goto bad_line;
         if (p == digits)
             goto bad_line;
         unsigned size = 4;
@@ -547,12 +623,12 @@ static size_t read_din(stc_trace *trace, stc_ref *refs, size_t max)
         refs[count].kind = din_label_kind[label];
         count++;
     }
-    trace->parse_pos = (size_t)(p - trace->buffer);
+    trace->parse_pos = (size_t)(p - trace->text);
     trace->lines = lines;
     return count;
 
 bad_line:
-    trace->parse_pos = (size_t)(line - trace->buffer);
+    trace->parse_pos = (size_t)(line - trace->text);
     trace->lines = lines;
     explain_bad_line(trace, line, STC_TRACE_DIN);
     return count;
@@ -560,20 +636,20 @@ bad_line:
 
 static size_t read_lackey(stc_trace *trace, stc_ref *refs, size_t max)
 {
-    const unsigned char *p = trace->buffer + trace->parse_pos;
-    const unsigned char *limit = trace->buffer + trace->parse_limit;
+    const unsigned char *p = trace->text + trace->parse_pos;
+    const unsigned char *limit = trace->text + trace->parse_limit;
     const unsigned char *line = p;
     uint64_t lines = trace->lines;
     size_t count = 0;
 
     while (count < max) {
         if (p == limit) {
-            trace->parse_pos = (size_t)(p - trace->buffer);
+            trace->parse_pos = (size_t)(p - trace->text);
             trace->lines = lines;
             if (refill(trace) <= 0)
                 return count;
-            p = trace->buffer + trace->parse_pos;
-            limit = trace->buffer + trace->parse_limit;
+            p = trace->text + trace->parse_pos;
+            limit = trace->text + trace->parse_limit;
         }
         line = p;
         while (is_blank(*p))
@@ -592,14 +668,14 @@ static size_t read_lackey(stc_trace *trace, stc_ref *refs, size_t max)
         while (is_blank(*p))
             p++;
         const unsigned char *digits = p;
-        uint64_t address = 0;
+        uint64_t address;
         unsigned digit;
-        while ((digit = hex_digit_plus_one[*p]) != 0) {
-            address = address << 4 | (digit - 1);
-            p++;
+        p += stc_hex_field(p, &address);
+        if (p - digits == STC_HEX_FIELD_READ) {
+            p = read_long_hex(digits, &address);
+            if (!p)
+                goto bad_line;
         }
-        if (p - digits > 16 && !fits_64_bits(digits, p))
-            goto bad_line;
         if (p == digits || *p != ',')
             goto bad_line;
         p++;
@@ -626,12 +702,12 @@ static size_t read_lackey(stc_trace *trace, stc_ref *refs, size_t max)
         refs[count].kind = (uint8_t)(kind_code - 1);
         count++;
     }
-    trace->parse_pos = (size_t)(p - trace->buffer);
+    trace->parse_pos = (size_t)(p - trace->text);
     trace->lines = lines;
     return count;
 
 bad_line:
-    trace->parse_pos = (size_t)(line - trace->buffer);
+    trace->parse_pos = (size_t)(line - trace->text);
     trace->lines = lines;
     explain_bad_line(trace, line, STC_TRACE_LACKEY);
     return count;
@@ -652,7 +728,7 @@ stc_trace *stc_trace_open(const char *path, stc_trace_format format, char *err, 
     if (!source)
         return NULL;
     stc_trace *trace = calloc(1, sizeof *trace);
-    if (!trace || !(trace->buffer = malloc(BUFFER_CAPACITY))) {
+    if (!trace || !(trace->buffer = calloc(1, BUFFER_CAPACITY + BUFFER_MARGIN))) {
         if (err && err_len)
             snprintf(err, err_len, "%s: out of memory", stc_byte_source_name(source));
         free(trace);
@@ -662,6 +738,11 @@ stc_trace *stc_trace_open(const char *path, stc_trace_format format, char *err, 
     trace->source = source;
     trace->name = stc_byte_source_name(source);
     trace->format = format;
+    trace->text = trace->buffer;
+    /* Plain text from a regular file is parsed where it lies (mapped_file.h);
+     * anything else, or a file that cannot be mapped, is read. */
+    if (strcmp(path, "-") != 0 && stc_byte_source_kind_of(source) == STC_BYTE_SOURCE_PLAIN)
+        stc_mapped_file_open(path, &trace->mapped);
     return trace;
 }
 
@@ -724,6 +805,7 @@ int stc_trace_close(stc_trace *trace, char *err, size_t err_len)
         result = -1;
     }
     stc_byte_source_close(trace->source);
+    stc_mapped_file_close(&trace->mapped);
     free(trace->buffer);
     free(trace);
     return result;

@@ -19,7 +19,10 @@
  * characters.
  * Input may be a file or standard input ("-"), plain, gzip or zstd
  * compressed (detected from the magic bytes, decompressed in-process by
- * ref/byte_source.h). Memory use is constant in the length of the trace.
+ * ref/byte_source.h). Memory use is constant in the length of the trace: a
+ * plain regular file is mapped (ref/mapped_file.h) and parsed in place, its
+ * pages the kernel's page cache rather than the reader's memory; anything
+ * else goes through one buffer.
  *
  * A malformed record stops the stream with an error "FILE:LINE: message";
  * the reader never guesses.

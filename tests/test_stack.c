@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { STREAM_REFS = 100000, MAX_BATCH = 5000 };
+/* Batches of up to MAX_BATCH references: enough that some fill the
+ * engine's chunk of 4096 pieces, so requests are cut between chunks. */
+enum { STREAM_REFS = 100000, MAX_BATCH = 20000 };
 
 static uint64_t next_random(uint64_t *state)
 {
@@ -131,9 +133,12 @@ static void check_geometry(const char *geometry_list, uint64_t seed)
     size_t config_count = stc_config_enumerate(&geometry, configs, STC_MAX_CONFIGS);
     stc_system *systems = calloc(config_count, sizeof *systems);
     stc_stack_sweep *sweep = stc_stack_sweep_create(&geometry, err, sizeof err);
-    CHECK(refs && batch.ifetch && batch.data && systems && sweep, "%s: setup: %s", geometry_list,
-          err);
-    if (!refs || !batch.ifetch || !batch.data || !systems || !sweep) {
+    /* The same batches fed one cache at a time (stc_stack_sweep_run_cache,
+     * D-cache first: the halves must not depend on each other). */
+    stc_stack_sweep *halves = stc_stack_sweep_create(&geometry, err, sizeof err);
+    CHECK(refs && batch.ifetch && batch.data && systems && sweep && halves, "%s: setup: %s",
+          geometry_list, err);
+    if (!refs || !batch.ifetch || !batch.data || !systems || !sweep || !halves) {
         return;
     }
     make_stream(&geometry, refs, STREAM_REFS, seed);
@@ -159,6 +164,8 @@ static void check_geometry(const char *geometry_list, uint64_t seed)
         }
         stc_repeat_filter_run(&filter, refs + done, chunk, &batch);
         stc_stack_sweep_run(sweep, &batch);
+        stc_stack_sweep_run_cache(halves, STC_DCACHE, &batch);
+        stc_stack_sweep_run_cache(halves, STC_ICACHE, &batch);
         kept += batch.ifetch_count + batch.data_count;
         done += chunk;
     }
@@ -177,6 +184,10 @@ static void check_geometry(const char *geometry_list, uint64_t seed)
             CHECK(stc_stack_sweep_counters(sweep, &configs[index], (stc_cache_kind)kind, &got) == 0,
                   "%s: counters refused", what);
             compare_counters(stc_cache_counters(cache), &got, what);
+            stc_counters by_half;
+            stc_stack_sweep_counters(halves, &configs[index], (stc_cache_kind)kind, &by_half);
+            strncat(what, ", one cache at a time", sizeof what - strlen(what) - 1);
+            compare_counters(&got, &by_half, what);
             writeback_total += got.writebacks;
             if (configs[index].ways >= 4 && configs[index].way_predict) {
                 deep_hits += got.second_probe_hits;
@@ -194,6 +205,7 @@ static void check_geometry(const char *geometry_list, uint64_t seed)
     CHECK(geometry.banks < 4 || deep_hits > 0, "%s: no second-probe hits with >= 4 ways",
           geometry_list);
     stc_stack_sweep_destroy(sweep);
+    stc_stack_sweep_destroy(halves);
     free(systems);
     free(refs);
     free(batch.ifetch);

@@ -793,6 +793,71 @@ static void test_format_names(void)
     CHECK(format == STC_TRACE_AUTO, "a failed parse leaves the format alone");
 }
 
+/*
+ * A plain file is parsed in place (mapped), all but its last lines, which
+ * are copied (the parser reads up to 16 bytes past a field); standard input
+ * is always read through the buffer. Both must see the same references,
+ * lines and errors, wherever the end of the file falls: each text is tried
+ * behind 0..40 bytes of padding lines, which moves the switch-over point
+ * through every record near the end.
+ */
+static void test_mapped_matches_read(const scratch *space)
+{
+    static const char *const tails[] = {
+        "0 10\n1 0x20 8\n2 7fffffff\n",
+        "0 10\n1 0x20 8\n2 7fffffff",                 /* no final newline */
+        "0 10\r\n2 abcdef0123456789\r\n",
+        "0 10\n0 1234567890abcdef1\n",                /* 17 digits: an error */
+        "0 10\n0 00001234567890abcdef\n",             /* 20 digits, leading zeros */
+        "0 10\n# a comment\n\n2 4",
+        "0 10\n0 zz\n",
+        "0 10\n0 10 0\n",
+        "0 1\n0 2\n0 3\n0 4\n0 5\n0 6\n0 7\n0 8\n",
+        "I  04000bd0,3\n L 0412ba98,4\n",
+        "I  04000bd0,3\n L 0412ba98",                   /* lackey, cut short */
+        "I  04000bd0,3\n L 0412ba98,4\n M 0412ba98,40000\n",
+    };
+    char path[256], want_text[256];
+    outcome mapped, read;
+    for (size_t tail = 0; tail < sizeof tails / sizeof tails[0]; tail++) {
+        for (size_t padding = 0; padding <= 40; padding++) {
+            char text[512];
+            size_t used = 0;
+            bool lackey = tails[tail][0] == 'I';
+            /* Padding: comment lines of the chosen total length. */
+            if (padding >= 2) {
+                text[used++] = '#';
+                memset(text + used, '.', padding - 2);
+                used += padding - 2;
+                text[used++] = '\n';
+            }
+            snprintf(text + used, sizeof text - used, "%s", tails[tail]);
+            write_text(path_in(space, "edge.txt", path, sizeof path), text);
+            read_trace(path, STC_TRACE_AUTO, 4096, &mapped);
+            int saved = stdin_from_file(path);
+            read_trace("-", STC_TRACE_AUTO, 4096, &read);
+            restore_stdin(saved);
+            snprintf(want_text, sizeof want_text, "tail %zu (%s), padding %zu", tail,
+                     lackey ? "lackey" : "din", padding);
+            CHECK_EQ_U64(mapped.count, read.count, "%s: references", want_text);
+            CHECK_EQ_U64(mapped.lines, read.lines, "%s: lines", want_text);
+            CHECK(mapped.failed == read.failed, "%s: failed", want_text);
+            for (size_t index = 0; index < mapped.count && index < KEPT_REFS; index++) {
+                CHECK(mapped.refs[index].addr == read.refs[index].addr &&
+                          mapped.refs[index].size == read.refs[index].size &&
+                          mapped.refs[index].kind == read.refs[index].kind,
+                      "%s: reference %zu", want_text, index);
+            }
+            /* The same message but for the file's name. */
+            const char *mapped_message = strchr(mapped.error, ':');
+            const char *read_message = strchr(read.error, ':');
+            CHECK((!mapped_message && !read_message) ||
+                      (mapped_message && read_message && strcmp(mapped_message, read_message) == 0),
+                  "%s:\n    file  \"%s\"\n    stdin \"%s\"", want_text, mapped.error, read.error);
+        }
+    }
+}
+
 /* ------------------------------------------------------------------ main */
 
 /* Open descriptors among the first 256: a leak from the reader (or a child
@@ -814,6 +879,7 @@ int main(void)
     test_errors(&space);
     test_compressed_small(&space);
     test_big(&space);
+    test_mapped_matches_read(&space);
     test_truncated(&space);
     test_open_errors(&space);
     test_format_names();
