@@ -89,18 +89,14 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
     } else {
         stcgen_tokens_set(tokens, "REQ_WORD", "%s", "1'b0");
     }
-    /* Reset recency: bank i more recent than bank j iff i < j; bit i*B+j. */
-    char reset[STCGEN_TOKEN_VALUE_MAX];
-    int used = snprintf(reset, sizeof reset, "%u'b", b * b);
-    for (unsigned bit = b * b; bit-- > 0;) {
-        unsigned i = bit / b, j = bit % b;
-        reset[used++] = i < j ? '1' : '0';
-        if (bit % b == 0 && bit) {
-            reset[used++] = '_';
-        }
-    }
-    reset[used] = '\0';
-    stcgen_tokens_set(tokens, "REC_RESET", "%s", reset);
+    /* Recency: one bit per pair of banks (i < j: 1 = i more recent), at
+     * least one bit so that a one-bank cache still has a declared array. The
+     * reset order, bank i more recent than bank j iff i < j, sets every pair. */
+    const unsigned pairs = b * (b - 1) / 2;
+    const unsigned rec_bits = pairs ? pairs : 1u;
+    stcgen_tokens_set(tokens, "RECB", "%u", rec_bits);
+    stcgen_tokens_set(tokens, "RECBM1", "%u", rec_bits - 1);
+    stcgen_tokens_set(tokens, "REC_RESET", "{%u{1'b1}}", rec_bits);
     const stc_config *start = &params->reset;
     stcgen_tokens_set(tokens, "RESET_KLOG", "%u", stc_log2(start->banks_on));
     stcgen_tokens_set(tokens, "RESET_ALOG", "%u", stc_log2(start->ways));

@@ -58,8 +58,9 @@ read_cmds() {
 }
 
 # Pass 1: elaborate only, to learn the module names. A module derived for
-# a parameter ($paramod\NAME\P=V) is renamed NAME (NAME_pN if NAME is
-# derived more than once) so reports and the netlist use plain names.
+# a parameter ($paramod\NAME\P=V, or $paramod$HASH\NAME when Yosys hashes
+# long parameter lists) is renamed NAME (NAME_pN if NAME is derived more
+# than once) so reports and the netlist use plain names.
 read_cmds > "$tmp/elab.ys"
 echo "tee -q -o $tmp/modules.txt ls" >> "$tmp/elab.ys"
 yosys -q -l "$tmp/elab.log" "$tmp/elab.ys" >/dev/null 2>&1 ||
@@ -70,6 +71,10 @@ awk '/^  / { sub(/^  /, ""); print }' "$tmp/modules.txt" | LC_ALL=C sort > "$tmp
 awk -v q="'" '
     /^\$paramod\\/ {
         base = $0; sub(/^\$paramod\\/, "", base); sub(/\\.*$/, "", base)
+        n[base]++; name[NR] = $0; b[NR] = base; next
+    }
+    /^\$paramod\$[0-9a-f]+\\/ {
+        base = $0; sub(/^[^\\]*\\/, "", base)
         n[base]++; name[NR] = $0; b[NR] = base; next
     }
     { plain[$0] = 1 }

@@ -252,7 +252,8 @@ struct dut {
 #endif
     uint64_t time = 0;
     var_ref counters[DUT_COUNTERS];
-    var_ref valid, dirty, tag_req, data_req, touch_bank;
+    var_ref valid, tag_req, data_req, touch_bank;
+    unsigned tag_bits = 0;   // of a tag; a D-cache's tag SRAM word has the dirty bit above
     bool counters_32 = false;  // every counter a 32-bit word (the fast path of dut_counters)
     var_ref strobes[4];
     const uint8_t *strobe_bytes[4] = {};
@@ -269,6 +270,7 @@ struct dut {
     unsigned other_moved = 0;  // stc_cache_pair: what the idle side did (dut_other_side_moved)
     std::vector<std::vector<var_ref>> bank_arrays;  // per bank: every SRAM column
     std::vector<var_ref> tag_array;                  // per bank: the tag column
+    bool has_dirty = false;                          // the tag words are tag_bits + 1 wide
     std::vector<std::vector<var_ref>> data_arrays;   // per bank: the data columns
     unsigned banks = 0;
     bool fast = false;       // clock held at 1, edges armed (see arm_edge)
@@ -279,9 +281,10 @@ struct dut {
 // The input fields of dut_pins come first, up to cpu_req_ready.
 static const size_t input_bytes = offsetof(dut_pins, cpu_req_ready);
 
-extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
+extern "C" dut *dut_open(const char *wave_path, unsigned tag_bits, char *err, size_t err_len)
 {
     dut *d = new dut;
+    d->tag_bits = tag_bits;
     d->context.randReset(0);
     if (wave_path) {
         d->context.traceEverOn(true);
@@ -295,7 +298,6 @@ extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
                             &d->counters[index]);
     }
     ok = ok && find_var(&d->context, ctrl, "valid_q", &d->valid);
-    ok = ok && find_var(&d->context, ctrl, "dirty_q", &d->dirty);
     ok = ok && find_var(&d->context, ctrl, "touch_bank", &d->touch_bank);
     ok = ok && find_var(&d->context, scope, "tag_req", &d->tag_req);
     ok = ok && find_var(&d->context, scope, "data_req", &d->data_req);
@@ -338,9 +340,8 @@ extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
     }
     if (ok) {
         d->banks = d->tag_req.width;
-        // valid_q and dirty_q: one element per row, bank b at bit b.
-        ok = d->valid.width == d->banks && d->valid.bytes <= 8 && d->dirty.width == d->banks &&
-             d->dirty.bytes <= 8 && d->valid.elements == d->dirty.elements;
+        // valid_q: one element per row, bank b at bit b.
+        ok = d->valid.width == d->banks && d->valid.bytes <= 8;
     }
     if (ok) {
         for (unsigned bank = 0; bank < d->banks; bank++) {
@@ -365,6 +366,10 @@ extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
             ok = ok && tag_columns == 1 && !data.empty();
             if (ok) {
                 d->tag_array.push_back(arrays[0]);
+                // The tag alone (an I-cache) or {dirty, tag} (a D-cache).
+                d->has_dirty = arrays[0].width == d->tag_bits + 1;
+                ok = arrays[0].width == d->tag_bits + (d->has_dirty ? 1 : 0) &&
+                     arrays[0].elements == d->valid.elements && arrays[0].bytes <= 8;
             }
             d->bank_arrays.push_back(arrays);
             d->data_arrays.push_back(data);
@@ -373,8 +378,9 @@ extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
     if (!ok) {
         snprintf(err, err_len,
                  "the Verilated model lacks a public signal (built without tb/lockstep.vlt or "
-                 "with SRAMs other than the SYNTHESIS view?), its valid_q/dirty_q are not "
-                 "arrays of rows or an event strobe is not one byte");
+                 "with SRAMs other than the SYNTHESIS view?), its valid_q is not an array of "
+                 "rows, a tag SRAM is not tag_bits (+1 dirty) wide or an event strobe is not "
+                 "one byte");
         dut_close(d);
         return nullptr;
     }
@@ -547,12 +553,18 @@ extern "C" void dut_counters(dut *d, uint64_t out[DUT_COUNTERS])
 
 extern "C" void dut_row_state(dut *d, unsigned row, uint32_t *valid, uint32_t *dirty)
 {
+    *valid = *dirty = 0;
     if (row >= d->valid.elements) {
-        *valid = *dirty = 0;
         return;
     }
     *valid = (uint32_t)read_element(d->valid, row);
-    *dirty = (uint32_t)read_element(d->dirty, row);
+    // A dirty bit beside an invalid tag means nothing (it is written with
+    // the next fill), so it is reported for valid slots only.
+    for (unsigned bank = 0; d->has_dirty && bank < d->banks; bank++) {
+        if (*valid >> bank & 1u) {
+            *dirty |= (uint32_t)(read_element(d->tag_array[bank], row) >> d->tag_bits & 1u) << bank;
+        }
+    }
 }
 
 extern "C" uint32_t dut_sram_access(dut *d)
@@ -685,7 +697,7 @@ extern "C" int dut_slot(dut *d, unsigned bank, unsigned row, uint64_t *tag, uint
     }
     var_ref element = tags;
     element.data = static_cast<uint8_t *>(tags.data) + (size_t)row * tags.bytes;
-    *tag = read_scalar(element);
+    *tag = read_scalar(element) & ((UINT64_C(1) << d->tag_bits) - 1);
     for (unsigned byte = 0; byte < line_bytes; byte++) {
         data[byte] = static_cast<const uint8_t *>(columns[byte].data)[row];
     }

@@ -290,7 +290,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "lockstep: %s\n", err);
         return 2;
     }
-    h->rtl = dut_open(opt->wave, err, sizeof err);
+    h->rtl = dut_open(opt->wave, h->geometry.tag_bits, err, sizeof err);
     if (!h->rtl) {
         fprintf(stderr, "lockstep: %s\n", err);
         return 2;

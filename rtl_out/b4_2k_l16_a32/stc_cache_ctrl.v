@@ -37,8 +37,8 @@
 //   max_sublines           4        physical lines in the longest logical line
 //   configs                27       legal configurations
 //   sram_tag_depth         128      words per bank
-//   sram_tag_width         21       full tag of each row
-//   sram_tag_gran          21       bits per write-mask bit
+//   sram_tag_width         22       dirty bit and full tag of each row (an I-cache: the tag)
+//   sram_tag_gran          22       bits per write-mask bit
 //   sram_tag_mask_bits     1        write-mask bits
 //   sram_data_depth        128      words per bank
 //   sram_data_width        128      physical line of each row, byte writes
@@ -58,12 +58,13 @@
 // (ARCHITECTURE.md sections 3-10; section 15 gives its cycles).
 //
 // A multi-cycle FSM. Tags and lines live in the bank SRAMs outside (one tag
-// and one data stc_sram per bank, shared row address); valid, dirty and the
-// per-row recency order over all 4 banks (a 4 x 4 pairwise matrix per
-// row: bit i*4+j = bank i more recent than bank j) are flops here, always
-// on, as are the configuration register and the event counters. The per-row
-// state is held as arrays of rows with one write port each: the FSM writes
-// valid and dirty of at most one row per cycle (vd_row), and a served
+// and one data stc_sram per bank, shared row address); a D-cache's tag word
+// also holds the line's dirty bit (above the tag: {dirty, tag}), read with
+// the tag and written with it. Valid bits and the per-row recency order over
+// all 4 banks (one bit per pair of banks, 6 a row) are flops here,
+// always on, as are the configuration register and the event counters. The
+// per-row state is held as arrays of rows with one write port each: the FSM
+// writes the valid bits of at most one row per cycle (vd_row), and a served
 // request touches the recency of the logical line's rows only.
 //
 // CPU port: one word per request, accepted when cpu_req_valid_i and
@@ -78,7 +79,9 @@
 // cfg_done_o (and cfg_err_o for an illegal one, which changes nothing)
 // rises in the cycle the change is complete.
 module stc_cache_ctrl #(
-  parameter integer READ_ONLY = 0                 // 1: I-cache (writes rejected)
+  parameter integer READ_ONLY = 0,                // 1: I-cache (writes rejected, no dirty bit)
+  // Tag SRAM word: the tag, and above it a D-cache's dirty bit.
+  parameter integer TAG_WIDTH = 21 + ((READ_ONLY != 0) ? 0 : 1)
 ) (
   input  wire                    clk_i,
   input  wire                    rst_ni,           // asynchronous reset, active low
@@ -135,8 +138,8 @@ module stc_cache_ctrl #(
   output wire [6:0]              sram_addr_o,
   output wire [3:0]              tag_req_o,
   output wire [3:0]              tag_we_o,
-  output wire [20:0]             tag_wdata_o,
-  input  wire [83:0]             tag_rdata_i,       // bank b at [b*21 +: 21]
+  output wire [TAG_WIDTH-1:0]    tag_wdata_o,
+  input  wire [4*TAG_WIDTH-1:0]  tag_rdata_i,       // bank b at [b*TAG_WIDTH +: TAG_WIDTH]
   output wire [3:0]              data_req_o,
   output wire [3:0]              data_we_o,
   output wire [15:0]             data_wmask_o,
@@ -220,12 +223,12 @@ module stc_cache_ctrl #(
   reg  [2:0]          alog_q, alog_d;
   reg  [1:0]          llog_q, llog_d;
   reg                 wp_q, wp_d;
-  // Per-row state, bank b of a row at bit b; rec_q: bit i*4+j = bank i more
-  // recent than bank j. Flops, not SRAM (read combinationally, reset):
-  // mem2reg tells Yosys so rather than letting it warn.
+  // Per-row state: valid_q, bank b of a row at bit b; rec_q, one bit per pair
+  // of banks i < j (bit i*(2*4-i-1)/2 + j-i-1): 1 = bank i more recent than
+  // bank j. Flops, not SRAM (read combinationally, reset): mem2reg tells
+  // Yosys so rather than letting it warn.
   (* mem2reg *) reg [3:0]   valid_q [0:127];
-  (* mem2reg *) reg [3:0]   dirty_q [0:127];
-  (* mem2reg *) reg [15:0]  rec_q   [0:127];
+  (* mem2reg *) reg [5:0]   rec_q   [0:127];
 
   // ---------------------------------------------------------------- configuration
   wire [6:0]  kcount   = 7'd1 << klog_q;
@@ -262,8 +265,12 @@ module stc_cache_ctrl #(
   // Candidates (section 3): powered banks whose low glog bits equal the tag's.
   wire [31:0] tag_low  = {11'd0, cur_tag[20:0]};
   wire [3:0]  cand;
-  wire [15:0] rec_row  = rec_q[cur_row];
-  wire [15:0] rec_r0   = rec_q[r0];
+  // The rows' order as a 4 x 4 matrix (bit i*4+j: bank i more recent
+  // than bank j; the diagonal 0), expanded from the pair bits.
+  wire [5:0]  rec_row_pairs = rec_q[cur_row];
+  wire [5:0]  rec_r0_pairs  = rec_q[r0];
+  wire [15:0] rec_row;
+  wire [15:0] rec_r0;
   wire [15:0] rec_r0_t;                                 // transposed
   wire [3:0]  pred_oh;                                  // most recent candidate in cur_row
   // Way prediction in use; a constant 0 without way prediction built
@@ -273,11 +280,10 @@ module stc_cache_ctrl #(
   wire [3:0]  valid_row = valid_q[cur_row];
   wire [3:0]  valid_r0  = valid_q[r0];
   wire [3:0]  valid_sub = valid_q[sub_row];
-  wire [3:0]  dirty_sub = dirty_q[sub_row];
   wire [3:0]  tag_eq;
   wire [3:0]  walk_drop;                                // walk: lines to drop from walk_row_q
   wire [3:0]  valid_walk = valid_q[walk_row_q];
-  wire [3:0]  dirty_walk = dirty_q[walk_row_q];
+  wire [3:0]  dirty_rd;           // the dirty bits of the tag words read last
 
   genvar gb, gj;
   generate
@@ -286,12 +292,25 @@ module stc_cache_ctrl #(
       assign cand[gb]    = on_mask[gb] && ((gb & gmask) == (tag_low & gmask));
       assign pred_oh[gb] = cand[gb] && ((rec_row[gb*4 +: 4] | ~cand | self) == {4{1'b1}});
       assign lru_oh[gb]  = cand[gb] && ((rec_r0_t[gb*4 +: 4] | ~cand | self) == {4{1'b1}});
-      assign tag_eq[gb]  = (tag_rdata_i[gb*21 +: 21] == cur_tag);
+      assign tag_eq[gb]  = (tag_rdata_i[gb*TAG_WIDTH +: 21] == cur_tag);
       assign walk_drop[gb] = walk_mask_q[gb] && valid_walk[gb]
                              && (!on_mask[gb]
-                                 || ((gb & gmask) != ({11'd0, tag_rdata_i[gb*21 +: 21]} & gmask)));
+                                 || ((gb & gmask) != ({11'd0, tag_rdata_i[gb*TAG_WIDTH +: 21]} & gmask)));
+      assign dirty_rd[gb] = (READ_ONLY == 0) && tag_rdata_i[gb*TAG_WIDTH + TAG_WIDTH - 1];
       for (gj = 0; gj < 4; gj = gj + 1) begin : g_t
         assign rec_r0_t[gb*4 + gj] = rec_r0[gj*4 + gb];
+        if (gj == gb) begin : g_self
+          assign rec_row[gb*4 + gj] = 1'b0;
+          assign rec_r0[gb*4 + gj]  = 1'b0;
+        end else if (gb < gj) begin : g_below
+          localparam integer PAIR = gb * (2 * 4 - gb - 1) / 2 + gj - gb - 1;
+          assign rec_row[gb*4 + gj] = rec_row_pairs[PAIR];
+          assign rec_r0[gb*4 + gj]  = rec_r0_pairs[PAIR];
+        end else begin : g_above
+          localparam integer PAIR = gj * (2 * 4 - gj - 1) / 2 + gb - gj - 1;
+          assign rec_row[gb*4 + gj] = !rec_row_pairs[PAIR];
+          assign rec_r0[gb*4 + gj]  = !rec_r0_pairs[PAIR];
+        end
       end
     end
   endgenerate
@@ -307,7 +326,7 @@ module stc_cache_ctrl #(
   wire        hit        = |hit_oh;
   wire [1:0]  hit_idx    = first_index(hit_oh);
   wire        present    = |(cand & valid_sub & tag_eq);   // S_MCHK: subline held anywhere
-  wire [3:0]  walk_dirty = walk_drop & dirty_walk;
+  wire [3:0]  walk_dirty = walk_drop & dirty_rd;
   wire [5:0]  wake_count = popcount(cfg_wake);
   wire [5:0]  drop_count = popcount(walk_drop);
 
@@ -345,9 +364,9 @@ module stc_cache_ctrl #(
   reg  [127:0] s_wdata;
   reg         rsp_valid, rsp_err;
   reg  [31:0] rsp_rdata;
-  reg  [6:0]  vd_row;            // the row whose valid/dirty bits are written
+  reg  [6:0]  vd_row;            // the row whose valid bits are written
   reg  [3:0]  valid_we, valid_wd;  // valid bits written (one per bank), new values
-  reg  [3:0]  dirty_we, dirty_wd;  // dirty bits written, new values
+  reg         tag_dirty;         // the dirty bit of a tag word written
   reg         touch;             // the serving bank becomes most recent in r0..r0+n-1
   reg  [1:0]  touch_bank;
   reg         m_req_valid, m_req_we, m_wvalid;
@@ -387,8 +406,7 @@ module stc_cache_ctrl #(
     vd_row      = cur_row;
     valid_we    = 4'd0;
     valid_wd    = 4'd0;
-    dirty_we    = 4'd0;
-    dirty_wd    = 4'd0;
+    tag_dirty   = 1'b0;
     s_tag_req   = 4'd0;
     s_tag_we    = 4'd0;
     s_data_req  = 4'd0;
@@ -471,12 +489,13 @@ module stc_cache_ctrl #(
             else inc[6*C_SECOND_PROBE_HITS +: 6] = 6'd1;
           end
           if (req_we_q) begin
+            // The store and the dirty bit, beside the tag, in the hit bank.
             s_data_req[hit_idx] = 1'b1;
             s_data_we[hit_idx]  = 1'b1;
             s_wmask             = store_mask;
-            vd_row              = cur_row;
-            dirty_we[hit_idx]   = 1'b1;
-            dirty_wd[hit_idx]   = 1'b1;
+            s_tag_req[hit_idx]  = 1'b1;
+            s_tag_we[hit_idx]   = 1'b1;
+            tag_dirty           = 1'b1;
           end
           state_d = S_IDLE;
         end else if (state_q == S_LOOKUP && wp_on) begin
@@ -499,16 +518,15 @@ module stc_cache_ctrl #(
       S_MCHK: begin
         s_addr = sub_row;
         missing_d[sub_q[1:0]] = !present;
-        if (!present && valid_sub[victim_q] && dirty_sub[victim_q]) begin
+        if (!present && valid_sub[victim_q] && dirty_rd[victim_q]) begin
           wb_walk_d = 1'b0;
           wb_bank_d = victim_q;
-          wb_line_d = {tag_rdata_i[victim_q * 21 +: 21], sub_row};
+          wb_line_d = {tag_rdata_i[victim_q * TAG_WIDTH +: 21], sub_row};
           state_d   = S_WBREQ;
         end else begin
           if (!present) begin
             vd_row             = sub_row;
             valid_we[victim_q] = 1'b1;
-            dirty_we[victim_q] = 1'b1;
           end
           sub_d = sub_q + 3'd1;
           if (sub_q + 3'd1 == nsub) begin
@@ -542,7 +560,6 @@ module stc_cache_ctrl #(
         if (mem_bvalid_i) begin
           vd_row              = wb_line_q[6:0];
           valid_we[wb_bank_q] = 1'b1;
-          dirty_we[wb_bank_q] = 1'b1;
           if (wb_walk_q) begin
             inc[6*C_WALK_WRITEBACKS +: 6]    = 6'd1;
             inc[6*C_WALK_INVALIDATIONS +: 6] = 6'd1;
@@ -595,7 +612,6 @@ module stc_cache_ctrl #(
             vd_row             = s_addr;
             valid_we[victim_q] = 1'b1;
             valid_wd[victim_q] = 1'b1;
-            dirty_we[victim_q] = 1'b1;
             inc[6*C_FILLS +: 6] = 6'd1;
             fline_d = fline_q + 2'd1;
             if ({1'b0, fline_q} + 3'd1 == flen_q) begin
@@ -623,9 +639,9 @@ module stc_cache_ctrl #(
           s_data_req[victim_q] = 1'b1;
           s_data_we[victim_q]  = 1'b1;
           s_wmask              = store_mask;
-          vd_row               = cur_row;
-          dirty_we[victim_q]   = 1'b1;
-          dirty_wd[victim_q]   = 1'b1;
+          s_tag_req[victim_q]  = 1'b1;
+          s_tag_we[victim_q]   = 1'b1;
+          tag_dirty            = 1'b1;  // the filled line, now stored into
         end
         state_d = S_IDLE;
       end
@@ -649,7 +665,7 @@ module stc_cache_ctrl #(
         if (|walk_dirty) begin
           wb_walk_d = 1'b1;
           wb_bank_d = first_index(walk_dirty);
-          wb_line_d = {tag_rdata_i[first_index(walk_dirty) * 21 +: 21], walk_row_q};
+          wb_line_d = {tag_rdata_i[first_index(walk_dirty) * TAG_WIDTH +: 21], walk_row_q};
           state_d   = S_WBREQ;
         end else begin
           vd_row   = walk_row_q;
@@ -735,22 +751,31 @@ module stc_cache_ctrl #(
     end
   end
 
-  // Recency: touching bank t sets row t of the matrix (t more recent than
-  // every other bank) and clears column t, in each row of the logical line.
+  // Recency: touching bank t makes it more recent than every other bank:
+  // the pairs (t, j) set, the pairs (i, t) cleared, the others kept, in each
+  // row of the logical line (a write of known bits: no read needed).
   wire [6:0]  rec_grp = cur_row & ~7'd3;   // first row of r0's group of 4
-  wire [15:0] touch_set;
-  wire [15:0] touch_clr;
+  wire [5:0]  touch_set;
+  wire [5:0]  touch_clr;
   generate
+    if (4 == 1) begin : g_touch_none
+      // One bank: no pairs; the one stored bit stays at its reset value.
+      assign touch_set = 1'b0;
+      assign touch_clr = 1'b0;
+    end
     for (gb = 0; gb < 4; gb = gb + 1) begin : g_touch_i
       for (gj = 0; gj < 4; gj = gj + 1) begin : g_touch_j
-        assign touch_set[gb*4 + gj] = (touch_bank == gb) && (gj != gb);
-        assign touch_clr[gb*4 + gj] = (touch_bank == gj);
+        if (gb < gj) begin : g_pair
+          localparam integer PAIR = gb * (2 * 4 - gb - 1) / 2 + gj - gb - 1;
+          assign touch_set[PAIR] = (touch_bank == gb);
+          assign touch_clr[PAIR] = (touch_bank == gj);
+        end
       end
     end
   endgenerate
 
   // ---------------------------------------------------------------- per-row state
-  // valid/dirty: the FSM's one write a cycle (the bits in valid_we/dirty_we
+  // valid: the FSM's one write a cycle (the bits in valid_we
   // of row vd_row); recency: rows r0..r0+nsub-1 when a request is served.
   integer ri, rj, ti;
   always @(posedge clk_i or negedge rst_ni) begin
@@ -760,16 +785,12 @@ module stc_cache_ctrl #(
       for (ri = 0; ri < 128; ri = ri + 64) begin
         for (rj = 0; rj < 64; rj = rj + 1) begin
           valid_q[ri + rj] <= 4'd0;
-          dirty_q[ri + rj] <= 4'd0;
-          rec_q[ri + rj]   <= 16'b0000_1000_1100_1110;   // bank 0 most recent, bank 3 least
+          rec_q[ri + rj]   <= {6{1'b1}};   // bank 0 most recent, bank 3 least
         end
       end
     end else begin
       if (|valid_we) begin
         valid_q[vd_row] <= (valid_q[vd_row] & ~valid_we) | (valid_wd & valid_we);
-      end
-      if (|dirty_we) begin
-        dirty_q[vd_row] <= (dirty_q[vd_row] & ~dirty_we) | (dirty_wd & dirty_we);
       end
       // The logical line's rows lie in the aligned group of 4 rows holding
       // r0 (n <= 4 and r0 is a multiple of n): row j of the group is written
@@ -835,7 +856,14 @@ module stc_cache_ctrl #(
   assign sram_addr_o     = s_addr;
   assign tag_req_o       = s_tag_req;
   assign tag_we_o        = s_tag_we;
-  assign tag_wdata_o     = cur_tag;
+  generate
+    if (READ_ONLY != 0) begin : g_tag_ro
+      assign tag_wdata_o = cur_tag;
+      wire unused_tag_dirty = tag_dirty;   // an I-cache stores no dirty bit
+    end else begin : g_tag_rw
+      assign tag_wdata_o = {tag_dirty, cur_tag};
+    end
+  endgenerate
   assign data_req_o      = s_data_req;
   assign data_we_o       = s_data_we;
   assign data_wmask_o    = s_wmask;
