@@ -61,11 +61,13 @@
 // and one data stc_sram per bank, shared row address); a D-cache's tag word
 // also holds the line's dirty bit (above the tag: {dirty, tag}), read with
 // the tag and written with it. Valid bits and the per-row recency order over
-// all 4 banks (one bit per pair of banks, 6 a row) are flops here,
-// always on, as are the configuration register and the event counters. The
-// per-row state is held as arrays of rows with one write port each: the FSM
-// writes the valid bits of at most one row per cycle (vd_row), and a served
-// request touches the recency of the logical line's rows only.
+// all 4 banks (one bit per pair of banks, 6 a row) live in u_rowstate,
+// an always-on register file (stc_regfile) of one word per aligned group of
+// 4 rows, read in the cycle it is addressed; after reset the controller
+// spends 32 cycles (S_INIT) writing every word before it is ready. The
+// configuration register and the event counters are flops. A cycle writes
+// the state of at most one group: the valid bits of one row (vd_row) or the
+// recency of the served logical line's rows, which share r0's group.
 //
 // CPU port: one word per request, accepted when cpu_req_valid_i and
 // cpu_req_ready_o are both 1 at a rising edge; exactly one response
@@ -166,6 +168,7 @@ module stc_cache_ctrl #(
   localparam [4:0] S_WAKE    = 5'd12;  // reconfiguration: wait for woken banks
   localparam [4:0] S_WALK    = 5'd13;  // reconfiguration: check one row
   localparam [4:0] S_ERR     = 5'd14;  // answer a rejected write
+  localparam [4:0] S_INIT    = 5'd15;  // after reset: write every row-state word
 
   // Counter numbers (cnt_sel_i)
   localparam integer C_REQUESTS = 0, C_REQUEST_MISSES = 1, C_ACCESSES = 2, C_READS = 3,
@@ -223,12 +226,13 @@ module stc_cache_ctrl #(
   reg  [2:0]          alog_q, alog_d;
   reg  [1:0]          llog_q, llog_d;
   reg                 wp_q, wp_d;
-  // Per-row state: valid_q, bank b of a row at bit b; rec_q, one bit per pair
-  // of banks i < j (bit i*(2*4-i-1)/2 + j-i-1): 1 = bank i more recent than
-  // bank j. Flops, not SRAM (read combinationally, reset): mem2reg tells
-  // Yosys so rather than letting it warn.
-  (* mem2reg *) reg [3:0]   valid_q [0:127];
-  (* mem2reg *) reg [5:0]   rec_q   [0:127];
+  reg  [4:0]          init_q, init_d;          // S_INIT: the group being written
+  // Per-row state in u_rowstate: word g holds rows 4g..4g+3, row j at
+  // [j*10 +: 10]: its valid bits (bank b at bit b), then its recency,
+  // one bit per pair of banks i < j (bit 4 + i*(2*4-i-1)/2 + j-i-1):
+  // 1 = bank i more recent than bank j.
+  wire [39:0] rs_word;                     // the addressed group, read now
+  reg  [39:0] rs_wmask, rs_wdata;
 
   // ---------------------------------------------------------------- configuration
   wire [6:0]  kcount   = 7'd1 << klog_q;
@@ -267,8 +271,8 @@ module stc_cache_ctrl #(
   wire [3:0]  cand;
   // The rows' order as a 4 x 4 matrix (bit i*4+j: bank i more recent
   // than bank j; the diagonal 0), expanded from the pair bits.
-  wire [5:0]  rec_row_pairs = rec_q[cur_row];
-  wire [5:0]  rec_r0_pairs  = rec_q[r0];
+  wire [5:0]  rec_row_pairs = rs_word[cur_row[1:0] * 10 + 4 +: 6];
+  wire [5:0]  rec_r0_pairs  = rs_word[r0[1:0] * 10 + 4 +: 6];
   wire [15:0] rec_row;
   wire [15:0] rec_r0;
   wire [15:0] rec_r0_t;                                 // transposed
@@ -277,12 +281,12 @@ module stc_cache_ctrl #(
   // (--no-way-prediction), so synthesis removes the second probe.
   wire        wp_on = wp_q && !1'b0;
   wire [3:0]  lru_oh;                                   // least recent candidate in r0
-  wire [3:0]  valid_row = valid_q[cur_row];
-  wire [3:0]  valid_r0  = valid_q[r0];
-  wire [3:0]  valid_sub = valid_q[sub_row];
+  wire [3:0]  valid_row = rs_word[cur_row[1:0] * 10 +: 4];
+  wire [3:0]  valid_r0  = rs_word[r0[1:0] * 10 +: 4];
+  wire [3:0]  valid_sub = rs_word[sub_row[1:0] * 10 +: 4];
   wire [3:0]  tag_eq;
   wire [3:0]  walk_drop;                                // walk: lines to drop from walk_row_q
-  wire [3:0]  valid_walk = valid_q[walk_row_q];
+  wire [3:0]  valid_walk = rs_word[walk_row_q[1:0] * 10 +: 4];
   wire [3:0]  dirty_rd;           // the dirty bits of the tag words read last
 
   genvar gb, gj;
@@ -364,7 +368,7 @@ module stc_cache_ctrl #(
   reg  [127:0] s_wdata;
   reg         rsp_valid, rsp_err;
   reg  [31:0] rsp_rdata;
-  reg  [6:0]  vd_row;            // the row whose valid bits are written
+  reg  [1:0]  vd_row;            // the row, in the addressed group, whose valid bits are written
   reg  [3:0]  valid_we, valid_wd;  // valid bits written (one per bank), new values
   reg         tag_dirty;         // the dirty bit of a tag word written
   reg         touch;             // the serving bank becomes most recent in r0..r0+n-1
@@ -403,7 +407,7 @@ module stc_cache_ctrl #(
     alog_d      = alog_q;
     llog_d      = llog_q;
     wp_d        = wp_q;
-    vd_row      = cur_row;
+    vd_row      = cur_row[1:0];
     valid_we    = 4'd0;
     valid_wd    = 4'd0;
     tag_dirty   = 1'b0;
@@ -427,7 +431,8 @@ module stc_cache_ctrl #(
     c_done      = 1'b0;
     c_err       = 1'b0;
     inc         = {6*NCNT{1'b0}};
-    if (state_q != S_IDLE && state_q != S_ERR) begin
+    init_d      = init_q;
+    if (state_q != S_IDLE && state_q != S_ERR && state_q != S_INIT) begin
       inc[6*C_CYCLES +: 6] = 6'd1;
     end
     if (state_q == S_WAKE || state_q == S_WALK
@@ -525,7 +530,7 @@ module stc_cache_ctrl #(
           state_d   = S_WBREQ;
         end else begin
           if (!present) begin
-            vd_row             = sub_row;
+            vd_row             = sub_row[1:0];
             valid_we[victim_q] = 1'b1;
           end
           sub_d = sub_q + 3'd1;
@@ -558,7 +563,7 @@ module stc_cache_ctrl #(
       end
       S_WBACK: begin
         if (mem_bvalid_i) begin
-          vd_row              = wb_line_q[6:0];
+          vd_row              = wb_line_q[1:0];
           valid_we[wb_bank_q] = 1'b1;
           if (wb_walk_q) begin
             inc[6*C_WALK_WRITEBACKS +: 6]    = 6'd1;
@@ -609,7 +614,7 @@ module stc_cache_ctrl #(
           end
           beat_d = beat_q + 2'd1;
           if (beat_q == 2'd3) begin
-            vd_row             = s_addr;
+            vd_row             = s_addr[1:0];
             valid_we[victim_q] = 1'b1;
             valid_wd[victim_q] = 1'b1;
             inc[6*C_FILLS +: 6] = 6'd1;
@@ -668,7 +673,7 @@ module stc_cache_ctrl #(
           wb_line_d = {tag_rdata_i[first_index(walk_dirty) * TAG_WIDTH +: 21], walk_row_q};
           state_d   = S_WBREQ;
         end else begin
-          vd_row   = walk_row_q;
+          vd_row   = walk_row_q[1:0];
           valid_we = {4{1'b1}};
           valid_wd = valid_walk & ~walk_drop;
           inc[6*C_WALK_INVALIDATIONS +: 6] = drop_count;
@@ -690,6 +695,12 @@ module stc_cache_ctrl #(
         rsp_err   = 1'b1;
         state_d   = S_IDLE;
       end
+      S_INIT: begin
+        init_d = init_q + 5'd1;
+        if (init_q == {5{1'b1}}) begin
+          state_d = S_IDLE;
+        end
+      end
       default: begin
         state_d = S_IDLE;
       end
@@ -699,7 +710,8 @@ module stc_cache_ctrl #(
   // ---------------------------------------------------------------- flops
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q     <= S_IDLE;
+      state_q     <= S_INIT;
+      init_q      <= 5'd0;
       req_we_q    <= 1'b0;
       req_addr_q  <= 30'd0;
       req_be_q    <= 4'd0;
@@ -725,6 +737,7 @@ module stc_cache_ctrl #(
       wp_q        <= 1'b0;
     end else begin
       state_q     <= state_d;
+      init_q      <= init_d;
       req_we_q    <= req_we_d;
       req_addr_q  <= req_addr_d;
       req_be_q    <= req_be_d;
@@ -754,7 +767,6 @@ module stc_cache_ctrl #(
   // Recency: touching bank t makes it more recent than every other bank:
   // the pairs (t, j) set, the pairs (i, t) cleared, the others kept, in each
   // row of the logical line (a write of known bits: no read needed).
-  wire [6:0]  rec_grp = cur_row & ~7'd3;   // first row of r0's group of 4
   wire [5:0]  touch_set;
   wire [5:0]  touch_clr;
   generate
@@ -762,6 +774,7 @@ module stc_cache_ctrl #(
       // One bank: no pairs; the one stored bit stays at its reset value.
       assign touch_set = 1'b0;
       assign touch_clr = 1'b0;
+      wire [2:0] unused_one_bank = {rec_row_pairs, rec_r0_pairs, touch_bank};
     end
     for (gb = 0; gb < 4; gb = gb + 1) begin : g_touch_i
       for (gj = 0; gj < 4; gj = gj + 1) begin : g_touch_j
@@ -775,36 +788,49 @@ module stc_cache_ctrl #(
   endgenerate
 
   // ---------------------------------------------------------------- per-row state
-  // valid: the FSM's one write a cycle (the bits in valid_we
-  // of row vd_row); recency: rows r0..r0+nsub-1 when a request is served.
-  integer ri, rj, ti;
-  always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      // Two nested loops of at most 64 iterations: Verilator must unroll a
-      // loop of non-blocking array writes and unrolls up to 64 iterations.
-      for (ri = 0; ri < 128; ri = ri + 64) begin
-        for (rj = 0; rj < 64; rj = rj + 1) begin
-          valid_q[ri + rj] <= 4'd0;
-          rec_q[ri + rj]   <= {6{1'b1}};   // bank 0 most recent, bank 3 least
-        end
+  // The group read and written: the walked row's during a reconfiguration
+  // (and its writebacks), else the request's (cur_row, r0 and every subline
+  // row lie in one aligned group of 4: n <= 4 and r0 is a multiple of n).
+  wire rs_walk = (state_q == S_WAKE) || (state_q == S_WALK)
+                 || (wb_walk_q && (state_q == S_WBREQ || state_q == S_WBDATA || state_q == S_WBACK));
+  wire [4:0] rs_group = rs_walk ? walk_row_q[6:2] : cur_row[6:2];
+  // The write: the valid bits of row vd_row (valid_we), and the recency of
+  // the logical line's rows when a request is served (a write of known bits:
+  // no read); in S_INIT every row of group init_q, invalid, bank 0 most
+  // recent and bank 3 least.
+  integer ti;
+  always @(*) begin
+    rs_wmask = {40{1'b0}};
+    rs_wdata = {40{1'b0}};
+    for (ti = 0; ti < 4; ti = ti + 1) begin
+      if (vd_row == ti[1:0]) begin
+        rs_wmask[ti * 10 +: 4] = valid_we;
+        rs_wdata[ti * 10 +: 4] = valid_wd;
       end
-    end else begin
-      if (|valid_we) begin
-        valid_q[vd_row] <= (valid_q[vd_row] & ~valid_we) | (valid_wd & valid_we);
-      end
-      // The logical line's rows lie in the aligned group of 4 rows holding
-      // r0 (n <= 4 and r0 is a multiple of n): row j of the group is written
-      // if it is one of them, so each row has one write, from its own bits.
-      if (touch) begin
-        for (ti = 0; ti < 4; ti = ti + 1) begin
-          if ((ti[1:0] & ~submask[1:0]) == r0[1:0]) begin
-            rec_q[rec_grp | {5'd0, ti[1:0]}] <= (rec_q[rec_grp | {5'd0, ti[1:0]}] | touch_set)
-                                                & ~touch_clr;
-          end
-        end
+      if (touch && (ti[1:0] & ~submask[1:0]) == r0[1:0]) begin
+        rs_wmask[ti * 10 + 4 +: 6] = touch_set | touch_clr;
+        rs_wdata[ti * 10 + 4 +: 6] = touch_set;
       end
     end
+    if (state_q == S_INIT) begin
+      rs_wmask = {40{1'b1}};
+      rs_wdata = {4{{6{1'b1}}, 4'd0}};
+    end
   end
+
+  stc_regfile #(
+    .DEPTH (32),
+    .WIDTH (40),
+    .SEED  (32'd1000)
+  ) u_rowstate (
+    .clk_i   (clk_i),
+    .raddr_i (rs_group),
+    .rdata_o (rs_word),
+    .we_i    (|rs_wmask),
+    .waddr_i ((state_q == S_INIT) ? init_q : rs_group),
+    .wmask_i (rs_wmask),
+    .wdata_i (rs_wdata)
+  );
 
   // Counters: saturate at all ones; cleared by cnt_clear_i.
   wire [31:0] cnt_all [0:NCNT-1];
