@@ -14,11 +14,11 @@ typedef struct {
 
 static const debug_break breaks[] = {
     {"skip-writeback", STCGEN_BREAK_CTRL, "a miss drops its dirty victim line without writing it back",
-     "        if (!present && valid_sub[victim_q] && dirty_sub[victim_q]) begin",
+     "        if (!present && valid_sub[victim_q] && dirty_rd[victim_q]) begin",
      "        if (1'b0) begin  // BROKEN: skip-writeback"},
     {"tag-bit", STCGEN_BREAK_CTRL, "the tag compare ignores the most significant tag bit",
-     "      assign tag_eq[gb]  = (tag_rdata_i[gb*@TB@ +: @TB@] == cur_tag);",
-     "      assign tag_eq[gb]  = (tag_rdata_i[gb*@TB@ +: @TBM1@] == cur_tag[@TBM1@-1:0]);"
+     "      assign tag_eq[gb]  = (tag_rdata_i[gb*TAG_WIDTH +: @TB@] == cur_tag);",
+     "      assign tag_eq[gb]  = (tag_rdata_i[gb*TAG_WIDTH +: @TBM1@] == cur_tag[@TBM1@-1:0]);"
      "  // BROKEN: tag-bit"},
     {"lru-order", STCGEN_BREAK_CTRL, "the victim is the most recent candidate instead of the least",
      "      assign lru_oh[gb]  = cand[gb] && ((rec_r0_t[gb*@B@ +: @B@] | ~cand | self) == {@B@{1'b1}});",
@@ -28,12 +28,16 @@ static const debug_break breaks[] = {
      "the walk leaves clean lines of banks going off valid: stale after power-up",
      "          valid_wd = valid_walk & ~walk_drop;",
      "          valid_wd = valid_walk & ~(walk_drop & on_mask);  // BROKEN: no-invalidate"},
+    {"init-short", STCGEN_BREAK_CTRL,
+     "the reset-time row-state initialisation stops one group early (its rows keep garbage)",
+     "        if (init_q == {@GRPB@{1'b1}}) begin",
+     "        if (init_q == {@GRPB@{1'b1}} - @GRPB@'d1) begin  // BROKEN: init-short"},
     {"store-lane", STCGEN_BREAK_CTRL, "a store writes its bytes one word too high in the line",
      "  wire [@PM1@:0] store_mask = {@PPAD@req_be_q} << (req_word * 4);",
      "  wire [@PM1@:0] store_mask = {@PPAD@req_be_q} << (req_word * 4 + 4);  // BROKEN: store-lane"},
     {"store-clean", STCGEN_BREAK_CTRL, "a store hit does not mark the line dirty",
-     "            dirty_wd[hit_idx]   = 1'b1;",
-     "            dirty_wd[hit_idx]   = 1'b0;  // BROKEN: store-clean"},
+     "            tag_dirty           = 1'b1;",
+     "            tag_dirty           = 1'b0;  // BROKEN: store-clean"},
     {"clear-late", STCGEN_BREAK_CTRL,
      "a counter clear loses to the increment of its cycle (the request's events survive it)",
      "        end else if (cnt_clear_i) begin",

@@ -48,11 +48,6 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
     stcgen_tokens_set(tokens, "BB2M1", "%u", b * b - 1);
     stcgen_tokens_set(tokens, "R", "%u", rows);
     stcgen_tokens_set(tokens, "RM1", "%u", rows - 1);
-    /* The per-row arrays are reset by two nested loops of RRST (at most 64)
-     * iterations: Verilator unrolls a loop of non-blocking array writes, which
-     * it must, only up to 64 iterations (--unroll-count), so rows up to 4096
-     * need no option. */
-    stcgen_tokens_set(tokens, "RRST", "%u", rows < 64 ? rows : 64u);
     stcgen_tokens_set(tokens, "RB", "%u", rb);
     stcgen_tokens_set(tokens, "RBM1", "%u", rb - 1);
     stcgen_tokens_set(tokens, "TB", "%u", tb);
@@ -89,18 +84,33 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
     } else {
         stcgen_tokens_set(tokens, "REQ_WORD", "%s", "1'b0");
     }
-    /* Reset recency: bank i more recent than bank j iff i < j; bit i*B+j. */
-    char reset[STCGEN_TOKEN_VALUE_MAX];
-    int used = snprintf(reset, sizeof reset, "%u'b", b * b);
-    for (unsigned bit = b * b; bit-- > 0;) {
-        unsigned i = bit / b, j = bit % b;
-        reset[used++] = i < j ? '1' : '0';
-        if (bit % b == 0 && bit) {
-            reset[used++] = '_';
-        }
+    /* Recency: one bit per pair of banks (i < j: 1 = i more recent), at
+     * least one bit so that a one-bank cache still has a declared array. The
+     * reset order, bank i more recent than bank j iff i < j, sets every pair. */
+    const unsigned pairs = b * (b - 1) / 2;
+    const unsigned rec_bits = pairs ? pairs : 1u;
+    stcgen_tokens_set(tokens, "RECB", "%u", rec_bits);
+    stcgen_tokens_set(tokens, "RECBM1", "%u", rec_bits - 1);
+    stcgen_tokens_set(tokens, "REC_RESET", "{%u{1'b1}}", rec_bits);
+    /* The row-state register file: a word per aligned group of 4 rows (the
+     * rows a logical line can span), at least 2 words (its legal depth);
+     * row j of a group holds B valid bits, then the recency pairs. */
+    const unsigned row_state_bits = b + rec_bits;
+    const unsigned group_bits = rb > 3 ? rb - 2 : 1u;
+    stcgen_tokens_set(tokens, "RSW", "%u", row_state_bits);
+    stcgen_tokens_set(tokens, "GW", "%u", 4 * row_state_bits);
+    stcgen_tokens_set(tokens, "GWM1", "%u", 4 * row_state_bits - 1);
+    stcgen_tokens_set(tokens, "GRPB", "%u", group_bits);
+    stcgen_tokens_set(tokens, "GRPBM1", "%u", group_bits - 1);
+    stcgen_tokens_set(tokens, "GROUPS", "%u", 1u << group_bits);
+    if (rb > 2) {
+        stcgen_tokens_set(tokens, "GRP_CUR", "cur_row[%u:2]", rb - 1);
+        stcgen_tokens_set(tokens, "GRP_WALK", "walk_row_q[%u:2]", rb - 1);
+    } else {
+        stcgen_tokens_set(tokens, "GRP_CUR", "%s", "1'b0");
+        stcgen_tokens_set(tokens, "GRP_WALK", "%s", "1'b0");
     }
-    reset[used] = '\0';
-    stcgen_tokens_set(tokens, "REC_RESET", "%s", reset);
+    stcgen_tokens_set(tokens, "RSSEED", "%u", STCGEN_ROWSTATE_SEED);
     const stc_config *start = &params->reset;
     stcgen_tokens_set(tokens, "RESET_KLOG", "%u", stc_log2(start->banks_on));
     stcgen_tokens_set(tokens, "RESET_ALOG", "%u", stc_log2(start->ways));

@@ -38,6 +38,10 @@ enum {
 #define STCGEN_POWER_MODULE "stc_power_ctrl"
 #define STCGEN_POWER_INSTANCE "u_power"
 #define STCGEN_SRAM_MODULE "stc_sram"
+#define STCGEN_REGFILE_MODULE "stc_regfile"
+/* Simulation pattern of the controller's row-state register file before
+ * its reset-time initialisation (the bank SRAMs use 0..2B-1). */
+#define STCGEN_ROWSTATE_SEED 1000u
 #define STCGEN_TOP_PWR_EN_PORT "pwr_en_o"   /* top output: switch enables */
 #define STCGEN_TOP_PWR_ACK_PORT "pwr_ack_i" /* top input: switch acknowledges */
 

@@ -19,35 +19,30 @@
 /* ---- The calibrated coefficients ---------------------------------------
  *
  * Least squares per module and quantity (the relative error minimised) on
- * 17 synthesized caches (synth/synth.sh: Yosys 0.23, synth/lib/stc_ge.lib,
- * OSU 0.18 um cells after fanout repair; 2026-12-04). Re-check or re-fit
- * with scripts/area-calibrate.sh STCGEN STCSIM SYNTH_DIR. Each point's
- * logic, measured and modelled (geometry: banks x bank bytes / line bytes,
- * nowp: built without way prediction, I: the I-cache, READ_ONLY = 1):
+ * 9 synthesized caches (synth/synth.sh: Yosys 0.23, synth/lib/stc_ge.lib,
+ * OSU 0.18 um cells after fanout repair; 2026-12-04, after the
+ * controller's valid and recency bits moved into its register file and
+ * the dirty bit beside the tag). Re-check or re-fit with
+ * scripts/area-calibrate.sh STCGEN STCSIM SYNTH_DIR. Each point's logic,
+ * measured and modelled (geometry: banks x bank bytes / line bytes, nowp:
+ * built without way prediction, I: the I-cache, READ_ONLY = 1):
  *
  *   point       geometry            GE  model  err    OSU um^2   model  err flops model  err
- *   default     4x2048/16        73701  73149 -0.7 1827682 1824974 -0.1  4416  4400 -0.4
- *   banks8      8x2048/16       184772 180727 -2.2 4494394 4405986 -2.0 11553 11521 -0.3
- *   line32      4x2048/32        55610  55423 -0.3 1390480 1398025 +0.5  3132  3117 -0.5
- *   banks2      2x2048/16        38005  37630 -1.0  972018  966700 -0.5  2257  2248 -0.4
- *   banks1      1x2048/16        23827  23856 +0.1  628531  630073 +0.2  1482  1482 +0.0
- *   bytes1k     4x1024/16        53912  53464 -0.8 1366005 1355762 -0.7  3133  3133 -0.0
- *   bytes4k     4x4096/16       113697 112534 -1.0 2821781 2763731 -2.1  6979  6936 -0.6
- *   bytes512    4x512/16         43837  43630 -0.5 1119372 1121322 +0.2  2490  2499 +0.4
- *   b8_512b     8x512/16         80507  81566 +1.3 2019098 2038964 +1.0  4635  4657 +0.5
- *   nowp        4x2048/16 nowp   70240  71631 +2.0 1750564 1794911 +2.5  4352  4362 +0.2
- *   banks2_nowp 2x2048/16 nowp   36645  37124 +1.3  946284  956680 +1.1  2193  2236 +1.9
- *   line32_b2   2x2048/32        32752  32110 -2.0  851545  833202 -2.2  1869  1862 -0.4
- *   default_ro  4x2048/16 I      68136  67854 -0.4 1696552 1684704 -0.7  4127  4109 -0.4
- *   banks1_ro   1x2048/16 I      22551  23059 +2.3  595101  608920 +2.3  1433  1434 +0.1
- *   banks2_ro   2x2048/16 I      35307  35136 -0.5  919508  900533 -2.1  2112  2103 -0.4
- *   bytes1k_ro  4x1024/16 I      48307  48170 -0.3 1210400 1215492 +0.4  2844  2842 -0.1
- *   b8_512b_ro  8x512/16 I       70723  71887 +1.6 1762270 1782957 +1.2  4154  4172 +0.4
+ *   default     4x2048/16        34478  34004 -1.4  892993  882712 -1.2  1861  1859 -0.1
+ *   line32      4x2048/32        36214  36424 +0.6  930588  938682 +0.9  1856  1857 +0.1
+ *   banks2      2x2048/16        25491  25204 -1.1  668889  659623 -1.4  1494  1496 +0.1
+ *   banks1      1x2048/16        19492  19692 +1.0  511958  519250 +1.4  1231  1229 -0.2
+ *   bytes1k     4x1024/16        33874  34023 +0.4  880927  883150 +0.3  1857  1859 +0.1
+ *   bytes512    4x512/16         34022  34042 +0.1  881510  883587 +0.2  1853  1859 +0.3
+ *   nowp        4x2048/16 nowp   33327  32958 -1.1  864718  855416 -1.1  1795  1793 -0.1
+ *   default_ro  4x2048/16 I      28332  28652 +1.1  736858  742455 +0.8  1572  1567 -0.3
+ *   banks2_ro   2x2048/16 I      22615  22644 +0.1  595204  593942 -0.2  1349  1350 +0.1
  *
- * Worst (rounded up): GE 2.3 %, um^2 2.6 %, flops 2.0 %. Each point predicted by a fit
- * to the other 16 (leave one out): GE 5.7 %, um^2 5.5 % (both the 8 x 2 KB
- * cache, the largest), flops 2.4 %. The SRAM bits of every point equal
- * the report's exactly.
+ * Worst (rounded up): GE 1.5 %, um^2 1.5 %, flops 0.4 %. Each point predicted by a fit
+ * to the other 8 (leave one out): GE 1.9 %, um^2 3.2 % (both 1 bank),
+ * flops 2.7 %. The array bits of every point (SRAMs and the register
+ * file) equal the report's exactly. The register file's own area is not
+ * synthesized: STC_AREA_REGFILE_* per bit, an assumption (area_model.h).
  */
 typedef struct {
     const char *module;
@@ -60,23 +55,22 @@ typedef struct {
 
 static const module_model models[STC_AREA_MODULES] = {
     [STC_AREA_TOP] = {"stc_cache", 1, {"one"}, {44.997}, {0}, {1}},
-    [STC_AREA_CTRL] = {"stc_cache_ctrl", 5,
-                       {"one", "bank_datapath_bits", "state_bits", "recency_bits",
-                        "wp_other_banks"},
-                       {10388.2, 3.85448, 18.8858, 13.0606, 506.104},
-                       {293893, 83.1943, 448.468, 312.408, 10020.9},
-                       {812.042, -0.0318289, 0.980851, 0.996527, 13.003}},
+    [STC_AREA_CTRL] = {"stc_cache_ctrl", 4,
+                       {"one", "bank_datapath_bits", "row_state_word_bits", "wp_other_banks"},
+                       {10791.8, 4.72693, -0.345938, 215.427},
+                       {292428, 109.315, -224.303, 5758.04},
+                       {816.961, -0.00307467, -1.32148, 20.3241}},
     [STC_AREA_MONITOR] = {"stc_monitor", 3, {"one", "counts", "array_row_bits"},
-                          {822.721, 244.054, 5.73768},
-                          {21494, 6497.46, 149.37},
-                          {83.5026, 16.1476, -0.00736362}},
+                          {744.824, 256.756, 4.24836},
+                          {22147, 6363.24, 168.754},
+                          {84.7351, 16.0586, 0.00100944}},
     [STC_AREA_DECISION] = {"stc_monitor_tuner", 2, {"one", "steps"},
-                           {4361.54, 8.10689},
-                           {112444, 205.204},
-                           {168.517, 0.0583736}},
+                           {4500.59, 8.32534},
+                           {115876, 208.802},
+                           {166.178, 0.0996996}},
     [STC_AREA_POWER] = {"stc_power_ctrl", 2, {"one", "banks"},
-                        {3.72176, 92.5121},
-                        {193.986, 2328.67},
+                        {2.36968, 94.0406},
+                        {8.51079, 2421.02},
                         {1, 8}},
 };
 
@@ -84,29 +78,21 @@ static const module_model models[STC_AREA_MODULES] = {
  * these lines): name, banks, bank bytes, line bytes, way prediction,
  * I-cache, SRAM bits, logic GE, OSU um^2, flops. */
 static const stc_area_calibration_point calibration[] = {
-    {"default", 4, 2048, 16, true, false, 84640, 73700.708, 1827682, 4416},
-    {"banks8", 8, 2048, 16, true, false, 176384, 184771.845, 4494394, 11553},
-    {"line32", 4, 2048, 32, true, false, 75088, 55610.173, 1390480, 3132},
-    {"banks2", 2, 2048, 16, true, false, 40736, 38004.541, 972018, 2257},
-    {"banks1", 1, 2048, 16, true, false, 19672, 23826.674, 628531, 1482},
-    {"bytes1k", 4, 1024, 16, true, false, 42576, 53911.803, 1366005, 3133},
-    {"bytes4k", 4, 4096, 16, true, false, 168256, 113696.816, 2821781, 6979},
-    {"bytes512", 4, 512, 16, true, false, 21416, 43836.952, 1119372, 2490},
-    {"b8_512b", 8, 512, 16, true, false, 44608, 80506.757, 2019098, 4635},
-    {"nowp", 4, 2048, 16, false, false, 84640, 70239.969, 1750564, 4352},
-    {"banks2_nowp", 2, 2048, 16, false, false, 40736, 36644.914, 946284, 2193},
-    {"line32_b2", 2, 2048, 32, true, false, 36752, 32751.976, 851545, 1869},
-    {"default_ro", 4, 2048, 16, true, true, 82336, 68136.283, 1696552, 4127},
-    {"banks1_ro", 1, 2048, 16, true, true, 19576, 22551.376, 595101, 1433},
-    {"banks2_ro", 2, 2048, 16, true, true, 40160, 35307.281, 919508, 2112},
-    {"bytes1k_ro", 4, 1024, 16, true, true, 41424, 48307.366, 1210400, 2844},
-    {"b8_512b_ro", 8, 512, 16, true, true, 42688, 70722.604, 1762270, 4154},
+    {"default", 4, 2048, 16, true, false, 86432, 34477.817, 892993, 1861},
+    {"line32", 4, 2048, 32, true, false, 75984, 36214.212, 930588, 1856},
+    {"banks2", 2, 2048, 16, true, false, 41376, 25490.916, 668889, 1494},
+    {"banks1", 1, 2048, 16, true, false, 20056, 19492.262, 511958, 1231},
+    {"bytes1k", 4, 1024, 16, true, false, 43472, 33873.542, 880927, 1857},
+    {"bytes512", 4, 512, 16, true, false, 21864, 34021.548, 881510, 1853},
+    {"nowp", 4, 2048, 16, false, false, 86432, 33327.276, 864718, 1795},
+    {"default_ro", 4, 2048, 16, true, true, 83616, 28331.559, 736858, 1572},
+    {"banks2_ro", 2, 2048, 16, true, true, 40544, 22614.68, 595204, 1349},
 };
 
 /* The worst errors of the model above over those points. */
-static const double calibration_error_ge = 0.023;
-static const double calibration_error_um2 = 0.026;
-static const double calibration_error_flops = 0.020;
+static const double calibration_error_ge = 0.015;
+static const double calibration_error_um2 = 0.015;
+static const double calibration_error_flops = 0.004;
 
 /* ---- What the generator builds ------------------------------------------ */
 
@@ -178,6 +164,18 @@ done:
     return status;
 }
 
+unsigned stc_area_row_state_word_bits(const stc_geometry *geometry)
+{
+    unsigned banks = geometry->banks, pairs = banks * (banks - 1) / 2;
+    return 4u * (banks + (pairs ? pairs : 1u));
+}
+
+uint64_t stc_area_regfile_bits(const stc_geometry *geometry)
+{
+    uint64_t words = geometry->rows / 4 < 2 ? 2 : geometry->rows / 4;
+    return words * stc_area_row_state_word_bits(geometry);
+}
+
 /* The terms of every module's model for one cache. */
 static void set_terms(stc_area_cache *cache, const stc_geometry *geometry, bool way_prediction,
                       const monitor_shape *monitor)
@@ -185,14 +183,15 @@ static void set_terms(stc_area_cache *cache, const stc_geometry *geometry, bool 
     double banks = geometry->banks, rows = geometry->rows;
     double line_bits = 8.0 * geometry->line_bytes;
     const double top[] = {1};
-    /* Per slot (bank x row) a valid and a dirty bit (an I-cache's
-     * controller keeps its dirty bits: synthesis measured the same flops
-     * for READ_ONLY = 1); per row a banks x banks recency matrix without
-     * its diagonal (ARCHITECTURE.md 15.1). The bank datapath: each bank's
-     * tag compare and line multiplexing. Way prediction: the predicted-bank
+    /* The bank datapath: each bank's tag compare and line multiplexing.
+     * The row-state word the controller reads and writes (4 rows of valid
+     * and recency bits; the array itself is the register file, counted
+     * apart: ARCHITECTURE.md 15.1). Way prediction: the predicted-bank
      * logic and second probe, nothing with one bank. */
-    const double ctrl[] = {1, banks * (geometry->tag_bits + line_bits), banks * rows * 2,
-                           rows * banks * (banks - 1), way_prediction ? banks - 1 : 0};
+    (void)rows;
+    const double ctrl[] = {1, banks * (geometry->tag_bits + line_bits),
+                           (double)stc_area_row_state_word_bits(geometry),
+                           way_prediction ? banks - 1 : 0};
     const double monitor_terms[] = {1, monitor->counts, (double)monitor->row_bits};
     const double decision[] = {1, (double)monitor->steps};
     const double power[] = {1, banks};
@@ -223,13 +222,18 @@ static int area_of_cache(const stc_geometry *geometry, bool way_prediction, bool
     if (shape_monitor(geometry, way_prediction, read_only, &monitor, err, err_len) != 0) {
         return -1;
     }
-    uint64_t row_bits = geometry->tag_bits + 8u * geometry->line_bytes;
+    /* A tag word of a D-cache holds the dirty bit too (ARCHITECTURE.md
+     * 14.3). */
+    uint64_t row_bits = geometry->tag_bits + (read_only ? 0u : 1u) + 8u * geometry->line_bytes;
     cache->bank_sram_bits = (uint64_t)geometry->banks * geometry->rows * row_bits;
     cache->monitor_sram_bits = monitor.sram_bits;
     cache->sram_um2 =
         (double)(cache->bank_sram_bits + cache->monitor_sram_bits) * STC_AREA_SRAM_UM2_PER_BIT;
+    cache->regfile_bits = stc_area_regfile_bits(geometry);
+    cache->regfile_ge = (double)cache->regfile_bits * STC_AREA_REGFILE_GE_PER_BIT;
+    cache->regfile_um2 = (double)cache->regfile_bits * STC_AREA_REGFILE_UM2_PER_BIT;
     set_terms(cache, geometry, way_prediction, &monitor);
-    cache->total_um2 = cache->sram_um2 + cache->logic_um2;
+    cache->total_um2 = cache->sram_um2 + cache->regfile_um2 + cache->logic_um2;
     return 0;
 }
 
@@ -244,9 +248,15 @@ int stc_area_of(const stc_geometry *geometry, bool way_prediction, stc_area *are
             return -1;
         }
         area->sram_bits += cache->bank_sram_bits + cache->monitor_sram_bits;
-        area->logic_ge += cache->logic_ge;
-        area->logic_um2 += cache->logic_um2;
+        /* The pair's logic: the synthesized modules and the register
+         * files they would be built with (the row state was flops in the
+         * logic before it moved into stc_regfile). */
+        area->logic_ge += cache->logic_ge + cache->regfile_ge;
+        area->logic_um2 += cache->logic_um2 + cache->regfile_um2;
         area->sram_um2 += cache->sram_um2;
+        area->regfile_bits += cache->regfile_bits;
+        area->regfile_ge += cache->regfile_ge;
+        area->regfile_um2 += cache->regfile_um2;
         area->total_um2 += cache->total_um2;
     }
     return 0;

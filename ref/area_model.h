@@ -41,6 +41,15 @@
 
 /* Area of one SRAM bit, um^2: 4.5 um^2 6T cell x 1.3 periphery. */
 #define STC_AREA_SRAM_UM2_PER_BIT 5.85
+/* One bit of the controller's always-on row-state register file
+ * (stc_regfile, ARCHITECTURE.md 14.2), which synthesis blackboxes, as a
+ * standard-cell latch array (an assumption, not measured): a latch (2.33
+ * GE, NanGate DLH_X1 / NAND2_X1) and its share of the read multiplexer,
+ * one 2:1 mux (2.33 GE); in OSU 0.18 um, 40 um^2 for the latch (the
+ * library gives its LATCH no area: the DFFPOSX1's 96 um^2 x 2.33 / 5.67)
+ * and the MUX2X1's 48 um^2. A register-file macro would be smaller. */
+#define STC_AREA_REGFILE_GE_PER_BIT 4.67
+#define STC_AREA_REGFILE_UM2_PER_BIT 88.0
 
 /* The synthesized modules of one stc_cache, in the reports' order. */
 typedef enum {
@@ -66,17 +75,25 @@ typedef struct {
 typedef struct {
     uint64_t bank_sram_bits;            /* all banks' tag and data arrays */
     uint64_t monitor_sram_bits;         /* the monitor's shadow-tag arrays */
+    uint64_t regfile_bits;              /* the controller's row-state register file */
+    double regfile_ge;                  /* regfile_bits x STC_AREA_REGFILE_GE_PER_BIT */
+    double regfile_um2;                 /* regfile_bits x STC_AREA_REGFILE_UM2_PER_BIT */
     stc_area_logic module[STC_AREA_MODULES];
     double logic_ge;                    /* the modules summed */
     double logic_um2;
     double flops;
     double sram_um2;                    /* all bits x STC_AREA_SRAM_UM2_PER_BIT */
-    double total_um2;                   /* sram_um2 + logic_um2 */
+    double total_um2;                   /* sram_um2 + regfile_um2 + logic_um2 */
 } stc_area_cache;
 
 typedef struct {
     stc_area_cache cache[2];            /* [STC_ICACHE] (read-only), [STC_DCACHE] */
     uint64_t sram_bits;                 /* the pair's, summed */
+    uint64_t regfile_bits;
+    double regfile_ge;
+    double regfile_um2;
+    /* The pair's logic: the caches' synthesized modules (logic_*) and their
+     * register files (regfile_*). */
     double logic_ge;
     double logic_um2;
     double sram_um2;
@@ -89,6 +106,12 @@ typedef struct {
  * a geometry too). */
 int stc_area_of(const stc_geometry *geometry, bool way_prediction, stc_area *area, char *err,
                 size_t err_len);
+
+/* The controller's row-state register file (ARCHITECTURE.md 15.1): its
+ * words (one per aligned group of 4 rows, at least 2) x the bits of a word
+ * (4 rows of B valid bits and max(1, B(B-1)/2) recency bits). */
+uint64_t stc_area_regfile_bits(const stc_geometry *geometry);
+unsigned stc_area_row_state_word_bits(const stc_geometry *geometry);
 
 /* The synthesized module's name ("stc_cache_ctrl") and the name of each
  * of its terms ("state_bits"), for reports and scripts/area-calibrate.sh. */

@@ -632,15 +632,18 @@ static void print_cell_json(const explore_options *opts, const stc_explore_candi
 static void print_area_json(const stc_area *area)
 {
     printf("\"area\":{\"total_um2\":%.1f,\"sram_um2\":%.1f,\"logic_um2\":%.1f,\"logic_ge\":%.1f,"
-           "\"sram_bits\":%" PRIu64 ",\"caches\":{",
-           area->total_um2, area->sram_um2, area->logic_um2, area->logic_ge, area->sram_bits);
+           "\"sram_bits\":%" PRIu64 ",\"regfile_bits\":%" PRIu64 ",\"caches\":{",
+           area->total_um2, area->sram_um2, area->logic_um2, area->logic_ge, area->sram_bits,
+           area->regfile_bits);
     for (int kind = STC_ICACHE; kind <= STC_DCACHE; kind++) {
         const stc_area_cache *cache = &area->cache[kind];
         printf("%s\"%s\":{\"bank_sram_bits\":%" PRIu64 ",\"monitor_sram_bits\":%" PRIu64
-               ",\"sram_um2\":%.1f,\"logic_ge\":%.1f,\"logic_um2\":%.1f,\"flops\":%.1f,"
+               ",\"sram_um2\":%.1f,\"regfile_bits\":%" PRIu64 ",\"regfile_ge\":%.1f,"
+               "\"regfile_um2\":%.1f,\"logic_ge\":%.1f,\"logic_um2\":%.1f,\"flops\":%.1f,"
                "\"total_um2\":%.1f,\"modules\":{",
                kind == STC_ICACHE ? "" : ",", kind == STC_ICACHE ? "icache" : "dcache",
-               cache->bank_sram_bits, cache->monitor_sram_bits, cache->sram_um2, cache->logic_ge,
+               cache->bank_sram_bits, cache->monitor_sram_bits, cache->sram_um2,
+               cache->regfile_bits, cache->regfile_ge, cache->regfile_um2, cache->logic_ge,
                cache->logic_um2, cache->flops, cache->total_um2);
         for (int module = 0; module < STC_AREA_MODULES; module++) {
             const stc_area_logic *logic = &cache->module[module];

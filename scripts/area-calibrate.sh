@@ -38,25 +38,21 @@ dir=${3%/}
 [ -f synth/synth.sh ] || die "run from the repository root" 2
 command -v jq >/dev/null || die "jq not found"
 
-# NAME|STCGEN FLAGS|KIND (d: D-cache, the plain top; i: I-cache, READ_ONLY=1)
+# NAME|STCGEN FLAGS|KIND (d: D-cache, the plain top; i: I-cache, READ_ONLY=1).
+# Nine points since the controller's row state moved into a register file
+# (issue [ctrl-v2]); the earlier 17 included 8 x 2 KB, 4 x 4 KB and 8 x
+# 512 B, which take 5-12 minutes each: geometries beyond these ranges are
+# extrapolations (stc_area_calibrated).
 points=(
     "default||d"
-    "banks8|--banks 8|d"
     "line32|--line-bytes 32|d"
     "banks2|--banks 2|d"
     "banks1|--banks 1|d"
     "bytes1k|--bank-bytes 1024|d"
-    "bytes4k|--bank-bytes 4096|d"
     "bytes512|--bank-bytes 512|d"
-    "b8_512b|--banks 8 --bank-bytes 512|d"
     "nowp|--no-way-prediction|d"
-    "banks2_nowp|--banks 2 --no-way-prediction|d"
-    "line32_b2|--banks 2 --line-bytes 32|d"
     "default_ro||i"
-    "banks1_ro|--banks 1|i"
     "banks2_ro|--banks 2|i"
-    "bytes1k_ro|--bank-bytes 1024|i"
-    "b8_512b_ro|--banks 8 --bank-bytes 512|i"
 )
 
 make_point() { # NAME FLAGS KIND
@@ -94,7 +90,7 @@ for point in "${points[@]}"; do
         ($m.geometries[0].area.caches[$cache]) as $c
         | ["total", $name, $kind, $r.parameters.banks, $r.parameters.bank_bytes,
            $r.parameters.line_bytes, $r.parameters.way_prediction,
-           ([$r.srams[].bits] | add), ($c.bank_sram_bits + $c.monitor_sram_bits),
+           ([$r.srams[].bits] | add), ($c.bank_sram_bits + $c.monitor_sram_bits + $c.regfile_bits),
            $r.totals.ge, $r.totals.osu_area_um2, $r.totals.flops,
            $c.logic_ge, $c.logic_um2, $c.flops] | @tsv,
         ($c.modules | to_entries[] | .key as $mod | .value as $v

@@ -20,6 +20,8 @@ problems=$(jq -r '
   need((.modules | length) >= 2; "fewer than 2 modules"),
   need((.srams | length) >= 2; "fewer than 2 SRAMs"),
   (.srams[] | need((.bits | isnum) and .bits == .depth * .width; "SRAM \(.instance): bits")),
+  (.srams[] | need(.kind == "sram" or .kind == "regfile"; "array \(.instance): kind")),
+  need((.regfile_bits | isnum); "regfile_bits"),
   (.modules[] | select(.name != "stc_cache") |
      need((.ge | isnum) and .ge > 0; "\(.name): ge"),
      need((.cells | isnum) and .cells > 0; "\(.name): cells"),

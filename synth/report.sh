@@ -25,15 +25,22 @@ lib_areas() {
 jq -R -n '[inputs | capture("Longest topological path in (?<m>[^ ]+) \\(length=(?<n>[0-9]+)\\)")
           | {(.m | ltrimstr("\\")): (.n | tonumber)}] | add // {}' < "$w/ge_ltp.txt" > "$w/depth.json"
 
-# SRAM instances: "cell \stc_sram \u_x" then "parameter [signed] \P V"
+# Array instances: "cell \stc_sram \u_x" (or \stc_regfile) then
+# "parameter [signed] \P V"; a register file writes single bits (GRAN 1).
 awk '
-    /^ *cell \\stc_sram / { if (n) print line; n = 1; line = $3; sub(/^\\/, "", line); next }
+    /^ *cell \\stc_(sram|regfile) / {
+        if (n) print line
+        n = 1; kind = $2; sub(/^\\stc_/, "", kind); line = $3; sub(/^\\/, "", line)
+        line = line "\tKIND=" kind
+        next
+    }
     /^ *parameter / && n { p = $(NF-1); sub(/^\\/, "", p); line = line "\t" p "=" $NF; next }
     /^ *end/ && n { print line; n = 0 }
     END { if (n) print line }
 ' "$w/srams.txt" | LC_ALL=C sort |
 jq -R -n '[inputs | split("\t") | {instance: .[0]} + ([.[1:][] | split("=") | {(.[0]): .[1]}] | add)
-          | {instance, depth: (.DEPTH | tonumber), width: (.WIDTH | tonumber), gran: (.GRAN | tonumber),
+          | {instance, kind: .KIND, depth: (.DEPTH | tonumber), width: (.WIDTH | tonumber),
+             gran: ((.GRAN // "1") | tonumber),
              bits: ((.DEPTH | tonumber) * (.WIDTH | tonumber))}]' > "$w/srams.json"
 
 # the generator's header: command, name, parameters (first file's header)
@@ -133,7 +140,8 @@ def ns($v): if $v == null then (if $ge_only == "1" then "not run" else "none" en
   checks: { latches: ($latches | tonumber), logic_loops: 0, yosys_check_problems: 0 },
   modules: $rows,
   srams: $srams[0],
-  sram_bits: ([$srams[0][].bits] | add // 0),
+  sram_bits: ([$srams[0][] | select(.kind == "sram") | .bits] | add // 0),
+  regfile_bits: ([$srams[0][] | select(.kind == "regfile") | .bits] | add // 0),
   totals: {
     ge: ([$rows[] | .ge * .instances] | add | r3),
     flops: ([$rows[] | .flops * .instances] | add),

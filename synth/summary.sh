@@ -29,10 +29,10 @@ def modge($role): [.modules[] | select(.role == $role) | .ge * .instances] | add
 "but the tuner, SRAMs excluded. Path: largest register-to-register time of the cache",
 "logic, OSU 0.18 um typical corner (synth/README.md). \(.[0].yosys_version).",
 "",
-"| design | cache ctrl GE | power ctrl GE | tuner GE | cache logic GE | flops | SRAM bits | cache logic um^2 | path ns | depth |",
-"|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+"| design | cache ctrl GE | power ctrl GE | tuner GE | cache logic GE | flops | SRAM bits | reg-file bits | cache logic um^2 | path ns | depth |",
+"|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
 (.[], (if $base != null then $base else empty end) |
-  "| \(.name) | \(modge("cache controller and datapath") | num) | \(modge("power controller") | num) | \(modge("tuner") | num) | \(logic | num) | \(.totals.flops) | \(.sram_bits) | \(logic_osu | num) | \(path | ns) | \(.totals.logic_depth) |"),
+  "| \(.name) | \(modge("cache controller and datapath") | num) | \(modge("power controller") | num) | \(modge("tuner") | num) | \(logic | num) | \(.totals.flops) | \(.sram_bits) | \(.regfile_bits // 0) | \(logic_osu | num) | \(path | ns) | \(.totals.logic_depth) |"),
 "",
 "### Tuner against the seed (~4000 gates, 164 cycles per search)",
 "",

@@ -44,22 +44,30 @@ fi
 srcs=()
 while IFS= read -r f; do
     srcs+=("$f")
-done < <(find "$rtl" -maxdepth 1 -name '*.v' ! -name stc_sram.v | LC_ALL=C sort)
+done < <(find "$rtl" -maxdepth 1 -name '*.v' ! -name stc_sram.v ! -name stc_regfile.v | LC_ALL=C sort)
 
 parent=$(dirname "$out")
 mkdir -p "$parent"
 tmp=$(mktemp -d "$parent/.$(basename "$out").tmp.XXXXXX")
 if [ -z "${STC_SYNTH_KEEP:-}" ]; then trap 'rm -rf "$tmp"' EXIT; fi
 
-read_cmds() {
+# The array wrappers, read as blackboxes: the bank SRAMs (stc_sram) and the
+# controller's always-on row-state register file (stc_regfile, if the
+# folder has one).
+read_wrappers() {
     echo "read_verilog -DSYNTHESIS -lib $rtl/stc_sram.v"
+    if [ -f "$rtl/stc_regfile.v" ]; then echo "read_verilog -DSYNTHESIS -lib $rtl/stc_regfile.v"; fi
+}
+read_cmds() {
+    read_wrappers
     for f in "${srcs[@]}"; do echo "read_verilog -DSYNTHESIS $f"; done
     echo "hierarchy -check -top stc_cache"
 }
 
 # Pass 1: elaborate only, to learn the module names. A module derived for
-# a parameter ($paramod\NAME\P=V) is renamed NAME (NAME_pN if NAME is
-# derived more than once) so reports and the netlist use plain names.
+# a parameter ($paramod\NAME\P=V, or $paramod$HASH\NAME when Yosys hashes
+# long parameter lists) is renamed NAME (NAME_pN if NAME is derived more
+# than once) so reports and the netlist use plain names.
 read_cmds > "$tmp/elab.ys"
 echo "tee -q -o $tmp/modules.txt ls" >> "$tmp/elab.ys"
 yosys -q -l "$tmp/elab.log" "$tmp/elab.ys" >/dev/null 2>&1 ||
@@ -70,6 +78,10 @@ awk '/^  / { sub(/^  /, ""); print }' "$tmp/modules.txt" | LC_ALL=C sort > "$tmp
 awk -v q="'" '
     /^\$paramod\\/ {
         base = $0; sub(/^\$paramod\\/, "", base); sub(/\\.*$/, "", base)
+        n[base]++; name[NR] = $0; b[NR] = base; next
+    }
+    /^\$paramod\$[0-9a-f]+\\/ {
+        base = $0; sub(/^[^\\]*\\/, "", base)
         n[base]++; name[NR] = $0; b[NR] = base; next
     }
     { plain[$0] = 1 }
@@ -111,9 +123,11 @@ opt_clean -purge
 check -assert
 tee -q -o @T@/ge_stat.json stat -json
 tee -q -o @T@/ge_stat.txt stat -liberty @GE@
-# logic depth: cells on the longest path between flops and ports
-tee -q -o @T@/ge_ltp.txt ltp t:STC_DFF* %n stc_cache %d
-tee -q -o @T@/srams.txt dump t:stc_sram
+# logic depth: cells on the longest path between flops, arrays and ports
+# (the blackboxed arrays deselected like the flops: ltp would otherwise
+# chain a write port's inputs to the read port's outputs)
+tee -q -o @T@/ge_ltp.txt ltp t:STC_DFF* t:stc_sram %u t:stc_regfile %u %n stc_cache %d
+tee -q -o @T@/srams.txt dump t:stc_sram t:stc_regfile
 EOF
     if [ "$ge_only" = 0 ]; then
         cat <<'EOF'
@@ -159,8 +173,8 @@ if [ "$ge_only" = 0 ]; then
     rm -f "$tmp/osu_netlist_abc.v"
     {
         echo "read_liberty -lib $OSU_LIB"
-        # the SRAM wrapper's ports, for modules that hold SRAMs (stc_monitor)
-        echo "read_verilog -DSYNTHESIS -lib $rtl/stc_sram.v"
+        # the array wrappers' ports, for modules that hold arrays
+        read_wrappers
         echo "read_verilog $tmp/osu_netlist.v"
         echo "check -assert"
         # (-top: Yosys 0.23 writes broken JSON for a design without a top)
@@ -180,10 +194,11 @@ fi
 if [ "$ge_only" = 0 ]; then
     sta_version=$(sta -version 2>/dev/null | head -1 || true)
     echo "${sta_version:-unknown}" > "$tmp/sta_version.txt"
-    # OpenSTA reads no parameters: the SRAM instances inside a module (the
-    # monitor's arrays) are left out, so its paths end at the SRAM pins
-    # (as the top's are not modelled, above).
-    awk '/^  stc_sram #\($/ { skip = 1 } !skip { print } skip && /^  \);$/ { skip = 0 }' \
+    # OpenSTA reads no parameters: the array instances inside a module (the
+    # monitor's SRAMs, the controller's row-state register file) are left
+    # out, so its paths end at the array pins (as the top's are not
+    # modelled, above): a register file's read time is not in the numbers.
+    awk '/^  stc_(sram|regfile) #\($/ { skip = 1 } !skip { print } skip && /^  \);$/ { skip = 0 }' \
         "$tmp/osu_netlist.v" > "$tmp/sta_netlist.v"
     jq -r '.modules | keys[] | ltrimstr("\\")' "$tmp/osu_stat.json" | LC_ALL=C sort |
     while IFS= read -r m; do

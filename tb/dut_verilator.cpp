@@ -95,6 +95,19 @@ unsigned read_bit(const var_ref &var, unsigned bit)
     return (static_cast<const uint32_t *>(var.data)[bit / 32] >> (bit % 32)) & 1u;
 }
 
+// Bits [lo, lo+count) (count <= 32) of element `index` of an unpacked array
+// of packed elements of any width.
+uint32_t read_element_bits(const var_ref &var, unsigned index, unsigned lo, unsigned count)
+{
+    var_ref element = var;
+    element.data = static_cast<uint8_t *>(var.data) + (size_t)index * var.bytes;
+    uint32_t value = 0;
+    for (unsigned bit = 0; bit < count; bit++) {
+        value |= (uint32_t)read_bit(element, lo + bit) << bit;
+    }
+    return value;
+}
+
 // Element `index` of an unpacked array of at most 64-bit elements.
 uint64_t read_element(const var_ref &var, unsigned index)
 {
@@ -109,6 +122,22 @@ uint64_t splitmix(uint64_t *state)
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
+}
+
+// Fill every element of an array with garbage from *state.
+void scramble_array(var_ref &array, uint64_t *state)
+{
+    uint8_t *bytes = static_cast<uint8_t *>(array.data);
+    for (unsigned element = 0; element < array.elements; element++) {
+        uint8_t *word = bytes + (size_t)element * array.bytes;
+        for (unsigned byte = 0; byte < array.bytes; byte++) {
+            word[byte] = (uint8_t)splitmix(state);
+        }
+        // Clear the bits above the packed width: Verilator relies on them being 0.
+        for (unsigned bit = array.width; bit < array.bytes * 8; bit++) {
+            word[bit / 8] &= (uint8_t)~(1u << (bit % 8));
+        }
+    }
 }
 
 // Speed (tb/README.md): with no waveform the clock input stays 1 and each
@@ -252,7 +281,8 @@ struct dut {
 #endif
     uint64_t time = 0;
     var_ref counters[DUT_COUNTERS];
-    var_ref valid, dirty, tag_req, data_req, touch_bank;
+    var_ref row_state, tag_req, data_req, touch_bank;  // row_state: u_ctrl.u_rowstate's words
+    unsigned tag_bits = 0;   // of a tag; a D-cache's tag SRAM word has the dirty bit above
     bool counters_32 = false;  // every counter a 32-bit word (the fast path of dut_counters)
     var_ref strobes[4];
     const uint8_t *strobe_bytes[4] = {};
@@ -269,6 +299,7 @@ struct dut {
     unsigned other_moved = 0;  // stc_cache_pair: what the idle side did (dut_other_side_moved)
     std::vector<std::vector<var_ref>> bank_arrays;  // per bank: every SRAM column
     std::vector<var_ref> tag_array;                  // per bank: the tag column
+    bool has_dirty = false;                          // the tag words are tag_bits + 1 wide
     std::vector<std::vector<var_ref>> data_arrays;   // per bank: the data columns
     unsigned banks = 0;
     bool fast = false;       // clock held at 1, edges armed (see arm_edge)
@@ -279,9 +310,10 @@ struct dut {
 // The input fields of dut_pins come first, up to cpu_req_ready.
 static const size_t input_bytes = offsetof(dut_pins, cpu_req_ready);
 
-extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
+extern "C" dut *dut_open(const char *wave_path, unsigned tag_bits, char *err, size_t err_len)
 {
     dut *d = new dut;
+    d->tag_bits = tag_bits;
     d->context.randReset(0);
     if (wave_path) {
         d->context.traceEverOn(true);
@@ -294,8 +326,7 @@ extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
         ok = ok && find_var(&d->context, ctrl + ".g_cnt[" + std::to_string(index) + "]", "cnt_q",
                             &d->counters[index]);
     }
-    ok = ok && find_var(&d->context, ctrl, "valid_q", &d->valid);
-    ok = ok && find_var(&d->context, ctrl, "dirty_q", &d->dirty);
+    ok = ok && find_var(&d->context, ctrl + ".u_rowstate", "mem", &d->row_state);
     ok = ok && find_var(&d->context, ctrl, "touch_bank", &d->touch_bank);
     ok = ok && find_var(&d->context, scope, "tag_req", &d->tag_req);
     ok = ok && find_var(&d->context, scope, "data_req", &d->data_req);
@@ -338,9 +369,9 @@ extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
     }
     if (ok) {
         d->banks = d->tag_req.width;
-        // valid_q and dirty_q: one element per row, bank b at bit b.
-        ok = d->valid.width == d->banks && d->valid.bytes <= 8 && d->dirty.width == d->banks &&
-             d->dirty.bytes <= 8 && d->valid.elements == d->dirty.elements;
+        // The row-state words (ARCHITECTURE.md 15.1): one per group of 4
+        // rows, row j at [j*W/4 +: W/4], its valid bits first.
+        ok = d->row_state.width % 4 == 0 && d->row_state.width / 4 >= d->banks;
     }
     if (ok) {
         for (unsigned bank = 0; bank < d->banks; bank++) {
@@ -365,6 +396,10 @@ extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
             ok = ok && tag_columns == 1 && !data.empty();
             if (ok) {
                 d->tag_array.push_back(arrays[0]);
+                // The tag alone (an I-cache) or {dirty, tag} (a D-cache).
+                d->has_dirty = arrays[0].width == d->tag_bits + 1;
+                ok = arrays[0].width == d->tag_bits + (d->has_dirty ? 1 : 0) &&
+                     arrays[0].elements <= 4 * d->row_state.elements && arrays[0].bytes <= 8;
             }
             d->bank_arrays.push_back(arrays);
             d->data_arrays.push_back(data);
@@ -373,8 +408,9 @@ extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
     if (!ok) {
         snprintf(err, err_len,
                  "the Verilated model lacks a public signal (built without tb/lockstep.vlt or "
-                 "with SRAMs other than the SYNTHESIS view?), its valid_q/dirty_q are not "
-                 "arrays of rows or an event strobe is not one byte");
+                 "with SRAMs other than the SYNTHESIS view?), its row-state words are not 4 rows "
+                 "of valid bits and recency, a tag SRAM is not tag_bits (+1 dirty) wide or an "
+                 "event strobe is not one byte");
         dut_close(d);
         return nullptr;
     }
@@ -389,6 +425,11 @@ extern "C" dut *dut_open(const char *wave_path, char *err, size_t err_len)
         return nullptr;
 #endif
     }
+    // The row-state register file has no reset: start it as garbage (the
+    // SYNTHESIS view has no initial contents of its own), so the reset-time
+    // initialisation must write every word (ARCHITECTURE.md 15.1).
+    uint64_t garbage = 0x726f7773746174ull;
+    scramble_array(d->row_state, &garbage);
     d->top->clk_i = 0;
     d->top->rst_ni = 0;
     d->top->eval();
@@ -547,12 +588,18 @@ extern "C" void dut_counters(dut *d, uint64_t out[DUT_COUNTERS])
 
 extern "C" void dut_row_state(dut *d, unsigned row, uint32_t *valid, uint32_t *dirty)
 {
-    if (row >= d->valid.elements) {
-        *valid = *dirty = 0;
+    *valid = *dirty = 0;
+    if (row / 4 >= d->row_state.elements || d->tag_array.empty() || row >= d->tag_array[0].elements) {
         return;
     }
-    *valid = (uint32_t)read_element(d->valid, row);
-    *dirty = (uint32_t)read_element(d->dirty, row);
+    *valid = read_element_bits(d->row_state, row / 4, row % 4 * (d->row_state.width / 4), d->banks);
+    // A dirty bit beside an invalid tag means nothing (it is written with
+    // the next fill), so it is reported for valid slots only.
+    for (unsigned bank = 0; d->has_dirty && bank < d->banks; bank++) {
+        if (*valid >> bank & 1u) {
+            *dirty |= (uint32_t)(read_element(d->tag_array[bank], row) >> d->tag_bits & 1u) << bank;
+        }
+    }
 }
 
 extern "C" uint32_t dut_sram_access(dut *d)
@@ -649,6 +696,7 @@ extern "C" int dut_tuner_flops(dut *d, stc_tuner_hw_regs *regs, size_t coef_coun
     return 0;
 }
 
+
 extern "C" void dut_scramble_bank(dut *d, unsigned bank, uint64_t seed)
 {
     if (bank >= d->banks) {
@@ -657,17 +705,7 @@ extern "C" void dut_scramble_bank(dut *d, unsigned bank, uint64_t seed)
     uint64_t state = seed;
     d->settled = false;
     for (var_ref &array : d->bank_arrays[bank]) {
-        uint8_t *bytes = static_cast<uint8_t *>(array.data);
-        for (unsigned element = 0; element < array.elements; element++) {
-            uint8_t *word = bytes + (size_t)element * array.bytes;
-            for (unsigned byte = 0; byte < array.bytes; byte++) {
-                word[byte] = (uint8_t)splitmix(&state);
-            }
-            // Clear the bits above the packed width: Verilator relies on them being 0.
-            for (unsigned bit = array.width; bit < array.bytes * 8; bit++) {
-                word[bit / 8] &= (uint8_t)~(1u << (bit % 8));
-            }
-        }
+        scramble_array(array, &state);
     }
 }
 
@@ -685,7 +723,7 @@ extern "C" int dut_slot(dut *d, unsigned bank, unsigned row, uint64_t *tag, uint
     }
     var_ref element = tags;
     element.data = static_cast<uint8_t *>(tags.data) + (size_t)row * tags.bytes;
-    *tag = read_scalar(element);
+    *tag = read_scalar(element) & ((UINT64_C(1) << d->tag_bits) - 1);
     for (unsigned byte = 0; byte < line_bytes; byte++) {
         data[byte] = static_cast<const uint8_t *>(columns[byte].data)[row];
     }

@@ -84,6 +84,7 @@ struct harness {
 
     /* power switches */
     uint32_t pwr_en_prev, ack;
+    bool initialising;        /* wait_row_state_init: the pair's other side initialises too */
     uint32_t ack_pending_mask, ack_pending_value;
     uint64_t ack_time[32];
     uint64_t last_cfg_done;

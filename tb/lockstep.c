@@ -290,7 +290,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "lockstep: %s\n", err);
         return 2;
     }
-    h->rtl = dut_open(opt->wave, err, sizeof err);
+    h->rtl = dut_open(opt->wave, h->geometry.tag_bits, err, sizeof err);
     if (!h->rtl) {
         fprintf(stderr, "lockstep: %s\n", err);
         return 2;
@@ -313,7 +313,10 @@ int main(int argc, char **argv)
         rtl_cycle_edge(h);
     }
     h->pins.rst_n = 1;
+    h->initialising = true; /* until wait_row_state_init: both sides initialise */
+    uint64_t released = h->cycle;
     tuner_side_after_reset(h);
+    wait_row_state_init(h, released);
     idle_cycles(h, 2);
     compare_counters(h, "after reset");
     compare_rows(h, 0, ROWS, UINT32_MAX, "after reset");

@@ -4,6 +4,9 @@
 
 #include "harness.h"
 
+#include <inttypes.h>
+#include <stdint.h>
+
 static unsigned random_latency(harness *h)
 {
     /* mostly short, sometimes long */
@@ -102,7 +105,7 @@ static void memory_edge(harness *h)
 static void check_other_side(harness *h)
 {
     unsigned moved = LOCKSTEP_PAIR_SIDE ? dut_other_side_moved(h->rtl) : 0;
-    if (moved && h->pins.rst_n) {
+    if (moved && h->pins.rst_n && !h->initialising) {
         static const char *const what[5] = {"cpu_req_ready_o went low", "cpu_rsp_valid_o",
                                             "cfg_done_o", "mem_req_valid_o", "tun_busy_o"};
         unsigned bit = 0;
@@ -179,6 +182,31 @@ void rtl_cycle_edge(harness *h)
         }
     }
     h->pwr_en_prev = en;
+}
+
+void wait_row_state_init(harness *h, uint64_t released)
+{
+    /* ARCHITECTURE.md 15.1: one edge per register-file word, max(2, R/4),
+     * with both ports not ready; both caches of stc_cache_pair at once. */
+    const unsigned expected = ROWS / 4 < 2 ? 2 : ROWS / 4;
+    h->pins.cpu_req_valid = 0;
+    h->pins.cfg_valid = 0;
+    for (;;) {
+        rtl_cycle_settle(h);
+        if ((h->pins.cpu_req_ready && h->pins.cfg_ready) || h->cycle - released > 4 * expected) {
+            break;
+        }
+        rtl_cycle_edge(h);
+    }
+    uint64_t edges = h->cycle - released;
+    if (LOCKSTEP_PAIR_SIDE) {
+        (void)dut_other_side_moved(h->rtl);  /* its own initialisation, in step */
+    }
+    h->initialising = false;
+    if (edges != expected) {
+        mismatch(h, "RTL", "the reset-time row-state initialisation took %" PRIu64
+                 " cycles, not %u (max(2, R/4))", edges, expected);
+    }
 }
 
 void idle_cycles(harness *h, unsigned count)

@@ -17,6 +17,8 @@
 #ifndef STC_TB_RTL_SIDE_H
 #define STC_TB_RTL_SIDE_H
 
+#include <stdint.h>
+
 typedef struct harness harness;
 
 /* The first half of a cycle with the CPU and configuration inputs the
@@ -24,6 +26,11 @@ typedef struct harness harness;
 void rtl_cycle_settle(harness *h);
 /* The rising edge ending the cycle: the memory and switch models advance. */
 void rtl_cycle_edge(harness *h);
+/* After reset (released when h->cycle was `released`): idle cycles until
+ * the controller is ready (it first writes its row-state register file,
+ * ARCHITECTURE.md 15.1); a mismatch unless that took max(2, R/4) cycles
+ * from the release. */
+void wait_row_state_init(harness *h, uint64_t released);
 /* `count` cycles with no CPU request and no configuration offered; any
  * response is a mismatch. */
 void idle_cycles(harness *h, unsigned count);

@@ -157,8 +157,9 @@ static void test_area_calibration(void)
             continue;
         }
         const stc_area_cache *cache = &area.cache[point->read_only ? STC_ICACHE : STC_DCACHE];
-        CHECK_EQ_U64(cache->bank_sram_bits + cache->monitor_sram_bits, point->sram_bits,
-                     "%s: SRAM bits", point->name);
+        /* The report's arrays: the SRAMs and the row-state register file. */
+        CHECK_EQ_U64(cache->bank_sram_bits + cache->monitor_sram_bits + cache->regfile_bits,
+                     point->sram_bits, "%s: array bits", point->name);
         /* The stated error is the worst over the points, so each is within
          * it (and a little rounding). */
         CHECK(fabs(cache->logic_ge - point->ge) <= err_ge * point->ge * 1.0001 + 1,
@@ -167,9 +168,20 @@ static void test_area_calibration(void)
               "%s: um^2 %.0f modelled, %.0f measured", point->name, cache->logic_um2, point->um2);
         CHECK(fabs(cache->flops - point->flops) <= err_flops * point->flops * 1.0001 + 1,
               "%s: flops %.0f modelled, %.0f measured", point->name, cache->flops, point->flops);
-        CHECK(fabs(cache->total_um2 - cache->sram_um2 - cache->logic_um2) < 1e-6,
-              "%s: total = SRAM + logic", point->name);
+        CHECK(fabs(cache->total_um2 - cache->sram_um2 - cache->regfile_um2 - cache->logic_um2) <
+                  1e-6,
+              "%s: total = SRAM + register file + logic", point->name);
     }
+    /* Hand-computed (ARCHITECTURE.md 15.1): the default geometry's register
+     * file is 32 words of 4 rows x (4 valid + 6 recency) bits; a D-cache's
+     * tag word holds the dirty bit: 4 x 128 x (21 + 1 + 128) SRAM bits. */
+    stc_geometry geometry = geometry_of(4, 2048, 16);
+    stc_area area;
+    CHECK(stc_geometry_init(&geometry, err, sizeof err) == 0, "default: %s", err);
+    CHECK(stc_area_of(&geometry, true, &area, err, sizeof err) == 0, "default: %s", err);
+    CHECK_EQ_U64(area.cache[STC_DCACHE].regfile_bits, 32u * 4 * (4 + 6), "default register file");
+    CHECK_EQ_U64(area.cache[STC_DCACHE].bank_sram_bits, 4u * 128 * (21 + 1 + 128), "D banks");
+    CHECK_EQ_U64(area.cache[STC_ICACHE].bank_sram_bits, 4u * 128 * (21 + 128), "I banks");
 }
 
 static double pair_um2(unsigned banks, unsigned bank_bytes, unsigned line_bytes, bool wp)

@@ -37,8 +37,8 @@
 //   max_sublines           4        physical lines in the longest logical line
 //   configs                27       legal configurations
 //   sram_tag_depth         128      words per bank
-//   sram_tag_width         21       full tag of each row
-//   sram_tag_gran          21       bits per write-mask bit
+//   sram_tag_width         22       dirty bit and full tag of each row (an I-cache: the tag)
+//   sram_tag_gran          22       bits per write-mask bit
 //   sram_tag_mask_bits     1        write-mask bits
 //   sram_data_depth        128      words per bank
 //   sram_data_width        128      physical line of each row, byte writes
@@ -55,7 +55,8 @@
 `default_nettype none
 
 // stc_cache: one stc cache (ARCHITECTURE.md sections 3-10, 14.3, 15).
-// READ_ONLY = 1 builds an I-cache (writes answered with an error).
+// READ_ONLY = 1 builds an I-cache (writes answered with an error, no
+// dirty bit in the tag SRAMs).
 // pwr_en_o / pwr_ack_i are the 4 bank power switches (UPF SW_BANK<b>);
 // in plain RTL simulation tie pwr_ack_i to pwr_en_o (or delay it).
 module stc_cache #(
@@ -107,11 +108,14 @@ module stc_cache #(
   input  wire [3:0]   pwr_ack_i  // bank power switch acknowledges
 );
 
+  // A tag SRAM word: the tag, and above it a D-cache's dirty bit.
+  localparam integer TAG_WIDTH = 21 + ((READ_ONLY != 0) ? 0 : 1);
+
   wire [6:0] sram_addr;
   wire [3:0] tag_req;
   wire [3:0] tag_we;
-  wire [20:0] tag_wdata;
-  wire [83:0] tag_rdata;
+  wire [TAG_WIDTH-1:0] tag_wdata;
+  wire [4*TAG_WIDTH-1:0] tag_rdata;
   wire [3:0] data_req;
   wire [3:0] data_we;
   wire [15:0] data_wmask;
@@ -216,7 +220,8 @@ module stc_cache #(
   );
 
   stc_cache_ctrl #(
-    .READ_ONLY (READ_ONLY)
+    .READ_ONLY (READ_ONLY),
+    .TAG_WIDTH (TAG_WIDTH)
   ) u_ctrl (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -289,8 +294,8 @@ module stc_cache #(
 
   stc_sram #(
     .DEPTH (128),
-    .WIDTH (21),
-    .GRAN  (21),
+    .WIDTH (TAG_WIDTH),
+    .GRAN  (TAG_WIDTH),
     .SEED  (32'd0)
   ) u_bank0_tag (
     .clk_i   (clk_i),
@@ -300,7 +305,7 @@ module stc_cache #(
     .addr_i  (sram_addr),
     .wmask_i (1'b1),
     .wdata_i (tag_wdata),
-    .rdata_o (tag_rdata[20:0])
+    .rdata_o (tag_rdata[0*TAG_WIDTH +: TAG_WIDTH])
   );
   stc_sram #(
     .DEPTH (128),
@@ -319,8 +324,8 @@ module stc_cache #(
   );
   stc_sram #(
     .DEPTH (128),
-    .WIDTH (21),
-    .GRAN  (21),
+    .WIDTH (TAG_WIDTH),
+    .GRAN  (TAG_WIDTH),
     .SEED  (32'd2)
   ) u_bank1_tag (
     .clk_i   (clk_i),
@@ -330,7 +335,7 @@ module stc_cache #(
     .addr_i  (sram_addr),
     .wmask_i (1'b1),
     .wdata_i (tag_wdata),
-    .rdata_o (tag_rdata[41:21])
+    .rdata_o (tag_rdata[1*TAG_WIDTH +: TAG_WIDTH])
   );
   stc_sram #(
     .DEPTH (128),
@@ -349,8 +354,8 @@ module stc_cache #(
   );
   stc_sram #(
     .DEPTH (128),
-    .WIDTH (21),
-    .GRAN  (21),
+    .WIDTH (TAG_WIDTH),
+    .GRAN  (TAG_WIDTH),
     .SEED  (32'd4)
   ) u_bank2_tag (
     .clk_i   (clk_i),
@@ -360,7 +365,7 @@ module stc_cache #(
     .addr_i  (sram_addr),
     .wmask_i (1'b1),
     .wdata_i (tag_wdata),
-    .rdata_o (tag_rdata[62:42])
+    .rdata_o (tag_rdata[2*TAG_WIDTH +: TAG_WIDTH])
   );
   stc_sram #(
     .DEPTH (128),
@@ -379,8 +384,8 @@ module stc_cache #(
   );
   stc_sram #(
     .DEPTH (128),
-    .WIDTH (21),
-    .GRAN  (21),
+    .WIDTH (TAG_WIDTH),
+    .GRAN  (TAG_WIDTH),
     .SEED  (32'd6)
   ) u_bank3_tag (
     .clk_i   (clk_i),
@@ -390,7 +395,7 @@ module stc_cache #(
     .addr_i  (sram_addr),
     .wmask_i (1'b1),
     .wdata_i (tag_wdata),
-    .rdata_o (tag_rdata[83:63])
+    .rdata_o (tag_rdata[3*TAG_WIDTH +: TAG_WIDTH])
   );
   stc_sram #(
     .DEPTH (128),

@@ -37,8 +37,8 @@
 //   max_sublines           4        physical lines in the longest logical line
 //   configs                27       legal configurations
 //   sram_tag_depth         128      words per bank
-//   sram_tag_width         21       full tag of each row
-//   sram_tag_gran          21       bits per write-mask bit
+//   sram_tag_width         22       dirty bit and full tag of each row (an I-cache: the tag)
+//   sram_tag_gran          22       bits per write-mask bit
 //   sram_tag_mask_bits     1        write-mask bits
 //   sram_data_depth        128      words per bank
 //   sram_data_width        128      physical line of each row, byte writes
@@ -58,13 +58,16 @@
 // (ARCHITECTURE.md sections 3-10; section 15 gives its cycles).
 //
 // A multi-cycle FSM. Tags and lines live in the bank SRAMs outside (one tag
-// and one data stc_sram per bank, shared row address); valid, dirty and the
-// per-row recency order over all 4 banks (a 4 x 4 pairwise matrix per
-// row: bit i*4+j = bank i more recent than bank j) are flops here, always
-// on, as are the configuration register and the event counters. The per-row
-// state is held as arrays of rows with one write port each: the FSM writes
-// valid and dirty of at most one row per cycle (vd_row), and a served
-// request touches the recency of the logical line's rows only.
+// and one data stc_sram per bank, shared row address); a D-cache's tag word
+// also holds the line's dirty bit (above the tag: {dirty, tag}), read with
+// the tag and written with it. Valid bits and the per-row recency order over
+// all 4 banks (one bit per pair of banks, 6 a row) live in u_rowstate,
+// an always-on register file (stc_regfile) of one word per aligned group of
+// 4 rows, read in the cycle it is addressed; after reset the controller
+// spends 32 cycles (S_INIT) writing every word before it is ready. The
+// configuration register and the event counters are flops. A cycle writes
+// the state of at most one group: the valid bits of one row (vd_row) or the
+// recency of the served logical line's rows, which share r0's group.
 //
 // CPU port: one word per request, accepted when cpu_req_valid_i and
 // cpu_req_ready_o are both 1 at a rising edge; exactly one response
@@ -78,7 +81,9 @@
 // cfg_done_o (and cfg_err_o for an illegal one, which changes nothing)
 // rises in the cycle the change is complete.
 module stc_cache_ctrl #(
-  parameter integer READ_ONLY = 0                 // 1: I-cache (writes rejected)
+  parameter integer READ_ONLY = 0,                // 1: I-cache (writes rejected, no dirty bit)
+  // Tag SRAM word: the tag, and above it a D-cache's dirty bit.
+  parameter integer TAG_WIDTH = 21 + ((READ_ONLY != 0) ? 0 : 1)
 ) (
   input  wire                    clk_i,
   input  wire                    rst_ni,           // asynchronous reset, active low
@@ -135,8 +140,8 @@ module stc_cache_ctrl #(
   output wire [6:0]              sram_addr_o,
   output wire [3:0]              tag_req_o,
   output wire [3:0]              tag_we_o,
-  output wire [20:0]             tag_wdata_o,
-  input  wire [83:0]             tag_rdata_i,       // bank b at [b*21 +: 21]
+  output wire [TAG_WIDTH-1:0]    tag_wdata_o,
+  input  wire [4*TAG_WIDTH-1:0]  tag_rdata_i,       // bank b at [b*TAG_WIDTH +: TAG_WIDTH]
   output wire [3:0]              data_req_o,
   output wire [3:0]              data_we_o,
   output wire [15:0]             data_wmask_o,
@@ -163,6 +168,7 @@ module stc_cache_ctrl #(
   localparam [4:0] S_WAKE    = 5'd12;  // reconfiguration: wait for woken banks
   localparam [4:0] S_WALK    = 5'd13;  // reconfiguration: check one row
   localparam [4:0] S_ERR     = 5'd14;  // answer a rejected write
+  localparam [4:0] S_INIT    = 5'd15;  // after reset: write every row-state word
 
   // Counter numbers (cnt_sel_i)
   localparam integer C_REQUESTS = 0, C_REQUEST_MISSES = 1, C_ACCESSES = 2, C_READS = 3,
@@ -220,12 +226,13 @@ module stc_cache_ctrl #(
   reg  [2:0]          alog_q, alog_d;
   reg  [1:0]          llog_q, llog_d;
   reg                 wp_q, wp_d;
-  // Per-row state, bank b of a row at bit b; rec_q: bit i*4+j = bank i more
-  // recent than bank j. Flops, not SRAM (read combinationally, reset):
-  // mem2reg tells Yosys so rather than letting it warn.
-  (* mem2reg *) reg [3:0]   valid_q [0:127];
-  (* mem2reg *) reg [3:0]   dirty_q [0:127];
-  (* mem2reg *) reg [15:0]  rec_q   [0:127];
+  reg  [4:0]          init_q, init_d;          // S_INIT: the group being written
+  // Per-row state in u_rowstate: word g holds rows 4g..4g+3, row j at
+  // [j*10 +: 10]: its valid bits (bank b at bit b), then its recency,
+  // one bit per pair of banks i < j (bit 4 + i*(2*4-i-1)/2 + j-i-1):
+  // 1 = bank i more recent than bank j.
+  wire [39:0] rs_word;                     // the addressed group, read now
+  reg  [39:0] rs_wmask, rs_wdata;
 
   // ---------------------------------------------------------------- configuration
   wire [6:0]  kcount   = 7'd1 << klog_q;
@@ -262,22 +269,25 @@ module stc_cache_ctrl #(
   // Candidates (section 3): powered banks whose low glog bits equal the tag's.
   wire [31:0] tag_low  = {11'd0, cur_tag[20:0]};
   wire [3:0]  cand;
-  wire [15:0] rec_row  = rec_q[cur_row];
-  wire [15:0] rec_r0   = rec_q[r0];
+  // The rows' order as a 4 x 4 matrix (bit i*4+j: bank i more recent
+  // than bank j; the diagonal 0), expanded from the pair bits.
+  wire [5:0]  rec_row_pairs = rs_word[cur_row[1:0] * 10 + 4 +: 6];
+  wire [5:0]  rec_r0_pairs  = rs_word[r0[1:0] * 10 + 4 +: 6];
+  wire [15:0] rec_row;
+  wire [15:0] rec_r0;
   wire [15:0] rec_r0_t;                                 // transposed
   wire [3:0]  pred_oh;                                  // most recent candidate in cur_row
   // Way prediction in use; a constant 0 without way prediction built
   // (--no-way-prediction), so synthesis removes the second probe.
   wire        wp_on = wp_q && !1'b0;
   wire [3:0]  lru_oh;                                   // least recent candidate in r0
-  wire [3:0]  valid_row = valid_q[cur_row];
-  wire [3:0]  valid_r0  = valid_q[r0];
-  wire [3:0]  valid_sub = valid_q[sub_row];
-  wire [3:0]  dirty_sub = dirty_q[sub_row];
+  wire [3:0]  valid_row = rs_word[cur_row[1:0] * 10 +: 4];
+  wire [3:0]  valid_r0  = rs_word[r0[1:0] * 10 +: 4];
+  wire [3:0]  valid_sub = rs_word[sub_row[1:0] * 10 +: 4];
   wire [3:0]  tag_eq;
   wire [3:0]  walk_drop;                                // walk: lines to drop from walk_row_q
-  wire [3:0]  valid_walk = valid_q[walk_row_q];
-  wire [3:0]  dirty_walk = dirty_q[walk_row_q];
+  wire [3:0]  valid_walk = rs_word[walk_row_q[1:0] * 10 +: 4];
+  wire [3:0]  dirty_rd;           // the dirty bits of the tag words read last
 
   genvar gb, gj;
   generate
@@ -286,12 +296,25 @@ module stc_cache_ctrl #(
       assign cand[gb]    = on_mask[gb] && ((gb & gmask) == (tag_low & gmask));
       assign pred_oh[gb] = cand[gb] && ((rec_row[gb*4 +: 4] | ~cand | self) == {4{1'b1}});
       assign lru_oh[gb]  = cand[gb] && ((rec_r0_t[gb*4 +: 4] | ~cand | self) == {4{1'b1}});
-      assign tag_eq[gb]  = (tag_rdata_i[gb*21 +: 21] == cur_tag);
+      assign tag_eq[gb]  = (tag_rdata_i[gb*TAG_WIDTH +: 21] == cur_tag);
       assign walk_drop[gb] = walk_mask_q[gb] && valid_walk[gb]
                              && (!on_mask[gb]
-                                 || ((gb & gmask) != ({11'd0, tag_rdata_i[gb*21 +: 21]} & gmask)));
+                                 || ((gb & gmask) != ({11'd0, tag_rdata_i[gb*TAG_WIDTH +: 21]} & gmask)));
+      assign dirty_rd[gb] = (READ_ONLY == 0) && tag_rdata_i[gb*TAG_WIDTH + TAG_WIDTH - 1];
       for (gj = 0; gj < 4; gj = gj + 1) begin : g_t
         assign rec_r0_t[gb*4 + gj] = rec_r0[gj*4 + gb];
+        if (gj == gb) begin : g_self
+          assign rec_row[gb*4 + gj] = 1'b0;
+          assign rec_r0[gb*4 + gj]  = 1'b0;
+        end else if (gb < gj) begin : g_below
+          localparam integer PAIR = gb * (2 * 4 - gb - 1) / 2 + gj - gb - 1;
+          assign rec_row[gb*4 + gj] = rec_row_pairs[PAIR];
+          assign rec_r0[gb*4 + gj]  = rec_r0_pairs[PAIR];
+        end else begin : g_above
+          localparam integer PAIR = gj * (2 * 4 - gj - 1) / 2 + gb - gj - 1;
+          assign rec_row[gb*4 + gj] = !rec_row_pairs[PAIR];
+          assign rec_r0[gb*4 + gj]  = !rec_r0_pairs[PAIR];
+        end
       end
     end
   endgenerate
@@ -307,7 +330,7 @@ module stc_cache_ctrl #(
   wire        hit        = |hit_oh;
   wire [1:0]  hit_idx    = first_index(hit_oh);
   wire        present    = |(cand & valid_sub & tag_eq);   // S_MCHK: subline held anywhere
-  wire [3:0]  walk_dirty = walk_drop & dirty_walk;
+  wire [3:0]  walk_dirty = walk_drop & dirty_rd;
   wire [5:0]  wake_count = popcount(cfg_wake);
   wire [5:0]  drop_count = popcount(walk_drop);
 
@@ -345,9 +368,9 @@ module stc_cache_ctrl #(
   reg  [127:0] s_wdata;
   reg         rsp_valid, rsp_err;
   reg  [31:0] rsp_rdata;
-  reg  [6:0]  vd_row;            // the row whose valid/dirty bits are written
+  reg  [1:0]  vd_row;            // the row, in the addressed group, whose valid bits are written
   reg  [3:0]  valid_we, valid_wd;  // valid bits written (one per bank), new values
-  reg  [3:0]  dirty_we, dirty_wd;  // dirty bits written, new values
+  reg         tag_dirty;         // the dirty bit of a tag word written
   reg         touch;             // the serving bank becomes most recent in r0..r0+n-1
   reg  [1:0]  touch_bank;
   reg         m_req_valid, m_req_we, m_wvalid;
@@ -384,11 +407,10 @@ module stc_cache_ctrl #(
     alog_d      = alog_q;
     llog_d      = llog_q;
     wp_d        = wp_q;
-    vd_row      = cur_row;
+    vd_row      = cur_row[1:0];
     valid_we    = 4'd0;
     valid_wd    = 4'd0;
-    dirty_we    = 4'd0;
-    dirty_wd    = 4'd0;
+    tag_dirty   = 1'b0;
     s_tag_req   = 4'd0;
     s_tag_we    = 4'd0;
     s_data_req  = 4'd0;
@@ -409,7 +431,8 @@ module stc_cache_ctrl #(
     c_done      = 1'b0;
     c_err       = 1'b0;
     inc         = {6*NCNT{1'b0}};
-    if (state_q != S_IDLE && state_q != S_ERR) begin
+    init_d      = init_q;
+    if (state_q != S_IDLE && state_q != S_ERR && state_q != S_INIT) begin
       inc[6*C_CYCLES +: 6] = 6'd1;
     end
     if (state_q == S_WAKE || state_q == S_WALK
@@ -471,12 +494,13 @@ module stc_cache_ctrl #(
             else inc[6*C_SECOND_PROBE_HITS +: 6] = 6'd1;
           end
           if (req_we_q) begin
+            // The store and the dirty bit, beside the tag, in the hit bank.
             s_data_req[hit_idx] = 1'b1;
             s_data_we[hit_idx]  = 1'b1;
             s_wmask             = store_mask;
-            vd_row              = cur_row;
-            dirty_we[hit_idx]   = 1'b1;
-            dirty_wd[hit_idx]   = 1'b1;
+            s_tag_req[hit_idx]  = 1'b1;
+            s_tag_we[hit_idx]   = 1'b1;
+            tag_dirty           = 1'b1;
           end
           state_d = S_IDLE;
         end else if (state_q == S_LOOKUP && wp_on) begin
@@ -499,16 +523,15 @@ module stc_cache_ctrl #(
       S_MCHK: begin
         s_addr = sub_row;
         missing_d[sub_q[1:0]] = !present;
-        if (!present && valid_sub[victim_q] && dirty_sub[victim_q]) begin
+        if (!present && valid_sub[victim_q] && dirty_rd[victim_q]) begin
           wb_walk_d = 1'b0;
           wb_bank_d = victim_q;
-          wb_line_d = {tag_rdata_i[victim_q * 21 +: 21], sub_row};
+          wb_line_d = {tag_rdata_i[victim_q * TAG_WIDTH +: 21], sub_row};
           state_d   = S_WBREQ;
         end else begin
           if (!present) begin
-            vd_row             = sub_row;
+            vd_row             = sub_row[1:0];
             valid_we[victim_q] = 1'b1;
-            dirty_we[victim_q] = 1'b1;
           end
           sub_d = sub_q + 3'd1;
           if (sub_q + 3'd1 == nsub) begin
@@ -540,9 +563,8 @@ module stc_cache_ctrl #(
       end
       S_WBACK: begin
         if (mem_bvalid_i) begin
-          vd_row              = wb_line_q[6:0];
+          vd_row              = wb_line_q[1:0];
           valid_we[wb_bank_q] = 1'b1;
-          dirty_we[wb_bank_q] = 1'b1;
           if (wb_walk_q) begin
             inc[6*C_WALK_WRITEBACKS +: 6]    = 6'd1;
             inc[6*C_WALK_INVALIDATIONS +: 6] = 6'd1;
@@ -592,10 +614,9 @@ module stc_cache_ctrl #(
           end
           beat_d = beat_q + 2'd1;
           if (beat_q == 2'd3) begin
-            vd_row             = s_addr;
+            vd_row             = s_addr[1:0];
             valid_we[victim_q] = 1'b1;
             valid_wd[victim_q] = 1'b1;
-            dirty_we[victim_q] = 1'b1;
             inc[6*C_FILLS +: 6] = 6'd1;
             fline_d = fline_q + 2'd1;
             if ({1'b0, fline_q} + 3'd1 == flen_q) begin
@@ -623,9 +644,9 @@ module stc_cache_ctrl #(
           s_data_req[victim_q] = 1'b1;
           s_data_we[victim_q]  = 1'b1;
           s_wmask              = store_mask;
-          vd_row               = cur_row;
-          dirty_we[victim_q]   = 1'b1;
-          dirty_wd[victim_q]   = 1'b1;
+          s_tag_req[victim_q]  = 1'b1;
+          s_tag_we[victim_q]   = 1'b1;
+          tag_dirty            = 1'b1;  // the filled line, now stored into
         end
         state_d = S_IDLE;
       end
@@ -649,10 +670,10 @@ module stc_cache_ctrl #(
         if (|walk_dirty) begin
           wb_walk_d = 1'b1;
           wb_bank_d = first_index(walk_dirty);
-          wb_line_d = {tag_rdata_i[first_index(walk_dirty) * 21 +: 21], walk_row_q};
+          wb_line_d = {tag_rdata_i[first_index(walk_dirty) * TAG_WIDTH +: 21], walk_row_q};
           state_d   = S_WBREQ;
         end else begin
-          vd_row   = walk_row_q;
+          vd_row   = walk_row_q[1:0];
           valid_we = {4{1'b1}};
           valid_wd = valid_walk & ~walk_drop;
           inc[6*C_WALK_INVALIDATIONS +: 6] = drop_count;
@@ -674,6 +695,12 @@ module stc_cache_ctrl #(
         rsp_err   = 1'b1;
         state_d   = S_IDLE;
       end
+      S_INIT: begin
+        init_d = init_q + 5'd1;
+        if (init_q == {5{1'b1}}) begin
+          state_d = S_IDLE;
+        end
+      end
       default: begin
         state_d = S_IDLE;
       end
@@ -683,7 +710,8 @@ module stc_cache_ctrl #(
   // ---------------------------------------------------------------- flops
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q     <= S_IDLE;
+      state_q     <= S_INIT;
+      init_q      <= 5'd0;
       req_we_q    <= 1'b0;
       req_addr_q  <= 30'd0;
       req_be_q    <= 4'd0;
@@ -709,6 +737,7 @@ module stc_cache_ctrl #(
       wp_q        <= 1'b0;
     end else begin
       state_q     <= state_d;
+      init_q      <= init_d;
       req_we_q    <= req_we_d;
       req_addr_q  <= req_addr_d;
       req_be_q    <= req_be_d;
@@ -735,55 +764,73 @@ module stc_cache_ctrl #(
     end
   end
 
-  // Recency: touching bank t sets row t of the matrix (t more recent than
-  // every other bank) and clears column t, in each row of the logical line.
-  wire [6:0]  rec_grp = cur_row & ~7'd3;   // first row of r0's group of 4
-  wire [15:0] touch_set;
-  wire [15:0] touch_clr;
+  // Recency: touching bank t makes it more recent than every other bank:
+  // the pairs (t, j) set, the pairs (i, t) cleared, the others kept, in each
+  // row of the logical line (a write of known bits: no read needed).
+  wire [5:0]  touch_set;
+  wire [5:0]  touch_clr;
   generate
+    if (4 == 1) begin : g_touch_none
+      // One bank: no pairs; the one stored bit stays at its reset value.
+      assign touch_set = 1'b0;
+      assign touch_clr = 1'b0;
+      wire [2:0] unused_one_bank = {rec_row_pairs, rec_r0_pairs, touch_bank};
+    end
     for (gb = 0; gb < 4; gb = gb + 1) begin : g_touch_i
       for (gj = 0; gj < 4; gj = gj + 1) begin : g_touch_j
-        assign touch_set[gb*4 + gj] = (touch_bank == gb) && (gj != gb);
-        assign touch_clr[gb*4 + gj] = (touch_bank == gj);
+        if (gb < gj) begin : g_pair
+          localparam integer PAIR = gb * (2 * 4 - gb - 1) / 2 + gj - gb - 1;
+          assign touch_set[PAIR] = (touch_bank == gb);
+          assign touch_clr[PAIR] = (touch_bank == gj);
+        end
       end
     end
   endgenerate
 
   // ---------------------------------------------------------------- per-row state
-  // valid/dirty: the FSM's one write a cycle (the bits in valid_we/dirty_we
-  // of row vd_row); recency: rows r0..r0+nsub-1 when a request is served.
-  integer ri, rj, ti;
-  always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      // Two nested loops of at most 64 iterations: Verilator must unroll a
-      // loop of non-blocking array writes and unrolls up to 64 iterations.
-      for (ri = 0; ri < 128; ri = ri + 64) begin
-        for (rj = 0; rj < 64; rj = rj + 1) begin
-          valid_q[ri + rj] <= 4'd0;
-          dirty_q[ri + rj] <= 4'd0;
-          rec_q[ri + rj]   <= 16'b0000_1000_1100_1110;   // bank 0 most recent, bank 3 least
-        end
+  // The group read and written: the walked row's during a reconfiguration
+  // (and its writebacks), else the request's (cur_row, r0 and every subline
+  // row lie in one aligned group of 4: n <= 4 and r0 is a multiple of n).
+  wire rs_walk = (state_q == S_WAKE) || (state_q == S_WALK)
+                 || (wb_walk_q && (state_q == S_WBREQ || state_q == S_WBDATA || state_q == S_WBACK));
+  wire [4:0] rs_group = rs_walk ? walk_row_q[6:2] : cur_row[6:2];
+  // The write: the valid bits of row vd_row (valid_we), and the recency of
+  // the logical line's rows when a request is served (a write of known bits:
+  // no read); in S_INIT every row of group init_q, invalid, bank 0 most
+  // recent and bank 3 least.
+  integer ti;
+  always @(*) begin
+    rs_wmask = {40{1'b0}};
+    rs_wdata = {40{1'b0}};
+    for (ti = 0; ti < 4; ti = ti + 1) begin
+      if (vd_row == ti[1:0]) begin
+        rs_wmask[ti * 10 +: 4] = valid_we;
+        rs_wdata[ti * 10 +: 4] = valid_wd;
       end
-    end else begin
-      if (|valid_we) begin
-        valid_q[vd_row] <= (valid_q[vd_row] & ~valid_we) | (valid_wd & valid_we);
-      end
-      if (|dirty_we) begin
-        dirty_q[vd_row] <= (dirty_q[vd_row] & ~dirty_we) | (dirty_wd & dirty_we);
-      end
-      // The logical line's rows lie in the aligned group of 4 rows holding
-      // r0 (n <= 4 and r0 is a multiple of n): row j of the group is written
-      // if it is one of them, so each row has one write, from its own bits.
-      if (touch) begin
-        for (ti = 0; ti < 4; ti = ti + 1) begin
-          if ((ti[1:0] & ~submask[1:0]) == r0[1:0]) begin
-            rec_q[rec_grp | {5'd0, ti[1:0]}] <= (rec_q[rec_grp | {5'd0, ti[1:0]}] | touch_set)
-                                                & ~touch_clr;
-          end
-        end
+      if (touch && (ti[1:0] & ~submask[1:0]) == r0[1:0]) begin
+        rs_wmask[ti * 10 + 4 +: 6] = touch_set | touch_clr;
+        rs_wdata[ti * 10 + 4 +: 6] = touch_set;
       end
     end
+    if (state_q == S_INIT) begin
+      rs_wmask = {40{1'b1}};
+      rs_wdata = {4{{6{1'b1}}, 4'd0}};
+    end
   end
+
+  stc_regfile #(
+    .DEPTH (32),
+    .WIDTH (40),
+    .SEED  (32'd1000)
+  ) u_rowstate (
+    .clk_i   (clk_i),
+    .raddr_i (rs_group),
+    .rdata_o (rs_word),
+    .we_i    (|rs_wmask),
+    .waddr_i ((state_q == S_INIT) ? init_q : rs_group),
+    .wmask_i (rs_wmask),
+    .wdata_i (rs_wdata)
+  );
 
   // Counters: saturate at all ones; cleared by cnt_clear_i.
   wire [31:0] cnt_all [0:NCNT-1];
@@ -835,7 +882,14 @@ module stc_cache_ctrl #(
   assign sram_addr_o     = s_addr;
   assign tag_req_o       = s_tag_req;
   assign tag_we_o        = s_tag_we;
-  assign tag_wdata_o     = cur_tag;
+  generate
+    if (READ_ONLY != 0) begin : g_tag_ro
+      assign tag_wdata_o = cur_tag;
+      wire unused_tag_dirty = tag_dirty;   // an I-cache stores no dirty bit
+    end else begin : g_tag_rw
+      assign tag_wdata_o = {tag_dirty, cur_tag};
+    end
+  endgenerate
   assign data_req_o      = s_data_req;
   assign data_we_o       = s_data_we;
   assign data_wmask_o    = s_wmask;

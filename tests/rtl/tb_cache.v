@@ -39,9 +39,7 @@ module tb_cache;
   );
 
   initial begin
-    repeat (3) @(posedge clk);
-    #1 rst_n = 1'b1;
-    repeat (2) @(posedge clk);
+    reset_and_init;
 
     // 1. Read miss (8K_4W_16B, reset), section 10: probe 1 + fill burst T+4
     //    + 2 per subline (tag read, check), 2 per burst (scan, request) and

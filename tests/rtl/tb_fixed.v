@@ -31,9 +31,7 @@ module tb_fixed;
   endtask
 
   initial begin
-    repeat (3) @(posedge clk);
-    #1 rst_n = 1'b1;
-    repeat (2) @(posedge clk);
+    reset_and_init;
 
     // 1. The reset configuration is the fixed one: 8K_4W_32B.
     check_eq("reset k", cur_k, 2);

@@ -150,6 +150,24 @@
     end
   endtask
 
+  // Reset released: the controller writes its R/4 = 32 row-state words
+  // (ARCHITECTURE.md 15.1), one per clock edge, ready 0 meanwhile; it is
+  // ready after the 32nd edge and has counted no cycle.
+  task reset_and_init;
+    integer t_release, waited;
+    begin
+      repeat (3) @(posedge clk);
+      #1 rst_n = 1'b1;
+      t_release = cycle;
+      @(negedge clk);
+      while (!req_ready || !cfg_ready) @(negedge clk);
+      waited = cycle - t_release;
+      check_eq("reset to ready: init edges", waited, 32);
+      cnt_sel = 5'd13; #1;
+      check_eq("init counts no cycles", cnt_value, 0);
+    end
+  endtask
+
   task check_eq;
     input [255:0] what;
     input [31:0]  value, want;
