@@ -25,21 +25,8 @@ traces=("$MCDIR"/*.t4.mc.zst)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# cpu_once CMD...: user+system seconds of one run (bash's time keyword).
-cpu_once() {
-    local TIMEFORMAT='%U %S'
-    { time "$@" >/dev/null 2>"$work/stderr"; } 2>"$work/time"
-    awk '{ print $1 + $2 }' "$work/time"
-}
-# cpu_seconds CMD...: the best of 3 runs.
-cpu_seconds() {
-    local best="" t
-    for _ in 1 2 3; do
-        t=$(cpu_once "$@")
-        if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi
-    done
-    echo "$best"
-}
+# shellcheck source=scripts/lib/cpu-time.sh
+. "$(dirname "$0")/lib/cpu-time.sh"
 mrate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.2f", n / (s > 0 ? s : 1e-9) / 1e6 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / (b > 0 ? b : 1e-9) }'; }
 add() { awk -v a="$1" -v b="$2" 'BEGIN { print a + b }'; }

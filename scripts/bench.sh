@@ -43,13 +43,8 @@ awk '$1 == "I" || $1 == "L" || $1 == "S" || $1 == "M" {
      }' "$plain" >"$din"
 din_refs=$(wc -l <"$din")
 
-# cpu_once CMD...: user+system seconds of one run (bash's time keyword, so
-# no extra package is needed).
-cpu_once() {
-    local TIMEFORMAT='%U %S'
-    { time "$@" >/dev/null 2>"$work/stderr"; } 2>"$work/time"
-    awk '{ print $1 + $2 }' "$work/time"
-}
+# shellcheck source=scripts/lib/cpu-time.sh
+. "$(dirname "$0")/lib/cpu-time.sh"
 # wall_and_cpu CMD...: "WALL CPU" seconds of the run with the lowest wall
 # time of 3.
 wall_and_cpu() {
@@ -60,15 +55,6 @@ wall_and_cpu() {
         if [ -z "$best" ] || awk -v a="${line%% *}" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then
             best=$line
         fi
-    done
-    echo "$best"
-}
-# cpu_seconds CMD...: the best of 3 runs.
-cpu_seconds() {
-    local best="" t
-    for _ in 1 2 3; do
-        t=$(cpu_once "$@")
-        if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi
     done
     echo "$best"
 }
