@@ -79,10 +79,11 @@ stc_ref_pipeline *stc_ref_pipeline_start(const stc_ref_pipeline_spec *spec, char
  * repeat on later calls. */
 long stc_ref_pipeline_next(stc_ref_pipeline *pipeline, const stc_ref **refs, unsigned *slot);
 
-/* Wait until the worker has seen every batch read, stop the threads and
- * free the pipeline (NULL is ignored). Call it before reading the worker's
- * results or the trace's error. Finishing before the end stops reading
- * early: the worker then sees only some of the batches. */
+/* After the end of the trace (next returned 0 or -1): wait until the
+ * worker has seen every batch, stop the threads and free the pipeline
+ * (NULL is ignored). Call it before reading the worker's results or the
+ * trace's error. Finishing before the end stops reading and the worker at
+ * once: the worker has then seen only some of the batches, possibly none. */
 void stc_ref_pipeline_finish(stc_ref_pipeline *pipeline);
 
 /* How many threads of its own the pipeline runs: 0, 1 (reading) or 2
