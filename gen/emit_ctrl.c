@@ -37,7 +37,6 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
     const unsigned bb = g->bank_bits ? g->bank_bits : 1;
     const unsigned wib = ob > 2 ? ob - 2 : 1;
     const unsigned cb = params->counter_bits;
-    const unsigned rows = g->rows;
     const unsigned taglow = tb < 32 ? tb : 32;
     stcgen_tokens_init(tokens);
     stcgen_tokens_set(tokens, "B", "%u", b);
@@ -46,13 +45,10 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
     stcgen_tokens_set(tokens, "BBM1", "%u", bb - 1);
     stcgen_tokens_set(tokens, "LOGB", "%u", g->bank_bits);
     stcgen_tokens_set(tokens, "BB2M1", "%u", b * b - 1);
-    stcgen_tokens_set(tokens, "R", "%u", rows);
-    stcgen_tokens_set(tokens, "RM1", "%u", rows - 1);
     stcgen_tokens_set(tokens, "RB", "%u", rb);
     stcgen_tokens_set(tokens, "RBM1", "%u", rb - 1);
     stcgen_tokens_set(tokens, "TB", "%u", tb);
     stcgen_tokens_set(tokens, "TBM1", "%u", tb - 1);
-    stcgen_tokens_set(tokens, "BTBM1", "%u", b * tb - 1);
     stcgen_tokens_set(tokens, "AW", "%u", a - 2);
     stcgen_tokens_set(tokens, "AWM1", "%u", a - 3);
     stcgen_tokens_set(tokens, "OB", "%u", ob);
