@@ -102,6 +102,9 @@ check "controller and power controller reported" \
     jq -e '([.modules[].name] | index("stc_cache_ctrl") != null and index("stc_power_ctrl") != null)
            and all(.modules[] | select(.name != "stc_cache"); .osu_area_um2 > 0 and (.reg2reg_ns | type) == "number")' "$r/report.json"
 check "no flop-exploded SRAM in the logic (fewer than 8000 flops)" jq -e '.totals.flops < 8000' "$r/report.json"
+check "array bits by role: tags with dirty, lines, valid and recency, monitor" \
+    jq -e '.array_bits_by_role == {tag_and_dirty: (4 * 128 * 22), data: (4 * 128 * 128),
+                                   valid_and_recency: 1280, monitor: 8352}' "$r/report.json"
 check "no per-row state in the controller's flops (fewer than 1000)" \
     jq -e '[.modules[] | select(.name == "stc_cache_ctrl") | .flops][0] < 1000' "$r/report.json"
 
