@@ -6,8 +6,11 @@ OPT := -O2
 B := build
 .DEFAULT_GOAL := all
 
-LIB_SRC := $(filter-out ref/stcsim.c,$(wildcard ref/*.c))
+LIB_SRC := $(wildcard ref/*.c)
 LIB_HDR := $(wildcard ref/*.h)
+# stcsim's commands over the library (cli/stcsim.c has main).
+CLI_SRC := $(wildcard cli/*.c)
+CLI_HDR := $(wildcard cli/*.h)
 TEST_SRC := $(wildcard tests/test_*.c)
 GEN_SRC := $(wildcard gen/*.c)
 GEN_HDR := $(wildcard gen/*.h gen/*.inc)
@@ -19,13 +22,15 @@ TESTS := $(notdir $(TEST_SRC:.c=))
 define variant
 $(B)/$(1)/obj/%.o: ref/%.c $(LIB_HDR) | $(B)/$(1)/obj
 	$(2) $(CFLAGS_COMMON) $(3) -Iref -c -o $$@ $$<
-$(B)/$(1)/stcsim: ref/stcsim.c $(LIB_SRC:ref/%.c=$(B)/$(1)/obj/%.o) | $(B)/$(1)
-	$(2) $(CFLAGS_COMMON) $(3) -Iref -o $$@ $$^ -lzstd -lz -lm -pthread
+$(B)/$(1)/cli/%.o: cli/%.c $(CLI_HDR) $(LIB_HDR) | $(B)/$(1)/cli
+	$(2) $(CFLAGS_COMMON) $(3) -Icli -Iref -c -o $$@ $$<
+$(B)/$(1)/stcsim: $(CLI_SRC:cli/%.c=$(B)/$(1)/cli/%.o) $(LIB_SRC:ref/%.c=$(B)/$(1)/obj/%.o) | $(B)/$(1)
+	$(2) $(CFLAGS_COMMON) $(3) -o $$@ $$^ -lzstd -lz -lm -pthread
 $(B)/$(1)/test_%: tests/test_%.c tests/check.h tests/scratch.h $(LIB_SRC:ref/%.c=$(B)/$(1)/obj/%.o) | $(B)/$(1)
 	$(2) $(CFLAGS_COMMON) $(3) -Iref -Itests -o $$@ $$< $(LIB_SRC:ref/%.c=$(B)/$(1)/obj/%.o) -lzstd -lz -lm -pthread
 $(B)/$(1)/stcgen: $(GEN_SRC) $(GEN_HDR) $(LIB_HDR) $(B)/gen/ctrl_template.inc $(B)/gen/tuner_template.inc $(GEN_REF:ref/%.c=$(B)/$(1)/obj/%.o) | $(B)/$(1)
 	$(2) $(CFLAGS_COMMON) $(3) -Iref -Igen -I$(B)/gen -o $$@ $(GEN_SRC) $(GEN_REF:ref/%.c=$(B)/$(1)/obj/%.o) -lm
-$(B)/$(1) $(B)/$(1)/obj:
+$(B)/$(1) $(B)/$(1)/obj $(B)/$(1)/cli:
 	mkdir -p $$@
 endef
 $(eval $(call variant,gcc,gcc,$(OPT) -g))

@@ -228,9 +228,4 @@ uint64_t stc_coh_shadow_read(const stc_coh_system *system, uint64_t addr, uint32
 
 const stc_coh_config *stc_coh_config_of(const stc_coh_system *system);
 
-/* `stcsim coherence [options] TRACE` (ref/coherence_cli.c); argv[0] is the
- * command's name. Exit status: 0 no violation, 1 unreadable or malformed
- * trace, 2 bad usage, 3 the run found violations. */
-int stc_coh_main(int argc, char **argv);
-
 #endif

@@ -146,10 +146,4 @@ typedef struct {
  * never on the front and dominates nothing. */
 size_t stc_explore_pareto(const stc_explore_point *points, size_t count, bool *on_front);
 
-/* ---- The command ------------------------------------------------------ */
-
-/* `stcsim explore ARGS...` (argv[0] = "stcsim explore"; explore_cli.c): 0,
- * 1 on a trace that cannot be read, 2 on bad usage. */
-int stc_explore_main(int argc, char **argv);
-
 #endif

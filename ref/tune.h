@@ -218,8 +218,5 @@ void stc_tune_run_feed(stc_tune_run *run, const stc_ref *refs, size_t count);
 /* After the last reference. Returns -1 with a message on a malformed plan. */
 int stc_tune_run_finish(stc_tune_run *run, stc_tune_result *result, char *err, size_t err_len);
 
-/* `stcsim tune ARGS...` (argv[0] = "stcsim tune"): 0, 1 on a trace error,
- * 2 on bad usage. */
-int stc_tune_main(int argc, char **argv);
 
 #endif

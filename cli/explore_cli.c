@@ -7,6 +7,7 @@
  * read, 2 for bad usage (an option, a list value, an energy table, no
  * geometry left).
  */
+#include "commands.h"
 #include "area_model.h"
 #include "count.h"
 #include "explore.h"

@@ -5,6 +5,7 @@
  * reconfiguration schedule); results are printed at the end, as an aligned
  * table or as JSON, so an error mid-trace leaves no partial report.
  */
+#include "commands.h"
 #include "cache.h"
 #include "config.h"
 #include "count.h"

@@ -9,6 +9,7 @@
  * trace, 2 bad usage, 3 the run found violations (all counters still
  * printed).
  */
+#include "commands.h"
 #include "coherent.h"
 #include "coherence_energy.h"
 #include "json.h"

@@ -7,6 +7,7 @@
  * leaves nothing on stdout. Exit status: 0, 1 for a trace that cannot be
  * read (the reader's FILE:LINE message), 2 for bad usage.
  */
+#include "commands.h"
 #include "count.h"
 #include "json.h"
 #include "monitor_tuner.h"
