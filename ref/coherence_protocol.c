@@ -1,7 +1,7 @@
 /*
  * coherence_protocol.c - the MSI, MESI and MOESI tables (atomic bus, stable
- * states), the split-transaction MSI table (transient states), and the
- * functions that read, check and break them.
+ * states), the split-transaction MSI, MESI and MOESI tables (transient
+ * states), and the functions that read, check and break them.
  * docs/COHERENCE.md is the definition; its section 3.3 explains each
  * decision the rows below encode.
  */
@@ -523,24 +523,167 @@ int stc_coh_break_parse(const char *name, stc_coh_break *which, char *err, size_
 
 /* ==== Split-transaction bus (docs/COHERENCE.md section 8) ==== */
 
-/* ACT(state, event, next, request issued, performed, data to requester,
- * data to memory); STALL and NEVER (impossible) rows have no actions. */
-#define ACT(state, event, next, issue, perform, to_requester, to_memory)                       \
+/* ACTX(state, event, next, next if shared, request issued, performed, data
+ * to requester, data to memory, raises the shared line); ACT is the usual
+ * row (next_shared = next, the line left alone); STALL and NEVER
+ * (impossible) rows have no actions. */
+#define ACTX(state, event, next, next_shared, issue, perform, to_requester, to_memory, shared) \
     {STC_COH_SP_##state, STC_COH_SP_##event, STC_COH_SP_ACT, STC_COH_SP_##next,                \
      STC_COH_SP_##issue, STC_COH_SP_DO_##perform, STC_COH_SP_SEND_##to_requester,              \
-     STC_COH_SP_SEND_##to_memory}
+     STC_COH_SP_SEND_##to_memory, STC_COH_SP_##next_shared, shared}
+#define ACT(state, event, next, issue, perform, to_requester, to_memory)                       \
+    ACTX(state, event, next, next, issue, perform, to_requester, to_memory, false)
+/* Another cache's GetS is ordered: SH says whether this state raises the
+ * shared line (MESI, MOESI: it holds or will hold a copy, or owns). */
+#define SEES_GETS(SH, state, next, to_requester, to_memory)                                   \
+    ACTX(state, OTHER_GETS, next, next, REQ_NONE, NONE, to_requester, to_memory, SH)
 #define STALL(state, event)                                                                    \
     {STC_COH_SP_##state, STC_COH_SP_##event, STC_COH_SP_STALL, STC_COH_SP_##state,             \
-     STC_COH_SP_REQ_NONE, STC_COH_SP_DO_NONE, STC_COH_SP_SEND_NONE, STC_COH_SP_SEND_NONE}
+     STC_COH_SP_REQ_NONE, STC_COH_SP_DO_NONE, STC_COH_SP_SEND_NONE, STC_COH_SP_SEND_NONE,      \
+     STC_COH_SP_##state, false}
 #define NEVER(state, event)                                                                    \
     {STC_COH_SP_##state, STC_COH_SP_##event, STC_COH_SP_IMPOSSIBLE, STC_COH_SP_##state,        \
-     STC_COH_SP_REQ_NONE, STC_COH_SP_DO_NONE, STC_COH_SP_SEND_NONE, STC_COH_SP_SEND_NONE}
+     STC_COH_SP_REQ_NONE, STC_COH_SP_DO_NONE, STC_COH_SP_SEND_NONE, STC_COH_SP_SEND_NONE,      \
+     STC_COH_SP_##state, false}
 /* Nothing happens: the event does not concern this state. */
 #define IGNORE(state, event) ACT(state, event, state, REQ_NONE, NONE, NONE, NONE)
 /* A transient state waiting for its own request and/or data: the processor
  * waits, its own other requests and (before ordering) data cannot come. */
 #define WAITING(state)                                                                         \
     STALL(state, LOAD), STALL(state, STORE), STALL(state, EVICT)
+/* Neither a request of its own to be ordered nor data to come. */
+#define NO_OWN(state)                                                                          \
+    NEVER(state, OWN_GETS), NEVER(state, OWN_GETM), NEVER(state, OWN_PUTM), NEVER(state, OWN_DATA)
+/* Waiting for data after its own GetS or GetM was ordered. */
+#define DATA_ONLY(state) NEVER(state, OWN_GETS), NEVER(state, OWN_GETM), NEVER(state, OWN_PUTM)
+
+/* The row groups every split protocol shares; SH is whether their Other-GetS
+ * rows raise the shared line (NO in MSI, which has none). */
+
+/* I, and the GetS path but its ordering: IS^AD Own-GetS is the protocol's
+ * (MSI: always IS^D; MESI, MOESI: the E grant). */
+#define ROWS_I_IS(SH, IS_AD_OWN_GETS)                                                          \
+    ACT(I, LOAD, IS_AD, GETS, NONE, NONE, NONE),                                               \
+    ACT(I, STORE, IM_AD, GETM, NONE, NONE, NONE),                                              \
+    IGNORE(I, EVICT),                               /* nothing to evict */                     \
+    NO_OWN(I), IGNORE(I, OTHER_GETS), IGNORE(I, OTHER_GETM), IGNORE(I, OTHER_PUTM),            \
+                                                                                               \
+    WAITING(IS_AD), IS_AD_OWN_GETS,                                                            \
+    NEVER(IS_AD, OWN_GETM), NEVER(IS_AD, OWN_PUTM), NEVER(IS_AD, OWN_DATA),                    \
+    IGNORE(IS_AD, OTHER_GETS), IGNORE(IS_AD, OTHER_GETM), IGNORE(IS_AD, OTHER_PUTM),           \
+                                                                                               \
+    WAITING(IS_D), DATA_ONLY(IS_D),                                                            \
+    ACT(IS_D, OWN_DATA, S, REQ_NONE, LOAD, NONE, NONE),                                        \
+    SEES_GETS(SH, IS_D, IS_D, NONE, NONE),                                                     \
+    ACT(IS_D, OTHER_GETM, IS_D_I, REQ_NONE, NONE, NONE, NONE),                                 \
+    IGNORE(IS_D, OTHER_PUTM),                                                                  \
+                                                                                               \
+    WAITING(IS_D_I), DATA_ONLY(IS_D_I),                                                        \
+    ACT(IS_D_I, OWN_DATA, I, REQ_NONE, LOAD, NONE, NONE),  /* the load, once */                \
+    IGNORE(IS_D_I, OTHER_GETS), IGNORE(IS_D_I, OTHER_GETM), IGNORE(IS_D_I, OTHER_PUTM)
+
+/* XY^D and its successors XY^D_I, XY^D_S, XY^D_SI (X Y: IM M store, SM M
+ * store, IE E load): the request ordered, the owner-to-be waits for its
+ * data; another request seen meanwhile is promised (LATER: the requester,
+ * and memory for a GetS, which then owns again), and the promise kept when
+ * the data has come and the operation is done. */
+#define ROWS_OWNER_TO_BE(SH, XY, Y, OP)                                                        \
+    WAITING(XY##_D), DATA_ONLY(XY##_D),                                                        \
+    ACT(XY##_D, OWN_DATA, Y, REQ_NONE, OP, NONE, NONE),                                        \
+    SEES_GETS(SH, XY##_D, XY##_D_S, LATER, LATER),                                             \
+    ACT(XY##_D, OTHER_GETM, XY##_D_I, REQ_NONE, NONE, LATER, NONE),                            \
+    IGNORE(XY##_D, OTHER_PUTM),                                                                \
+                                                                                               \
+    WAITING(XY##_D_I), DATA_ONLY(XY##_D_I),                                                    \
+    ACT(XY##_D_I, OWN_DATA, I, REQ_NONE, OP, NOW, NONE),                                       \
+    IGNORE(XY##_D_I, OTHER_GETS), IGNORE(XY##_D_I, OTHER_GETM), IGNORE(XY##_D_I, OTHER_PUTM), \
+                                                                                               \
+    WAITING(XY##_D_S), DATA_ONLY(XY##_D_S),                                                    \
+    ACT(XY##_D_S, OWN_DATA, S, REQ_NONE, OP, NOW, NOW),                                        \
+    SEES_GETS(SH, XY##_D_S, XY##_D_S, NONE, NONE),  /* memory owns again and answers */        \
+    ACT(XY##_D_S, OTHER_GETM, XY##_D_SI, REQ_NONE, NONE, NONE, NONE),                          \
+    IGNORE(XY##_D_S, OTHER_PUTM),                                                              \
+                                                                                               \
+    WAITING(XY##_D_SI), DATA_ONLY(XY##_D_SI),                                                  \
+    ACT(XY##_D_SI, OWN_DATA, I, REQ_NONE, OP, NOW, NOW),                                       \
+    IGNORE(XY##_D_SI, OTHER_GETS), IGNORE(XY##_D_SI, OTHER_GETM),                              \
+    IGNORE(XY##_D_SI, OTHER_PUTM)
+
+/* S, the GetM paths IM^AD and SM^AD with their owner-to-be states, and
+ * II^A: the same in every protocol but for the shared line. */
+#define ROWS_S_GETM(SH)                                                                        \
+    ACT(S, LOAD, S, REQ_NONE, LOAD, NONE, NONE),                                               \
+    ACT(S, STORE, SM_AD, GETM, NONE, NONE, NONE),                                              \
+    ACT(S, EVICT, I, REQ_NONE, NONE, NONE, NONE),   /* clean: silent */                        \
+    NO_OWN(S),                                                                                 \
+    SEES_GETS(SH, S, S, NONE, NONE),                /* memory (or an O owner) answers */       \
+    ACT(S, OTHER_GETM, I, REQ_NONE, NONE, NONE, NONE),                                         \
+    IGNORE(S, OTHER_PUTM),                          /* stale, or an O owner's */               \
+                                                                                               \
+    WAITING(IM_AD), NEVER(IM_AD, OWN_GETS),                                                    \
+    ACT(IM_AD, OWN_GETM, IM_D, REQ_NONE, NONE, NONE, NONE),                                    \
+    NEVER(IM_AD, OWN_PUTM), NEVER(IM_AD, OWN_DATA),                                            \
+    IGNORE(IM_AD, OTHER_GETS), IGNORE(IM_AD, OTHER_GETM), IGNORE(IM_AD, OTHER_PUTM),           \
+    ROWS_OWNER_TO_BE(SH, IM, M, STORE),                                                        \
+                                                                                               \
+    ACT(SM_AD, LOAD, SM_AD, REQ_NONE, LOAD, NONE, NONE),                                       \
+    STALL(SM_AD, STORE), STALL(SM_AD, EVICT), NEVER(SM_AD, OWN_GETS),                          \
+    ACT(SM_AD, OWN_GETM, SM_D, REQ_NONE, NONE, NONE, NONE),                                    \
+    NEVER(SM_AD, OWN_PUTM), NEVER(SM_AD, OWN_DATA),                                            \
+    SEES_GETS(SH, SM_AD, SM_AD, NONE, NONE),                                                   \
+    ACT(SM_AD, OTHER_GETM, IM_AD, REQ_NONE, NONE, NONE, NONE),  /* the S copy is lost */       \
+    IGNORE(SM_AD, OTHER_PUTM),                                                                 \
+    ROWS_OWNER_TO_BE(SH, SM, M, STORE),                                                        \
+                                                                                               \
+    WAITING(II_A), NEVER(II_A, OWN_GETS), NEVER(II_A, OWN_GETM),                               \
+    ACT(II_A, OWN_PUTM, I, REQ_NONE, NONE, NONE, NONE),  /* memory ignores a stale PutM */     \
+    NEVER(II_A, OWN_DATA),                                                                     \
+    IGNORE(II_A, OTHER_GETS), IGNORE(II_A, OTHER_GETM), IGNORE(II_A, OTHER_PUTM)
+
+/* M and MI^A; M_OTHER_GETS and MI_A_OTHER_GETS are the protocol's (MSI and
+ * MESI: the owner sends to the requester and memory, which owns again;
+ * MOESI: to the requester only, keeping ownership as O, OI^A). */
+#define ROWS_M(M_OTHER_GETS, MI_A_OTHER_GETS)                                                  \
+    ACT(M, LOAD, M, REQ_NONE, LOAD, NONE, NONE),                                               \
+    ACT(M, STORE, M, REQ_NONE, STORE, NONE, NONE),                                             \
+    ACT(M, EVICT, MI_A, PUTM, NONE, NONE, NONE),    /* into the writeback buffer */            \
+    NO_OWN(M), M_OTHER_GETS,                                                                   \
+    ACT(M, OTHER_GETM, I, REQ_NONE, NONE, NOW, NONE),                                          \
+    IGNORE(M, OTHER_PUTM),                          /* a stale PutM from II^A */               \
+                                                                                               \
+    ACT(MI_A, LOAD, MI_A, REQ_NONE, LOAD, NONE, NONE),                                         \
+    ACT(MI_A, STORE, MI_A, REQ_NONE, STORE, NONE, NONE),                                       \
+    STALL(MI_A, EVICT),                             /* already leaving */                      \
+    NEVER(MI_A, OWN_GETS), NEVER(MI_A, OWN_GETM),                                              \
+    ACT(MI_A, OWN_PUTM, I, REQ_NONE, NONE, NONE, NOW),                                         \
+    NEVER(MI_A, OWN_DATA), MI_A_OTHER_GETS,                                                    \
+    ACT(MI_A, OTHER_GETM, II_A, REQ_NONE, NONE, NOW, NONE),                                    \
+    IGNORE(MI_A, OTHER_PUTM)                        /* a stale PutM from another II^A */
+
+/* E and the E grant's owner-to-be states (MESI, MOESI). E is an owner to
+ * memory (it may become M without a request), so it answers like M, and
+ * leaves by a PutM with its data, like M: memory's bookkeeping has one
+ * kind of owner (docs/COHERENCE.md 8.7). */
+#define ROWS_E                                                                                 \
+    ACT(E, LOAD, E, REQ_NONE, LOAD, NONE, NONE),                                               \
+    ACT(E, STORE, M, REQ_NONE, STORE, NONE, NONE),  /* silent: the point of E */               \
+    ACT(E, EVICT, MI_A, PUTM, NONE, NONE, NONE),    /* not silent: memory counts E an owner */ \
+    NO_OWN(E),                                                                                 \
+    SEES_GETS(true, E, S, NOW, NOW),                                                           \
+    ACT(E, OTHER_GETM, I, REQ_NONE, NONE, NOW, NONE),                                          \
+    IGNORE(E, OTHER_PUTM),                                                                     \
+    ROWS_OWNER_TO_BE(true, IE, E, LOAD)
+
+/* The IS^AD Own-GetS row of MESI and MOESI: E unless the line is raised. */
+#define E_GRANT ACTX(IS_AD, OWN_GETS, IE_D, IS_D, REQ_NONE, NONE, NONE, NONE, false)
+
+#define MSI_SPLIT_STATES                                                                       \
+    STC_COH_SP_IS_AD, STC_COH_SP_IS_D, STC_COH_SP_IS_D_I, STC_COH_SP_IM_AD, STC_COH_SP_IM_D,   \
+        STC_COH_SP_IM_D_I, STC_COH_SP_IM_D_S, STC_COH_SP_IM_D_SI, STC_COH_SP_SM_AD,            \
+        STC_COH_SP_SM_D, STC_COH_SP_SM_D_I, STC_COH_SP_SM_D_S, STC_COH_SP_SM_D_SI,             \
+        STC_COH_SP_MI_A, STC_COH_SP_II_A
+#define E_SPLIT_STATES                                                                         \
+    STC_COH_SP_IE_D, STC_COH_SP_IE_D_I, STC_COH_SP_IE_D_S, STC_COH_SP_IE_D_SI
 
 /* MSI on the split-transaction bus, 18 states (Sorin, Hill and Wood's
  * primer; the seed's figure 5.8). Decisions (docs/COHERENCE.md 8.2):
@@ -555,155 +698,111 @@ int stc_coh_break_parse(const char *name, stc_coh_break *which, char *err, size_
 static const stc_coh_sp_table msi_split_table = {
     .protocol = STC_COH_MSI,
     .state_count = 18,
-    .states = {STC_COH_SP_I, STC_COH_SP_S, STC_COH_SP_M, STC_COH_SP_IS_AD, STC_COH_SP_IS_D,
-               STC_COH_SP_IS_D_I, STC_COH_SP_IM_AD, STC_COH_SP_IM_D, STC_COH_SP_IM_D_I,
-               STC_COH_SP_IM_D_S, STC_COH_SP_IM_D_SI, STC_COH_SP_SM_AD, STC_COH_SP_SM_D,
-               STC_COH_SP_SM_D_I, STC_COH_SP_SM_D_S, STC_COH_SP_SM_D_SI, STC_COH_SP_MI_A,
-               STC_COH_SP_II_A},
+    .states = {STC_COH_SP_I, STC_COH_SP_S, STC_COH_SP_M, MSI_SPLIT_STATES},
     .row_count = 180,
     .rows = {
-        /*  state    event       next    issue     perform to_req to_mem */
-        ACT(I, LOAD, IS_AD, GETS, NONE, NONE, NONE),
-        ACT(I, STORE, IM_AD, GETM, NONE, NONE, NONE),
-        IGNORE(I, EVICT),                               /* nothing to evict */
-        NEVER(I, OWN_GETS), NEVER(I, OWN_GETM), NEVER(I, OWN_PUTM), NEVER(I, OWN_DATA),
-        IGNORE(I, OTHER_GETS), IGNORE(I, OTHER_GETM), IGNORE(I, OTHER_PUTM),
+        ROWS_I_IS(false, ACT(IS_AD, OWN_GETS, IS_D, REQ_NONE, NONE, NONE, NONE)),
+        ROWS_S_GETM(false),
+        ROWS_M(ACT(M, OTHER_GETS, S, REQ_NONE, NONE, NOW, NOW),
+               ACT(MI_A, OTHER_GETS, II_A, REQ_NONE, NONE, NOW, NOW)),
+    },
+};
 
-        ACT(S, LOAD, S, REQ_NONE, LOAD, NONE, NONE),
-        ACT(S, STORE, SM_AD, GETM, NONE, NONE, NONE),
-        ACT(S, EVICT, I, REQ_NONE, NONE, NONE, NONE),   /* clean: silent */
-        NEVER(S, OWN_GETS), NEVER(S, OWN_GETM), NEVER(S, OWN_PUTM), NEVER(S, OWN_DATA),
-        IGNORE(S, OTHER_GETS),                          /* memory owns and answers */
-        ACT(S, OTHER_GETM, I, REQ_NONE, NONE, NONE, NONE),
-        IGNORE(S, OTHER_PUTM),                          /* a stale PutM from II^A */
+/* MESI, 23 states: MSI's, E, and IE^D (.._I, _S, _SI), the E grant waiting
+ * for its data (docs/COHERENCE.md 8.7). Every state that holds or will hold
+ * a copy, or owns the block, raises the shared line on Other-GetS; MI^A
+ * too, although it keeps nothing, so that E is granted only while memory
+ * owns the block and its data reaches the new owner after every writeback
+ * in flight (else two writebacks could race). */
+static const stc_coh_sp_table mesi_split_table = {
+    .protocol = STC_COH_MESI,
+    .state_count = 23,
+    .states = {STC_COH_SP_I, STC_COH_SP_S, STC_COH_SP_E, STC_COH_SP_M, MSI_SPLIT_STATES,
+               E_SPLIT_STATES},
+    .row_count = 230,
+    .rows = {
+        ROWS_I_IS(true, E_GRANT),
+        ROWS_S_GETM(true),
+        ROWS_M(SEES_GETS(true, M, S, NOW, NOW), SEES_GETS(true, MI_A, II_A, NOW, NOW)),
+        ROWS_E,
+    },
+};
 
-        ACT(M, LOAD, M, REQ_NONE, LOAD, NONE, NONE),
-        ACT(M, STORE, M, REQ_NONE, STORE, NONE, NONE),
-        ACT(M, EVICT, MI_A, PUTM, NONE, NONE, NONE),    /* into the writeback buffer */
-        NEVER(M, OWN_GETS), NEVER(M, OWN_GETM), NEVER(M, OWN_PUTM), NEVER(M, OWN_DATA),
-        ACT(M, OTHER_GETS, S, REQ_NONE, NONE, NOW, NOW),
-        ACT(M, OTHER_GETM, I, REQ_NONE, NONE, NOW, NONE),
-        IGNORE(M, OTHER_PUTM),                          /* a stale PutM from II^A */
+/* MOESI, 26 states: MESI's, O, OM^AD (a GetM from O: it holds the data and
+ * the ownership, so the GetM completes when ordered) and OI^A (an evicted O
+ * still owns and supplies until its PutM is ordered). An owner holding the
+ * data answers Other-GetS to the requester only and keeps ownership (M and
+ * O to O, MI^A and OI^A to OI^A); an owner-to-be still waiting for its
+ * data promises like MSI (it remembers one requester), and E, clean, goes
+ * to S as in MESI. */
+static const stc_coh_sp_table moesi_split_table = {
+    .protocol = STC_COH_MOESI,
+    .state_count = 26,
+    .states = {STC_COH_SP_I, STC_COH_SP_S, STC_COH_SP_E, STC_COH_SP_O, STC_COH_SP_M,
+               MSI_SPLIT_STATES, E_SPLIT_STATES, STC_COH_SP_OM_AD, STC_COH_SP_OI_A},
+    .row_count = 260,
+    .rows = {
+        ROWS_I_IS(true, E_GRANT),
+        ROWS_S_GETM(true),
+        ROWS_M(SEES_GETS(true, M, O, NOW, NONE), SEES_GETS(true, MI_A, OI_A, NOW, NONE)),
+        ROWS_E,
 
-        WAITING(IS_AD),
-        ACT(IS_AD, OWN_GETS, IS_D, REQ_NONE, NONE, NONE, NONE),
-        NEVER(IS_AD, OWN_GETM), NEVER(IS_AD, OWN_PUTM), NEVER(IS_AD, OWN_DATA),
-        IGNORE(IS_AD, OTHER_GETS), IGNORE(IS_AD, OTHER_GETM), IGNORE(IS_AD, OTHER_PUTM),
+        ACT(O, LOAD, O, REQ_NONE, LOAD, NONE, NONE),
+        ACT(O, STORE, OM_AD, GETM, NONE, NONE, NONE),
+        ACT(O, EVICT, OI_A, PUTM, NONE, NONE, NONE),
+        NO_OWN(O),
+        SEES_GETS(true, O, O, NOW, NONE),               /* supplies, stays the owner */
+        ACT(O, OTHER_GETM, I, REQ_NONE, NONE, NOW, NONE),
+        IGNORE(O, OTHER_PUTM),
 
-        WAITING(IS_D),
-        NEVER(IS_D, OWN_GETS), NEVER(IS_D, OWN_GETM), NEVER(IS_D, OWN_PUTM),
-        ACT(IS_D, OWN_DATA, S, REQ_NONE, LOAD, NONE, NONE),
-        IGNORE(IS_D, OTHER_GETS),
-        ACT(IS_D, OTHER_GETM, IS_D_I, REQ_NONE, NONE, NONE, NONE),
-        IGNORE(IS_D, OTHER_PUTM),
+        ACT(OM_AD, LOAD, OM_AD, REQ_NONE, LOAD, NONE, NONE),
+        STALL(OM_AD, STORE), STALL(OM_AD, EVICT), NEVER(OM_AD, OWN_GETS),
+        ACT(OM_AD, OWN_GETM, M, REQ_NONE, STORE, NONE, NONE),  /* owner: no data needed */
+        NEVER(OM_AD, OWN_PUTM), NEVER(OM_AD, OWN_DATA),
+        SEES_GETS(true, OM_AD, OM_AD, NOW, NONE),
+        ACT(OM_AD, OTHER_GETM, IM_AD, REQ_NONE, NONE, NOW, NONE),  /* loses copy and ownership */
+        IGNORE(OM_AD, OTHER_PUTM),
 
-        WAITING(IS_D_I),
-        NEVER(IS_D_I, OWN_GETS), NEVER(IS_D_I, OWN_GETM), NEVER(IS_D_I, OWN_PUTM),
-        ACT(IS_D_I, OWN_DATA, I, REQ_NONE, LOAD, NONE, NONE),  /* the load, once */
-        IGNORE(IS_D_I, OTHER_GETS), IGNORE(IS_D_I, OTHER_GETM), IGNORE(IS_D_I, OTHER_PUTM),
-
-        WAITING(IM_AD),
-        NEVER(IM_AD, OWN_GETS),
-        ACT(IM_AD, OWN_GETM, IM_D, REQ_NONE, NONE, NONE, NONE),
-        NEVER(IM_AD, OWN_PUTM), NEVER(IM_AD, OWN_DATA),
-        IGNORE(IM_AD, OTHER_GETS), IGNORE(IM_AD, OTHER_GETM), IGNORE(IM_AD, OTHER_PUTM),
-
-        WAITING(IM_D),
-        NEVER(IM_D, OWN_GETS), NEVER(IM_D, OWN_GETM), NEVER(IM_D, OWN_PUTM),
-        ACT(IM_D, OWN_DATA, M, REQ_NONE, STORE, NONE, NONE),
-        ACT(IM_D, OTHER_GETS, IM_D_S, REQ_NONE, NONE, LATER, LATER),
-        ACT(IM_D, OTHER_GETM, IM_D_I, REQ_NONE, NONE, LATER, NONE),
-        IGNORE(IM_D, OTHER_PUTM),
-
-        WAITING(IM_D_I),
-        NEVER(IM_D_I, OWN_GETS), NEVER(IM_D_I, OWN_GETM), NEVER(IM_D_I, OWN_PUTM),
-        ACT(IM_D_I, OWN_DATA, I, REQ_NONE, STORE, NOW, NONE),
-        IGNORE(IM_D_I, OTHER_GETS), IGNORE(IM_D_I, OTHER_GETM), IGNORE(IM_D_I, OTHER_PUTM),
-
-        WAITING(IM_D_S),
-        NEVER(IM_D_S, OWN_GETS), NEVER(IM_D_S, OWN_GETM), NEVER(IM_D_S, OWN_PUTM),
-        ACT(IM_D_S, OWN_DATA, S, REQ_NONE, STORE, NOW, NOW),
-        IGNORE(IM_D_S, OTHER_GETS),                     /* memory owns again and answers */
-        ACT(IM_D_S, OTHER_GETM, IM_D_SI, REQ_NONE, NONE, NONE, NONE),
-        IGNORE(IM_D_S, OTHER_PUTM),
-
-        WAITING(IM_D_SI),
-        NEVER(IM_D_SI, OWN_GETS), NEVER(IM_D_SI, OWN_GETM), NEVER(IM_D_SI, OWN_PUTM),
-        ACT(IM_D_SI, OWN_DATA, I, REQ_NONE, STORE, NOW, NOW),
-        IGNORE(IM_D_SI, OTHER_GETS), IGNORE(IM_D_SI, OTHER_GETM), IGNORE(IM_D_SI, OTHER_PUTM),
-
-        ACT(SM_AD, LOAD, SM_AD, REQ_NONE, LOAD, NONE, NONE),
-        STALL(SM_AD, STORE), STALL(SM_AD, EVICT),
-        NEVER(SM_AD, OWN_GETS),
-        ACT(SM_AD, OWN_GETM, SM_D, REQ_NONE, NONE, NONE, NONE),
-        NEVER(SM_AD, OWN_PUTM), NEVER(SM_AD, OWN_DATA),
-        IGNORE(SM_AD, OTHER_GETS),
-        ACT(SM_AD, OTHER_GETM, IM_AD, REQ_NONE, NONE, NONE, NONE),  /* the S copy is lost */
-        IGNORE(SM_AD, OTHER_PUTM),
-
-        WAITING(SM_D),
-        NEVER(SM_D, OWN_GETS), NEVER(SM_D, OWN_GETM), NEVER(SM_D, OWN_PUTM),
-        ACT(SM_D, OWN_DATA, M, REQ_NONE, STORE, NONE, NONE),
-        ACT(SM_D, OTHER_GETS, SM_D_S, REQ_NONE, NONE, LATER, LATER),
-        ACT(SM_D, OTHER_GETM, SM_D_I, REQ_NONE, NONE, LATER, NONE),
-        IGNORE(SM_D, OTHER_PUTM),
-
-        WAITING(SM_D_I),
-        NEVER(SM_D_I, OWN_GETS), NEVER(SM_D_I, OWN_GETM), NEVER(SM_D_I, OWN_PUTM),
-        ACT(SM_D_I, OWN_DATA, I, REQ_NONE, STORE, NOW, NONE),
-        IGNORE(SM_D_I, OTHER_GETS), IGNORE(SM_D_I, OTHER_GETM), IGNORE(SM_D_I, OTHER_PUTM),
-
-        WAITING(SM_D_S),
-        NEVER(SM_D_S, OWN_GETS), NEVER(SM_D_S, OWN_GETM), NEVER(SM_D_S, OWN_PUTM),
-        ACT(SM_D_S, OWN_DATA, S, REQ_NONE, STORE, NOW, NOW),
-        IGNORE(SM_D_S, OTHER_GETS),
-        ACT(SM_D_S, OTHER_GETM, SM_D_SI, REQ_NONE, NONE, NONE, NONE),
-        IGNORE(SM_D_S, OTHER_PUTM),
-
-        WAITING(SM_D_SI),
-        NEVER(SM_D_SI, OWN_GETS), NEVER(SM_D_SI, OWN_GETM), NEVER(SM_D_SI, OWN_PUTM),
-        ACT(SM_D_SI, OWN_DATA, I, REQ_NONE, STORE, NOW, NOW),
-        IGNORE(SM_D_SI, OTHER_GETS), IGNORE(SM_D_SI, OTHER_GETM), IGNORE(SM_D_SI, OTHER_PUTM),
-
-        ACT(MI_A, LOAD, MI_A, REQ_NONE, LOAD, NONE, NONE),
-        ACT(MI_A, STORE, MI_A, REQ_NONE, STORE, NONE, NONE),
-        STALL(MI_A, EVICT),                             /* already leaving */
-        NEVER(MI_A, OWN_GETS), NEVER(MI_A, OWN_GETM),
-        ACT(MI_A, OWN_PUTM, I, REQ_NONE, NONE, NONE, NOW),
-        NEVER(MI_A, OWN_DATA),
-        ACT(MI_A, OTHER_GETS, II_A, REQ_NONE, NONE, NOW, NOW),
-        ACT(MI_A, OTHER_GETM, II_A, REQ_NONE, NONE, NOW, NONE),
-        IGNORE(MI_A, OTHER_PUTM),                       /* a stale PutM from another II^A */
-
-        WAITING(II_A),
-        NEVER(II_A, OWN_GETS), NEVER(II_A, OWN_GETM),
-        ACT(II_A, OWN_PUTM, I, REQ_NONE, NONE, NONE, NONE),  /* memory ignores a stale PutM */
-        NEVER(II_A, OWN_DATA),
-        IGNORE(II_A, OTHER_GETS), IGNORE(II_A, OTHER_GETM), IGNORE(II_A, OTHER_PUTM),
+        ACT(OI_A, LOAD, OI_A, REQ_NONE, LOAD, NONE, NONE),
+        STALL(OI_A, STORE), STALL(OI_A, EVICT),         /* sharers exist: no silent store */
+        NEVER(OI_A, OWN_GETS), NEVER(OI_A, OWN_GETM),
+        ACT(OI_A, OWN_PUTM, I, REQ_NONE, NONE, NONE, NOW),
+        NEVER(OI_A, OWN_DATA),
+        SEES_GETS(true, OI_A, OI_A, NOW, NONE),
+        ACT(OI_A, OTHER_GETM, II_A, REQ_NONE, NONE, NOW, NONE),
+        IGNORE(OI_A, OTHER_PUTM),
     },
 };
 
 static const stc_coh_sp_table *const sp_tables[STC_COH_PROTOCOL_COUNT] = {
     [STC_COH_MSI] = &msi_split_table,
+    [STC_COH_MESI] = &mesi_split_table,
+    [STC_COH_MOESI] = &moesi_split_table,
 };
 
 static const char *const sp_state_names[STC_COH_SP_STATE_COUNT] = {
     "I", "S", "M", "IS^AD", "IS^D", "IS^D_I", "IM^AD", "IM^D", "IM^D_I", "IM^D_S", "IM^D_SI",
-    "SM^AD", "SM^D", "SM^D_I", "SM^D_S", "SM^D_SI", "MI^A", "II^A"};
+    "SM^AD", "SM^D", "SM^D_I", "SM^D_S", "SM^D_SI", "MI^A", "II^A", "E", "IE^D", "IE^D_I",
+    "IE^D_S", "IE^D_SI", "O", "OM^AD", "OI^A"};
 static const char *const sp_state_idents[STC_COH_SP_STATE_COUNT] = {
     "I", "S", "M", "IS_AD", "IS_D", "IS_D_I", "IM_AD", "IM_D", "IM_D_I", "IM_D_S", "IM_D_SI",
-    "SM_AD", "SM_D", "SM_D_I", "SM_D_S", "SM_D_SI", "MI_A", "II_A"};
+    "SM_AD", "SM_D", "SM_D_I", "SM_D_S", "SM_D_SI", "MI_A", "II_A", "E", "IE_D", "IE_D_I",
+    "IE_D_S", "IE_D_SI", "O", "OM_AD", "OI_A"};
 static const char *const sp_event_names[STC_COH_SP_EVENT_COUNT] = {
     "Load", "Store", "Evict", "Own-GetS", "Own-GetM", "Own-PutM", "Own-Data",
     "Other-GetS", "Other-GetM", "Other-PutM"};
 static const char *const sp_req_names[STC_COH_SP_REQ_COUNT] = {"none", "GetS", "GetM", "PutM"};
 static const char *const bus_model_names[STC_COH_BUS_MODEL_COUNT] = {"atomic", "split"};
 static const char *const sp_break_names[STC_COH_SP_BREAK_COUNT] = {
-    "no-transient-invalidate", "no-is-d-i", "no-writeback"};
+    "no-transient-invalidate", "no-is-d-i", "no-writeback", "no-shared", "silent-e-evict",
+    "owner-no-supply"};
 static const char *const sp_break_whats[STC_COH_SP_BREAK_COUNT] = {
     "SM^AD seeing Other-GetM stays SM^AD (a missing invalidation in a transient state)",
     "IS^D seeing Other-GetM stays IS^D (the IS^D -> IS^D_I transition dropped)",
     "MI^A's own PutM goes to I without the data (a dropped writeback)",
+    "IS^AD's Own-GetS takes IE^D even when the shared line is raised (E beside a copy)",
+    "E is evicted silently, to I without a PutM, while memory counts it the owner",
+    "O seeing Other-GetS does not send the data (an owner that does not supply)",
 };
 
 const stc_coh_sp_table *stc_coh_sp_table_of(stc_coh_protocol protocol)
@@ -735,8 +834,13 @@ const stc_coh_sp_row *stc_coh_sp_lookup(const stc_coh_sp_table *table, stc_coh_s
 
 stc_coh_state stc_coh_sp_permission(stc_coh_sp_state state)
 {
-    const char *name = stc_coh_sp_state_name(state);
-    return name[0] == 'M' ? STC_COH_M : name[0] == 'S' ? STC_COH_S : STC_COH_I;
+    switch (stc_coh_sp_state_name(state)[0]) {
+    case 'M': return STC_COH_M;
+    case 'E': return STC_COH_E;
+    case 'O': return STC_COH_O;
+    case 'S': return STC_COH_S;
+    default: return STC_COH_I;
+    }
 }
 
 bool stc_coh_sp_stable(stc_coh_sp_state state)
@@ -796,7 +900,8 @@ static int sp_check_row(const stc_coh_sp_table *table, const stc_coh_sp_row *row
              sp_event_names[row->event]);
     bool acts = row->next != row->state || row->issue != STC_COH_SP_REQ_NONE ||
                 row->perform != STC_COH_SP_DO_NONE || row->to_requester != STC_COH_SP_SEND_NONE ||
-                row->to_memory != STC_COH_SP_SEND_NONE;
+                row->to_memory != STC_COH_SP_SEND_NONE || row->next_shared != row->next ||
+                row->asserts_shared;
     if (row->outcome != STC_COH_SP_ACT) {
         if (row->outcome >= STC_COH_SP_OUTCOME_COUNT || acts) {
             return fail(err, err_len, "%s: a stalled or impossible row has actions", where);
@@ -814,12 +919,23 @@ static int sp_check_row(const stc_coh_sp_table *table, const stc_coh_sp_row *row
          !stc_coh_sp_stable(row->state) || row->next == row->state)) {
         return fail(err, err_len, "%s: issues %s", where, stc_coh_sp_req_name(row->issue));
     }
+    /* A store completes at its GetM's ordering only where the data is
+     * already held (an owner upgrading: MOESI's OM^AD). */
+    bool upgrade = row->event == STC_COH_SP_OWN_GETM &&
+                   stc_coh_sp_permission(row->state) != STC_COH_I;
     if ((row->perform == STC_COH_SP_DO_LOAD && row->event != STC_COH_SP_LOAD &&
          row->event != STC_COH_SP_OWN_DATA) ||
         (row->perform == STC_COH_SP_DO_STORE && row->event != STC_COH_SP_STORE &&
-         row->event != STC_COH_SP_OWN_DATA) ||
+         row->event != STC_COH_SP_OWN_DATA && !upgrade) ||
         (unsigned)row->perform > STC_COH_SP_DO_STORE) {
         return fail(err, err_len, "%s: performs an operation it was not asked for", where);
+    }
+    if (row->next_shared != row->next &&
+        (row->event != STC_COH_SP_OWN_GETS || !stc_coh_sp_table_has_state(table, row->next_shared))) {
+        return fail(err, err_len, "%s: only Own-GetS depends on the shared line", where);
+    }
+    if (row->asserts_shared && row->event != STC_COH_SP_OTHER_GETS) {
+        return fail(err, err_len, "%s: only Other-GetS raises the shared line", where);
     }
     if (row->event == STC_COH_SP_OWN_DATA && row->perform == STC_COH_SP_DO_NONE) {
         return fail(err, err_len, "%s: data arrives for no operation", where);
@@ -873,6 +989,14 @@ int stc_coh_sp_table_check(const stc_coh_sp_table *table, char *err, size_t err_
     return 0;
 }
 
+static bool sp_rows_equal(const stc_coh_sp_row *a, const stc_coh_sp_row *b)
+{
+    return a->state == b->state && a->event == b->event && a->outcome == b->outcome &&
+           a->next == b->next && a->issue == b->issue && a->perform == b->perform &&
+           a->to_requester == b->to_requester && a->to_memory == b->to_memory &&
+           a->next_shared == b->next_shared && a->asserts_shared == b->asserts_shared;
+}
+
 int stc_coh_sp_table_apply_break(stc_coh_sp_table *table, stc_coh_sp_break which, char *err,
                                  size_t err_len)
 {
@@ -883,20 +1007,31 @@ int stc_coh_sp_table_apply_break(stc_coh_sp_table *table, stc_coh_sp_break which
         {STC_COH_SP_SM_AD, STC_COH_SP_OTHER_GETM},
         {STC_COH_SP_IS_D, STC_COH_SP_OTHER_GETM},
         {STC_COH_SP_MI_A, STC_COH_SP_OWN_PUTM},
+        {STC_COH_SP_IS_AD, STC_COH_SP_OWN_GETS},
+        {STC_COH_SP_E, STC_COH_SP_EVICT},
+        {STC_COH_SP_O, STC_COH_SP_OTHER_GETS},
     };
     if ((unsigned)which >= STC_COH_SP_BREAK_COUNT) {
         return fail(err, err_len, "break %u out of range", (unsigned)which);
     }
     stc_coh_sp_row *row =
         (stc_coh_sp_row *)stc_coh_sp_lookup(table, edited[which].state, edited[which].event);
-    if (!row || row->outcome != STC_COH_SP_ACT) {
+    stc_coh_sp_row before = row ? *row : (stc_coh_sp_row){.outcome = STC_COH_SP_IMPOSSIBLE};
+    if (row && row->outcome == STC_COH_SP_ACT) {
+        switch (which) {
+        case STC_COH_SP_BREAK_NO_WRITEBACK: row->to_memory = STC_COH_SP_SEND_NONE; break;
+        case STC_COH_SP_BREAK_NO_SHARED: row->next_shared = row->next; break;
+        case STC_COH_SP_BREAK_SILENT_E_EVICT:
+            row->issue = STC_COH_SP_REQ_NONE;
+            row->next = row->next_shared = STC_COH_SP_I;
+            break;
+        case STC_COH_SP_BREAK_OWNER_NO_SUPPLY: row->to_requester = STC_COH_SP_SEND_NONE; break;
+        default: row->next = row->next_shared = row->state; break;
+        }
+    }
+    if (!row || sp_rows_equal(row, &before)) {
         return fail(err, err_len, "break %s changes nothing in %s", sp_break_names[which],
                     stc_coh_protocol_name(table->protocol));
-    }
-    if (which == STC_COH_SP_BREAK_NO_WRITEBACK) {
-        row->to_memory = STC_COH_SP_SEND_NONE;
-    } else {
-        row->next = row->state;
     }
     return 0;
 }
@@ -952,8 +1087,8 @@ int stc_coh_sp_break_parse(const char *name, stc_coh_sp_break *which, char *err,
     int index = find_name(name, sp_break_names, STC_COH_SP_BREAK_COUNT);
     if (index < 0) {
         return fail(err, err_len,
-                    "unknown split break '%s': expected no-transient-invalidate, no-is-d-i or "
-                    "no-writeback",
+                    "unknown split break '%s': expected no-transient-invalidate, no-is-d-i, "
+                    "no-writeback, no-shared, silent-e-evict or owner-no-supply",
                     name);
     }
     *which = (stc_coh_sp_break)index;

@@ -225,7 +225,15 @@ int stc_coh_break_parse(const char *name, stc_coh_break *which, char *err, size_
  * own request to be ordered (A) and for data (D); XY^D_Z has seen its
  * request ordered and then another cache's request that will take it to Z
  * once its data has come. The first letter of a state's name is the
- * permission it holds now (I none, S read, M read and write).
+ * permission it holds now (I none, S read, O read as the owner of dirty
+ * data, E and M read and write).
+ *
+ * MESI and MOESI (docs/COHERENCE.md 8.7) add the shared line: when a GetS
+ * is ordered, every other cache whose row says so raises it (a cache that
+ * holds or will hold a copy, or owns the block); the requester's Own-GetS
+ * row then takes next_shared, else next, and memory records a requester
+ * granted E this way as the owner (E may become M without a bus request,
+ * so memory cannot answer for it). E and O answer requests like M.
  *
  * One kind of row: (state, event) -> outcome. Every pair of a protocol's
  * states and the ten events has exactly one row, whose outcome is
@@ -257,6 +265,16 @@ typedef enum {
     STC_COH_SP_SM_D_SI,
     STC_COH_SP_MI_A,    /* MI^A: PutM issued, block in the writeback buffer, still the owner */
     STC_COH_SP_II_A,    /* II^A: lost ownership before its PutM was ordered */
+    /* MESI, MOESI */
+    STC_COH_SP_E,       /* E: the only copy, clean, owner (a store makes it M silently) */
+    STC_COH_SP_IE_D,    /* IE^D: GetS ordered with the shared line low: owner-to-be, E when data comes */
+    STC_COH_SP_IE_D_I,  /* IE^D_I .. IE^D_SI: as IM^D_I .., the load instead of a store */
+    STC_COH_SP_IE_D_S,
+    STC_COH_SP_IE_D_SI,
+    /* MOESI */
+    STC_COH_SP_O,       /* O: owner of dirty data others may share in S */
+    STC_COH_SP_OM_AD,   /* OM^AD: O copy kept readable and owned, GetM issued (needs no data) */
+    STC_COH_SP_OI_A,    /* OI^A: PutM issued from O, still the owner, still supplies */
     STC_COH_SP_STATE_COUNT
 } stc_coh_sp_state;
 
@@ -314,6 +332,11 @@ typedef struct {
     stc_coh_sp_perform perform;  /* Load/Store hits, Own-Data */
     stc_coh_sp_send to_requester; /* Other-GetS/GetM: the other requester; Own-Data: the remembered one */
     stc_coh_sp_send to_memory;   /* Other-GetS, Own-PutM, Own-Data */
+    /* Own-GetS: the next state when some other cache raised the shared
+     * line (next is then the state when none did: the E grant); == next in
+     * every other row and wherever the protocol has no E. */
+    stc_coh_sp_state next_shared;
+    bool asserts_shared;         /* Other-GetS: raises the shared line */
 } stc_coh_sp_row;
 
 enum { STC_COH_SP_MAX_ROWS = STC_COH_SP_STATE_COUNT * STC_COH_SP_EVENT_COUNT };
@@ -335,16 +358,26 @@ typedef enum { STC_COH_BUS_ATOMIC, STC_COH_BUS_SPLIT, STC_COH_BUS_MODEL_COUNT } 
  *   SP_NO_IS_D_I                IS^D seeing Other-GetM stays IS^D (so it
  *                               ends in S with a copy about to be stale);
  *   SP_NO_WRITEBACK             MI^A's own PutM goes to I without sending
- *                               the data memory counts on. */
+ *                               the data memory counts on;
+ *   SP_NO_SHARED                IS^AD's Own-GetS takes IE^D even when the
+ *                               shared line is raised (MESI, MOESI);
+ *   SP_SILENT_E_EVICT           E is evicted silently (to I, no PutM) while
+ *                               memory still records it as the owner (MESI,
+ *                               MOESI);
+ *   SP_OWNER_NO_SUPPLY          O seeing Other-GetS does not send the data
+ *                               (MOESI). */
 typedef enum {
     STC_COH_SP_BREAK_NO_TRANSIENT_INVALIDATE,
     STC_COH_SP_BREAK_NO_IS_D_I,
     STC_COH_SP_BREAK_NO_WRITEBACK,
+    STC_COH_SP_BREAK_NO_SHARED,
+    STC_COH_SP_BREAK_SILENT_E_EVICT,
+    STC_COH_SP_BREAK_OWNER_NO_SUPPLY,
     STC_COH_SP_BREAK_COUNT
 } stc_coh_sp_break;
 
-/* The protocol's split-transaction table, or NULL where none is defined yet
- * (MSI only so far). */
+/* The protocol's split-transaction table (every protocol has one; NULL
+ * only out of range). */
 const stc_coh_sp_table *stc_coh_sp_table_of(stc_coh_protocol protocol);
 bool stc_coh_sp_table_has_state(const stc_coh_sp_table *table, stc_coh_sp_state state);
 const stc_coh_sp_row *stc_coh_sp_lookup(const stc_coh_sp_table *table, stc_coh_sp_state state,
@@ -355,7 +388,10 @@ const stc_coh_sp_row *stc_coh_sp_lookup(const stc_coh_sp_table *table, stc_coh_s
  * IMPOSSIBLE and STALL rows without actions; a request issued only by a
  * processor event that fits it (Load GetS, Store GetM, Evict PutM) and
  * only from a stable state, which then changes; a load or store performed
- * only by its processor event or by Own-Data; data sent NOW only from a
+ * only by its processor event or by Own-Data (a store also by Own-GetM
+ * from a state holding the data: an upgrade that needs none); next_shared
+ * differing from next only on Own-GetS, asserts_shared only on
+ * Other-GetS; data sent NOW only from a
  * state holding the block (first letter S or M) or by Own-Data; LATER
  * only in Other-X rows; to the requester only on Other-GetS/GetM and
  * Own-Data, to memory only on Other-GetS, Own-PutM and Own-Data. */
@@ -366,7 +402,8 @@ int stc_coh_sp_table_apply_break(stc_coh_sp_table *table, stc_coh_sp_break which
 /* Names: states "IS^D_I" (stc_coh_sp_state_name) or "IS_D_I" (an
  * identifier: stc_coh_sp_state_ident); events "Own-GetS"; requests "GetS";
  * bus models "atomic", "split"; breaks "no-transient-invalidate",
- * "no-is-d-i", "no-writeback". Out of range: "?". */
+ * "no-is-d-i", "no-writeback", "no-shared", "silent-e-evict",
+ * "owner-no-supply". Out of range: "?". */
 const char *stc_coh_sp_state_name(stc_coh_sp_state state);
 const char *stc_coh_sp_state_ident(stc_coh_sp_state state);
 const char *stc_coh_sp_event_name(stc_coh_sp_event event);
@@ -375,9 +412,10 @@ const char *stc_coh_bus_model_name(stc_coh_bus_model model);
 const char *stc_coh_sp_break_name(stc_coh_sp_break which);
 const char *stc_coh_sp_break_what(stc_coh_sp_break which);
 /* The permission a state holds now, from the first letter of its name:
- * STC_COH_I (none), STC_COH_S (read) or STC_COH_M (read and write). */
+ * STC_COH_I (none), STC_COH_S (read), STC_COH_O (read; owner),
+ * STC_COH_E or STC_COH_M (read and write). */
 stc_coh_state stc_coh_sp_permission(stc_coh_sp_state state);
-/* Stable: I, S, M (no pending request, no awaited data). */
+/* Stable: I, S, E, O, M (no pending request, no awaited data). */
 bool stc_coh_sp_stable(stc_coh_sp_state state);
 
 int stc_coh_bus_model_parse(const char *name, stc_coh_bus_model *model, char *err,

@@ -11,6 +11,7 @@
 #include "coherence_protocol.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +28,7 @@ enum {
 
 static const char usage_text[] =
     "usage: stcmurphi --protocol msi|mesi|moesi --caches N [--bus atomic|split]\n"
-    "                 [--values V] [--stale-data] [--break NAME] [-o FILE]\n"
+    "                 [--values V] [--stale-data] [--no-covers] [--break NAME] [-o FILE]\n"
     "       stcmurphi --table [--bus atomic|split] [--protocol P] [--break NAME] [-o FILE]\n"
     "Write a Murphi model (for Rumur) of one memory block in N private write-back\n"
     "caches on a snooping bus, generated from the protocol's table\n"
@@ -38,13 +39,16 @@ static const char usage_text[] =
     "  --protocol P      msi, mesi or moesi\n"
     "  --caches N        caches sharing the block, 2..8\n"
     "  --bus B           atomic (default: stable states) or split (split-transaction\n"
-    "                    bus with transient states; msi so far)\n"
+    "                    bus with transient states)\n"
     "  --values V        data values a store may write, 2..8 (default 3)\n"
     "  --stale-data      an invalidated frame keeps its old data instead of none\n"
     "                    (atomic bus only; more states, same verdicts; docs 7)\n"
+    "  --no-covers       no cover statements (split bus only): Rumur counts a cover\n"
+    "                    not hit as an error and then skips the liveness check\n"
     "  --break NAME      a deliberately broken table, for the test: atomic bus\n"
     "                    no-invalidate, no-supply, no-shared (mesi, moesi); split bus\n"
-    "                    no-transient-invalidate, no-is-d-i, no-writeback\n"
+    "                    no-transient-invalidate, no-is-d-i, no-writeback,\n"
+    "                    no-shared, silent-e-evict (mesi, moesi), owner-no-supply (moesi)\n"
     "  -o, --output FILE write there instead of stdout\n"
     "  --table           print the tables instead of a model\n";
 
@@ -55,6 +59,7 @@ typedef struct {
     unsigned caches;          /* 0: not given */
     unsigned values;
     bool stale_data;          /* invalid frames keep old data (for counting states) */
+    bool no_covers;           /* split bus: emit no covers, so that liveness is checked */
     stc_coh_bus_model bus;
     bool have_break;
     const char *break_name;
@@ -104,6 +109,10 @@ static int parse_options(int argc, char **argv, options *opts)
             opts->stale_data = true;
             continue;
         }
+        if (!strcmp(arg, "--no-covers")) {
+            opts->no_covers = true;
+            continue;
+        }
         bool takes_value = !strcmp(arg, "--protocol") || !strcmp(arg, "--caches") ||
                            !strcmp(arg, "--values") || !strcmp(arg, "--break") ||
                            !strcmp(arg, "--bus") ||
@@ -147,6 +156,9 @@ static int parse_options(int argc, char **argv, options *opts)
     }
     if (opts->stale_data && opts->bus == STC_COH_BUS_SPLIT) {
         return fail("%s", "--stale-data: only with --bus atomic");
+    }
+    if (opts->no_covers && (opts->bus != STC_COH_BUS_SPLIT || opts->table_only)) {
+        return fail("%s", "--no-covers: only for a model with --bus split");
     }
     if (opts->have_protocol && opts->bus == STC_COH_BUS_SPLIT &&
         !stc_coh_sp_table_of(opts->protocol)) {
@@ -296,6 +308,9 @@ static void print_sp_cell(FILE *out, const stc_coh_sp_row *row)
     if (row->to_memory != STC_COH_SP_SEND_NONE) {
         parts[count++] = row->to_memory == STC_COH_SP_SEND_NOW ? "data to mem" : "owe mem";
     }
+    if (row->asserts_shared) {
+        parts[count++] = "shared";
+    }
     fputc(' ', out);
     for (unsigned index = 0; index < count; index++) {
         fprintf(out, "%s%s", index ? ", " : "", parts[index]);
@@ -304,6 +319,9 @@ static void print_sp_cell(FILE *out, const stc_coh_sp_row *row)
         fprintf(out, "/%s", stc_coh_sp_state_name(row->next));
     } else if (!count) {
         fputc('-', out);
+    }
+    if (row->next_shared != row->next) {
+        fprintf(out, ", if shared /%s", stc_coh_sp_state_name(row->next_shared));
     }
     fprintf(out, " |");
 }
@@ -589,11 +607,24 @@ typedef struct {
     const stc_coh_sp_table *table;
     unsigned caches;
     unsigned values;
+    bool shared_line;  /* some row raises the shared line (MESI, MOESI) */
+    bool covers;       /* emit the covers (not with --no-covers) */
 } sp_model;
 
 static const char *sp_ident(stc_coh_sp_state state)
 {
     return stc_coh_sp_state_ident(state);
+}
+
+/* A cover statement, unless --no-covers. */
+__attribute__((format(printf, 2, 3))) static void sp_cover(const sp_model *m, const char *fmt, ...)
+{
+    if (m->covers) {
+        va_list args;
+        va_start(args, fmt);
+        vfprintf(m->out, fmt, args);
+        va_end(args);
+    }
 }
 
 static void sp_emit_header(const sp_model *m, const options *opts)
@@ -673,12 +704,14 @@ static void sp_emit_row(const sp_model *m, const stc_coh_sp_row *row, const char
     const char *event = stc_coh_sp_event_name(row->event);
     bool other = row->event >= STC_COH_SP_OTHER_GETS;
     bool data = row->event == STC_COH_SP_OWN_DATA;
+    /* The miss ends here: its data came, or an owner's GetM needed none. */
+    bool completes = data || (row->event == STC_COH_SP_OWN_GETM && row->perform != STC_COH_SP_DO_NONE);
     fprintf(out, "      case %s:\n", state);
     if (row->outcome == STC_COH_SP_IMPOSSIBLE) {
         fprintf(out, "        error \"impossible row reached: %s %s\";\n", state, event);
         return;
     }
-    fprintf(out, "        cover \"row reached: %s %s\" true;\n", state, event);
+    sp_cover(m, "        cover \"row reached: %s %s\" true;\n", state, event);
     if (data) {
         fprintf(out, "        assert v = cache[%s].expect "
                      "\"data-value: a miss receives the last store ordered before it\";\n"
@@ -705,13 +738,30 @@ static void sp_emit_row(const sp_model *m, const stc_coh_sp_row *row, const char
     if (row->to_memory == STC_COH_SP_SEND_NOW) {
         fprintf(out, "        send_writeback(cache[%s].value);\n", who);
     }
-    if (row->next != row->state) {
+    if (row->asserts_shared) {
+        fprintf(out, "        shared_line := true;\n");
+    }
+    if (m->shared_line && row->event == STC_COH_SP_OWN_GETS) {
+        /* The E grant: nobody holds or owns the block at the GetS's
+         * ordering, so the requester will, and memory records it as the
+         * owner (E may become M without telling anyone). */
+        fprintf(out, "        if shared_line then\n");
+        sp_cover(m, "          cover \"shared line: %s %s takes %s\" true;\n", state, event,
+                 sp_ident(row->next_shared));
+        fprintf(out, "          cache[%s].state := %s;\n        else\n", who,
+                sp_ident(row->next_shared));
+        sp_cover(m, "          cover \"E grant: %s %s takes %s\" true;\n", state, event,
+                 sp_ident(row->next));
+        fprintf(out, "          cache[%s].state := %s;\n"
+                     "          mem_cache_owns := true;\n          mem_owner := %s;\n        end;\n",
+                who, sp_ident(row->next), who);
+    } else if (row->next != row->state) {
         fprintf(out, "        cache[%s].state := %s;\n", who, sp_ident(row->next));
         if (stc_coh_sp_permission(row->next) == STC_COH_I) {
             fprintf(out, "        undefine cache[%s].value;\n", who);
         }
     }
-    if (data) {
+    if (completes) {
         fprintf(out, "        undefine cache[%s].expect;\n        undefine cache[%s].store;\n",
                 who, who);
     }
@@ -734,9 +784,15 @@ static void sp_emit_order_rule(const sp_model *m, stc_coh_sp_req req)
     FILE *out = m->out;
     const char *name = stc_coh_sp_req_name(req);
     bool getm = req == STC_COH_SP_GETM;
+    bool line = m->shared_line && req == STC_COH_SP_GETS;
     fprintf(out, "ruleset r: cache_id%s do\n  rule \"the bus orders a %s\"\n"
-                 "    cache[r].req = %s%s\n  ==>\n  begin\n    cache[r].req := NoReq;\n",
-            getm ? "; v: value_t" : "", name, name, getm ? " & v != last_ordered" : "");
+                 "    cache[r].req = %s%s\n  ==>\n%s  begin\n    cache[r].req := NoReq;\n",
+            getm ? "; v: value_t" : "", name, name, getm ? " & v != last_ordered" : "",
+            line ? "  var\n    shared_line: boolean;  -- wired OR: another cache holds or owns the block\n"
+                 : "");
+    if (line) {
+        fprintf(out, "    shared_line := false;\n");
+    }
     if (req == STC_COH_SP_PUTM) {
         fprintf(out, "    if mem_cache_owns & mem_owner = r then  -- else a stale PutM: ignored\n"
                      "      mem_cache_owns := false;\n      undefine mem_owner;\n"
@@ -798,7 +854,7 @@ static void sp_emit_proc_rule(const sp_model *m, const stc_coh_sp_row *row)
     }
     fprintf(out, " -> %s\"\n    cache[c].state = %s%s\n  ==>\n  begin\n", sp_ident(row->next),
             state, store ? " & v != last_ordered" : "");
-    fprintf(out, "    cover \"row reached: %s %s\" true;\n", state, event);
+    sp_cover(m, "    cover \"row reached: %s %s\" true;\n", state, event);
     if (row->perform == STC_COH_SP_DO_LOAD) {
         fprintf(out, "    assert cache[c].value = last_ordered "
                      "\"data-value: a load returns the last ordered store's value\";\n");
@@ -819,15 +875,25 @@ static void sp_emit_proc_rule(const sp_model *m, const stc_coh_sp_row *row)
     fprintf(out, "  end;\nend;\n\n");
 }
 
+/* Which states a test names, by the permission of the first letter. */
+typedef enum { SP_READABLE, SP_WRITER, SP_O_OWNER } sp_permission_kind;
+
+static bool sp_permission_is(stc_coh_sp_state state, sp_permission_kind kind)
+{
+    stc_coh_state held = stc_coh_sp_permission(state);
+    return kind == SP_READABLE ? held != STC_COH_I
+           : kind == SP_WRITER ? held == STC_COH_M || held == STC_COH_E
+                               : held == STC_COH_O;
+}
+
 /* "cache[X].state = A | ..." over the protocol's states whose permission
- * (the first letter of the name) is at least `least`. */
-static void sp_emit_permission_test(const sp_model *m, const char *cache, stc_coh_state least)
+ * (the first letter of the name) is of the kind; "false" if none. */
+static void sp_emit_permission_test(const sp_model *m, const char *cache, sp_permission_kind kind)
 {
     bool first = true;
     for (unsigned index = 0; index < m->table->state_count; index++) {
         stc_coh_sp_state state = m->table->states[index];
-        stc_coh_state held = stc_coh_sp_permission(state);
-        if (held != STC_COH_I && (least == STC_COH_S || held == STC_COH_M)) {
+        if (sp_permission_is(state, kind)) {
             fprintf(m->out, "%s%s.state = %s", first ? "" : " | ", cache, sp_ident(state));
             first = false;
         }
@@ -844,13 +910,25 @@ static void sp_emit_properties(const sp_model *m)
     FILE *out = m->out;
     fprintf(out, "invariant \"single-writer: a cache that may write holds the only readable "
                  "copy\"\n  forall c: cache_id do\n    (");
-    sp_emit_permission_test(m, "cache[c]", STC_COH_M);
+    sp_emit_permission_test(m, "cache[c]", SP_WRITER);
     fprintf(out, ") ->\n      forall o: cache_id do o = c | !(");
-    sp_emit_permission_test(m, "cache[o]", STC_COH_S);
+    sp_emit_permission_test(m, "cache[o]", SP_READABLE);
     fprintf(out, ") end\n  end;\n\n");
+    bool has_o = false;
+    for (unsigned index = 0; index < m->table->state_count; index++) {
+        has_o |= sp_permission_is(m->table->states[index], SP_O_OWNER);
+    }
+    if (has_o) {
+        fprintf(out, "invariant \"single-owner: at most one cache in a state starting with O\"\n"
+                     "  forall c: cache_id do forall o: cache_id do\n    o = c | !((");
+        sp_emit_permission_test(m, "cache[c]", SP_O_OWNER);
+        fprintf(out, ") & (");
+        sp_emit_permission_test(m, "cache[o]", SP_O_OWNER);
+        fprintf(out, "))\n  end end;\n\n");
+    }
     fprintf(out, "invariant \"data-value: every readable copy holds the last performed store\"\n"
                  "  forall c: cache_id do\n    (");
-    sp_emit_permission_test(m, "cache[c]", STC_COH_S);
+    sp_emit_permission_test(m, "cache[c]", SP_READABLE);
     fprintf(out, ") -> cache[c].value = last_write\n  end;\n\n");
     fprintf(out, "invariant \"data-value: memory is current when it owns the block and waits "
                  "for nothing\"\n  (!mem_cache_owns & mem_pending = 0) -> mem_value = last_write;\n\n");
@@ -866,29 +944,34 @@ static void sp_emit_properties(const sp_model *m)
     }
     fprintf(out, ")\n  end & !wb.full & mem_pending = 0;\n\n");
     /* The two races of hand-written models the issue names: both reached. */
-    fprintf(out, "cover \"race: memory waits for two writebacks\"\n  mem_pending >= 2;\n\n"
+    sp_cover(m, "cover \"race: memory waits for two writebacks\"\n  mem_pending >= 2;\n\n"
                  "cover \"race: memory owes data to two caches of different epochs\"\n"
                  "  exists c: cache_id do exists o: cache_id do\n"
                  "    mem_owed[c] > 0 & mem_owed[o] > mem_owed[c]\n  end end;\n\n");
     for (unsigned index = 0; index < m->table->state_count; index++) {
         const char *state = sp_ident(m->table->states[index]);
-        fprintf(out, "cover \"reachable: a cache in %s\"\n"
+        sp_cover(m, "cover \"reachable: a cache in %s\"\n"
                      "  exists c: cache_id do cache[c].state = %s end;\n\n", state, state);
     }
 }
 
 static void sp_emit_model(FILE *out, const stc_coh_sp_table *table, const options *opts)
 {
-    sp_model m = {out, table, opts->caches, opts->values};
+    sp_model m = {out, table, opts->caches, opts->values, false, !opts->no_covers};
+    for (unsigned index = 0; index < table->row_count; index++) {
+        m.shared_line |= table->rows[index].asserts_shared ||
+                         table->rows[index].next_shared != table->rows[index].next;
+    }
     sp_emit_header(&m, opts);
     for (unsigned req = STC_COH_SP_GETS; req < STC_COH_SP_REQ_COUNT; req++) {
         sp_emit_order_rule(&m, (stc_coh_sp_req)req);
     }
     sp_emit_data_rules(&m);
-    for (unsigned index = 0; index < table->row_count; index++) {
-        const stc_coh_sp_row *row = &table->rows[index];
-        if (row->event <= STC_COH_SP_EVICT) {
-            sp_emit_proc_rule(&m, row);
+    /* In the order of the states, whatever the order of the rows. */
+    for (unsigned index = 0; index < table->state_count; index++) {
+        for (unsigned event = STC_COH_SP_LOAD; event <= STC_COH_SP_EVICT; event++) {
+            sp_emit_proc_rule(&m, stc_coh_sp_lookup(table, table->states[index],
+                                                    (stc_coh_sp_event)event));
         }
     }
     sp_emit_properties(&m);
