@@ -14,7 +14,7 @@ typedef struct {
 
 static const debug_break breaks[] = {
     {"skip-writeback", STCGEN_BREAK_CTRL, "a miss drops its dirty victim line without writing it back",
-     "        if (!present && valid_sub[victim_q] && dirty_rd[victim_q]) begin",
+     "        if (!present && valid_sub[victim_q] && dirty_sub[victim_q]) begin",
      "        if (1'b0) begin  // BROKEN: skip-writeback"},
     {"tag-bit", STCGEN_BREAK_CTRL, "the tag compare ignores the most significant tag bit",
      "      assign tag_eq[gb]  = (tag_rdata_i[gb*TAG_WIDTH +: @TB@] == cur_tag);",
@@ -36,8 +36,8 @@ static const debug_break breaks[] = {
      "  wire [@PM1@:0] store_mask = {@PPAD@req_be_q} << (req_word * 4);",
      "  wire [@PM1@:0] store_mask = {@PPAD@req_be_q} << (req_word * 4 + 4);  // BROKEN: store-lane"},
     {"store-clean", STCGEN_BREAK_CTRL, "a store hit does not mark the line dirty",
-     "            tag_dirty           = 1'b1;",
-     "            tag_dirty           = 1'b0;  // BROKEN: store-clean"},
+     "            dirty_wd[hit_idx]   = 1'b1;",
+     "            dirty_wd[hit_idx]   = 1'b0;  // BROKEN: store-clean"},
     {"clear-late", STCGEN_BREAK_CTRL,
      "a counter clear loses to the increment of its cycle (the request's events survive it)",
      "        end else if (cnt_clear_i) begin",

@@ -177,7 +177,7 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_blank(text);
     stcgen_text_line(text, "// stc_cache: one stc cache (ARCHITECTURE.md sections 3-10, 14.3, 15).");
     stcgen_text_line(text, "// READ_ONLY = 1 builds an I-cache (writes answered with an error, no");
-    stcgen_text_line(text, "// dirty bit in the tag SRAMs).");
+    stcgen_text_line(text, "// dirty bits).");
     stcgen_text_line(text, "// pwr_en_o / pwr_ack_i are the %u bank power switches (UPF SW_BANK<b>);", banks);
     stcgen_text_line(text, "// in plain RTL simulation tie pwr_ack_i to pwr_en_o (or delay it).");
     stcgen_text_line(text, "module %s #(", STCGEN_TOP_MODULE);
@@ -207,14 +207,11 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_in(text);
 
     const unsigned tb = g->tag_bits, lb = params->line_bits;
-    stcgen_text_line(text, "// A tag SRAM word: the tag, and above it a D-cache's dirty bit.");
-    stcgen_text_line(text, "localparam integer TAG_WIDTH = %u + ((READ_ONLY != 0) ? 0 : 1);", tb);
-    stcgen_text_blank(text);
     stcgen_text_line(text, "wire [%u:0] sram_addr;", g->row_bits - 1);
     stcgen_text_line(text, "wire %s tag_req;", range);
     stcgen_text_line(text, "wire %s tag_we;", range);
-    stcgen_text_line(text, "wire [TAG_WIDTH-1:0] tag_wdata;");
-    stcgen_text_line(text, "wire [%u*TAG_WIDTH-1:0] tag_rdata;", banks);
+    stcgen_text_line(text, "wire [%u:0] tag_wdata;", tb - 1);
+    stcgen_text_line(text, "wire [%u:0] tag_rdata;", banks * tb - 1);
     stcgen_text_line(text, "wire %s data_req;", range);
     stcgen_text_line(text, "wire %s data_we;", range);
     stcgen_text_line(text, "wire [%u:0] data_wmask;", g->line_bytes - 1);
@@ -266,8 +263,7 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     }
 
     stcgen_text_line(text, "stc_cache_ctrl #(");
-    stcgen_text_line(text, "  .READ_ONLY (READ_ONLY),");
-    stcgen_text_line(text, "  .TAG_WIDTH (TAG_WIDTH)");
+    stcgen_text_line(text, "  .READ_ONLY (READ_ONLY)");
     stcgen_text_line(text, ") u_ctrl (");
     stcgen_text_in(text);
     stcgen_text_line(text, ".clk_i           (clk_i),");
@@ -324,13 +320,8 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
             const char *role = shape->role;
             stcgen_text_line(text, "%s #(", STCGEN_SRAM_MODULE);
             stcgen_text_line(text, "  .DEPTH (%u),", shape->depth);
-            if (is_tag) {
-                stcgen_text_line(text, "  .WIDTH (TAG_WIDTH),");
-                stcgen_text_line(text, "  .GRAN  (TAG_WIDTH),");
-            } else {
-                stcgen_text_line(text, "  .WIDTH (%u),", shape->width);
-                stcgen_text_line(text, "  .GRAN  (%u),", shape->gran);
-            }
+            stcgen_text_line(text, "  .WIDTH (%u),", shape->width);
+            stcgen_text_line(text, "  .GRAN  (%u),", shape->gran);
             stcgen_text_line(text, "  .SEED  (32'd%u)", 2 * bank + (is_tag ? 0 : 1));
             stcgen_text_line(text, ") u_bank%u_%s (", bank, role);
             stcgen_text_line(text, "  .clk_i   (clk_i),");
@@ -344,12 +335,8 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
                 stcgen_text_line(text, "  .wmask_i (data_wmask),");
             }
             stcgen_text_line(text, "  .wdata_i (%s_wdata),", role);
-            if (is_tag) {
-                stcgen_text_line(text, "  .rdata_o (tag_rdata[%u*TAG_WIDTH +: TAG_WIDTH])", bank);
-            } else {
-                stcgen_text_line(text, "  .rdata_o (%s_rdata[%u:%u])", role,
-                                 (bank + 1) * shape->width - 1, bank * shape->width);
-            }
+            stcgen_text_line(text, "  .rdata_o (%s_rdata[%u:%u])", role,
+                             (bank + 1) * shape->width - 1, bank * shape->width);
             stcgen_text_line(text, ");");
         }
     }

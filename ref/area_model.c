@@ -164,21 +164,21 @@ done:
     return status;
 }
 
-unsigned stc_area_row_state_word_bits(const stc_geometry *geometry)
+unsigned stc_area_row_state_word_bits(const stc_geometry *geometry, bool read_only)
 {
     unsigned banks = geometry->banks, pairs = banks * (banks - 1) / 2;
-    return 4u * (banks + (pairs ? pairs : 1u));
+    return 4u * (banks + (pairs ? pairs : 1u) + (read_only ? 0u : banks));
 }
 
-uint64_t stc_area_regfile_bits(const stc_geometry *geometry)
+uint64_t stc_area_regfile_bits(const stc_geometry *geometry, bool read_only)
 {
     uint64_t words = geometry->rows / 4 < 2 ? 2 : geometry->rows / 4;
-    return words * stc_area_row_state_word_bits(geometry);
+    return words * stc_area_row_state_word_bits(geometry, read_only);
 }
 
 /* The terms of every module's model for one cache. */
 static void set_terms(stc_area_cache *cache, const stc_geometry *geometry, bool way_prediction,
-                      const monitor_shape *monitor)
+                      bool read_only, const monitor_shape *monitor)
 {
     double banks = geometry->banks, rows = geometry->rows;
     double line_bits = 8.0 * geometry->line_bytes;
@@ -190,7 +190,7 @@ static void set_terms(stc_area_cache *cache, const stc_geometry *geometry, bool 
      * logic and second probe, nothing with one bank. */
     (void)rows;
     const double ctrl[] = {1, banks * (geometry->tag_bits + line_bits),
-                           (double)stc_area_row_state_word_bits(geometry),
+                           (double)stc_area_row_state_word_bits(geometry, read_only),
                            way_prediction ? banks - 1 : 0};
     const double monitor_terms[] = {1, monitor->counts, (double)monitor->row_bits};
     const double decision[] = {1, (double)monitor->steps};
@@ -222,17 +222,16 @@ static int area_of_cache(const stc_geometry *geometry, bool way_prediction, bool
     if (shape_monitor(geometry, way_prediction, read_only, &monitor, err, err_len) != 0) {
         return -1;
     }
-    /* A tag word of a D-cache holds the dirty bit too (ARCHITECTURE.md
-     * 14.3). */
-    uint64_t row_bits = geometry->tag_bits + (read_only ? 0u : 1u) + 8u * geometry->line_bytes;
+    /* A bank's row: its tag and its line (ARCHITECTURE.md 14.3). */
+    uint64_t row_bits = geometry->tag_bits + 8u * geometry->line_bytes;
     cache->bank_sram_bits = (uint64_t)geometry->banks * geometry->rows * row_bits;
     cache->monitor_sram_bits = monitor.sram_bits;
     cache->sram_um2 =
         (double)(cache->bank_sram_bits + cache->monitor_sram_bits) * STC_AREA_SRAM_UM2_PER_BIT;
-    cache->regfile_bits = stc_area_regfile_bits(geometry);
+    cache->regfile_bits = stc_area_regfile_bits(geometry, read_only);
     cache->regfile_ge = (double)cache->regfile_bits * STC_AREA_REGFILE_GE_PER_BIT;
     cache->regfile_um2 = (double)cache->regfile_bits * STC_AREA_REGFILE_UM2_PER_BIT;
-    set_terms(cache, geometry, way_prediction, &monitor);
+    set_terms(cache, geometry, way_prediction, read_only, &monitor);
     cache->total_um2 = cache->sram_um2 + cache->regfile_um2 + cache->logic_um2;
     return 0;
 }
