@@ -143,7 +143,7 @@ def ns($v): if $v == null then (if $ge_only == "1" then "not run" else "none" en
   sram_bits: ([$srams[0][] | select(.kind == "sram") | .bits] | add // 0),
   regfile_bits: ([$srams[0][] | select(.kind == "regfile") | .bits] | add // 0),
   # the array bits by what they hold (instance names: ARCHITECTURE.md 14.3,
-  # 15.1, 17.2): bank tags, bank lines, the controller's row state (valid,
+  # 15.1, 17.2): bank tags, bank lines, the row state of the controller (valid,
   # dirty and recency bits), the shadow tags of the monitor
   array_bits_by_role: {
     tag: ([$srams[0][] | select(.instance | test("^u_bank[0-9]+_tag$")) | .bits] | add // 0),
