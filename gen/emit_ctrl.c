@@ -100,9 +100,11 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
     if (rb > 2) {
         stcgen_tokens_set(tokens, "GRP_CUR", "cur_row[%u:2]", rb - 1);
         stcgen_tokens_set(tokens, "GRP_WALK", "walk_row_q[%u:2]", rb - 1);
+        stcgen_tokens_set(tokens, "GRP_ACC", "acc_row[%u:2]", rb - 1);
     } else {
         stcgen_tokens_set(tokens, "GRP_CUR", "%s", "1'b0");
         stcgen_tokens_set(tokens, "GRP_WALK", "%s", "1'b0");
+        stcgen_tokens_set(tokens, "GRP_ACC", "%s", "1'b0");
     }
     stcgen_tokens_set(tokens, "RSSEED", "%u", STCGEN_ROWSTATE_SEED);
     const stc_config *start = &params->reset;

@@ -36,6 +36,8 @@ static void emit_ports(stcgen_text *text, const stcgen_params *params)
     stcgen_text_raw(text, "  input  wire [%u:0]  cnt_sel_i,   // count read port: which count\n",
                     sel - 1);
     stcgen_text_raw(text, "  output wire [15:0] cnt_o,       // its value (0 beyond the last)\n");
+    stcgen_text_raw(text, "  output wire        watched_o,   // this cycle's event is watched: its "
+                          "counts change at the end of the next cycle\n");
     stcgen_text_raw(text, "  output wire [15:0] dropped_o    // events refused in a stage-1 "
                           "write cycle (saturating)\n");
     stcgen_text_raw(text, ");\n");
@@ -197,6 +199,7 @@ static void emit_counts(stcgen_text *text, const stcgen_params *params)
                           "16'd0;\n",
                     sel, counts);
     stcgen_text_raw(text, "  assign dropped_o = dropped_q;\n");
+    stcgen_text_raw(text, "  assign watched_o = watched;\n");
 }
 
 static void emit_flops(stcgen_text *text, const stcgen_params *params)

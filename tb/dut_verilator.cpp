@@ -282,6 +282,8 @@ struct dut {
     uint64_t time = 0;
     var_ref counters[DUT_COUNTERS];
     var_ref row_state, tag_req, data_req, touch_bank;  // row_state: u_ctrl.u_rowstate's words
+    // u_ctrl's store buffer: a store hit not yet written into its line
+    var_ref sb_valid, sb_bank, sb_row, sb_word, sb_be, sb_data;
     unsigned tag_bits = 0;   // of a tag SRAM word
     bool counters_32 = false;  // every counter a 32-bit word (the fast path of dut_counters)
     var_ref strobes[4];
@@ -329,6 +331,12 @@ extern "C" dut *dut_open(const char *wave_path, unsigned tag_bits, char *err, si
     }
     ok = ok && find_var(&d->context, ctrl + ".u_rowstate", "mem", &d->row_state);
     ok = ok && find_var(&d->context, ctrl, "touch_bank", &d->touch_bank);
+    ok = ok && find_var(&d->context, ctrl, "sb_valid_q", &d->sb_valid) &&
+         find_var(&d->context, ctrl, "sb_bank_q", &d->sb_bank) &&
+         find_var(&d->context, ctrl, "sb_row_q", &d->sb_row) &&
+         find_var(&d->context, ctrl, "sb_word_q", &d->sb_word) &&
+         find_var(&d->context, ctrl, "sb_be_q", &d->sb_be) &&
+         find_var(&d->context, ctrl, "sb_data_q", &d->sb_data);
     ok = ok && find_var(&d->context, scope, "tag_req", &d->tag_req);
     ok = ok && find_var(&d->context, scope, "data_req", &d->data_req);
     d->has_strobes = true;
@@ -731,6 +739,17 @@ extern "C" int dut_slot(dut *d, unsigned bank, unsigned row, uint64_t *tag, uint
     *tag = read_scalar(element) & ((UINT64_C(1) << d->tag_bits) - 1);
     for (unsigned byte = 0; byte < line_bytes; byte++) {
         data[byte] = static_cast<const uint8_t *>(columns[byte].data)[row];
+    }
+    // A store waiting in the controller's store buffer belongs to the line
+    // (ARCHITECTURE.md 15.3): its bytes over the SRAM's.
+    if (read_scalar(d->sb_valid) && read_scalar(d->sb_bank) == bank && read_scalar(d->sb_row) == row) {
+        unsigned word = (unsigned)read_scalar(d->sb_word), be = (unsigned)read_scalar(d->sb_be);
+        uint32_t value = (uint32_t)read_scalar(d->sb_data);
+        for (unsigned byte = 0; byte < 4 && word * 4 + byte < line_bytes; byte++) {
+            if (be >> byte & 1u) {
+                data[word * 4 + byte] = (uint8_t)(value >> (8 * byte));
+            }
+        }
     }
     return 0;
 }
