@@ -36,8 +36,8 @@ static void emit_ports(stcgen_text *text, const stcgen_params *params)
     stcgen_text_raw(text, "  input  wire [%u:0]  cnt_sel_i,   // count read port: which count\n",
                     sel - 1);
     stcgen_text_raw(text, "  output wire [15:0] cnt_o,       // its value (0 beyond the last)\n");
-    stcgen_text_raw(text, "  output wire        watched_o,   // this cycle's event is watched: its "
-                          "counts change at the end of the next cycle\n");
+    stcgen_text_raw(text, "  output wire        array_o,     // this cycle's event reads the arrays: "
+                          "an event in the next cycle is dropped\n");
     stcgen_text_raw(text, "  output wire [15:0] dropped_o    // events refused in a stage-1 "
                           "write cycle (saturating)\n");
     stcgen_text_raw(text, ");\n");
@@ -195,11 +195,13 @@ static void emit_counts(stcgen_text *text, const stcgen_params *params)
     stcgen_text_raw(text, "      cnt_d[16 * index +: 16] = halve ? sum[16:1] : sum[15:0];\n");
     stcgen_text_raw(text, "    end\n");
     stcgen_text_raw(text, "  end\n");
-    stcgen_text_raw(text, "\n  assign cnt_o = (cnt_sel_i < %u'd%u) ? cnt_q[16 * cnt_sel_i +: 16] : "
+    stcgen_text_raw(text, "\n  // Read with stage 1's increments: the counts after every earlier event,\n"
+                          "  // also one in the cycle before.\n");
+    stcgen_text_raw(text, "  assign cnt_o = (cnt_sel_i < %u'd%u) ? cnt_d[16 * cnt_sel_i +: 16] : "
                           "16'd0;\n",
                     sel, counts);
     stcgen_text_raw(text, "  assign dropped_o = dropped_q;\n");
-    stcgen_text_raw(text, "  assign watched_o = watched;\n");
+    stcgen_text_raw(text, "  assign array_o   = array_rd;\n");
 }
 
 static void emit_flops(stcgen_text *text, const stcgen_params *params)

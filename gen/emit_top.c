@@ -71,11 +71,10 @@ const char *const *stcgen_top_mux_lines(void)
  * request (section 15.3). */
 static const char *const top_gap_lines[] = {
     "// A hit's response cycle accepts the next request (15.3) unless the",
-    "// monitor watched this access (its counts change at the end of the next",
-    "// cycle, which a step then reading them must see, and its arrays are",
-    "// written then) or this access is the decision's (its change lands",
-    "// before the next request: 18.3).",
-    "assign back_to_back = !mon_watched && !tun_last_step;",
+    "// monitor reads its arrays for this access (they are written in the next",
+    "// cycle, when an access would be dropped) or this access is the",
+    "// decision's (its change lands before the next request: 18.3).",
+    "assign back_to_back = !mon_array && !tun_last_step;",
     NULL,
 };
 
@@ -150,8 +149,8 @@ static void emit_monitor_tuner(stcgen_text *text, const stcgen_params *params)
     }
     stcgen_text_line(text, "wire [%u:0]  mon_cnt_sel;", params->monitor_sel_bits - 1);
     stcgen_text_line(text, "wire [15:0]  mon_cnt;");
-    stcgen_text_line(text, "wire [15:0]  unused_mon_dropped;  // none: back_to_back keeps a gap after a watched access");
-    stcgen_text_line(text, "wire         mon_watched;");
+    stcgen_text_line(text, "wire [15:0]  unused_mon_dropped;  // none: back_to_back keeps a gap after an array access");
+    stcgen_text_line(text, "wire         mon_array;");
     stcgen_text_line(text, "wire         tun_last_step;");
     for (const char *const *line = top_gap_lines; *line; line++) {
         stcgen_text_line(text, "%s",
@@ -168,7 +167,7 @@ static void emit_monitor_tuner(stcgen_text *text, const stcgen_params *params)
     stcgen_text_line(text, "  .ev_write_i (ev_write),");
     stcgen_text_line(text, "  .cnt_sel_i  (mon_cnt_sel),");
     stcgen_text_line(text, "  .cnt_o      (mon_cnt),");
-    stcgen_text_line(text, "  .watched_o  (mon_watched),");
+    stcgen_text_line(text, "  .array_o    (mon_array),");
     stcgen_text_line(text, "  .dropped_o  (unused_mon_dropped)");
     stcgen_text_line(text, ");");
     stcgen_text_blank(text);

@@ -45,7 +45,7 @@ $(foreach b,$(LS_BREAKS),$(eval LS_ARGS_broken-$(b) := $(if $(filter tuner-%,$(b
 # The seed tuner's breaks (tuner-*) are built with --tuner seed; these are
 # the monitor tuner's (the default) joints in the top: the events it sees,
 # and the configuration multiplexer with the decision unit as the tuner.
-LS_MONITOR_BREAKS := monitor-line monitor-write tuner-mux tuner-flag b2b-watched b2b-decide
+LS_MONITOR_BREAKS := monitor-line monitor-write tuner-mux tuner-flag b2b-array b2b-decide
 $(foreach b,$(LS_MONITOR_BREAKS),$(eval LS_ARGS_broken-m$(b) := --debug-break $(b)))
 LS_TAGS := $(LS_GEOMETRIES) seed serial icache pair-i pair-d fixed simsram \
     $(addprefix broken-,$(LS_BREAKS)) $(addprefix broken-m,$(LS_MONITOR_BREAKS))

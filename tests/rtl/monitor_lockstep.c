@@ -13,10 +13,11 @@
  * the same program the generator wrote into the RTL (the program itself
  * is checked against stc_fixed_monitor_energy in test_monitor_tuner.c).
  * Timing (ARCHITECTURE.md 17-18): an event counts at the end of the cycle
- * after its own, so the monitor model observes each event one cycle late,
- * and the unit reads the counts as they are before that; an event in the
- * cycle after one that accessed the arrays is dropped by the monitor (the
- * unit still steps on it).
+ * after its own, and the count port shows it from that cycle on (stage
+ * 1's increments included), so the monitor model observes each event at
+ * the start of the next cycle and the unit reads the counts after every
+ * earlier event; an event in the cycle after one that accessed the arrays
+ * is dropped by the monitor (the unit still steps on it).
  *
  * Around the unit the harness plays the controller: a change offered is
  * accepted after 0-3 cycles and done then or up to 20 cycles later, and no
@@ -194,10 +195,12 @@ static void play_software(harness *h, monitor_dut_in *in)
     stc_monitor_tuner_out model;
     stc_monitor_tuner_outputs(&h->unit, &model);
     /* Also inside a decision a few events before the counts fill (count
-     * 0 reaches 2^16 first): the configuration in use then closes with no
-     * energy (section 18.3: all ones), so the decision the halving lands
-     * in would move to any lowest, unless its last step sees the halving. */
-    uint64_t watched = stc_monitor_watched(h->model);
+     * 0 reaches 2^16 first; every time, not only the first): the
+     * configuration in use then closes with no energy (section 18.3: all
+     * ones), so the decision the halving lands in would move to any
+     * lowest, unless its last step sees the halving. */
+    uint64_t counts[MAX_COUNTS];
+    uint64_t watched = stc_monitor_counts(h->model, counts, MAX_COUNTS) ? counts[0] : 0;
     uint64_t steps_left = h->program.step_count - 1 - h->unit.q.step;
     bool near_halving = h->unit.q.deciding && watched < 65536 && 65536 - watched + 4 < steps_left;
     if (!in->valid && !model.busy && !h->changing &&
@@ -219,13 +222,36 @@ static void play_software(harness *h, monitor_dut_in *in)
     }
 }
 
-/* One cycle: the unit's model steps on the counts as the RTL's unit sees
- * them (before the previous cycle's event is counted), the monitor model
- * takes the previous cycle's event, the RTL this one's; then the two are
+/* One cycle: the monitor model takes the previous cycle's event and every
+ * count is compared with the RTL's count port; the unit's model steps on
+ * those counts, the RTL takes this cycle's event; then the unit is
  * compared. Returns whether the event happened (none while the controller
  * the harness plays is changing configuration). */
+/* The monitor model takes the previous cycle's event; returns whether it
+ * accessed the arrays (an event in this cycle is then dropped). */
+static bool take_pending(harness *h)
+{
+    if (!h->pending) {
+        return false;
+    }
+    uint64_t before = stc_monitor_array_accesses(h->model);
+    uint64_t watched = stc_monitor_watched(h->model);
+    stc_monitor_observe(h->model, line_address(h, h->pending_line), h->pending_write);
+    h->halvings += stc_monitor_watched(h->model) < watched;
+    h->pending = false;
+    return stc_monitor_array_accesses(h->model) != before;
+}
+
 static bool cycle(harness *h, bool valid, uint64_t line, bool write)
 {
+    bool array = take_pending(h);
+    /* Every cycle at first, then every 16th: a wrong count stays wrong,
+     * and so does a wrong energy (the registers hold the lowest and the
+     * current one). */
+    bool check = h->cycle < 50000 || h->cycle % 16 == 0;
+    if (check) {
+        compare(h);
+    }
     stc_monitor_tuner_out unit_out;
     stc_monitor_tuner_outputs(&h->unit, &unit_out);
     valid = valid && !unit_out.busy;
@@ -272,15 +298,6 @@ static bool cycle(harness *h, bool valid, uint64_t line, bool write)
         h->changes_done++;
     }
 
-    bool array = false;
-    if (h->pending) {
-        uint64_t before = stc_monitor_array_accesses(h->model);
-        uint64_t watched = stc_monitor_watched(h->model);
-        stc_monitor_observe(h->model, line_address(h, h->pending_line), h->pending_write);
-        array = stc_monitor_array_accesses(h->model) != before;
-        h->halvings += stc_monitor_watched(h->model) < watched;
-        h->pending = false;
-    }
     bool dropped = valid && array; /* stage 1 writes the arrays this cycle */
     monitor_dut_step(h->dut, &in);
     h->cycle++;
@@ -293,11 +310,7 @@ static bool cycle(harness *h, bool valid, uint64_t line, bool write)
         h->pending_line = line;
         h->pending_write = write;
     }
-    /* Every cycle at first, then every 16th: a wrong count stays wrong,
-     * and so does a wrong energy (the registers hold the lowest and the
-     * current one). */
-    if (h->cycle < 50000 || h->cycle % 16 == 0) {
-        compare(h);
+    if (check) {
         compare_unit(h);
     }
     return valid;
@@ -437,6 +450,7 @@ int monitor_lockstep_main(monitor_dut *dut, bool read_only, int argc, char **arg
         h.codes[index] = stc_tuner_config_pack(&configs[index]);
     }
     monitor_dut_reset(dut);
+    take_pending(&h);
     compare(&h);
     compare_unit(&h);
     stream_events(&h, "program stream", events, 3);
