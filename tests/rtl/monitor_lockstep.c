@@ -349,8 +349,33 @@ static uint64_t next_line(harness *h, uint64_t *run)
     return ((uint64_t)next_random(&h->rng) << 7 ^ next_random(&h->rng)) & line_mask;
 }
 
+/* Whether the coming halving of the counts (count 0 reaching 2^16 within
+ * 200 watched events) would fall outside every decision, or within its
+ * last 4 steps: then no decision sees it, and play_software's move inside
+ * the decision it lands in (18.3's halving check) cannot happen. A dropped
+ * event steps the unit's window but not count 0, so dropping events
+ * shifts the decisions against the halving. */
+static bool halving_between_decisions(const harness *h)
+{
+    uint64_t counts[MAX_COUNTS];
+    if (stc_monitor_counts(h->model, counts, MAX_COUNTS) == 0 || counts[0] >= 65536 ||
+        counts[0] + 200 < 65536) {
+        return false;
+    }
+    uint64_t to_halving = 65536 - counts[0];
+    const stc_monitor_tuner_regs *q = &h->unit.q;
+    uint64_t steps = h->program.step_count, window = h->unit.build.window;
+    if (q->deciding && to_halving + 4 < steps - 1 - q->step) {
+        return false;
+    }
+    uint64_t to_start = window - 1 - q->win; /* the access that ends the window */
+    return !(to_halving > to_start && to_halving + 4 < to_start + steps);
+}
+
 /* Events of the program-like stream, each followed by 1 .. max_gap idle
- * cycles (max_gap 0: back to back, so the RTL drops some). */
+ * cycles (max_gap 0: back to back, so the RTL drops some; so it does,
+ * whatever max_gap, where that moves a halving of the counts into a
+ * decision: halving_between_decisions). */
 static void stream_events(harness *h, const char *scenario, unsigned long events,
                           unsigned max_gap)
 {
@@ -361,6 +386,9 @@ static void stream_events(harness *h, const char *scenario, unsigned long events
         bool write = !h->read_only && next_random(&h->rng) % 100 < 30;
         event(h, line, write);
         unsigned gap = max_gap ? 1 + next_random(&h->rng) % max_gap : 0;
+        if (halving_between_decisions(h)) {
+            gap = 0;
+        }
         for (unsigned idle = 0; idle < gap && !h->failed; idle++) {
             cycle(h, false, next_random(&h->rng), next_random(&h->rng) & 1);
         }
