@@ -10,13 +10,14 @@
  * printed).
  */
 #include "commands.h"
+#include "options.h"
 #include "coherent.h"
 #include "coherence_energy.h"
 #include "json.h"
 #include "mc_trace.h"
 
-#include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,26 +42,15 @@ static const char usage_text[] =
     "  -h, --help               this text\n"
     "Exit status: 0 no violation, 1 bad trace, 2 bad usage, 3 violations found.\n";
 
+static const char program[] = "stcsim coherence";
+
+/* Bad usage: "stcsim coherence: MESSAGE" (fmt with what), then where the
+ * usage is. Returns STC_CLI_BAD_USAGE. */
 static int usage_error(const char *fmt, const char *what)
 {
-    fprintf(stderr, "stcsim coherence: ");
-    fprintf(stderr, fmt, what);
-    fprintf(stderr, "\n(stcsim coherence --help for usage)\n");
-    return 2;
-}
-
-/* A decimal number in [min, max]. */
-static int parse_number(const char *text, unsigned long min, unsigned long max, unsigned long *value)
-{
-    if (!text || !*text || *text < '0' || *text > '9')
-        return -1;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno || *end || v < min || v > max)
-        return -1;
-    *value = (unsigned long)v;
-    return 0;
+    stc_cli_message(program, fmt, what);
+    fputs("(stcsim coherence --help for usage)\n", stderr);
+    return STC_CLI_BAD_USAGE;
 }
 
 /* splitmix64: the value of the n-th store, different for every n. */
@@ -201,106 +191,139 @@ static void print_json(const stc_coh_system *system, const char *trace_name)
     printf("]}}\n");
 }
 
-int stc_coh_main(int argc, char **argv)
+typedef struct {
+    stc_coh_config config;
+    const char *trace_path;
+    bool json;
+} coh_options;
+
+/* One of --cores, --protocol, --size, --ways, --line with its value. Each
+ * is checked alone here; stc_coh_create judges the combination. */
+static int parse_valued(stc_coh_config *config, const char *arg, const char *text)
 {
-    stc_coh_config config = {.cores = 4, .size_bytes = 8192, .ways = 4, .line_bytes = 32,
-                             .protocol = STC_COH_MESI, .table = NULL};
-    const char *path = NULL;
-    int json = 0;
+    uint64_t value;
+    if (!strcmp(arg, "--protocol")) {
+        char err[ERR_LEN];
+        if (stc_coh_protocol_parse(text, &config->protocol, err, sizeof err) != 0)
+            return usage_error("--protocol: %s", err);
+    } else if (!strcmp(arg, "--cores")) {
+        if (stc_cli_count_in_range(text, 1, STC_COH_MAX_CORES, &value) != 0)
+            return usage_error("--cores '%s': must be 1..8", text);
+        config->cores = (unsigned)value;
+    } else if (!strcmp(arg, "--size")) {
+        if (stc_cli_count_in_range(text, 1, 1ul << 30, &value) != 0)
+            return usage_error("--size '%s': must be a number of bytes, 1..2^30", text);
+        config->size_bytes = (uint32_t)value;
+    } else if (!strcmp(arg, "--ways")) {
+        if (stc_cli_count_in_range(text, 1, 1024, &value) != 0)
+            return usage_error("--ways '%s': must be 1..1024", text);
+        config->ways = (uint32_t)value;
+    } else {
+        if (stc_cli_count_in_range(text, 1, STC_COH_MAX_LINE, &value) != 0)
+            return usage_error("--line '%s': must be a power of two, 4..256", text);
+        config->line_bytes = (uint32_t)value;
+    }
+    return STC_CLI_PARSED;
+}
+
+/* Returns STC_CLI_PARSED, STC_CLI_HELP_SHOWN, or STC_CLI_BAD_USAGE after a
+ * message. */
+static int parse_options(int argc, char **argv, coh_options *opts)
+{
+    static const char *const valued[] = {"--cores", "--protocol", "--size", "--ways", "--line",
+                                         NULL};
+    *opts = (coh_options){.config = {.cores = 4, .size_bytes = 8192, .ways = 4, .line_bytes = 32,
+                                     .protocol = STC_COH_MESI, .table = NULL}};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
-        unsigned long value;
-        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+        if (stc_cli_is_help(arg)) {
             fputs(usage_text, stdout);
-            return 0;
+            return STC_CLI_HELP_SHOWN;
         }
         if (!strcmp(arg, "--json")) {
-            json = 1;
+            opts->json = true;
             continue;
         }
-        if (!strcmp(arg, "--cores") || !strcmp(arg, "--protocol") || !strcmp(arg, "--size") ||
-            !strcmp(arg, "--ways") || !strcmp(arg, "--line")) {
+        if (stc_cli_is_one_of(arg, valued)) {
             if (i + 1 >= argc)
                 return usage_error("%s needs a value", arg);
-            const char *text = argv[++i];
-            if (!strcmp(arg, "--protocol")) {
-                char err[ERR_LEN];
-                if (stc_coh_protocol_parse(text, &config.protocol, err, sizeof err) != 0)
-                    return usage_error("--protocol: %s", err);
-            } else if (!strcmp(arg, "--cores")) {
-                if (parse_number(text, 1, STC_COH_MAX_CORES, &value) != 0)
-                    return usage_error("--cores '%s': must be 1..8", text);
-                config.cores = (unsigned)value;
-            } else if (!strcmp(arg, "--size")) {
-                if (parse_number(text, 1, 1ul << 30, &value) != 0)
-                    return usage_error("--size '%s': must be a number of bytes, 1..2^30", text);
-                config.size_bytes = (uint32_t)value;
-            } else if (!strcmp(arg, "--ways")) {
-                if (parse_number(text, 1, 1024, &value) != 0)
-                    return usage_error("--ways '%s': must be 1..1024", text);
-                config.ways = (uint32_t)value;
-            } else {
-                if (parse_number(text, 1, STC_COH_MAX_LINE, &value) != 0)
-                    return usage_error("--line '%s': must be a power of two, 4..256", text);
-                config.line_bytes = (uint32_t)value;
-            }
+            int status = parse_valued(&opts->config, arg, argv[++i]);
+            if (status != STC_CLI_PARSED)
+                return status;
             continue;
         }
-        if (arg[0] == '-' && arg[1] != '\0')
+        if (!stc_cli_is_operand(arg))
             return usage_error("unknown option '%s'", arg);
-        if (path)
+        if (opts->trace_path)
             return usage_error("one trace only ('%s' is a second one)", arg);
-        path = arg;
+        opts->trace_path = arg;
     }
-    if (!path)
+    if (!opts->trace_path)
         return usage_error("%s", "no trace given");
+    return STC_CLI_PARSED;
+}
 
-    char err[ERR_LEN];
-    stc_coh_system *system = stc_coh_create(&config, err, sizeof err);
-    if (!system) {
-        /* the options were each in range: the combination is wrong */
-        return usage_error("--size/--ways/--line: %s", err);
-    }
-    stc_mc_trace *trace = stc_mc_trace_open(path, config.cores, err, sizeof err);
-    if (!trace) {
-        fprintf(stderr, "stcsim coherence: %s\n", err);
-        stc_coh_destroy(system);
-        return 1;
-    }
+/* Every record of the trace through the system. Returns 0, or 1 after the
+ * message of a record the system refuses or the trace's error. */
+static int run_trace(stc_coh_system *system, stc_mc_trace *trace, const stc_coh_config *config)
+{
     uint64_t stores = 0;
     stc_mc_ref ref;
     int got;
-    int status = 0;
     while ((got = stc_mc_trace_next(trace, &ref)) > 0) {
         if (ref.label == STC_MC_FETCH) {
             stc_coh_fetch(system, ref.core);
             continue;
         }
-        if (ref.size > config.line_bytes) {
-            fprintf(stderr, "stcsim coherence: %s:%" PRIu64 ": size %" PRIu32
-                            " larger than the line (%" PRIu32 " bytes)\n",
-                    stc_mc_trace_name(trace), stc_mc_trace_line(trace), ref.size, config.line_bytes);
-            status = 1;
-            break;
+        if (ref.size > config->line_bytes) {
+            stc_cli_message(program, "%s:%" PRIu64 ": size %" PRIu32
+                                     " larger than the line (%" PRIu32 " bytes)",
+                            stc_mc_trace_name(trace), stc_mc_trace_line(trace), ref.size,
+                            config->line_bytes);
+            return 1;
         }
+        /* Each store writes a value no other store wrote, so the data
+         * check sees any load that returns a stale copy. */
         stc_coh_op op = ref.label == STC_MC_WRITE ? STC_COH_OP_STORE : STC_COH_OP_LOAD;
         uint64_t value = op == STC_COH_OP_STORE ? store_value(stores++) : 0;
         if (stc_coh_access(system, ref.core, op, ref.addr, ref.size, value, NULL) != 0) {
-            fprintf(stderr, "stcsim coherence: %s:%" PRIu64 ": %s\n", stc_mc_trace_name(trace),
-                    stc_mc_trace_line(trace), stc_coh_error(system));
-            status = 1;
-            break;
+            stc_cli_message(program, "%s:%" PRIu64 ": %s", stc_mc_trace_name(trace),
+                            stc_mc_trace_line(trace), stc_coh_error(system));
+            return 1;
         }
     }
     if (got < 0) {
-        fprintf(stderr, "stcsim coherence: %s\n", stc_mc_trace_error(trace));
-        status = 1;
+        stc_cli_message(program, "%s", stc_mc_trace_error(trace));
+        return 1;
     }
+    return 0;
+}
+
+int stc_coh_main(int argc, char **argv)
+{
+    coh_options opts;
+    int status = parse_options(argc, argv, &opts);
+    if (status != STC_CLI_PARSED)
+        return status == STC_CLI_HELP_SHOWN ? 0 : status;
+    char err[ERR_LEN];
+    stc_coh_system *system = stc_coh_create(&opts.config, err, sizeof err);
+    if (!system) {
+        /* the options were each in range: the combination is wrong */
+        return usage_error("--size/--ways/--line: %s", err);
+    }
+    stc_mc_trace *trace = stc_mc_trace_open(opts.trace_path, opts.config.cores, err, sizeof err);
+    if (!trace) {
+        stc_cli_message(program, "%s", err);
+        stc_coh_destroy(system);
+        return 1;
+    }
+    status = run_trace(system, trace, &opts.config);
     if (status == 0) {
-        if (json)
+        if (opts.json)
             print_json(system, stc_mc_trace_name(trace));
         else
             print_text(system, stc_mc_trace_name(trace));
+        /* The counters are printed either way; the status tells a script. */
         if (stc_coh_violation_count(system) > 0)
             status = 3;
     }

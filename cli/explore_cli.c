@@ -8,6 +8,7 @@
  * geometry left).
  */
 #include "commands.h"
+#include "options.h"
 #include "area_model.h"
 #include "count.h"
 #include "explore.h"
@@ -16,7 +17,6 @@
 
 #include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,18 +95,7 @@ typedef struct {
     size_t skipped_count;
 } candidate_set;
 
-/* Print "stcsim explore: MESSAGE" on stderr; returns the usage status 2. */
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage_error(const char *fmt, ...)
-{
-    va_list args;
-    va_start(args, fmt);
-    fprintf(stderr, "stcsim explore: ");
-    vfprintf(stderr, fmt, args);
-    fputc('\n', stderr);
-    va_end(args);
-    return 2;
-}
+static const char program[] = "stcsim explore";
 
 /* ---- Options -------------------------------------------------------------- */
 
@@ -145,9 +134,11 @@ static int parse_list(const char *option, const char *text, unsigned min, unsign
         item[len] = '\0';
         if (stc_parse_count(item, &value) != 0 || value < min || value > max ||
             !stc_is_power_of_two(value) || list->count == MAX_LIST) {
-            return usage_error("%s '%s': expected a comma-separated list of powers of two from "
-                               "%u to %u (at most %d), e.g. %u,%u",
-                               option, text, min, max, MAX_LIST, min, min * 2);
+            return stc_cli_usage_error(
+                program,
+                "%s '%s': expected a comma-separated list of powers of two from "
+                "%u to %u (at most %d), e.g. %u,%u",
+                option, text, min, max, MAX_LIST, min, min * 2);
         }
         list->values[list->count++] = (unsigned)value;
         cursor += strcspn(cursor, ",");
@@ -168,16 +159,18 @@ static int parse_base_geometry(const char *list, stc_geometry *base)
     for (const char *cursor = list; *cursor;) {
         for (size_t index = 0; index < sizeof ranged / sizeof ranged[0]; index++) {
             if (!strncmp(cursor, ranged[index], strlen(ranged[index]))) {
-                return usage_error("--geometry '%s': banks, bank_bytes and line_bytes are "
-                                   "explored: give them with --banks, --bank-bytes, --line-bytes",
-                                   list);
+                return stc_cli_usage_error(
+                    program,
+                    "--geometry '%s': banks, bank_bytes and line_bytes are "
+                    "explored: give them with --banks, --bank-bytes, --line-bytes",
+                    list);
             }
         }
         cursor += strcspn(cursor, ",");
         cursor += *cursor == ',';
     }
     if (stc_geometry_parse(base, list, err, sizeof err) != 0) {
-        return usage_error("--geometry: %s", err);
+        return stc_cli_usage_error(program, "--geometry: %s", err);
     }
     return 0;
 }
@@ -196,10 +189,14 @@ static void set_defaults(explore_options *opts)
     stc_geometry_default(&opts->base);
 }
 
-/* One option with a value. Returns 0 or 2 after a message. */
-static int parse_valued(explore_options *opts, const char *arg, const char *value)
+/* One option of valued_options with its value. Returns STC_CLI_PARSED or
+ * STC_CLI_BAD_USAGE after a message. */
+static int parse_valued(void *context, const char *arg, const char *value)
 {
+    explore_options *opts = context;
+    static const char *const wp_modes[] = {"both", "on", "off", NULL};
     uint64_t number = 0;
+    int wp_mode = 0;
     if (!strcmp(arg, "--banks")) {
         return parse_list(arg, value, 1, STC_MAX_BANKS, &opts->banks);
     } else if (!strcmp(arg, "--bank-bytes")) {
@@ -207,89 +204,83 @@ static int parse_valued(explore_options *opts, const char *arg, const char *valu
     } else if (!strcmp(arg, "--line-bytes")) {
         return parse_list(arg, value, STC_WORD_BYTES, 1u << 16, &opts->line_bytes);
     } else if (!strcmp(arg, "--wp")) {
-        if (strcmp(value, "both") && strcmp(value, "on") && strcmp(value, "off")) {
-            return usage_error("--wp '%s': expected both, on or off", value);
+        if (stc_cli_choice_option(program, arg, value, wp_modes, &wp_mode) != STC_CLI_PARSED) {
+            return STC_CLI_BAD_USAGE;
         }
-        opts->wp_on = strcmp(value, "off") != 0;
-        opts->wp_off = strcmp(value, "on") != 0;
-    } else if (!strcmp(arg, "-g") || !strcmp(arg, "--geometry")) {
+        opts->wp_on = strcmp(wp_modes[wp_mode], "off") != 0;
+        opts->wp_off = strcmp(wp_modes[wp_mode], "on") != 0;
+    } else if (stc_cli_is_option(arg, "-g", "--geometry")) {
         return parse_base_geometry(value, &opts->base);
     } else if (!strcmp(arg, "--energy")) {
         opts->energy_paths[opts->energy_count++] = value;
     } else if (!strcmp(arg, "--jobs")) {
-        if (stc_parse_count(value, &number) != 0 || number == 0 || number > 256) {
-            return usage_error("--jobs '%s': expected a number of threads, 1..256", value);
+        if (stc_cli_count_option(program, arg, value, 1, 256, "a number of threads, 1..256",
+                                 &number) != STC_CLI_PARSED) {
+            return STC_CLI_BAD_USAGE;
         }
         opts->jobs = (unsigned)number;
     } else if (!strcmp(arg, "--limit")) {
-        if (stc_parse_count(value, &opts->limit) != 0 || opts->limit == 0) {
-            return usage_error("--limit '%s': expected a positive number of references", value);
-        }
-    } else if (stc_trace_format_parse(value, &opts->format) != 0) {
-        return usage_error("--format '%s': expected auto, din or lackey", value);
+        return stc_cli_limit_option(program, value, &opts->limit);
+    } else {
+        return stc_cli_format_option(program, value, &opts->format);
     }
-    return 0;
+    return STC_CLI_PARSED;
 }
 
-/* Returns 0, 1 after --help, or 2 after a message. */
+/* The options that take a value; the rest are flags or traces. */
+static const char *const valued_options[] = {
+    "--banks",  "--bank-bytes", "--line-bytes", "--wp", "-g",       "--geometry",
+    "--energy", "--jobs",       "--limit",      "-f",   "--format", NULL,
+};
+
+static bool *flag_of(void *context, const char *arg)
+{
+    explore_options *opts = context;
+    return !strcmp(arg, "--json")        ? &opts->json
+           : !strcmp(arg, "--tuned")     ? &opts->tuned
+           : !strcmp(arg, "--area-only") ? &opts->area_only
+                                         : NULL;
+}
+
+static int take_trace(void *context, const char *arg)
+{
+    explore_options *opts = context;
+    opts->traces[opts->trace_count++] = arg;
+    return STC_CLI_PARSED;
+}
+
+/* Returns STC_CLI_PARSED, STC_CLI_HELP_SHOWN, or STC_CLI_BAD_USAGE after a
+ * message. */
 static int parse_options(int argc, char **argv, explore_options *opts)
 {
+    static const stc_cli_grammar grammar = {
+        .program = program, .usage_text = usage_text, .valued = valued_options,
+        .flag = flag_of, .operand = take_trace, .option = parse_valued};
     memset(opts, 0, sizeof *opts);
     set_defaults(opts);
     opts->traces = calloc((size_t)argc + 1, sizeof *opts->traces);
     opts->energy_paths = calloc((size_t)argc + 1, sizeof *opts->energy_paths);
     if (!opts->traces || !opts->energy_paths) {
-        return usage_error("%s", "out of memory");
+        return stc_cli_usage_error(program, "out of memory");
     }
-    static const char *const valued[] = {"--banks", "--bank-bytes", "--line-bytes", "--wp", "-g",
-                                         "--geometry", "--energy", "--jobs", "--limit", "-f",
-                                         "--format"};
-    for (int index = 1; index < argc; index++) {
-        const char *arg = argv[index];
-        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-            fputs(usage_text, stdout);
-            return 1;
-        }
-        bool *flag = !strcmp(arg, "--json")        ? &opts->json
-                     : !strcmp(arg, "--tuned")     ? &opts->tuned
-                     : !strcmp(arg, "--area-only") ? &opts->area_only
-                                                   : NULL;
-        if (flag) {
-            *flag = true;
-            continue;
-        }
-        if (arg[0] != '-' || !strcmp(arg, "-")) {
-            opts->traces[opts->trace_count++] = arg;
-            continue;
-        }
-        bool known = false;
-        for (size_t name = 0; name < sizeof valued / sizeof valued[0]; name++) {
-            known = known || !strcmp(arg, valued[name]);
-        }
-        if (!known) {
-            return usage_error("unknown option '%s' (see --help)", arg);
-        }
-        if (index + 1 >= argc) {
-            return usage_error("option %s needs a value (see --help)", arg);
-        }
-        int status = parse_valued(opts, arg, argv[++index]);
-        if (status != 0) {
-            return status;
-        }
+    int status = stc_cli_parse(&grammar, opts, argc, argv);
+    if (status != STC_CLI_PARSED) {
+        return status;
     }
     if (opts->area_only && (opts->trace_count || opts->tuned || opts->energy_count)) {
-        return usage_error("%s", "--area-only takes no trace, --tuned or --energy");
+        return stc_cli_usage_error(program, "--area-only takes no trace, --tuned or --energy");
     }
     if (!opts->area_only && opts->trace_count == 0) {
-        return usage_error("%s", "no trace given (one or more files; see --help)");
+        return stc_cli_usage_error(program, "no trace given (one or more files; see --help)");
     }
     for (size_t index = 0; index < opts->trace_count; index++) {
         if (!strcmp(opts->traces[index], "-")) {
-            return usage_error("%s", "standard input (-) cannot be explored: each trace is "
-                                     "read several times; give a file");
+            return stc_cli_usage_error(program,
+                                       "standard input (-) cannot be explored: each trace is "
+                                       "read several times; give a file");
         }
     }
-    return 0;
+    return STC_CLI_PARSED;
 }
 
 /* ---- Candidates and their energy tables ------------------------------------ */
@@ -300,7 +291,7 @@ static int build_candidates(const explore_options *opts, candidate_set *set)
     set->candidates = calloc(most, sizeof *set->candidates);
     set->skipped = calloc(most, sizeof *set->skipped);
     if (!set->candidates || !set->skipped) {
-        return usage_error("%s", "out of memory");
+        return stc_cli_usage_error(program, "out of memory");
     }
     for (size_t b = 0; b < opts->banks.count; b++) {
         for (size_t s = 0; s < opts->bank_bytes.count; s++) {
@@ -336,8 +327,9 @@ static int build_candidates(const explore_options *opts, candidate_set *set)
         }
     }
     if (set->candidate_count == 0) {
-        return usage_error("%s", "no geometry left to explore: stcgen refuses every one of the "
-                                 "ranges (run with --area-only to see why)");
+        return stc_cli_usage_error(program,
+                                   "no geometry left to explore: stcgen refuses every one of the "
+                                   "ranges (run with --area-only to see why)");
     }
     return 0;
 }
@@ -349,7 +341,7 @@ static int assign_energy_tables(const explore_options *opts, candidate_set *set)
     char err[ERR_LEN], first_err[ERR_LEN];
     const char **owner = calloc(set->candidate_count, sizeof *owner);
     if (!owner) {
-        return usage_error("%s", "out of memory");
+        return stc_cli_usage_error(program, "out of memory");
     }
     int status = 0;
     for (size_t file = 0; file < opts->energy_count && status == 0; file++) {
@@ -365,23 +357,27 @@ static int assign_energy_tables(const explore_options *opts, candidate_set *set)
                 continue;
             }
             if (owner[c] && strcmp(owner[c], path) != 0) {
-                status = usage_error("--energy: %s and %s are both for geometry %s", owner[c],
-                                     path, candidate->name);
+                status =
+                    stc_cli_usage_error(program, "--energy: %s and %s are both for geometry %s",
+                                        owner[c], path, candidate->name);
             }
             owner[c] = path;
             candidate->energy_table = table;
             matched++;
         }
         if (status == 0 && matched == 0) {
-            status = usage_error("--energy: %s names no explored geometry (%s)", path, first_err);
+            status = stc_cli_usage_error(program, "--energy: %s names no explored geometry (%s)",
+                                         path, first_err);
         }
     }
     for (size_t c = 0; c < set->candidate_count && status == 0 && opts->energy_count; c++) {
         if (!owner[c]) {
-            status = usage_error("--energy: no table for geometry %s (with --energy every "
-                                 "explored geometry needs its own table; narrow the ranges or "
-                                 "add one)",
-                                 set->candidates[c].name);
+            status =
+                stc_cli_usage_error(program,
+                                    "--energy: no table for geometry %s (with --energy every "
+                                    "explored geometry needs its own table; narrow the ranges or "
+                                    "add one)",
+                                    set->candidates[c].name);
         }
     }
     free(owner);
@@ -402,8 +398,9 @@ static int check_tuner_tables(const candidate_set *set)
         if (stc_fixed_from_table(&candidate->energy_table, &coefficients, err, sizeof err) != 0 ||
             stc_fixed_monitor_from_table(&candidate->energy_table, &monitor, err, sizeof err) !=
                 0) {
-            return usage_error("--tuned: the energy table %s cannot be loaded into the tuner: %s",
-                               candidate->energy_table.source, err);
+            return stc_cli_usage_error(
+                program, "--tuned: the energy table %s cannot be loaded into the tuner: %s",
+                candidate->energy_table.source, err);
         }
     }
     return 0;
@@ -430,7 +427,7 @@ static int summarize(const candidate_set *set, const stc_explore_result *result,
     if (!points || !on_front) {
         free(points);
         free(on_front);
-        fprintf(stderr, "stcsim explore: out of memory\n");
+        stc_cli_message(program, "out of memory");
         return 1;
     }
     int status = 0;
@@ -446,7 +443,7 @@ static int summarize(const candidate_set *set, const stc_explore_result *result,
         const stc_explore_candidate *candidate = &set->candidates[c];
         if (stc_area_of(&candidate->geometry, candidate->way_prediction, &sum->area, err,
                         sizeof err) != 0) {
-            fprintf(stderr, "stcsim explore: area of %s: %s\n", candidate->name, err);
+            stc_cli_message(program, "area of %s: %s", candidate->name, err);
             status = 1;
         }
         points[c].energy = sum->energy_nj;
@@ -662,7 +659,8 @@ static void print_area_json(const stc_area *area)
     printf("}}");
 }
 
-static void print_candidate_json(const explore_options *opts, const stc_explore_candidate *candidate,
+static void print_candidate_json(const explore_options *opts,
+                                 const stc_explore_candidate *candidate,
                                  const candidate_summary *sum)
 {
     const stc_geometry *g = &candidate->geometry;
@@ -776,7 +774,7 @@ static int report(const explore_options *opts, const candidate_set *set,
     size_t *order = calloc(set->candidate_count, sizeof *order);
     int status = 1;
     if (!summary || !order) {
-        fprintf(stderr, "stcsim explore: out of memory\n");
+        stc_cli_message(program, "out of memory");
     } else if (summarize(set, opts->area_only ? NULL : result, summary) == 0) {
         size_t front_count = opts->area_only ? 0 : front_order(set, summary, order);
         if (opts->json) {
@@ -786,11 +784,7 @@ static int report(const explore_options *opts, const candidate_set *set,
         } else {
             print_table(opts, set, result, summary, order, front_count);
         }
-        status = 0;
-        if (fflush(stdout) != 0 || ferror(stdout)) {
-            fprintf(stderr, "stcsim explore: error writing the report\n");
-            status = 1;
-        }
+        status = stc_cli_finish_report(program);
     }
     free(summary);
     free(order);
@@ -815,7 +809,7 @@ static int run(const explore_options *opts, candidate_set *set, stc_explore_resu
         .progress = isatty(STDERR_FILENO) ? show_progress : NULL};
     status = stc_explore_run(&request, result, err, sizeof err);
     if (status != 0) {
-        fprintf(stderr, "stcsim explore: %s\n", err);
+        stc_cli_message(program, "%s", err);
     }
     return status;
 }

@@ -6,6 +6,7 @@
  * table or as JSON, so an error mid-trace leaves no partial report.
  */
 #include "commands.h"
+#include "options.h"
 #include "cache.h"
 #include "config.h"
 #include "count.h"
@@ -84,108 +85,85 @@ typedef struct {
     size_t order_count;
     uint64_t reconfig_every;
     uint64_t limit;
+    bool all;          /* -a: every configuration, which is the default anyway */
     bool json;
     int engine;        /* ENGINE_AUTO, ENGINE_STACK or ENGINE_MODEL */
     const char *energy_path;
+    const char *geometry_list; /* -g's list, applied once every option is read */
     stc_energy_table energy_table;
 } options;
 
-static int fail(const char *fmt, const char *detail)
+static const char program[] = "stcsim";
+
+/* The options that take a value; the rest are flags or the trace. */
+static const char *const valued_options[] = {
+    "-f",      "--format", "-c",       "--config", "-g",       "--geometry", "--reconfig-every",
+    "--order", "--limit",  "--engine", "--energy", NULL,
+};
+
+/* One option of valued_options with its value. Returns STC_CLI_PARSED or
+ * STC_CLI_BAD_USAGE after a message. */
+static int parse_valued(void *context, const char *arg, const char *value)
 {
-    fprintf(stderr, "stcsim: ");
-    fprintf(stderr, fmt, detail);
-    fputc('\n', stderr);
-    return 2;
+    static const char *const engine_names[] = {"stack", "model", NULL};
+    static const int engines[] = {ENGINE_STACK, ENGINE_MODEL};
+    options *opts = context;
+    int engine;
+    if (stc_cli_is_option(arg, "-f", "--format")) {
+        return stc_cli_format_option(program, value, &opts->format);
+    } else if (stc_cli_is_option(arg, "-c", "--config")) {
+        if (opts->config_count == MAX_RUNS) {
+            return stc_cli_usage_error(program, "too many --config options (%s)", value);
+        }
+        opts->config_names[opts->config_count++] = value;
+    } else if (stc_cli_is_option(arg, "-g", "--geometry")) {
+        opts->geometry_list = value;
+    } else if (!strcmp(arg, "--reconfig-every")) {
+        return stc_cli_count_option(program, arg, value, 1, UINT64_MAX,
+                                    "a positive number of references", &opts->reconfig_every);
+    } else if (!strcmp(arg, "--order")) {
+        if (opts->order_count == sizeof opts->orders / sizeof opts->orders[0]) {
+            return stc_cli_usage_error(program, "too many --order options (%s)", value);
+        }
+        opts->orders[opts->order_count++] = value;
+    } else if (!strcmp(arg, "--energy")) {
+        opts->energy_path = value;
+    } else if (!strcmp(arg, "--engine")) {
+        if (stc_cli_choice_option(program, arg, value, engine_names, &engine) !=
+            STC_CLI_PARSED) {
+            return STC_CLI_BAD_USAGE;
+        }
+        opts->engine = engines[engine];
+    } else {
+        return stc_cli_limit_option(program, value, &opts->limit);
+    }
+    return STC_CLI_PARSED;
 }
 
-/* Returns 0, 1 for --help, or 2 after printing an error. */
-static int parse_options(int argc, char **argv, options *opts)
+/* Once every option is read: the geometry and energy table they name, the
+ * engine's default, and the options that do not go together. Returns
+ * STC_CLI_PARSED or STC_CLI_BAD_USAGE after a message. */
+static int finish_options(options *opts)
 {
     char err[ERR_LEN];
-    memset(opts, 0, sizeof *opts);
-    stc_geometry_default(&opts->geometry);
-    const char *geometry_list = NULL;
-    for (int index = 1; index < argc; index++) {
-        const char *arg = argv[index];
-        const char *value = index + 1 < argc ? argv[index + 1] : NULL;
-        bool takes_value = true;
-        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-            fputs(usage_text, stdout);
-            return 1;
-        } else if (!strcmp(arg, "-a") || !strcmp(arg, "--all")) {
-            takes_value = false;
-        } else if (!strcmp(arg, "--json")) {
-            opts->json = true;
-            takes_value = false;
-        } else if (!strcmp(arg, "-f") || !strcmp(arg, "--format") || !strcmp(arg, "-c") ||
-                   !strcmp(arg, "--config") || !strcmp(arg, "-g") || !strcmp(arg, "--geometry") ||
-                   !strcmp(arg, "--reconfig-every") || !strcmp(arg, "--order") ||
-                   !strcmp(arg, "--limit") || !strcmp(arg, "--engine") ||
-                   !strcmp(arg, "--energy")) {
-            if (!value) {
-                return fail("option %s needs a value (see --help)", arg);
-            }
-            if (!strcmp(arg, "-f") || !strcmp(arg, "--format")) {
-                if (stc_trace_format_parse(value, &opts->format) != 0) {
-                    return fail("--format '%s': expected auto, din or lackey", value);
-                }
-            } else if (!strcmp(arg, "-c") || !strcmp(arg, "--config")) {
-                if (opts->config_count == MAX_RUNS) {
-                    return fail("too many --config options (%s)", value);
-                }
-                opts->config_names[opts->config_count++] = value;
-            } else if (!strcmp(arg, "-g") || !strcmp(arg, "--geometry")) {
-                geometry_list = value;
-            } else if (!strcmp(arg, "--reconfig-every")) {
-                if (stc_parse_count(value, &opts->reconfig_every) != 0 || opts->reconfig_every == 0) {
-                    return fail("--reconfig-every '%s': expected a positive number of references",
-                                value);
-                }
-            } else if (!strcmp(arg, "--order")) {
-                if (opts->order_count == sizeof opts->orders / sizeof opts->orders[0]) {
-                    return fail("too many --order options (%s)", value);
-                }
-                opts->orders[opts->order_count++] = value;
-            } else if (!strcmp(arg, "--energy")) {
-                opts->energy_path = value;
-            } else if (!strcmp(arg, "--engine")) {
-                if (strcmp(value, "stack") != 0 && strcmp(value, "model") != 0) {
-                    return fail("--engine '%s': expected stack or model", value);
-                }
-                opts->engine = !strcmp(value, "model") ? ENGINE_MODEL : ENGINE_STACK;
-            } else {
-                if (stc_parse_count(value, &opts->limit) != 0 || opts->limit == 0) {
-                    return fail("--limit '%s': expected a positive number of references", value);
-                }
-            }
-            index++;
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            return fail("unknown option '%s' (see --help)", arg);
-        } else {
-            if (opts->trace_path) {
-                return fail("more than one trace given ('%s'); stcsim reads one trace", arg);
-            }
-            opts->trace_path = arg;
-            takes_value = false;
-        }
-        (void)takes_value;
-    }
     if (!opts->trace_path) {
-        return fail("%s", "no trace given (a file, or - for stdin; see --help)");
+        return stc_cli_usage_error(program,
+                                   "no trace given (a file, or - for stdin; see --help)");
     }
-    if (geometry_list && stc_geometry_parse(&opts->geometry, geometry_list, err, sizeof err) != 0) {
-        return fail("--geometry: %s", err);
+    if (opts->geometry_list &&
+        stc_geometry_parse(&opts->geometry, opts->geometry_list, err, sizeof err) != 0) {
+        return stc_cli_usage_error(program, "--geometry: %s", err);
     }
-    if (!geometry_list && stc_geometry_init(&opts->geometry, err, sizeof err) != 0) {
-        return fail("%s", err);
+    if (!opts->geometry_list && stc_geometry_init(&opts->geometry, err, sizeof err) != 0) {
+        return stc_cli_usage_error(program, "%s", err);
     }
     if (opts->energy_path) {
         if (stc_energy_load(&opts->geometry, opts->energy_path, &opts->energy_table, err,
                             sizeof err) != 0) {
-            return fail("--energy: %s", err);
+            return stc_cli_usage_error(program, "--energy: %s", err);
         }
     } else if (stc_energy_default(&opts->geometry, &opts->energy_table, err, sizeof err) != 0) {
-        return fail("%s", err);
+        return stc_cli_usage_error(program, "%s", err);
     }
     /* One configuration is simulated faster by its own model than by a
      * stack pass that serves them all. */
@@ -193,13 +171,45 @@ static int parse_options(int argc, char **argv, options *opts)
         opts->engine = opts->config_count == 1 ? ENGINE_MODEL : ENGINE_STACK;
     }
     if (opts->order_count && !opts->reconfig_every) {
-        return fail("%s", "--order needs --reconfig-every N");
+        return stc_cli_usage_error(program, "--order needs --reconfig-every N");
     }
     if (opts->reconfig_every && opts->config_count) {
-        return fail("%s", "--config and --reconfig-every do not mix: give the configurations as "
-                          "--order list:CFG,CFG,...");
+        return stc_cli_usage_error(program, "--config and --reconfig-every do not mix: give the "
+                                            "configurations as --order list:CFG,CFG,...");
     }
-    return 0;
+    return STC_CLI_PARSED;
+}
+
+static bool *flag_of(void *context, const char *arg)
+{
+    options *opts = context;
+    return stc_cli_is_option(arg, "-a", "--all") ? &opts->all
+           : !strcmp(arg, "--json")              ? &opts->json
+                                                 : NULL;
+}
+
+static int take_trace(void *context, const char *arg)
+{
+    options *opts = context;
+    if (opts->trace_path) {
+        return stc_cli_usage_error(
+            program, "more than one trace given ('%s'); stcsim reads one trace", arg);
+    }
+    opts->trace_path = arg;
+    return STC_CLI_PARSED;
+}
+
+/* Returns STC_CLI_PARSED, STC_CLI_HELP_SHOWN, or STC_CLI_BAD_USAGE after a
+ * message. */
+static int parse_options(int argc, char **argv, options *opts)
+{
+    static const stc_cli_grammar grammar = {
+        .program = program, .usage_text = usage_text, .valued = valued_options,
+        .flag = flag_of, .operand = take_trace, .option = parse_valued};
+    memset(opts, 0, sizeof *opts);
+    stc_geometry_default(&opts->geometry);
+    int status = stc_cli_parse(&grammar, opts, argc, argv);
+    return status == STC_CLI_PARSED ? finish_options(opts) : status;
 }
 
 /* Build the schedule of an order; returns -1 with a message. */
@@ -451,7 +461,7 @@ static int simulate_trace(const options *opts, stc_trace *trace, sim_run *runs, 
         pipeline = stc_ref_pipeline_start(&spec, err, sizeof err);
     }
     if (!pipeline) {
-        fprintf(stderr, "stcsim: %s\n", allocated ? err : "out of memory");
+        stc_cli_message(program, "%s", allocated ? err : "out of memory");
         goto done;
     }
     bool progress = isatty(STDERR_FILENO);
@@ -472,7 +482,7 @@ static int simulate_trace(const options *opts, stc_trace *trace, sim_run *runs, 
     stc_ref_pipeline_finish(pipeline);
     status = 0;
     if (got < 0) {
-        fprintf(stderr, "stcsim: %s\n", stc_trace_error(trace));
+        stc_cli_message(program, "%s", stc_trace_error(trace));
         status = 1;
     }
 done:
@@ -634,108 +644,115 @@ static void print_table(const options *opts, stc_trace_format format, const trac
     }
 }
 
-int main(int argc, char **argv)
+/* `stcsim tune|explore|coherence ...`: the subcommand's own program, with
+ * argv[0] naming it ("stcsim tune") for its messages. Returns false when
+ * argv names no subcommand (plain stcsim), else true with its exit status. */
+static bool run_subcommand(int argc, char **argv, int *exit_status)
 {
-    if (argc > 1 && !strcmp(argv[1], "tune")) {
-        char name[] = "stcsim tune";
-        argv[1] = name;
-        return stc_tune_main(argc - 1, argv + 1);
+    static const struct {
+        const char *name;
+        int (*run)(int, char **);
+    } subcommands[] = {
+        {"tune", stc_tune_main},
+        {"explore", stc_explore_main},
+        {"coherence", stc_coh_main},
+    };
+    for (size_t index = 0; argc > 1 && index < sizeof subcommands / sizeof subcommands[0];
+         index++) {
+        if (!strcmp(argv[1], subcommands[index].name)) {
+            char name[32];
+            snprintf(name, sizeof name, "stcsim %s", subcommands[index].name);
+            argv[1] = name;
+            *exit_status = subcommands[index].run(argc - 1, argv + 1);
+            return true;
+        }
     }
-    if (argc > 1 && !strcmp(argv[1], "explore")) {
-        char name[] = "stcsim explore";
-        argv[1] = name;
-        return stc_explore_main(argc - 1, argv + 1);
-    }
-    if (argc > 1 && !strcmp(argv[1], "coherence")) {
-        char name[] = "stcsim coherence";
-        argv[1] = name;
-        return stc_coh_main(argc - 1, argv + 1);
-    }
-    options opts;
-    int status = parse_options(argc, argv, &opts);
-    if (status == 1) {
-        return 0;
-    }
-    if (status != 0) {
-        return status;
-    }
+    return false;
+}
+
+/* The runs' caches and, when any run is left to the stack sweep, the sweep
+ * (*stack, NULL when none is). Returns 0, or the exit status after a
+ * message: 2 for a configuration or order the options named, 1 else. */
+static int prepare_runs(const options *opts, sim_run *runs, size_t *run_count,
+                        stc_stack_sweep **stack)
+{
     char err[ERR_LEN];
-    sim_run *runs = calloc(MAX_RUNS, sizeof *runs);
-    size_t run_count = 0;
-    int exit_code = 0;
-    stc_stack_sweep *stack = NULL;
-    stc_trace *trace = NULL;
-    if (!runs) {
-        fprintf(stderr, "stcsim: out of memory\n");
-        return 1;
+    if (setup_runs(opts, runs, run_count, err, sizeof err) != 0) {
+        stc_cli_message(program, "%s", err);
+        return 2;
     }
-    if (setup_runs(&opts, runs, &run_count, err, sizeof err) != 0) {
-        fprintf(stderr, "stcsim: %s\n", err);
-        exit_code = 2;
-        goto done;
-    }
-    for (size_t run = 0; run < run_count; run++) {
-        if (!runs[run].has_system && !stack) {
-            stack = stc_stack_sweep_create(&opts.geometry, err, sizeof err);
-            if (!stack) {
-                fprintf(stderr, "stcsim: %s\n", err);
-                exit_code = 1;
-                goto done;
+    for (size_t run = 0; run < *run_count; run++) {
+        if (!runs[run].has_system && !*stack) {
+            *stack = stc_stack_sweep_create(&opts->geometry, err, sizeof err);
+            if (!*stack) {
+                stc_cli_message(program, "%s", err);
+                return 1;
             }
         }
     }
-    trace = stc_trace_open(opts.trace_path, opts.format, err, sizeof err);
+    return 0;
+}
+
+/* Each run's counters and energy, from its own caches or the stack sweep. */
+static void gather_results(const options *opts, sim_run *runs, size_t run_count,
+                           const stc_stack_sweep *stack)
+{
+    for (size_t run = 0; run < run_count; run++) {
+        sim_run *result = &runs[run];
+        if (result->has_system) {
+            result->icache = *stc_cache_counters(result->system.icache);
+            result->dcache = *stc_cache_counters(result->system.dcache);
+        } else {
+            stc_stack_sweep_counters(stack, &result->config, STC_ICACHE, &result->icache);
+            stc_stack_sweep_counters(stack, &result->config, STC_DCACHE, &result->dcache);
+        }
+        /* A schedule's energy depends on when each configuration ran, which
+         * only its system knows; a fixed configuration's follows from its
+         * counters. */
+        if (result->schedule) {
+            stc_system_charge_energy(&result->system);
+            result->ienergy = result->system.energy[0];
+            result->denergy = result->system.energy[1];
+        } else {
+            result->ienergy = stc_energy_of(&opts->energy_table, &result->config, &result->icache);
+            result->denergy = stc_energy_of(&opts->energy_table, &result->config, &result->dcache);
+        }
+    }
+}
+
+/* Read the trace through the runs, then print the report. Returns the exit
+ * status: 0, or 1 after a message. */
+static int simulate_and_report(const options *opts, sim_run *runs, size_t run_count,
+                               stc_stack_sweep *stack)
+{
+    char err[ERR_LEN];
+    stc_trace *trace = stc_trace_open(opts->trace_path, opts->format, err, sizeof err);
     if (!trace) {
-        fprintf(stderr, "stcsim: %s\n", err);
-        exit_code = 1;
-        goto done;
+        stc_cli_message(program, "%s", err);
+        return 1;
     }
     trace_totals totals = {{0}, 0, 0};
-    if (simulate_trace(&opts, trace, runs, run_count, stack, &totals) != 0) {
-        exit_code = 1;
-        goto done;
-    }
-    stc_trace_format format = stc_trace_format_of(trace);
-    int close_status = stc_trace_close(trace, err, sizeof err);
-    trace = NULL;
-    if (close_status != 0) {
-        fprintf(stderr, "stcsim: %s\n", err);
-        exit_code = 1;
-        goto done;
-    }
-    for (size_t run = 0; run < run_count; run++) {
-        if (runs[run].has_system) {
-            runs[run].icache = *stc_cache_counters(runs[run].system.icache);
-            runs[run].dcache = *stc_cache_counters(runs[run].system.dcache);
-        } else {
-            stc_stack_sweep_counters(stack, &runs[run].config, STC_ICACHE, &runs[run].icache);
-            stc_stack_sweep_counters(stack, &runs[run].config, STC_DCACHE, &runs[run].dcache);
-        }
-        if (runs[run].schedule) {
-            stc_system_charge_energy(&runs[run].system);
-            runs[run].ienergy = runs[run].system.energy[0];
-            runs[run].denergy = runs[run].system.energy[1];
-        } else {
-            runs[run].ienergy = stc_energy_of(&opts.energy_table, &runs[run].config,
-                                              &runs[run].icache);
-            runs[run].denergy = stc_energy_of(&opts.energy_table, &runs[run].config,
-                                              &runs[run].dcache);
-        }
-    }
-    if (opts.json) {
-        print_json(&opts, format, &totals, runs, run_count);
-    } else {
-        print_table(&opts, format, &totals, runs, run_count);
-    }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "stcsim: error writing the report\n");
-        exit_code = 1;
-    }
-done:
-    if (trace) {
+    if (simulate_trace(opts, trace, runs, run_count, stack, &totals) != 0) {
         stc_trace_close(trace, err, sizeof err);
+        return 1;
     }
-    stc_stack_sweep_destroy(stack);
+    /* The format before closing: "auto" has become the one detected. */
+    stc_trace_format format = stc_trace_format_of(trace);
+    if (stc_trace_close(trace, err, sizeof err) != 0) {
+        stc_cli_message(program, "%s", err);
+        return 1;
+    }
+    gather_results(opts, runs, run_count, stack);
+    if (opts->json) {
+        print_json(opts, format, &totals, runs, run_count);
+    } else {
+        print_table(opts, format, &totals, runs, run_count);
+    }
+    return stc_cli_finish_report(program);
+}
+
+static void free_runs(sim_run *runs, size_t run_count)
+{
     for (size_t run = 0; run < run_count; run++) {
         if (runs[run].has_system) {
             stc_system_free(&runs[run].system);
@@ -743,5 +760,31 @@ done:
         free(runs[run].schedule);
     }
     free(runs);
-    return exit_code;
+}
+
+int main(int argc, char **argv)
+{
+    int exit_status;
+    if (run_subcommand(argc, argv, &exit_status)) {
+        return exit_status;
+    }
+    options opts;
+    int status = parse_options(argc, argv, &opts);
+    if (status != STC_CLI_PARSED) {
+        return status == STC_CLI_HELP_SHOWN ? 0 : status;
+    }
+    sim_run *runs = calloc(MAX_RUNS, sizeof *runs);
+    if (!runs) {
+        stc_cli_message(program, "out of memory");
+        return 1;
+    }
+    size_t run_count = 0;
+    stc_stack_sweep *stack = NULL;
+    exit_status = prepare_runs(&opts, runs, &run_count, &stack);
+    if (exit_status == 0) {
+        exit_status = simulate_and_report(&opts, runs, run_count, stack);
+    }
+    stc_stack_sweep_destroy(stack);
+    free_runs(runs, run_count);
+    return exit_status;
 }

@@ -8,6 +8,7 @@
  * read (the reader's FILE:LINE message), 2 for bad usage.
  */
 #include "commands.h"
+#include "options.h"
 #include "count.h"
 #include "json.h"
 #include "monitor_tuner.h"
@@ -15,6 +16,7 @@
 
 #include <inttypes.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,237 +94,268 @@ typedef struct {
     bool json;
 } tune_options;
 
-static int usage_error(const char *fmt, const char *detail)
+static const char program[] = "stcsim tune";
+
+/* The options that take a value; the rest are flags or traces. */
+static const char *const valued_options[] = {
+    "--mode",   "--search", "--order", "--window", "--warmup",   "--retune-every",
+    "--phase-threshold", "--energy", "-g", "--geometry", "-f", "--format", "--limit",
+    "--margin", "--probe-rounds", "--sample-bits", "--decay", "--rotate", "--tag-bits",
+    "--counter-bits", "--walk-min", NULL,
+};
+
+/* What parse_options remembers across options: what is applied once all
+ * are read, and what decides defaults and checks that depend on others. */
+typedef struct {
+    const char *geometry_list;
+    const char *energy_path;
+    const char *hardware_only; /* the last hardware-mode option given, for the oracle check */
+    bool order_given, search_given, window_given, margin_given;
+} options_given;
+
+/* stc_cli_parse's context: the options and what is remembered across them. */
+typedef struct {
+    tune_options *opts;
+    options_given given;
+} tune_parse;
+
+/* A hardware-mode option that sets one number of stc_tune_options. */
+typedef struct {
+    const char *name;
+    uint64_t min, max;
+    bool not_one;         /* 1 is refused too (the monitor takes 0 or 2..32) */
+    const char *expected; /* the error message's "expected ..." */
+    size_t offset;        /* of the field in stc_tune_options */
+    bool wide;            /* the field is a uint64_t, else an unsigned */
+} number_option;
+
+static const number_option hardware_numbers[] = {
+    {"--window", 1, ((uint64_t)1 << STC_FIXED_COUNTER_BITS) - 1, false,
+     "1..65535 accesses (the tuner's counters are 16 bits)", offsetof(stc_tune_options, window),
+     true},
+    {"--warmup", 0, UINT64_MAX, false, "a number of accesses",
+     offsetof(stc_tune_options, warmup), true},
+    {"--retune-every", 1, UINT64_MAX, false, "a positive number of accesses",
+     offsetof(stc_tune_options, retune_every), true},
+    {"--phase-threshold", 0, 100000, false, "a percentage, 0..100000",
+     offsetof(stc_tune_options, phase_threshold_percent), false},
+    {"--rotate", 0, UINT64_MAX, false, "a count of accesses",
+     offsetof(stc_tune_options, monitor_rotate), true},
+    {"--probe-rounds", 1, 64, false, "1..64", offsetof(stc_tune_options, probe_rounds), false},
+    {"--sample-bits", 0, 16, false, "0..16", offsetof(stc_tune_options, monitor_sample_bits),
+     false},
+    {"--decay", 0, 16, false, "a shift, 0..16", offsetof(stc_tune_options, monitor_decay), false},
+    {"--tag-bits", 0, 32, false, "0..32", offsetof(stc_tune_options, monitor_tag_bits), false},
+    {"--counter-bits", 0, 32, true, "0 (unbounded) or 2..32",
+     offsetof(stc_tune_options, monitor_counter_bits), false},
+    {"--walk-min", 0, 65535, false, "0..65535", offsetof(stc_tune_options, monitor_walk_min),
+     false},
+};
+
+static const number_option *hardware_number(const char *arg)
 {
-    fprintf(stderr, "stcsim tune: ");
-    fprintf(stderr, fmt, detail);
-    fputc('\n', stderr);
-    return 2;
+    for (size_t index = 0; index < sizeof hardware_numbers / sizeof hardware_numbers[0];
+         index++) {
+        if (!strcmp(arg, hardware_numbers[index].name)) {
+            return &hardware_numbers[index];
+        }
+    }
+    return NULL;
 }
 
-static bool is_option(const char *arg, const char *short_name, const char *long_name)
+static int set_hardware_number(tune_options *opts, options_given *given,
+                               const number_option *option, const char *value)
 {
-    return (short_name && !strcmp(arg, short_name)) || !strcmp(arg, long_name);
+    uint64_t number = 0;
+    if (stc_cli_count_in_range(value, option->min, option->max, &number) != 0 ||
+        (option->not_one && number == 1)) {
+        return stc_cli_bad_value(program, option->name, value, option->expected);
+    }
+    char *field = (char *)&opts->tune + option->offset;
+    if (option->wide) {
+        *(uint64_t *)field = number;
+    } else {
+        *(unsigned *)field = (unsigned)number;
+    }
+    /* The phase trigger is on exactly when its threshold is given. */
+    if (!strcmp(option->name, "--phase-threshold")) {
+        opts->tune.phase_trigger = true;
+    }
+    if (!strcmp(option->name, "--window")) {
+        given->window_given = true; /* else the monitor search's default window */
+    }
+    given->hardware_only = option->name;
+    return STC_CLI_PARSED;
 }
 
-/* Returns 0, 1 after --help, or 2 after a message. */
-static int parse_options(int argc, char **argv, tune_options *opts)
+/* --mode, --search, --order, --margin: how the search runs. */
+static int parse_search_option(tune_options *opts, options_given *given, const char *arg,
+                               const char *value)
 {
+    static const char *const modes[] = {"oracle", "hardware", NULL};
+    static const char *const searches[] = {"heuristic", "exhaustive", "probe", "monitor", NULL};
+    static const stc_search_kind search_kinds[] = {STC_SEARCH_HEURISTIC, STC_SEARCH_EXHAUSTIVE,
+                                                   STC_SEARCH_PROBE, STC_SEARCH_MONITOR};
     char err[ERR_LEN];
-    memset(opts, 0, sizeof *opts);
-    opts->traces = calloc((size_t)argc + 1, sizeof *opts->traces);
-    if (!opts->traces) {
-        return usage_error("%s", "out of memory");
+    uint64_t number = 0;
+    int choice = 0;
+    if (!strcmp(arg, "--mode")) {
+        if (stc_cli_choice_option(program, arg, value, modes, &choice) != STC_CLI_PARSED) {
+            return STC_CLI_BAD_USAGE;
+        }
+        opts->hardware = !strcmp(modes[choice], "hardware");
+    } else if (!strcmp(arg, "--search")) {
+        given->search_given = true;
+        if (stc_cli_choice_option(program, arg, value, searches, &choice) != STC_CLI_PARSED) {
+            return STC_CLI_BAD_USAGE;
+        }
+        opts->tune.plan.kind = search_kinds[choice];
+    } else if (!strcmp(arg, "--order")) {
+        if (stc_search_order_parse(value, opts->tune.plan.order, err, sizeof err) != 0) {
+            return stc_cli_usage_error(program, "--order: %s", err);
+        }
+        given->order_given = true;
+    } else {
+        if (stc_cli_count_option(program, arg, value, 0, 31, "a shift, 0..31", &number) !=
+            STC_CLI_PARSED) {
+            return STC_CLI_BAD_USAGE;
+        }
+        opts->tune.plan.margin_shift = (unsigned)number;
+        given->margin_given = true;
     }
-    opts->tune = stc_tune_options_default();
-    stc_geometry_default(&opts->geometry);
-    const char *geometry_list = NULL;
-    const char *energy_path = NULL;
-    const char *hardware_only = NULL; /* a hardware option seen, for the oracle check */
-    bool order_given = false, search_given = false, window_given = false, margin_given = false;
-    for (int index = 1; index < argc; index++) {
-        const char *arg = argv[index];
-        if (is_option(arg, "-h", "--help")) {
-            fputs(usage_text, stdout);
-            return 1;
-        }
-        if (!strcmp(arg, "--json")) {
-            opts->json = true;
-            continue;
-        }
-        if (!strcmp(arg, "--descending")) {
-            opts->tune.plan.descending = true;
-            continue;
-        }
-        if (!strcmp(arg, "--remeasure")) {
-            opts->tune.plan.remeasure = true;
-            continue;
-        }
-        if (arg[0] != '-' || !strcmp(arg, "-")) {
-            opts->traces[opts->trace_count++] = arg;
-            continue;
-        }
-        static const char *const valued[] = {
-            "--mode",   "--search", "--order", "--window", "--warmup",   "--retune-every",
-            "--phase-threshold", "--energy", "-g", "--geometry", "-f", "--format", "--limit",
-            "--margin", "--probe-rounds", "--sample-bits", "--decay", "--rotate", "--tag-bits",
-            "--counter-bits", "--walk-min",
-        };
-        bool known = false;
-        for (size_t name = 0; name < sizeof valued / sizeof valued[0]; name++) {
-            known = known || !strcmp(arg, valued[name]);
-        }
-        if (!known) {
-            return usage_error("unknown option '%s' (see --help)", arg);
-        }
-        if (index + 1 >= argc) {
-            return usage_error("option %s needs a value (see --help)", arg);
-        }
-        const char *value = argv[++index];
-        uint64_t number = 0;
-        /* Hardware-mode options that set one small unsigned number. */
-        const struct {
-            const char *name;
-            unsigned min, max;
-            bool not_one;
-            const char *expected;
-            unsigned *field;
-        } small_options[] = {
-            {"--probe-rounds", 1, 64, false, "1..64", &opts->tune.probe_rounds},
-            {"--sample-bits", 0, 16, false, "0..16", &opts->tune.monitor_sample_bits},
-            {"--decay", 0, 16, false, "a shift, 0..16", &opts->tune.monitor_decay},
-            {"--tag-bits", 0, 32, false, "0..32", &opts->tune.monitor_tag_bits},
-            {"--counter-bits", 0, 32, true, "0 (unbounded) or 2..32",
-             &opts->tune.monitor_counter_bits},
-            {"--walk-min", 0, 65535, false, "0..65535", &opts->tune.monitor_walk_min},
-        }, *small = NULL;
-        for (size_t option = 0; option < sizeof small_options / sizeof small_options[0];
-             option++) {
-            if (!strcmp(arg, small_options[option].name)) {
-                small = &small_options[option];
-            }
-        }
-        if (!strcmp(arg, "--mode")) {
-            if (strcmp(value, "oracle") && strcmp(value, "hardware")) {
-                return usage_error("--mode '%s': expected oracle or hardware", value);
-            }
-            opts->hardware = !strcmp(value, "hardware");
-        } else if (!strcmp(arg, "--search")) {
-            search_given = true;
-            if (!strcmp(value, "heuristic")) {
-                opts->tune.plan.kind = STC_SEARCH_HEURISTIC;
-            } else if (!strcmp(value, "exhaustive")) {
-                opts->tune.plan.kind = STC_SEARCH_EXHAUSTIVE;
-            } else if (!strcmp(value, "probe")) {
-                opts->tune.plan.kind = STC_SEARCH_PROBE;
-            } else if (!strcmp(value, "monitor")) {
-                opts->tune.plan.kind = STC_SEARCH_MONITOR;
-            } else {
-                return usage_error(
-                    "--search '%s': expected heuristic, exhaustive, probe or monitor", value);
-            }
-        } else if (!strcmp(arg, "--order")) {
-            if (stc_search_order_parse(value, opts->tune.plan.order, err, sizeof err) != 0) {
-                return usage_error("--order: %s", err);
-            }
-            order_given = true;
-        } else if (!strcmp(arg, "--window")) {
-            uint64_t max = ((uint64_t)1 << STC_FIXED_COUNTER_BITS) - 1;
-            if (stc_parse_count(value, &number) != 0 || number == 0 || number > max) {
-                return usage_error("--window '%s': expected 1..65535 accesses (the tuner's "
-                                   "counters are 16 bits)",
-                                   value);
-            }
-            opts->tune.window = number;
-            window_given = true;
-            hardware_only = arg;
-        } else if (!strcmp(arg, "--warmup")) {
-            if (stc_parse_count(value, &number) != 0) {
-                return usage_error("--warmup '%s': expected a number of accesses", value);
-            }
-            opts->tune.warmup = number;
-            hardware_only = arg;
-        } else if (!strcmp(arg, "--retune-every")) {
-            if (stc_parse_count(value, &number) != 0 || number == 0) {
-                return usage_error("--retune-every '%s': expected a positive number of accesses",
-                                   value);
-            }
-            opts->tune.retune_every = number;
-            hardware_only = arg;
-        } else if (!strcmp(arg, "--phase-threshold")) {
-            if (stc_parse_count(value, &number) != 0 || number > 100000) {
-                return usage_error("--phase-threshold '%s': expected a percentage, 0..100000",
-                                   value);
-            }
-            opts->tune.phase_trigger = true;
-            opts->tune.phase_threshold_percent = (unsigned)number;
-            hardware_only = arg;
-        } else if (!strcmp(arg, "--rotate")) {
-            if (stc_parse_count(value, &number) != 0) {
-                return usage_error("--rotate '%s': expected a count of accesses", value);
-            }
-            opts->tune.monitor_rotate = number;
-            hardware_only = arg;
-        } else if (small) {
-            if (stc_parse_count(value, &number) != 0 || number < small->min ||
-                number > small->max || (small->not_one && number == 1)) {
-                char message[160];
-                snprintf(message, sizeof message, "%s '%s': expected %s", arg, value,
-                         small->expected);
-                return usage_error("%s", message);
-            }
-            *small->field = (unsigned)number;
-            hardware_only = arg;
-        } else if (!strcmp(arg, "--margin")) {
-            if (stc_parse_count(value, &number) != 0 || number > 31) {
-                return usage_error("--margin '%s': expected a shift, 0..31", value);
-            }
-            opts->tune.plan.margin_shift = (unsigned)number;
-            margin_given = true;
-        } else if (!strcmp(arg, "--energy")) {
-            energy_path = value;
-        } else if (!strcmp(arg, "-g") || !strcmp(arg, "--geometry")) {
-            geometry_list = value;
-        } else if (!strcmp(arg, "-f") || !strcmp(arg, "--format")) {
-            if (stc_trace_format_parse(value, &opts->format) != 0) {
-                return usage_error("--format '%s': expected auto, din or lackey", value);
-            }
-        } else {
-            if (stc_parse_count(value, &opts->limit) != 0 || opts->limit == 0) {
-                return usage_error("--limit '%s': expected a positive number of references",
-                                   value);
-            }
-        }
+    return STC_CLI_PARSED;
+}
+
+/* One option of valued_options with its value. Returns STC_CLI_PARSED or
+ * STC_CLI_BAD_USAGE after a message. */
+static int parse_valued(void *context, const char *arg, const char *value)
+{
+    tune_parse *parse = context;
+    tune_options *opts = parse->opts;
+    options_given *given = &parse->given;
+    static const char *const search_options[] = {"--mode", "--search", "--order", "--margin",
+                                                  NULL};
+    const number_option *number = hardware_number(arg);
+    if (number) {
+        return set_hardware_number(opts, given, number, value);
+    } else if (stc_cli_is_one_of(arg, search_options)) {
+        return parse_search_option(opts, given, arg, value);
+    } else if (!strcmp(arg, "--energy")) {
+        given->energy_path = value;
+    } else if (stc_cli_is_option(arg, "-g", "--geometry")) {
+        given->geometry_list = value;
+    } else if (stc_cli_is_option(arg, "-f", "--format")) {
+        return stc_cli_format_option(program, value, &opts->format);
+    } else {
+        return stc_cli_limit_option(program, value, &opts->limit);
     }
+    return STC_CLI_PARSED;
+}
+
+/* The checks and defaults that depend on more than one option. */
+static int check_combination(tune_options *opts, const options_given *given)
+{
     if (opts->trace_count == 0) {
-        return usage_error("%s", "no trace given (one or more files, or - for stdin; see --help)");
+        return stc_cli_usage_error(
+            program, "no trace given (one or more files, or - for stdin; see --help)");
     }
     size_t stdin_uses = 0;
     for (size_t index = 0; index < opts->trace_count; index++) {
         stdin_uses += !strcmp(opts->traces[index], "-");
     }
     if (stdin_uses > 1) {
-        return usage_error("%s", "standard input (-) can be read only once");
+        return stc_cli_usage_error(program, "standard input (-) can be read only once");
     }
-    if (hardware_only && !opts->hardware) {
-        return usage_error("%s applies to --mode hardware only", hardware_only);
+    if (given->hardware_only && !opts->hardware) {
+        return stc_cli_usage_error(program, "%s applies to --mode hardware only",
+                                   given->hardware_only);
     }
     /* The hardware's default is the generator's default tuner, with its
      * defaults (TUNING.md 6). */
-    if (opts->hardware && !search_given) {
+    if (opts->hardware && !given->search_given) {
         opts->tune.plan.kind = STC_SEARCH_MONITOR;
     }
     if (opts->tune.plan.kind == STC_SEARCH_MONITOR) {
-        if (!window_given) {
+        if (!given->window_given) {
             opts->tune.window = STC_MONITOR_TUNER_DEFAULT_WINDOW;
         }
-        if (!margin_given) {
+        if (!given->margin_given) {
             opts->tune.plan.margin_shift = STC_MONITOR_TUNER_DEFAULT_MARGIN;
         }
     }
-    if (order_given && opts->tune.plan.kind != STC_SEARCH_HEURISTIC) {
-        return usage_error("%s", "--order applies to --search heuristic only (the hardware "
-                                 "mode's default search is monitor)");
+    if (given->order_given && opts->tune.plan.kind != STC_SEARCH_HEURISTIC) {
+        return stc_cli_usage_error(program, "--order applies to --search heuristic only (the "
+                                            "hardware mode's default search is monitor)");
     }
-    int geometry_status = geometry_list
-                              ? stc_geometry_parse(&opts->geometry, geometry_list, err, sizeof err)
-                              : stc_geometry_init(&opts->geometry, err, sizeof err);
+    return STC_CLI_PARSED;
+}
+
+/* The geometry and the energy table, and in hardware mode the table as the
+ * tuner's fixed-point coefficients (which may not fit). */
+static int load_tables(tune_options *opts, const options_given *given)
+{
+    char err[ERR_LEN];
+    int geometry_status =
+        given->geometry_list
+            ? stc_geometry_parse(&opts->geometry, given->geometry_list, err, sizeof err)
+            : stc_geometry_init(&opts->geometry, err, sizeof err);
     if (geometry_status != 0) {
-        return usage_error("--geometry: %s", err);
+        return stc_cli_usage_error(program, "--geometry: %s", err);
     }
+    const char *energy_path = given->energy_path;
     int energy_status =
         energy_path ? stc_energy_load(&opts->geometry, energy_path, &opts->table, err, sizeof err)
                     : stc_energy_default(&opts->geometry, &opts->table, err, sizeof err);
     if (energy_status != 0) {
-        return usage_error(energy_path ? "--energy: %s" : "energy model: %s", err);
+        return stc_cli_usage_error(program, energy_path ? "--energy: %s" : "energy model: %s",
+                                   err);
     }
     if (opts->hardware) {
         stc_fixed_coefficients coefficients;
         if (stc_fixed_from_table(&opts->table, &coefficients, err, sizeof err) != 0) {
-            return usage_error("energy table cannot be loaded into the tuner: %s", err);
+            return stc_cli_usage_error(program,
+                                       "energy table cannot be loaded into the tuner: %s", err);
         }
     }
-    return 0;
+    return STC_CLI_PARSED;
+}
+
+static bool *flag_of(void *context, const char *arg)
+{
+    tune_options *opts = ((tune_parse *)context)->opts;
+    return !strcmp(arg, "--json")         ? &opts->json
+           : !strcmp(arg, "--descending") ? &opts->tune.plan.descending
+           : !strcmp(arg, "--remeasure")  ? &opts->tune.plan.remeasure
+                                          : NULL;
+}
+
+static int take_trace(void *context, const char *arg)
+{
+    tune_options *opts = ((tune_parse *)context)->opts;
+    opts->traces[opts->trace_count++] = arg;
+    return STC_CLI_PARSED;
+}
+
+/* Returns STC_CLI_PARSED, STC_CLI_HELP_SHOWN, or STC_CLI_BAD_USAGE after a
+ * message. */
+static int parse_options(int argc, char **argv, tune_options *opts)
+{
+    static const stc_cli_grammar grammar = {
+        .program = program, .usage_text = usage_text, .valued = valued_options,
+        .flag = flag_of, .operand = take_trace, .option = parse_valued};
+    memset(opts, 0, sizeof *opts);
+    opts->traces = calloc((size_t)argc + 1, sizeof *opts->traces);
+    if (!opts->traces) {
+        return stc_cli_usage_error(program, "out of memory");
+    }
+    opts->tune = stc_tune_options_default();
+    stc_geometry_default(&opts->geometry);
+    tune_parse parse = {.opts = opts};
+    int status = stc_cli_parse(&grammar, &parse, argc, argv);
+    if (status == STC_CLI_PARSED) {
+        status = check_combination(opts, &parse.given);
+    }
+    return status == STC_CLI_PARSED ? load_tables(opts, &parse.given) : status;
 }
 
 /* Run one trace to its end. Returns 0, or 1 with the message printed. */
@@ -334,12 +367,12 @@ static int tune_trace(const tune_options *opts, const char *path, stc_ref *batch
         stc_tune_run_create(&opts->geometry, &opts->table, &opts->tune, opts->hardware, err,
                             sizeof err);
     if (!run) {
-        fprintf(stderr, "stcsim tune: %s\n", err);
+        stc_cli_message(program, "%s", err);
         return 1;
     }
     stc_trace *trace = stc_trace_open(path, opts->format, err, sizeof err);
     if (!trace) {
-        fprintf(stderr, "stcsim tune: %s\n", err);
+        stc_cli_message(program, "%s", err);
         stc_tune_run_destroy(run);
         return 1;
     }
@@ -355,7 +388,7 @@ static int tune_trace(const tune_options *opts, const char *path, stc_ref *batch
         }
         long got = stc_trace_read(trace, batch, want);
         if (got < 0) {
-            fprintf(stderr, "stcsim tune: %s\n", stc_trace_error(trace));
+            stc_cli_message(program, "%s", stc_trace_error(trace));
             status = 1;
             break;
         }
@@ -366,11 +399,11 @@ static int tune_trace(const tune_options *opts, const char *path, stc_ref *batch
         total += (uint64_t)got;
     }
     if (stc_trace_close(trace, err, sizeof err) != 0 && status == 0) {
-        fprintf(stderr, "stcsim tune: %s\n", err);
+        stc_cli_message(program, "%s", err);
         status = 1;
     }
     if (status == 0 && stc_tune_run_finish(run, result, err, sizeof err) != 0) {
-        fprintf(stderr, "stcsim tune: %s: %s\n", path, err);
+        stc_cli_message(program, "%s: %s", path, err);
         status = 1;
     }
     stc_tune_run_destroy(run);
@@ -469,51 +502,55 @@ static void print_hardware_notes(const tune_options *opts, const stc_tune_result
     }
 }
 
-static void print_table(const tune_options *opts, const stc_tune_result *results)
+/* The monitor's line of the heading: the sample it watches and how its
+ * shadow tags and counts are cut down. */
+static void print_monitor_heading(const tune_options *opts)
+{
+    const stc_tune_options *tune = &opts->tune;
+    char rotation[64] = "";
+    if (tune->monitor_rotate) {
+        snprintf(rotation, sizeof rotation, ", moving every %llu accesses",
+                 (unsigned long long)tune->monitor_rotate);
+    }
+    char tags[64] = "whole tags";
+    if (tune->monitor_tag_bits) {
+        snprintf(tags, sizeof tags, "%u-bit tags", tune->monitor_tag_bits);
+    }
+    size_t used = strlen(tags);
+    if (tune->monitor_counter_bits) {
+        snprintf(tags + used, sizeof tags - used, ", %u-bit counts", tune->monitor_counter_bits);
+    }
+    printf("mode %s, monitor search (every configuration estimated from shadow tags "
+           "watching 1/%u of the sets%s, %s%s)\n",
+           opts->hardware ? "hardware" : "oracle", 1u << tune->monitor_sample_bits,
+           tune->monitor_sample_bits ? rotation : "", tags,
+           opts->hardware ? "; its RTL: stc_monitor + stc_monitor_tuner in stc_cache, "
+                            "stcgen's default tuner"
+                          : "; oracle: the exhaustive search");
+}
+
+/* The heading: which search, on which geometry and table, and in hardware
+ * mode how it measures and when it searches again. */
+static void print_heading(const tune_options *opts)
 {
     const stc_geometry *geometry = &opts->geometry;
     const stc_search_plan *plan = &opts->tune.plan;
-    char order[64], base_names[STC_TUNE_BASELINES][STC_CONFIG_NAME_MAX];
-    stc_search_order_format(plan->order, order, sizeof order);
-    stc_config baselines[STC_TUNE_BASELINES];
-    stc_tune_baselines(geometry, baselines);
-    for (int base = 0; base < STC_TUNE_BASELINES; base++) {
-        stc_config_name(geometry, &baselines[base], base_names[base], sizeof base_names[base]);
-    }
+    const char *mode = opts->hardware ? "hardware" : "oracle";
     if (plan->kind == STC_SEARCH_EXHAUSTIVE) {
-        printf("mode %s, exhaustive search (%s)\n", opts->hardware ? "hardware" : "oracle",
+        printf("mode %s, exhaustive search (%s)\n", mode,
                plan->descending ? "descending" : "ascending");
     } else if (plan->kind == STC_SEARCH_MONITOR) {
-        char rotation[64] = "";
-        if (opts->tune.monitor_rotate) {
-            snprintf(rotation, sizeof rotation, ", moving every %llu accesses",
-                     (unsigned long long)opts->tune.monitor_rotate);
-        }
-        char tags[64] = "whole tags";
-        if (opts->tune.monitor_tag_bits) {
-            snprintf(tags, sizeof tags, "%u-bit tags", opts->tune.monitor_tag_bits);
-        }
-        size_t used = strlen(tags);
-        if (opts->tune.monitor_counter_bits) {
-            snprintf(tags + used, sizeof tags - used, ", %u-bit counts",
-                     opts->tune.monitor_counter_bits);
-        }
-        printf("mode %s, monitor search (every configuration estimated from shadow tags "
-               "watching 1/%u of the sets%s, %s%s)\n",
-               opts->hardware ? "hardware" : "oracle", 1u << opts->tune.monitor_sample_bits,
-               opts->tune.monitor_sample_bits ? rotation : "", tags,
-               opts->hardware ? "; its RTL: stc_monitor + stc_monitor_tuner in stc_cache, "
-                                "stcgen's default tuner"
-                              : "; oracle: the exhaustive search");
+        print_monitor_heading(opts);
     } else if (plan->kind == STC_SEARCH_PROBE) {
         printf("mode %s, probe search (every configuration estimated from LRU-depth hit "
                "counts%s)\n",
-               opts->hardware ? "hardware" : "oracle",
+               mode,
                opts->hardware ? "; model only: the RTL tuner does not implement it yet"
                               : "; oracle: the exhaustive search");
     } else {
-        printf("mode %s, heuristic search, order %s, %s\n",
-               opts->hardware ? "hardware" : "oracle", order,
+        char order[64];
+        stc_search_order_format(plan->order, order, sizeof order);
+        printf("mode %s, heuristic search, order %s, %s\n", mode, order,
                plan->descending ? "largest values first" : "smallest values first");
     }
     printf("geometry: %u banks x %u B, %u B physical lines; energy table: %s\n", geometry->banks,
@@ -529,16 +566,34 @@ static void print_table(const tune_options *opts, const stc_tune_result *results
         }
         putchar('\n');
     }
+}
+
+/* The width of the trace column: its longest short name, at least "trace". */
+static int trace_name_width(const tune_options *opts)
+{
+    int width = 5;
+    for (size_t index = 0; index < opts->trace_count; index++) {
+        char name[256];
+        stc_trace_short_name(opts->traces[index], name, sizeof name);
+        width = (int)strlen(name) > width ? (int)strlen(name) : width;
+    }
+    return width;
+}
+
+/* The column heads, naming the baselines the savings are measured against. */
+static void print_column_heads(const tune_options *opts, int name_width)
+{
+    const stc_geometry *geometry = &opts->geometry;
+    char base_names[STC_TUNE_BASELINES][STC_CONFIG_NAME_MAX];
+    stc_config baselines[STC_TUNE_BASELINES];
+    stc_tune_baselines(geometry, baselines);
+    for (int base = 0; base < STC_TUNE_BASELINES; base++) {
+        stc_config_name(geometry, &baselines[base], base_names[base], sizeof base_names[base]);
+    }
     char saved_head[2][STC_CONFIG_NAME_MAX + 16], cycles_head[STC_CONFIG_NAME_MAX + 16];
     snprintf(saved_head[0], sizeof saved_head[0], "saved/%s", base_names[0]);
     snprintf(saved_head[1], sizeof saved_head[1], "saved/%s", base_names[1]);
     snprintf(cycles_head, sizeof cycles_head, "cyc-lost/%s", base_names[0]);
-    int name_width = 5; /* "trace" */
-    for (size_t index = 0; index < opts->trace_count; index++) {
-        char name[256];
-        stc_trace_short_name(opts->traces[index], name, sizeof name);
-        name_width = (int)strlen(name) > name_width ? (int)strlen(name) : name_width;
-    }
     printf("%-*s %-13s %4s %-13s %4s %17s %17s %8s %11s %19s", name_width, "trace", "I-config",
            "I-ex", "D-config", "D-ex", saved_head[0], saved_head[1], "optimum", "loss%",
            cycles_head);
@@ -546,46 +601,62 @@ static void print_table(const tune_options *opts, const stc_tune_result *results
         printf(" %9s %9s %9s %11s", "searches", "search+%", "walk-wb", "walk-wb-uJ");
     }
     putchar('\n');
+}
+
+enum { CELL_LEN = 16 };
+
+/* One cache's part of the examined, optimum and loss columns; "-" when
+ * its search never finished. */
+static void format_cache_cells(const stc_tune_cache_result *cache, bool optimum_found,
+                               double loss_percent, char examined[CELL_LEN], char found[CELL_LEN],
+                               char loss[CELL_LEN])
+{
+    snprintf(examined, CELL_LEN, "-");
+    snprintf(found, CELL_LEN, "-");
+    snprintf(loss, CELL_LEN, "-");
+    if (cache->valid) {
+        snprintf(examined, CELL_LEN, "%zu", cache->examined);
+        snprintf(found, CELL_LEN, "%s", optimum_found ? "yes" : "no");
+        snprintf(loss, CELL_LEN, "%.1f", loss_percent);
+    }
+}
+
+static void print_row(const tune_options *opts, const char *path, const stc_tune_result *result,
+                      int name_width)
+{
+    const stc_geometry *geometry = &opts->geometry;
+    row_figures row = figures_of(result);
+    char name[256], config[2][STC_CONFIG_NAME_MAX], examined[2][CELL_LEN];
+    char found_part[2][CELL_LEN], loss_part[2][CELL_LEN], found[2 * CELL_LEN], loss[2 * CELL_LEN];
+    stc_trace_short_name(path, name, sizeof name);
+    for (int kind = STC_ICACHE; kind <= STC_DCACHE; kind++) {
+        config_text(geometry, &result->cache[kind], config[kind], sizeof config[kind]);
+        format_cache_cells(&result->cache[kind], row.optimum_found[kind], row.loss_percent[kind],
+                           examined[kind], found_part[kind], loss_part[kind]);
+    }
+    snprintf(found, sizeof found, "%s/%s", found_part[0], found_part[1]);
+    snprintf(loss, sizeof loss, "%s/%s", loss_part[0], loss_part[1]);
+    printf("%-*s %-13s %4s %-13s %4s %16.1f%% %16.1f%% %8s %11s %18.2f%%", name_width, name,
+           config[STC_ICACHE], examined[STC_ICACHE], config[STC_DCACHE], examined[STC_DCACHE],
+           row.saved_percent[0], row.saved_percent[1], found, loss, row.cycles_lost_percent);
+    if (opts->hardware) {
+        char searches[32];
+        snprintf(searches, sizeof searches, "%u/%u",
+                 result->cache[STC_ICACHE].hardware.searches_started,
+                 result->cache[STC_DCACHE].hardware.searches_started);
+        printf(" %9s %8.2f%% %9" PRIu64 " %11.3f", searches, row.search_extra_percent,
+               row.walk_writebacks, row.walk_writeback_nj / 1000.0);
+    }
+    putchar('\n');
+}
+
+static void print_table(const tune_options *opts, const stc_tune_result *results)
+{
+    print_heading(opts);
+    int name_width = trace_name_width(opts);
+    print_column_heads(opts, name_width);
     for (size_t index = 0; index < opts->trace_count; index++) {
-        const stc_tune_result *result = &results[index];
-        row_figures row = figures_of(result);
-        char name[256], icfg[STC_CONFIG_NAME_MAX], dcfg[STC_CONFIG_NAME_MAX];
-        char iex[16] = "-", dex[16] = "-", found[16], loss[32];
-        stc_trace_short_name(opts->traces[index], name, sizeof name);
-        config_text(geometry, &result->cache[STC_ICACHE], icfg, sizeof icfg);
-        config_text(geometry, &result->cache[STC_DCACHE], dcfg, sizeof dcfg);
-        if (result->cache[STC_ICACHE].valid) {
-            snprintf(iex, sizeof iex, "%zu", result->cache[STC_ICACHE].examined);
-        }
-        if (result->cache[STC_DCACHE].valid) {
-            snprintf(dex, sizeof dex, "%zu", result->cache[STC_DCACHE].examined);
-        }
-        char found_part[2][8], loss_part[2][16];
-        for (int kind = STC_ICACHE; kind <= STC_DCACHE; kind++) {
-            bool valid = result->cache[kind].valid;
-            snprintf(found_part[kind], sizeof found_part[kind], "%s",
-                     !valid ? "-" : row.optimum_found[kind] ? "yes" : "no");
-            if (valid) {
-                snprintf(loss_part[kind], sizeof loss_part[kind], "%.1f", row.loss_percent[kind]);
-            } else {
-                snprintf(loss_part[kind], sizeof loss_part[kind], "-");
-            }
-        }
-        snprintf(found, sizeof found, "%s/%s", found_part[0], found_part[1]);
-        snprintf(loss, sizeof loss, "%s/%s", loss_part[0], loss_part[1]);
-        printf("%-*s %-13s %4s %-13s %4s %16.1f%% %16.1f%% %8s %11s %18.2f%%", name_width, name,
-               icfg, iex,
-               dcfg, dex, row.saved_percent[0], row.saved_percent[1], found, loss,
-               row.cycles_lost_percent);
-        if (opts->hardware) {
-            char searches[32];
-            snprintf(searches, sizeof searches, "%u/%u",
-                     result->cache[STC_ICACHE].hardware.searches_started,
-                     result->cache[STC_DCACHE].hardware.searches_started);
-            printf(" %9s %8.2f%% %9" PRIu64 " %11.3f", searches, row.search_extra_percent,
-                   row.walk_writebacks, row.walk_writeback_nj / 1000.0);
-        }
-        putchar('\n');
+        print_row(opts, opts->traces[index], &results[index], name_width);
     }
     if (opts->hardware) {
         print_hardware_notes(opts, results);
@@ -733,14 +804,14 @@ int stc_tune_main(int argc, char **argv)
 {
     tune_options opts;
     int status = parse_options(argc, argv, &opts);
-    if (status != 0) {
+    if (status != STC_CLI_PARSED) {
         free(opts.traces);
-        return status == 1 ? 0 : status;
+        return status == STC_CLI_HELP_SHOWN ? 0 : status;
     }
     stc_tune_result *results = calloc(opts.trace_count, sizeof *results);
     stc_ref *batch = malloc(BATCH_REFS * sizeof *batch);
     if (!results || !batch) {
-        fprintf(stderr, "stcsim tune: out of memory\n");
+        stc_cli_message(program, "out of memory");
         status = 1;
     }
     for (size_t index = 0; status == 0 && index < opts.trace_count; index++) {
@@ -752,10 +823,7 @@ int stc_tune_main(int argc, char **argv)
         } else {
             print_table(&opts, results);
         }
-        if (fflush(stdout) != 0 || ferror(stdout)) {
-            fprintf(stderr, "stcsim tune: error writing the report\n");
-            status = 1;
-        }
+        status = stc_cli_finish_report(program);
     }
     free(results);
     free(batch);

@@ -1,6 +1,7 @@
 /*
  * coherence_protocol.c - the MSI, MESI and MOESI tables (atomic bus, stable
- * states) and the functions that read, check and break them.
+ * states), the split-transaction MSI table (transient states), and the
+ * functions that read, check and break them.
  * docs/COHERENCE.md is the definition; its section 3.3 explains each
  * decision the rows below encode.
  */
@@ -239,6 +240,23 @@ static int fail(char *err, size_t err_len, const char *fmt, ...)
     return -1;
 }
 
+/* The index of name in names[count], or -1. */
+static int find_name(const char *name, const char *const *names, unsigned count)
+{
+    for (unsigned index = 0; index < count; index++) {
+        if (!strcmp(name, names[index])) {
+            return (int)index;
+        }
+    }
+    return -1;
+}
+
+/* names[index], or "?" out of range. */
+static const char *name_in(const char *const *names, unsigned count, unsigned index)
+{
+    return index < count ? names[index] : "?";
+}
+
 static bool state_in_range(stc_coh_state state)
 {
     return (unsigned)state < STC_COH_STATE_COUNT;
@@ -453,54 +471,491 @@ int stc_coh_table_apply_break(stc_coh_table *table, stc_coh_break which, char *e
 
 const char *stc_coh_protocol_name(stc_coh_protocol protocol)
 {
-    return (unsigned)protocol < STC_COH_PROTOCOL_COUNT ? protocol_names[protocol] : "?";
+    return name_in(protocol_names, STC_COH_PROTOCOL_COUNT, (unsigned)protocol);
 }
 
 const char *stc_coh_state_name(stc_coh_state state)
 {
-    return state_in_range(state) ? state_names[state] : "?";
+    return name_in(state_names, STC_COH_STATE_COUNT, (unsigned)state);
 }
 
 const char *stc_coh_proc_event_name(stc_coh_proc_event event)
 {
-    return (unsigned)event < STC_COH_PROC_EVENT_COUNT ? event_names[event] : "?";
+    return name_in(event_names, STC_COH_PROC_EVENT_COUNT, (unsigned)event);
 }
 
 const char *stc_coh_bus_name(stc_coh_bus bus)
 {
-    return (unsigned)bus < STC_COH_BUS_COUNT ? bus_names[bus] : "?";
+    return name_in(bus_names, STC_COH_BUS_COUNT, (unsigned)bus);
 }
 
 const char *stc_coh_break_name(stc_coh_break which)
 {
-    return (unsigned)which < STC_COH_BREAK_COUNT ? break_names[which] : "?";
+    return name_in(break_names, STC_COH_BREAK_COUNT, (unsigned)which);
 }
 
 const char *stc_coh_break_what(stc_coh_break which)
 {
-    return (unsigned)which < STC_COH_BREAK_COUNT ? break_whats[which] : "?";
+    return name_in(break_whats, STC_COH_BREAK_COUNT, (unsigned)which);
 }
 
 int stc_coh_protocol_parse(const char *name, stc_coh_protocol *protocol, char *err,
                            size_t err_len)
 {
-    for (unsigned index = 0; index < STC_COH_PROTOCOL_COUNT; index++) {
-        if (!strcmp(name, protocol_names[index])) {
-            *protocol = (stc_coh_protocol)index;
-            return 0;
-        }
+    int index = find_name(name, protocol_names, STC_COH_PROTOCOL_COUNT);
+    if (index < 0) {
+        return fail(err, err_len, "unknown protocol '%s': expected msi, mesi or moesi", name);
     }
-    return fail(err, err_len, "unknown protocol '%s': expected msi, mesi or moesi", name);
+    *protocol = (stc_coh_protocol)index;
+    return 0;
 }
 
 int stc_coh_break_parse(const char *name, stc_coh_break *which, char *err, size_t err_len)
 {
-    for (unsigned index = 0; index < STC_COH_BREAK_COUNT; index++) {
-        if (!strcmp(name, break_names[index])) {
-            *which = (stc_coh_break)index;
-            return 0;
+    int index = find_name(name, break_names, STC_COH_BREAK_COUNT);
+    if (index < 0) {
+        return fail(err, err_len,
+                    "unknown break '%s': expected no-invalidate, no-supply or no-shared", name);
+    }
+    *which = (stc_coh_break)index;
+    return 0;
+}
+
+/* ==== Split-transaction bus (docs/COHERENCE.md section 8) ==== */
+
+/* ACT(state, event, next, request issued, performed, data to requester,
+ * data to memory); STALL and NEVER (impossible) rows have no actions. */
+#define ACT(state, event, next, issue, perform, to_requester, to_memory)                       \
+    {STC_COH_SP_##state, STC_COH_SP_##event, STC_COH_SP_ACT, STC_COH_SP_##next,                \
+     STC_COH_SP_##issue, STC_COH_SP_DO_##perform, STC_COH_SP_SEND_##to_requester,              \
+     STC_COH_SP_SEND_##to_memory}
+#define STALL(state, event)                                                                    \
+    {STC_COH_SP_##state, STC_COH_SP_##event, STC_COH_SP_STALL, STC_COH_SP_##state,             \
+     STC_COH_SP_REQ_NONE, STC_COH_SP_DO_NONE, STC_COH_SP_SEND_NONE, STC_COH_SP_SEND_NONE}
+#define NEVER(state, event)                                                                    \
+    {STC_COH_SP_##state, STC_COH_SP_##event, STC_COH_SP_IMPOSSIBLE, STC_COH_SP_##state,        \
+     STC_COH_SP_REQ_NONE, STC_COH_SP_DO_NONE, STC_COH_SP_SEND_NONE, STC_COH_SP_SEND_NONE}
+/* Nothing happens: the event does not concern this state. */
+#define IGNORE(state, event) ACT(state, event, state, REQ_NONE, NONE, NONE, NONE)
+/* A transient state waiting for its own request and/or data: the processor
+ * waits, its own other requests and (before ordering) data cannot come. */
+#define WAITING(state)                                                                         \
+    STALL(state, LOAD), STALL(state, STORE), STALL(state, EVICT)
+
+/* MSI on the split-transaction bus, 18 states (Sorin, Hill and Wood's
+ * primer; the seed's figure 5.8). Decisions (docs/COHERENCE.md 8.2):
+ * GetM also from S (SM^AD), since the S copy may be invalidated before the
+ * GetM is ordered, and memory then answers with data anyway; an owner
+ * answering Other-GetS sends the block to the requester and to memory (M
+ * goes to S, memory owns the block again); a state waiting for data that
+ * sees another request promises the data (LATER) and keeps the promise
+ * when its data comes; processor events stall in transient states, except
+ * in SM^AD (load hit: the S copy is valid until the GetM is ordered) and
+ * MI^A (the writeback buffer still owns the block: load and store hit). */
+static const stc_coh_sp_table msi_split_table = {
+    .protocol = STC_COH_MSI,
+    .state_count = 18,
+    .states = {STC_COH_SP_I, STC_COH_SP_S, STC_COH_SP_M, STC_COH_SP_IS_AD, STC_COH_SP_IS_D,
+               STC_COH_SP_IS_D_I, STC_COH_SP_IM_AD, STC_COH_SP_IM_D, STC_COH_SP_IM_D_I,
+               STC_COH_SP_IM_D_S, STC_COH_SP_IM_D_SI, STC_COH_SP_SM_AD, STC_COH_SP_SM_D,
+               STC_COH_SP_SM_D_I, STC_COH_SP_SM_D_S, STC_COH_SP_SM_D_SI, STC_COH_SP_MI_A,
+               STC_COH_SP_II_A},
+    .row_count = 180,
+    .rows = {
+        /*  state    event       next    issue     perform to_req to_mem */
+        ACT(I, LOAD, IS_AD, GETS, NONE, NONE, NONE),
+        ACT(I, STORE, IM_AD, GETM, NONE, NONE, NONE),
+        IGNORE(I, EVICT),                               /* nothing to evict */
+        NEVER(I, OWN_GETS), NEVER(I, OWN_GETM), NEVER(I, OWN_PUTM), NEVER(I, OWN_DATA),
+        IGNORE(I, OTHER_GETS), IGNORE(I, OTHER_GETM), IGNORE(I, OTHER_PUTM),
+
+        ACT(S, LOAD, S, REQ_NONE, LOAD, NONE, NONE),
+        ACT(S, STORE, SM_AD, GETM, NONE, NONE, NONE),
+        ACT(S, EVICT, I, REQ_NONE, NONE, NONE, NONE),   /* clean: silent */
+        NEVER(S, OWN_GETS), NEVER(S, OWN_GETM), NEVER(S, OWN_PUTM), NEVER(S, OWN_DATA),
+        IGNORE(S, OTHER_GETS),                          /* memory owns and answers */
+        ACT(S, OTHER_GETM, I, REQ_NONE, NONE, NONE, NONE),
+        IGNORE(S, OTHER_PUTM),                          /* a stale PutM from II^A */
+
+        ACT(M, LOAD, M, REQ_NONE, LOAD, NONE, NONE),
+        ACT(M, STORE, M, REQ_NONE, STORE, NONE, NONE),
+        ACT(M, EVICT, MI_A, PUTM, NONE, NONE, NONE),    /* into the writeback buffer */
+        NEVER(M, OWN_GETS), NEVER(M, OWN_GETM), NEVER(M, OWN_PUTM), NEVER(M, OWN_DATA),
+        ACT(M, OTHER_GETS, S, REQ_NONE, NONE, NOW, NOW),
+        ACT(M, OTHER_GETM, I, REQ_NONE, NONE, NOW, NONE),
+        IGNORE(M, OTHER_PUTM),                          /* a stale PutM from II^A */
+
+        WAITING(IS_AD),
+        ACT(IS_AD, OWN_GETS, IS_D, REQ_NONE, NONE, NONE, NONE),
+        NEVER(IS_AD, OWN_GETM), NEVER(IS_AD, OWN_PUTM), NEVER(IS_AD, OWN_DATA),
+        IGNORE(IS_AD, OTHER_GETS), IGNORE(IS_AD, OTHER_GETM), IGNORE(IS_AD, OTHER_PUTM),
+
+        WAITING(IS_D),
+        NEVER(IS_D, OWN_GETS), NEVER(IS_D, OWN_GETM), NEVER(IS_D, OWN_PUTM),
+        ACT(IS_D, OWN_DATA, S, REQ_NONE, LOAD, NONE, NONE),
+        IGNORE(IS_D, OTHER_GETS),
+        ACT(IS_D, OTHER_GETM, IS_D_I, REQ_NONE, NONE, NONE, NONE),
+        IGNORE(IS_D, OTHER_PUTM),
+
+        WAITING(IS_D_I),
+        NEVER(IS_D_I, OWN_GETS), NEVER(IS_D_I, OWN_GETM), NEVER(IS_D_I, OWN_PUTM),
+        ACT(IS_D_I, OWN_DATA, I, REQ_NONE, LOAD, NONE, NONE),  /* the load, once */
+        IGNORE(IS_D_I, OTHER_GETS), IGNORE(IS_D_I, OTHER_GETM), IGNORE(IS_D_I, OTHER_PUTM),
+
+        WAITING(IM_AD),
+        NEVER(IM_AD, OWN_GETS),
+        ACT(IM_AD, OWN_GETM, IM_D, REQ_NONE, NONE, NONE, NONE),
+        NEVER(IM_AD, OWN_PUTM), NEVER(IM_AD, OWN_DATA),
+        IGNORE(IM_AD, OTHER_GETS), IGNORE(IM_AD, OTHER_GETM), IGNORE(IM_AD, OTHER_PUTM),
+
+        WAITING(IM_D),
+        NEVER(IM_D, OWN_GETS), NEVER(IM_D, OWN_GETM), NEVER(IM_D, OWN_PUTM),
+        ACT(IM_D, OWN_DATA, M, REQ_NONE, STORE, NONE, NONE),
+        ACT(IM_D, OTHER_GETS, IM_D_S, REQ_NONE, NONE, LATER, LATER),
+        ACT(IM_D, OTHER_GETM, IM_D_I, REQ_NONE, NONE, LATER, NONE),
+        IGNORE(IM_D, OTHER_PUTM),
+
+        WAITING(IM_D_I),
+        NEVER(IM_D_I, OWN_GETS), NEVER(IM_D_I, OWN_GETM), NEVER(IM_D_I, OWN_PUTM),
+        ACT(IM_D_I, OWN_DATA, I, REQ_NONE, STORE, NOW, NONE),
+        IGNORE(IM_D_I, OTHER_GETS), IGNORE(IM_D_I, OTHER_GETM), IGNORE(IM_D_I, OTHER_PUTM),
+
+        WAITING(IM_D_S),
+        NEVER(IM_D_S, OWN_GETS), NEVER(IM_D_S, OWN_GETM), NEVER(IM_D_S, OWN_PUTM),
+        ACT(IM_D_S, OWN_DATA, S, REQ_NONE, STORE, NOW, NOW),
+        IGNORE(IM_D_S, OTHER_GETS),                     /* memory owns again and answers */
+        ACT(IM_D_S, OTHER_GETM, IM_D_SI, REQ_NONE, NONE, NONE, NONE),
+        IGNORE(IM_D_S, OTHER_PUTM),
+
+        WAITING(IM_D_SI),
+        NEVER(IM_D_SI, OWN_GETS), NEVER(IM_D_SI, OWN_GETM), NEVER(IM_D_SI, OWN_PUTM),
+        ACT(IM_D_SI, OWN_DATA, I, REQ_NONE, STORE, NOW, NOW),
+        IGNORE(IM_D_SI, OTHER_GETS), IGNORE(IM_D_SI, OTHER_GETM), IGNORE(IM_D_SI, OTHER_PUTM),
+
+        ACT(SM_AD, LOAD, SM_AD, REQ_NONE, LOAD, NONE, NONE),
+        STALL(SM_AD, STORE), STALL(SM_AD, EVICT),
+        NEVER(SM_AD, OWN_GETS),
+        ACT(SM_AD, OWN_GETM, SM_D, REQ_NONE, NONE, NONE, NONE),
+        NEVER(SM_AD, OWN_PUTM), NEVER(SM_AD, OWN_DATA),
+        IGNORE(SM_AD, OTHER_GETS),
+        ACT(SM_AD, OTHER_GETM, IM_AD, REQ_NONE, NONE, NONE, NONE),  /* the S copy is lost */
+        IGNORE(SM_AD, OTHER_PUTM),
+
+        WAITING(SM_D),
+        NEVER(SM_D, OWN_GETS), NEVER(SM_D, OWN_GETM), NEVER(SM_D, OWN_PUTM),
+        ACT(SM_D, OWN_DATA, M, REQ_NONE, STORE, NONE, NONE),
+        ACT(SM_D, OTHER_GETS, SM_D_S, REQ_NONE, NONE, LATER, LATER),
+        ACT(SM_D, OTHER_GETM, SM_D_I, REQ_NONE, NONE, LATER, NONE),
+        IGNORE(SM_D, OTHER_PUTM),
+
+        WAITING(SM_D_I),
+        NEVER(SM_D_I, OWN_GETS), NEVER(SM_D_I, OWN_GETM), NEVER(SM_D_I, OWN_PUTM),
+        ACT(SM_D_I, OWN_DATA, I, REQ_NONE, STORE, NOW, NONE),
+        IGNORE(SM_D_I, OTHER_GETS), IGNORE(SM_D_I, OTHER_GETM), IGNORE(SM_D_I, OTHER_PUTM),
+
+        WAITING(SM_D_S),
+        NEVER(SM_D_S, OWN_GETS), NEVER(SM_D_S, OWN_GETM), NEVER(SM_D_S, OWN_PUTM),
+        ACT(SM_D_S, OWN_DATA, S, REQ_NONE, STORE, NOW, NOW),
+        IGNORE(SM_D_S, OTHER_GETS),
+        ACT(SM_D_S, OTHER_GETM, SM_D_SI, REQ_NONE, NONE, NONE, NONE),
+        IGNORE(SM_D_S, OTHER_PUTM),
+
+        WAITING(SM_D_SI),
+        NEVER(SM_D_SI, OWN_GETS), NEVER(SM_D_SI, OWN_GETM), NEVER(SM_D_SI, OWN_PUTM),
+        ACT(SM_D_SI, OWN_DATA, I, REQ_NONE, STORE, NOW, NOW),
+        IGNORE(SM_D_SI, OTHER_GETS), IGNORE(SM_D_SI, OTHER_GETM), IGNORE(SM_D_SI, OTHER_PUTM),
+
+        ACT(MI_A, LOAD, MI_A, REQ_NONE, LOAD, NONE, NONE),
+        ACT(MI_A, STORE, MI_A, REQ_NONE, STORE, NONE, NONE),
+        STALL(MI_A, EVICT),                             /* already leaving */
+        NEVER(MI_A, OWN_GETS), NEVER(MI_A, OWN_GETM),
+        ACT(MI_A, OWN_PUTM, I, REQ_NONE, NONE, NONE, NOW),
+        NEVER(MI_A, OWN_DATA),
+        ACT(MI_A, OTHER_GETS, II_A, REQ_NONE, NONE, NOW, NOW),
+        ACT(MI_A, OTHER_GETM, II_A, REQ_NONE, NONE, NOW, NONE),
+        IGNORE(MI_A, OTHER_PUTM),                       /* a stale PutM from another II^A */
+
+        WAITING(II_A),
+        NEVER(II_A, OWN_GETS), NEVER(II_A, OWN_GETM),
+        ACT(II_A, OWN_PUTM, I, REQ_NONE, NONE, NONE, NONE),  /* memory ignores a stale PutM */
+        NEVER(II_A, OWN_DATA),
+        IGNORE(II_A, OTHER_GETS), IGNORE(II_A, OTHER_GETM), IGNORE(II_A, OTHER_PUTM),
+    },
+};
+
+static const stc_coh_sp_table *const sp_tables[STC_COH_PROTOCOL_COUNT] = {
+    [STC_COH_MSI] = &msi_split_table,
+};
+
+static const char *const sp_state_names[STC_COH_SP_STATE_COUNT] = {
+    "I", "S", "M", "IS^AD", "IS^D", "IS^D_I", "IM^AD", "IM^D", "IM^D_I", "IM^D_S", "IM^D_SI",
+    "SM^AD", "SM^D", "SM^D_I", "SM^D_S", "SM^D_SI", "MI^A", "II^A"};
+static const char *const sp_state_idents[STC_COH_SP_STATE_COUNT] = {
+    "I", "S", "M", "IS_AD", "IS_D", "IS_D_I", "IM_AD", "IM_D", "IM_D_I", "IM_D_S", "IM_D_SI",
+    "SM_AD", "SM_D", "SM_D_I", "SM_D_S", "SM_D_SI", "MI_A", "II_A"};
+static const char *const sp_event_names[STC_COH_SP_EVENT_COUNT] = {
+    "Load", "Store", "Evict", "Own-GetS", "Own-GetM", "Own-PutM", "Own-Data",
+    "Other-GetS", "Other-GetM", "Other-PutM"};
+static const char *const sp_req_names[STC_COH_SP_REQ_COUNT] = {"none", "GetS", "GetM", "PutM"};
+static const char *const bus_model_names[STC_COH_BUS_MODEL_COUNT] = {"atomic", "split"};
+static const char *const sp_break_names[STC_COH_SP_BREAK_COUNT] = {
+    "no-transient-invalidate", "no-is-d-i", "no-writeback"};
+static const char *const sp_break_whats[STC_COH_SP_BREAK_COUNT] = {
+    "SM^AD seeing Other-GetM stays SM^AD (a missing invalidation in a transient state)",
+    "IS^D seeing Other-GetM stays IS^D (the IS^D -> IS^D_I transition dropped)",
+    "MI^A's own PutM goes to I without the data (a dropped writeback)",
+};
+
+const stc_coh_sp_table *stc_coh_sp_table_of(stc_coh_protocol protocol)
+{
+    return (unsigned)protocol < STC_COH_PROTOCOL_COUNT ? sp_tables[protocol] : NULL;
+}
+
+bool stc_coh_sp_table_has_state(const stc_coh_sp_table *table, stc_coh_sp_state state)
+{
+    for (unsigned index = 0; index < table->state_count; index++) {
+        if (table->states[index] == state) {
+            return true;
         }
     }
-    return fail(err, err_len, "unknown break '%s': expected no-invalidate, no-supply or no-shared",
-                name);
+    return false;
+}
+
+const stc_coh_sp_row *stc_coh_sp_lookup(const stc_coh_sp_table *table, stc_coh_sp_state state,
+                                        stc_coh_sp_event event)
+{
+    for (unsigned index = 0; index < table->row_count; index++) {
+        const stc_coh_sp_row *row = &table->rows[index];
+        if (row->state == state && row->event == event) {
+            return row;
+        }
+    }
+    return NULL;
+}
+
+stc_coh_state stc_coh_sp_permission(stc_coh_sp_state state)
+{
+    const char *name = stc_coh_sp_state_name(state);
+    return name[0] == 'M' ? STC_COH_M : name[0] == 'S' ? STC_COH_S : STC_COH_I;
+}
+
+bool stc_coh_sp_stable(stc_coh_sp_state state)
+{
+    return (unsigned)state < STC_COH_SP_STATE_COUNT && !strchr(sp_state_names[state], '^');
+}
+
+static bool sp_processor_event(stc_coh_sp_event event)
+{
+    return event == STC_COH_SP_LOAD || event == STC_COH_SP_STORE || event == STC_COH_SP_EVICT;
+}
+
+/* The request a processor event may issue. */
+static stc_coh_sp_req sp_request_of(stc_coh_sp_event event)
+{
+    return event == STC_COH_SP_LOAD    ? STC_COH_SP_GETS
+           : event == STC_COH_SP_STORE ? STC_COH_SP_GETM
+                                       : STC_COH_SP_PUTM;
+}
+
+static int sp_check_sends(const stc_coh_sp_row *row, const char *where, char *err,
+                          size_t err_len)
+{
+    stc_coh_sp_event event = row->event;
+    bool data_event = event == STC_COH_SP_OWN_DATA;
+    bool other_data = event == STC_COH_SP_OTHER_GETS || event == STC_COH_SP_OTHER_GETM;
+    if (row->to_requester != STC_COH_SP_SEND_NONE && !data_event && !other_data) {
+        return fail(err, err_len, "%s: only Other-GetS/GetM and Own-Data send to a requester",
+                    where);
+    }
+    if (row->to_memory != STC_COH_SP_SEND_NONE && !data_event &&
+        event != STC_COH_SP_OTHER_GETS && event != STC_COH_SP_OWN_PUTM) {
+        return fail(err, err_len, "%s: only Other-GetS, Own-PutM and Own-Data write back", where);
+    }
+    bool later = row->to_requester == STC_COH_SP_SEND_LATER ||
+                 row->to_memory == STC_COH_SP_SEND_LATER;
+    bool now = row->to_requester == STC_COH_SP_SEND_NOW || row->to_memory == STC_COH_SP_SEND_NOW;
+    if (later && event != STC_COH_SP_OTHER_GETS && event != STC_COH_SP_OTHER_GETM) {
+        return fail(err, err_len, "%s: only an Other-X row promises data", where);
+    }
+    if (now && !data_event && stc_coh_sp_permission(row->state) == STC_COH_I) {
+        return fail(err, err_len, "%s: sends data it does not hold", where);
+    }
+    return 0;
+}
+
+static int sp_check_row(const stc_coh_sp_table *table, const stc_coh_sp_row *row, char *err,
+                        size_t err_len)
+{
+    if (!stc_coh_sp_table_has_state(table, row->state) ||
+        (unsigned)row->event >= STC_COH_SP_EVENT_COUNT) {
+        return fail(err, err_len, "a row names state %u, event %u outside the protocol",
+                    (unsigned)row->state, (unsigned)row->event);
+    }
+    char where[64];
+    snprintf(where, sizeof where, "%s %s", sp_state_names[row->state],
+             sp_event_names[row->event]);
+    bool acts = row->next != row->state || row->issue != STC_COH_SP_REQ_NONE ||
+                row->perform != STC_COH_SP_DO_NONE || row->to_requester != STC_COH_SP_SEND_NONE ||
+                row->to_memory != STC_COH_SP_SEND_NONE;
+    if (row->outcome != STC_COH_SP_ACT) {
+        if (row->outcome >= STC_COH_SP_OUTCOME_COUNT || acts) {
+            return fail(err, err_len, "%s: a stalled or impossible row has actions", where);
+        }
+        if (row->outcome == STC_COH_SP_STALL && !sp_processor_event(row->event)) {
+            return fail(err, err_len, "%s: only a processor event can stall", where);
+        }
+        return 0;
+    }
+    if (!stc_coh_sp_table_has_state(table, row->next)) {
+        return fail(err, err_len, "%s: next state outside the protocol", where);
+    }
+    if (row->issue != STC_COH_SP_REQ_NONE &&
+        (!sp_processor_event(row->event) || row->issue != sp_request_of(row->event) ||
+         !stc_coh_sp_stable(row->state) || row->next == row->state)) {
+        return fail(err, err_len, "%s: issues %s", where, stc_coh_sp_req_name(row->issue));
+    }
+    if ((row->perform == STC_COH_SP_DO_LOAD && row->event != STC_COH_SP_LOAD &&
+         row->event != STC_COH_SP_OWN_DATA) ||
+        (row->perform == STC_COH_SP_DO_STORE && row->event != STC_COH_SP_STORE &&
+         row->event != STC_COH_SP_OWN_DATA) ||
+        (unsigned)row->perform > STC_COH_SP_DO_STORE) {
+        return fail(err, err_len, "%s: performs an operation it was not asked for", where);
+    }
+    if (row->event == STC_COH_SP_OWN_DATA && row->perform == STC_COH_SP_DO_NONE) {
+        return fail(err, err_len, "%s: data arrives for no operation", where);
+    }
+    return sp_check_sends(row, where, err, err_len);
+}
+
+int stc_coh_sp_table_check(const stc_coh_sp_table *table, char *err, size_t err_len)
+{
+    if ((unsigned)table->protocol >= STC_COH_PROTOCOL_COUNT) {
+        return fail(err, err_len, "protocol %u out of range", (unsigned)table->protocol);
+    }
+    if (table->state_count == 0 || table->state_count > STC_COH_SP_STATE_COUNT ||
+        table->row_count > STC_COH_SP_MAX_ROWS) {
+        return fail(err, err_len, "%u states, %u rows: more than room", table->state_count,
+                    table->row_count);
+    }
+    for (unsigned index = 0; index < table->state_count; index++) {
+        if ((unsigned)table->states[index] >= STC_COH_SP_STATE_COUNT) {
+            return fail(err, err_len, "state %u out of range", (unsigned)table->states[index]);
+        }
+        for (unsigned other = 0; other < index; other++) {
+            if (table->states[other] == table->states[index]) {
+                return fail(err, err_len, "state %s listed twice",
+                            sp_state_names[table->states[index]]);
+            }
+        }
+    }
+    if (!stc_coh_sp_table_has_state(table, STC_COH_SP_I)) {
+        return fail(err, err_len, "no state I (every cache starts invalid)");
+    }
+    for (unsigned index = 0; index < table->row_count; index++) {
+        if (sp_check_row(table, &table->rows[index], err, err_len) != 0) {
+            return -1;
+        }
+    }
+    for (unsigned state_index = 0; state_index < table->state_count; state_index++) {
+        stc_coh_sp_state state = table->states[state_index];
+        for (unsigned event = 0; event < STC_COH_SP_EVENT_COUNT; event++) {
+            unsigned rows = 0;
+            for (unsigned index = 0; index < table->row_count; index++) {
+                rows += table->rows[index].state == state &&
+                        table->rows[index].event == (stc_coh_sp_event)event;
+            }
+            if (rows != 1) {
+                return fail(err, err_len, "%s %s: %u rows (expected 1)", sp_state_names[state],
+                            sp_event_names[event], rows);
+            }
+        }
+    }
+    return 0;
+}
+
+int stc_coh_sp_table_apply_break(stc_coh_sp_table *table, stc_coh_sp_break which, char *err,
+                                 size_t err_len)
+{
+    static const struct {
+        stc_coh_sp_state state;
+        stc_coh_sp_event event;
+    } edited[STC_COH_SP_BREAK_COUNT] = {
+        {STC_COH_SP_SM_AD, STC_COH_SP_OTHER_GETM},
+        {STC_COH_SP_IS_D, STC_COH_SP_OTHER_GETM},
+        {STC_COH_SP_MI_A, STC_COH_SP_OWN_PUTM},
+    };
+    if ((unsigned)which >= STC_COH_SP_BREAK_COUNT) {
+        return fail(err, err_len, "break %u out of range", (unsigned)which);
+    }
+    stc_coh_sp_row *row =
+        (stc_coh_sp_row *)stc_coh_sp_lookup(table, edited[which].state, edited[which].event);
+    if (!row || row->outcome != STC_COH_SP_ACT) {
+        return fail(err, err_len, "break %s changes nothing in %s", sp_break_names[which],
+                    stc_coh_protocol_name(table->protocol));
+    }
+    if (which == STC_COH_SP_BREAK_NO_WRITEBACK) {
+        row->to_memory = STC_COH_SP_SEND_NONE;
+    } else {
+        row->next = row->state;
+    }
+    return 0;
+}
+
+const char *stc_coh_sp_state_name(stc_coh_sp_state state)
+{
+    return name_in(sp_state_names, STC_COH_SP_STATE_COUNT, (unsigned)state);
+}
+
+const char *stc_coh_sp_state_ident(stc_coh_sp_state state)
+{
+    return name_in(sp_state_idents, STC_COH_SP_STATE_COUNT, (unsigned)state);
+}
+
+const char *stc_coh_sp_event_name(stc_coh_sp_event event)
+{
+    return name_in(sp_event_names, STC_COH_SP_EVENT_COUNT, (unsigned)event);
+}
+
+const char *stc_coh_sp_req_name(stc_coh_sp_req req)
+{
+    return name_in(sp_req_names, STC_COH_SP_REQ_COUNT, (unsigned)req);
+}
+
+const char *stc_coh_bus_model_name(stc_coh_bus_model model)
+{
+    return name_in(bus_model_names, STC_COH_BUS_MODEL_COUNT, (unsigned)model);
+}
+
+const char *stc_coh_sp_break_name(stc_coh_sp_break which)
+{
+    return name_in(sp_break_names, STC_COH_SP_BREAK_COUNT, (unsigned)which);
+}
+
+const char *stc_coh_sp_break_what(stc_coh_sp_break which)
+{
+    return name_in(sp_break_whats, STC_COH_SP_BREAK_COUNT, (unsigned)which);
+}
+
+int stc_coh_bus_model_parse(const char *name, stc_coh_bus_model *model, char *err,
+                            size_t err_len)
+{
+    int index = find_name(name, bus_model_names, STC_COH_BUS_MODEL_COUNT);
+    if (index < 0) {
+        return fail(err, err_len, "unknown bus model '%s': expected atomic or split", name);
+    }
+    *model = (stc_coh_bus_model)index;
+    return 0;
+}
+
+int stc_coh_sp_break_parse(const char *name, stc_coh_sp_break *which, char *err, size_t err_len)
+{
+    int index = find_name(name, sp_break_names, STC_COH_SP_BREAK_COUNT);
+    if (index < 0) {
+        return fail(err, err_len,
+                    "unknown split break '%s': expected no-transient-invalidate, no-is-d-i or "
+                    "no-writeback",
+                    name);
+    }
+    *which = (stc_coh_sp_break)index;
+    return 0;
 }

@@ -7,9 +7,9 @@
  * The tables describe ONE cache block in ONE private write-back cache on an
  * ATOMIC bus: a bus transaction is issued, every other cache snoops it and
  * answers, and the requester finishes, all before the next transaction
- * starts. Only stable states exist; the split-transaction bus and its
- * transient states (IS^D, IM^AD, SM^AD, ...) come later by adding states
- * and rows, which is why a table is a list of rows and not code.
+ * starts. Only stable states exist there. The split-transaction bus, with
+ * its transient states (IS^D, IM^AD, SM^AD, ...), has tables of its own,
+ * declared at the end of this header.
  *
  * Two kinds of row:
  *  - a processor row: what this cache does when its own processor loads,
@@ -210,5 +210,179 @@ const char *stc_coh_break_what(stc_coh_break which);
 int stc_coh_protocol_parse(const char *name, stc_coh_protocol *protocol, char *err,
                            size_t err_len);
 int stc_coh_break_parse(const char *name, stc_coh_break *which, char *err, size_t err_len);
+
+
+/* ==== The split-transaction bus (docs/COHERENCE.md section 8) ====
+ *
+ * The second bus model. A cache's request (GetS, GetM, PutM) is issued into
+ * its request queue and later ORDERED by the bus (arbitration picks any
+ * pending request); at that point every cache observes it at once (its own
+ * row "Own-X", the others "Other-X") and memory decides whether it answers.
+ * Data travels separately and later: to a cache on its own response channel
+ * (event Own-Data), to memory as a writeback. Between the two the requester
+ * waits in a TRANSIENT state named after the textbook (Sorin, Hill & Wood's
+ * primer; the seed's figure 5.8): XY^AD goes from X to Y and waits for its
+ * own request to be ordered (A) and for data (D); XY^D_Z has seen its
+ * request ordered and then another cache's request that will take it to Z
+ * once its data has come. The first letter of a state's name is the
+ * permission it holds now (I none, S read, M read and write).
+ *
+ * One kind of row: (state, event) -> outcome. Every pair of a protocol's
+ * states and the ten events has exactly one row, whose outcome is
+ *   ACT         do the row's actions and take its next state,
+ *   STALL       a processor event waits until the state has changed
+ *               (transient states; never for a bus or data event),
+ *   IMPOSSIBLE  the protocol excludes the pair (the model check proves it
+ *               unreachable).
+ * The atomic tables above are untouched: the C system model (coherent.h)
+ * stays on the atomic bus. */
+
+/* The states of a block in one cache on the split-transaction bus. */
+typedef enum {
+    STC_COH_SP_I,
+    STC_COH_SP_S,
+    STC_COH_SP_M,
+    STC_COH_SP_IS_AD,   /* IS^AD: issued GetS, waiting for it to be ordered and for data */
+    STC_COH_SP_IS_D,    /* IS^D: GetS ordered, waiting for data */
+    STC_COH_SP_IS_D_I,  /* IS^D_I: then another GetM: load once, then I */
+    STC_COH_SP_IM_AD,   /* IM^AD: issued GetM */
+    STC_COH_SP_IM_D,    /* IM^D: GetM ordered: owner-to-be, waiting for data */
+    STC_COH_SP_IM_D_I,  /* IM^D_I: then another GetM: store, pass the data on, I */
+    STC_COH_SP_IM_D_S,  /* IM^D_S: then a GetS: store, data to it and memory, S */
+    STC_COH_SP_IM_D_SI, /* IM^D_SI: a GetS, then a GetM: as IM^D_S, but end in I */
+    STC_COH_SP_SM_AD,   /* SM^AD: S copy kept readable, GetM issued */
+    STC_COH_SP_SM_D,    /* SM^D .. SM^D_SI: as IM^D .., from S */
+    STC_COH_SP_SM_D_I,
+    STC_COH_SP_SM_D_S,
+    STC_COH_SP_SM_D_SI,
+    STC_COH_SP_MI_A,    /* MI^A: PutM issued, block in the writeback buffer, still the owner */
+    STC_COH_SP_II_A,    /* II^A: lost ownership before its PutM was ordered */
+    STC_COH_SP_STATE_COUNT
+} stc_coh_sp_state;
+
+/* The events a cache's row answers. */
+typedef enum {
+    STC_COH_SP_LOAD,        /* processor events, as on the atomic bus */
+    STC_COH_SP_STORE,
+    STC_COH_SP_EVICT,
+    STC_COH_SP_OWN_GETS,    /* this cache's own request is ordered by the bus */
+    STC_COH_SP_OWN_GETM,
+    STC_COH_SP_OWN_PUTM,
+    STC_COH_SP_OWN_DATA,    /* the data for this cache's GetS/GetM arrives */
+    STC_COH_SP_OTHER_GETS,  /* another cache's request is ordered */
+    STC_COH_SP_OTHER_GETM,
+    STC_COH_SP_OTHER_PUTM,
+    STC_COH_SP_EVENT_COUNT
+} stc_coh_sp_event;
+
+/* Bus requests: GetS (a readable copy), GetM (the only copy, with data:
+ * also from S, since the copy may be lost before the request is ordered),
+ * PutM (the owner writes back). */
+typedef enum {
+    STC_COH_SP_REQ_NONE,
+    STC_COH_SP_GETS,
+    STC_COH_SP_GETM,
+    STC_COH_SP_PUTM,
+    STC_COH_SP_REQ_COUNT
+} stc_coh_sp_req;
+
+typedef enum {
+    STC_COH_SP_ACT,
+    STC_COH_SP_STALL,
+    STC_COH_SP_IMPOSSIBLE,
+    STC_COH_SP_OUTCOME_COUNT
+} stc_coh_sp_outcome;
+
+/* What the processor operation does in this row: nothing, the load (which
+ * returns the copy's value), or the store (which writes the value chosen
+ * when the GetM was ordered, or now for a hit). */
+typedef enum { STC_COH_SP_DO_NONE, STC_COH_SP_DO_LOAD, STC_COH_SP_DO_STORE } stc_coh_sp_perform;
+
+/* Sending the block: NONE; NOW (this cache's copy goes out in this row);
+ * LATER (promised in an Other-X row of a state still waiting for its own
+ * data: to the requester, whose id the cache remembers; to memory, which
+ * counts the writeback it now waits for), kept by an Own-Data row with
+ * NOW. */
+typedef enum { STC_COH_SP_SEND_NONE, STC_COH_SP_SEND_NOW, STC_COH_SP_SEND_LATER } stc_coh_sp_send;
+
+typedef struct {
+    stc_coh_sp_state state;
+    stc_coh_sp_event event;
+    stc_coh_sp_outcome outcome;
+    stc_coh_sp_state next;       /* == state unless ACT changes it */
+    stc_coh_sp_req issue;        /* processor rows: the request put in the queue */
+    stc_coh_sp_perform perform;  /* Load/Store hits, Own-Data */
+    stc_coh_sp_send to_requester; /* Other-GetS/GetM: the other requester; Own-Data: the remembered one */
+    stc_coh_sp_send to_memory;   /* Other-GetS, Own-PutM, Own-Data */
+} stc_coh_sp_row;
+
+enum { STC_COH_SP_MAX_ROWS = STC_COH_SP_STATE_COUNT * STC_COH_SP_EVENT_COUNT };
+
+typedef struct {
+    stc_coh_protocol protocol;
+    unsigned state_count;
+    stc_coh_sp_state states[STC_COH_SP_STATE_COUNT];  /* stable ones first */
+    unsigned row_count;
+    stc_coh_sp_row rows[STC_COH_SP_MAX_ROWS];
+} stc_coh_sp_table;
+
+/* The bus models; CLI names "atomic", "split". */
+typedef enum { STC_COH_BUS_ATOMIC, STC_COH_BUS_SPLIT, STC_COH_BUS_MODEL_COUNT } stc_coh_bus_model;
+
+/* Broken split tables (tests/coherence-check.sh), one row each:
+ *   SP_NO_TRANSIENT_INVALIDATE  SM^AD seeing Other-GetM keeps its S copy
+ *                               (stays SM^AD instead of IM^AD);
+ *   SP_NO_IS_D_I                IS^D seeing Other-GetM stays IS^D (so it
+ *                               ends in S with a copy about to be stale);
+ *   SP_NO_WRITEBACK             MI^A's own PutM goes to I without sending
+ *                               the data memory counts on. */
+typedef enum {
+    STC_COH_SP_BREAK_NO_TRANSIENT_INVALIDATE,
+    STC_COH_SP_BREAK_NO_IS_D_I,
+    STC_COH_SP_BREAK_NO_WRITEBACK,
+    STC_COH_SP_BREAK_COUNT
+} stc_coh_sp_break;
+
+/* The protocol's split-transaction table, or NULL where none is defined yet
+ * (MSI only so far). */
+const stc_coh_sp_table *stc_coh_sp_table_of(stc_coh_protocol protocol);
+bool stc_coh_sp_table_has_state(const stc_coh_sp_table *table, stc_coh_sp_state state);
+const stc_coh_sp_row *stc_coh_sp_lookup(const stc_coh_sp_table *table, stc_coh_sp_state state,
+                                        stc_coh_sp_event event);
+
+/* Self-check, as stc_coh_table_check: every (state, event) pair exactly one
+ * row; next states the protocol's; STALL only for processor events;
+ * IMPOSSIBLE and STALL rows without actions; a request issued only by a
+ * processor event that fits it (Load GetS, Store GetM, Evict PutM) and
+ * only from a stable state, which then changes; a load or store performed
+ * only by its processor event or by Own-Data; data sent NOW only from a
+ * state holding the block (first letter S or M) or by Own-Data; LATER
+ * only in Other-X rows; to the requester only on Other-GetS/GetM and
+ * Own-Data, to memory only on Other-GetS, Own-PutM and Own-Data. */
+int stc_coh_sp_table_check(const stc_coh_sp_table *table, char *err, size_t err_len);
+int stc_coh_sp_table_apply_break(stc_coh_sp_table *table, stc_coh_sp_break which, char *err,
+                                 size_t err_len);
+
+/* Names: states "IS^D_I" (stc_coh_sp_state_name) or "IS_D_I" (an
+ * identifier: stc_coh_sp_state_ident); events "Own-GetS"; requests "GetS";
+ * bus models "atomic", "split"; breaks "no-transient-invalidate",
+ * "no-is-d-i", "no-writeback". Out of range: "?". */
+const char *stc_coh_sp_state_name(stc_coh_sp_state state);
+const char *stc_coh_sp_state_ident(stc_coh_sp_state state);
+const char *stc_coh_sp_event_name(stc_coh_sp_event event);
+const char *stc_coh_sp_req_name(stc_coh_sp_req req);
+const char *stc_coh_bus_model_name(stc_coh_bus_model model);
+const char *stc_coh_sp_break_name(stc_coh_sp_break which);
+const char *stc_coh_sp_break_what(stc_coh_sp_break which);
+/* The permission a state holds now, from the first letter of its name:
+ * STC_COH_I (none), STC_COH_S (read) or STC_COH_M (read and write). */
+stc_coh_state stc_coh_sp_permission(stc_coh_sp_state state);
+/* Stable: I, S, M (no pending request, no awaited data). */
+bool stc_coh_sp_stable(stc_coh_sp_state state);
+
+int stc_coh_bus_model_parse(const char *name, stc_coh_bus_model *model, char *err,
+                            size_t err_len);
+int stc_coh_sp_break_parse(const char *name, stc_coh_sp_break *which, char *err,
+                           size_t err_len);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -579,158 +580,190 @@ static int kind_of(const char *key)
     return -1;
 }
 
-/* The body of stc_energy_load once the file is open. */
-static int load_stream(FILE *in, const char *path, stc_energy_table *t, char *err, size_t err_len)
-{
-    entry entries[MAX_ENTRIES];
-    size_t count = entries_of(t, entries);
-    char line[LINE_MAX_LEN];
-    unsigned lineno = 0;
-    enum { WANT_HEADER, WANT_GEOMETRY, ENTRIES } state = WANT_HEADER;
-    unsigned header_line = 0, geometry_line = 0;
+/* A table file being read: where, what has been read so far, and where an
+ * error goes. */
+typedef struct {
+    const char *path;
+    unsigned lineno;
+    enum { WANT_HEADER, WANT_GEOMETRY, ENTRIES } state;
+    unsigned header_line, geometry_line; /* where they were, for a second one's message */
+    entry entries[MAX_ENTRIES];          /* each notes the line that gave its value */
+    size_t entry_count;
+    char *err;
+    size_t err_len;
+} table_reader;
 
-    while (fgets(line, sizeof line, in)) {
-        lineno++;
-        size_t len = strlen(line);
-        if (len == sizeof line - 1 && line[len - 1] != '\n' && !feof(in)) {
-            snprintf(err, err_len, "%s:%u: line longer than %d characters", path, lineno,
-                     LINE_MAX_LEN - 2);
-            return -1;
-        }
-        char *tokens[MAX_TOKENS];
-        int n = tokenize(line, tokens);
-        if (n == 0) {
-            continue;
-        }
-        if (n < 0) {
-            snprintf(err, err_len, "%s:%u: too many fields (at most %d)", path, lineno,
-                     MAX_TOKENS);
-            return -1;
-        }
-        const char *key = tokens[0];
-        if (strcmp(key, "stc-energy-table") == 0) {
-            if (state != WANT_HEADER) {
-                snprintf(err, err_len, "%s:%u: second header line (the first is line %u)", path,
-                         lineno, header_line);
-                return -1;
-            }
-            if (n != 2 || strcmp(tokens[1], "1") != 0) {
-                snprintf(err, err_len,
-                         "%s:%u: unsupported header (this program reads 'stc-energy-table 1')",
-                         path, lineno);
-                return -1;
-            }
-            header_line = lineno;
-            state = WANT_GEOMETRY;
-            continue;
-        }
-        if (state == WANT_HEADER) {
-            snprintf(err, err_len, "%s:%u: expected the header 'stc-energy-table 1' first", path,
-                     lineno);
-            return -1;
-        }
-        if (strcmp(key, "geometry") == 0) {
-            if (state != WANT_GEOMETRY) {
-                snprintf(err, err_len, "%s:%u: second geometry line (the first is line %u)",
-                         path, lineno, geometry_line);
-                return -1;
-            }
-            if (check_geometry_line(&t->geometry, tokens, n, path, lineno, err, err_len) != 0) {
-                return -1;
-            }
-            geometry_line = lineno;
-            state = ENTRIES;
-            continue;
-        }
-        int kind = kind_of(key);
-        if (kind < 0) {
-            snprintf(err, err_len,
-                     "%s:%u: unknown entry '%.40s' (entries: hit, miss, static, writeback, "
-                     "walk_row, wake, stall)",
-                     path, lineno, key);
-            return -1;
-        }
-        if (state == WANT_GEOMETRY) {
-            snprintf(err, err_len, "%s:%u: expected the 'geometry ...' line before the entries",
-                     path, lineno);
-            return -1;
-        }
-        bool named = kind == ENTRY_HIT || kind == ENTRY_MISS || kind == ENTRY_STATIC;
-        int want_tokens = named ? 4 : 3;
-        if (n != want_tokens) {
-            const char *form = kind == ENTRY_HIT      ? "hit SIZE_aW VALUE nJ"
-                               : kind == ENTRY_MISS   ? "miss LINE VALUE nJ"
-                               : kind == ENTRY_STATIC ? "static SIZE VALUE nJ/cycle"
-                                                      : NULL;
-            if (form) {
-                snprintf(err, err_len, "%s:%u: expected '%s'", path, lineno, form);
-            } else {
-                snprintf(err, err_len, "%s:%u: expected '%s VALUE nJ'", path, lineno, key);
-            }
-            return -1;
-        }
-        const char *name = named ? tokens[1] : "";
-        entry *e = NULL;
-        for (size_t i = 0; i < count; i++) {
-            if (entries[i].kind == kind && strcmp(entries[i].name, name) == 0) {
-                e = &entries[i];
-                break;
-            }
-        }
-        if (!e) {
-            const char *what = kind == ENTRY_HIT    ? "a (size, ways) of"
-                               : kind == ENTRY_MISS ? "a logical line size of"
-                                                    : "a size of";
-            snprintf(err, err_len, "%s:%u: %s %.40s is not %s this geometry", path, lineno, key,
-                     name, what);
-            return -1;
-        }
-        char label[NAME_MAX_LEN + 16];
-        snprintf(label, sizeof label, "%s%s%s", key, named ? " " : "", name);
-        if (e->line) {
-            snprintf(err, err_len, "%s:%u: duplicate entry %s (first at line %u)", path, lineno,
-                     label, e->line);
-            return -1;
-        }
-        const char *value_text = tokens[named ? 2 : 1];
-        const char *unit = tokens[named ? 3 : 2];
-        double value;
-        if (parse_number(value_text, &value) != 0) {
-            snprintf(err, err_len, "%s:%u: %s: '%.40s' is not a decimal number", path, lineno,
-                     label, value_text);
-            return -1;
-        }
-        if (value < 0) {
-            snprintf(err, err_len, "%s:%u: %s: negative energy %.40s", path, lineno, label,
-                     value_text);
-            return -1;
-        }
-        if (strcmp(unit, unit_of(kind)) != 0) {
-            snprintf(err, err_len, "%s:%u: %s: unit '%.20s', expected '%s'", path, lineno, label,
-                     unit, unit_of(kind));
-            return -1;
-        }
-        *e->slot = value;
-        e->line = lineno;
+/* err = "PATH:LINE: MESSAGE", as one snprintf of the whole would cut it.
+ * Returns -1. */
+static int line_error(table_reader *reader, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static int line_error(table_reader *reader, const char *fmt, ...)
+{
+    int used = snprintf(reader->err, reader->err_len, "%s:%u: ", reader->path, reader->lineno);
+    if (used >= 0 && (size_t)used < reader->err_len) {
+        va_list args;
+        va_start(args, fmt);
+        vsnprintf(reader->err + used, reader->err_len - (size_t)used, fmt, args);
+        va_end(args);
     }
-    if (ferror(in)) {
-        snprintf(err, err_len, "%s: read error: %s", path, strerror(errno));
+    return -1;
+}
+
+/* "stc-energy-table 1": once, first. */
+static int read_header(table_reader *reader, char **tokens, int count)
+{
+    if (reader->state != WANT_HEADER) {
+        return line_error(reader, "second header line (the first is line %u)",
+                          reader->header_line);
+    }
+    if (count != 2 || strcmp(tokens[1], "1") != 0) {
+        return line_error(reader,
+                          "unsupported header (this program reads 'stc-energy-table 1')");
+    }
+    reader->header_line = reader->lineno;
+    reader->state = WANT_GEOMETRY;
+    return 0;
+}
+
+/* "geometry banks=... ...": once, after the header, the cache's geometry. */
+static int read_geometry(table_reader *reader, const stc_geometry *geometry, char **tokens,
+                         int count)
+{
+    if (reader->state != WANT_GEOMETRY) {
+        return line_error(reader, "second geometry line (the first is line %u)",
+                          reader->geometry_line);
+    }
+    if (check_geometry_line(geometry, tokens, count, reader->path, reader->lineno, reader->err,
+                            reader->err_len) != 0) {
         return -1;
     }
-    if (state == WANT_HEADER) {
-        snprintf(err, err_len, "%s: no header 'stc-energy-table 1' (empty table)", path);
+    reader->geometry_line = reader->lineno;
+    reader->state = ENTRIES;
+    return 0;
+}
+
+/* The entry of this kind and name among those the geometry needs; NULL
+ * after the message when it needs none. */
+static entry *find_entry(table_reader *reader, int kind, const char *key, const char *name)
+{
+    for (size_t i = 0; i < reader->entry_count; i++) {
+        if (reader->entries[i].kind == kind && strcmp(reader->entries[i].name, name) == 0) {
+            return &reader->entries[i];
+        }
+    }
+    const char *what = kind == ENTRY_HIT    ? "a (size, ways) of"
+                       : kind == ENTRY_MISS ? "a logical line size of"
+                                            : "a size of";
+    line_error(reader, "%s %.40s is not %s this geometry", key, name, what);
+    return NULL;
+}
+
+/* An entry line's value and unit: a non-negative decimal number in the
+ * entry kind's unit. */
+static int parse_entry_value(table_reader *reader, int kind, const char *label,
+                             const char *value_text, const char *unit, double *value)
+{
+    if (parse_number(value_text, value) != 0) {
+        return line_error(reader, "%s: '%.40s' is not a decimal number", label, value_text);
+    }
+    if (*value < 0) {
+        return line_error(reader, "%s: negative energy %.40s", label, value_text);
+    }
+    if (strcmp(unit, unit_of(kind)) != 0) {
+        return line_error(reader, "%s: unit '%.20s', expected '%s'", label, unit, unit_of(kind));
+    }
+    return 0;
+}
+
+/* "KIND [NAME] VALUE UNIT": one entry, after the geometry line, once. */
+static int read_entry(table_reader *reader, int kind, char **tokens, int count)
+{
+    const char *key = tokens[0];
+    if (reader->state == WANT_GEOMETRY) {
+        return line_error(reader, "expected the 'geometry ...' line before the entries");
+    }
+    bool named = kind == ENTRY_HIT || kind == ENTRY_MISS || kind == ENTRY_STATIC;
+    if (count != (named ? 4 : 3)) {
+        const char *form = kind == ENTRY_HIT      ? "hit SIZE_aW VALUE nJ"
+                           : kind == ENTRY_MISS   ? "miss LINE VALUE nJ"
+                           : kind == ENTRY_STATIC ? "static SIZE VALUE nJ/cycle"
+                                                  : NULL;
+        if (form) {
+            return line_error(reader, "expected '%s'", form);
+        }
+        return line_error(reader, "expected '%s VALUE nJ'", key);
+    }
+    const char *name = named ? tokens[1] : "";
+    entry *e = find_entry(reader, kind, key, name);
+    if (!e) {
         return -1;
     }
-    if (state == WANT_GEOMETRY) {
-        snprintf(err, err_len, "%s: missing the 'geometry ...' line", path);
+    char label[NAME_MAX_LEN + 16];
+    snprintf(label, sizeof label, "%s%s%s", key, named ? " " : "", name);
+    if (e->line) {
+        return line_error(reader, "duplicate entry %s (first at line %u)", label, e->line);
+    }
+    double value = 0.0;
+    if (parse_entry_value(reader, kind, label, tokens[named ? 2 : 1], tokens[named ? 3 : 2],
+                          &value) != 0) {
+        return -1;
+    }
+    *e->slot = value;
+    e->line = reader->lineno;
+    return 0;
+}
+
+/* One line of the file (a comment or blank line is nothing). */
+static int read_line(table_reader *reader, const stc_geometry *geometry, char *line)
+{
+    char *tokens[MAX_TOKENS];
+    int count = tokenize(line, tokens);
+    if (count == 0) {
+        return 0;
+    }
+    if (count < 0) {
+        return line_error(reader, "too many fields (at most %d)", MAX_TOKENS);
+    }
+    const char *key = tokens[0];
+    if (strcmp(key, "stc-energy-table") == 0) {
+        return read_header(reader, tokens, count);
+    }
+    if (reader->state == WANT_HEADER) {
+        return line_error(reader, "expected the header 'stc-energy-table 1' first");
+    }
+    if (strcmp(key, "geometry") == 0) {
+        return read_geometry(reader, geometry, tokens, count);
+    }
+    int kind = kind_of(key);
+    if (kind < 0) {
+        return line_error(reader,
+                          "unknown entry '%.40s' (entries: hit, miss, static, writeback, "
+                          "walk_row, wake, stall)",
+                          key);
+    }
+    return read_entry(reader, kind, tokens, count);
+}
+
+/* At the end of the file: the header, the geometry and every entry the
+ * geometry needs were there. */
+static int check_complete(const table_reader *reader)
+{
+    const char *path = reader->path;
+    if (reader->state == WANT_HEADER) {
+        snprintf(reader->err, reader->err_len, "%s: no header 'stc-energy-table 1' (empty table)",
+                 path);
+        return -1;
+    }
+    if (reader->state == WANT_GEOMETRY) {
+        snprintf(reader->err, reader->err_len, "%s: missing the 'geometry ...' line", path);
         return -1;
     }
     size_t missing = 0;
     const entry *first = NULL;
-    for (size_t i = 0; i < count; i++) {
-        if (!entries[i].line) {
+    for (size_t i = 0; i < reader->entry_count; i++) {
+        if (!reader->entries[i].line) {
             if (!first) {
-                first = &entries[i];
+                first = &reader->entries[i];
             }
             missing++;
         }
@@ -740,11 +773,35 @@ static int load_stream(FILE *in, const char *path, stc_energy_table *t, char *er
         if (missing > 1) {
             snprintf(more, sizeof more, " (and %zu more)", missing - 1);
         }
-        snprintf(err, err_len, "%s: missing entry %s%s%s%s", path, entry_keys[first->kind],
-                 first->name[0] ? " " : "", first->name, more);
+        snprintf(reader->err, reader->err_len, "%s: missing entry %s%s%s%s", path,
+                 entry_keys[first->kind], first->name[0] ? " " : "", first->name, more);
         return -1;
     }
     return 0;
+}
+
+/* The body of stc_energy_load once the file is open: fills t's entries
+ * (t->geometry says which it has). */
+static int load_stream(FILE *in, const char *path, stc_energy_table *t, char *err, size_t err_len)
+{
+    table_reader reader = {.path = path, .state = WANT_HEADER, .err = err, .err_len = err_len};
+    reader.entry_count = entries_of(t, reader.entries);
+    char line[LINE_MAX_LEN];
+    while (fgets(line, sizeof line, in)) {
+        reader.lineno++;
+        size_t len = strlen(line);
+        if (len == sizeof line - 1 && line[len - 1] != '\n' && !feof(in)) {
+            return line_error(&reader, "line longer than %d characters", LINE_MAX_LEN - 2);
+        }
+        if (read_line(&reader, &t->geometry, line) != 0) {
+            return -1;
+        }
+    }
+    if (ferror(in)) {
+        snprintf(err, err_len, "%s: read error: %s", path, strerror(errno));
+        return -1;
+    }
+    return check_complete(&reader);
 }
 
 int stc_energy_load(const stc_geometry *geometry, const char *path, stc_energy_table *table,

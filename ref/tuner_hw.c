@@ -365,40 +365,149 @@ static bool idle_step(const stc_tuner_hw *tuner, stc_tuner_hw_regs *d, const stc
     return phase || periodic;
 }
 
+/* The register write port: d takes the written register's value. Returns
+ * whether software started a search (CTRL bit 0). */
+static bool write_register(const stc_tuner_hw *tuner, stc_tuner_hw_regs *d,
+                           const stc_tuner_hw_in *in)
+{
+    unsigned addr = in->reg_addr & ((1u << STC_TREG_ADDR_BITS) - 1);
+    switch (addr) {
+    case STC_TREG_CTRL:
+        d->phase_en = in->reg_wdata >> 1 & 1;
+        return (in->reg_wdata & 1) != 0;
+    case STC_TREG_WINDOW:
+        d->win_len = in->reg_wdata & U16_MAX;
+        break;
+    case STC_TREG_RETUNE:
+        d->retune = in->reg_wdata & U16_MAX;
+        break;
+    case STC_TREG_THRESHOLD:
+        d->thresh = in->reg_wdata & U16_MAX;
+        break;
+    default:
+        if (!tuner->build.constant_coefs && addr >= STC_TREG_COEF &&
+            addr - STC_TREG_COEF < tuner->coef_count) {
+            d->coef[addr - STC_TREG_COEF] = (uint16_t)in->reg_wdata;
+        }
+        break;
+    }
+    return false;
+}
+
+/* V0: the next candidate (the start point, the next value of the current
+ * parameter, or the best to apply at the end), or on to the next
+ * parameter when this one has no value left. */
+static void propose_step(const stc_tuner_hw *tuner, stc_tuner_hw_regs *d)
+{
+    const stc_tuner_hw_regs *q = &tuner->q;
+    uint32_t next = 0;
+    if (q->psm == STC_PSM_START) {
+        d->cand = CONFIG_START;
+        d->vsm = STC_VSM_CFG;
+    } else if (q->psm == STC_PSM_FINAL) {
+        d->cand = q->best;
+        d->vsm = STC_VSM_CFG;
+    } else if (propose(tuner, q->psm, q->best, &next)) {
+        d->cand = next;
+        d->vsm = STC_VSM_CFG;
+    } else {
+        d->psm = next_param(q->psm);
+    }
+}
+
+/* CFG: hold the candidate on the configuration port until the cache has
+ * taken it (cfg_sent) and finished the change. A refused candidate costs
+ * the most energy, so the compare rejects it; the final application ends
+ * the search. */
+static void configure_step(const stc_tuner_hw *tuner, stc_tuner_hw_regs *d,
+                           const stc_tuner_hw_in *in, const stc_tuner_hw_out *out)
+{
+    const stc_tuner_hw_regs *q = &tuner->q;
+    if (in->cfg_done) {
+        d->cfg_sent = 0;
+        if (q->psm == STC_PSM_FINAL) {
+            d->psm = STC_PSM_IDLE;
+            d->vsm = STC_VSM_V0;
+            d->done = 1;
+            d->tuned = 1;
+            clear_counters(d);
+        } else if (in->cfg_err) {
+            d->energy = UINT32_MAX;
+            d->vsm = STC_VSM_CMP;
+        } else {
+            clear_counters(d);
+            d->vsm = STC_VSM_WIN;
+        }
+    } else if (out->cfg_valid && in->cfg_ready) {
+        d->cfg_sent = 1;
+    }
+}
+
+/* CMP: keep the candidate when it is strictly lower (the start point is
+ * always kept); a higher one ends the current parameter's walk. */
+static void compare_step(const stc_tuner_hw *tuner, stc_tuner_hw_regs *d)
+{
+    const stc_tuner_hw_regs *q = &tuner->q;
+    d->examined = (q->examined + 1) & 0xff;
+    if (q->psm == STC_PSM_START) {
+        d->best = q->cand;
+        d->best_energy = q->energy;
+        d->psm = STC_PSM_SIZE;
+    } else if (q->energy < q->best_energy) {
+        d->best = q->cand;
+        d->best_energy = q->energy;
+    } else {
+        d->psm = next_param(q->psm);
+    }
+    d->vsm = STC_VSM_V0;
+}
+
+/* One cycle of the value machine during a search. Returns whether it was
+ * a compute cycle (V0, CALC, CMP: what the COMPUTE register counts). */
+static bool value_step(const stc_tuner_hw *tuner, stc_tuner_hw_regs *d,
+                       const stc_tuner_hw_in *in, const stc_tuner_hw_out *out)
+{
+    const stc_tuner_hw_regs *q = &tuner->q;
+    switch (q->vsm) {
+    case STC_VSM_V0:
+        propose_step(tuner, d);
+        return true;
+    case STC_VSM_CFG:
+        configure_step(tuner, d, in, out);
+        return false;
+    case STC_VSM_WIN:
+        if (q->acc >= q->win_len) {
+            d->vsm = STC_VSM_CALC;
+            d->csm = STC_CSM_CLEAR;
+        } else {
+            count_events(q, d, in);
+        }
+        return false;
+    case STC_VSM_CALC:
+        calculate(tuner, d);
+        return true;
+    case STC_VSM_CMP:
+        compare_step(tuner, d);
+        return true;
+    default:
+        d->vsm = STC_VSM_V0;
+        return false;
+    }
+}
+
 void stc_tuner_hw_step(stc_tuner_hw *tuner, const stc_tuner_hw_in *in)
 {
+    /* Every next-state value d is computed from the current flops q alone,
+     * as the RTL's always blocks do, and q takes d at the end. */
     const stc_tuner_hw_regs *q = &tuner->q;
     stc_tuner_hw_regs d = *q;
     stc_tuner_hw_out out;
     stc_tuner_hw_outputs(tuner, &out);
 
-    /* Register writes. */
     bool sw_start = false;
     if (in->reg_we) {
-        unsigned addr = in->reg_addr & ((1u << STC_TREG_ADDR_BITS) - 1);
-        switch (addr) {
-        case STC_TREG_CTRL:
-            d.phase_en = in->reg_wdata >> 1 & 1;
-            sw_start = (in->reg_wdata & 1) != 0;
-            break;
-        case STC_TREG_WINDOW:
-            d.win_len = in->reg_wdata & U16_MAX;
-            break;
-        case STC_TREG_RETUNE:
-            d.retune = in->reg_wdata & U16_MAX;
-            break;
-        case STC_TREG_THRESHOLD:
-            d.thresh = in->reg_wdata & U16_MAX;
-            break;
-        default:
-            if (!tuner->build.constant_coefs && addr >= STC_TREG_COEF &&
-                addr - STC_TREG_COEF < tuner->coef_count) {
-                d.coef[addr - STC_TREG_COEF] = (uint16_t)in->reg_wdata;
-            }
-            break;
-        }
+        sw_start = write_register(tuner, &d, in);
     }
-
     bool compute = false;
     if (q->psm == STC_PSM_IDLE) {
         bool trigger = idle_step(tuner, &d, in);
@@ -406,75 +515,7 @@ void stc_tuner_hw_step(stc_tuner_hw *tuner, const stc_tuner_hw_in *in)
             start_search(&d);
         }
     } else {
-        switch (q->vsm) {
-        case STC_VSM_V0: {
-            compute = true;
-            uint32_t next = 0;
-            if (q->psm == STC_PSM_START) {
-                d.cand = CONFIG_START;
-                d.vsm = STC_VSM_CFG;
-            } else if (q->psm == STC_PSM_FINAL) {
-                d.cand = q->best;
-                d.vsm = STC_VSM_CFG;
-            } else if (propose(tuner, q->psm, q->best, &next)) {
-                d.cand = next;
-                d.vsm = STC_VSM_CFG;
-            } else {
-                d.psm = next_param(q->psm);
-            }
-            break;
-        }
-        case STC_VSM_CFG:
-            if (in->cfg_done) {
-                d.cfg_sent = 0;
-                if (q->psm == STC_PSM_FINAL) {
-                    d.psm = STC_PSM_IDLE;
-                    d.vsm = STC_VSM_V0;
-                    d.done = 1;
-                    d.tuned = 1;
-                    clear_counters(&d);
-                } else if (in->cfg_err) {
-                    d.energy = UINT32_MAX;
-                    d.vsm = STC_VSM_CMP;
-                } else {
-                    clear_counters(&d);
-                    d.vsm = STC_VSM_WIN;
-                }
-            } else if (out.cfg_valid && in->cfg_ready) {
-                d.cfg_sent = 1;
-            }
-            break;
-        case STC_VSM_WIN:
-            if (q->acc >= q->win_len) {
-                d.vsm = STC_VSM_CALC;
-                d.csm = STC_CSM_CLEAR;
-            } else {
-                count_events(q, &d, in);
-            }
-            break;
-        case STC_VSM_CALC:
-            compute = true;
-            calculate(tuner, &d);
-            break;
-        case STC_VSM_CMP:
-            compute = true;
-            d.examined = (q->examined + 1) & 0xff;
-            if (q->psm == STC_PSM_START) {
-                d.best = q->cand;
-                d.best_energy = q->energy;
-                d.psm = STC_PSM_SIZE;
-            } else if (q->energy < q->best_energy) {
-                d.best = q->cand;
-                d.best_energy = q->energy;
-            } else {
-                d.psm = next_param(q->psm);
-            }
-            d.vsm = STC_VSM_V0;
-            break;
-        default:
-            d.vsm = STC_VSM_V0;
-            break;
-        }
+        compute = value_step(tuner, &d, in, &out);
     }
     if (compute && q->compute < U16_MAX) {
         d.compute = q->compute + 1;

@@ -4,7 +4,10 @@
 # single-writer, data-value and deadlock checks, reach every state and every
 # possible row (and so never an impossible one); every deliberately broken
 # table must fail on the property it breaks; the tables in docs/COHERENCE.md
-# must be what `stcmurphi --table` prints.
+# must be what `stcmurphi --table` prints. The same for the split-transaction
+# bus (docs/COHERENCE.md section 8): MSI at 2-5 caches with deadlock and
+# liveness checks, every transient state reached (3 caches and more), every
+# possible row (4 and more), and its broken tables caught.
 # Usage: coherence-check.sh STCMURPHI [COHERENCE.md]
 set -euo pipefail
 STCMURPHI=${1:?usage: coherence-check.sh STCMURPHI [COHERENCE.md]}
@@ -106,11 +109,13 @@ check_protocol() {
 }
 
 # A broken table: the verifier must fail, on the expected property.
+# check_break PROTOCOL BREAK EXPECTED [STCMURPHI-ARGS...]
 check_break() {
     local protocol=$1 broken=$2 expected=$3 caches=2 name="$1-$2"
-    check "$name" "" -- --protocol "$protocol" --caches "$caches" --break "$broken" || return 0
+    shift 3
+    check "$name" "" -- --protocol "$protocol" --caches "$caches" --break "$broken" "$@" || return 0
     local found
-    found=$(grep -E 'invariant ".*" failed|Assertion failed|failed|read of undefined|not hit' \
+    found=$(grep -E 'invariant ".*" failed|Assertion failed|failed|read of undefined|not hit|deadlock' \
         "$work/$name.out" | head -1 | sed 's/^[[:space:]]*//; s/^Assertion failed: [^ ]*: /assertion failed: /' || true)
     if [ "$status" -eq 0 ]; then
         fail "$name: the broken table passed the check"
@@ -120,6 +125,48 @@ check_break() {
         printf '%-6s --break %-13s caught: %s (after %s states)\n' "$protocol" "$broken" \
             "$found" "$(states_of "$work/$name.out")"
     fi
+}
+
+# The split-transaction bus: the covers a model this small cannot hit are
+# the only errors allowed (a state XY^D_SI needs 3 caches, its Other-X rows
+# a fourth; the epochs race 3); at 3 caches and more every state must be
+# reached, at 4 and more every row and both races. Deadlock (Rumur's
+# default) and the liveness property are checked at every size.
+split_states() {
+    "$STCMURPHI" --table --bus split --protocol "$1" | sed -n 's/^States: \(.*\)\.$/\1/p' | tr '^' '_'
+}
+check_split() {
+    local protocol=$1 caches=$2 extra=${3:-} name="split-$1-$2${3:+-nosym}"
+    check "$name" "$extra" -- --protocol "$protocol" --bus split --caches "$caches" || return 0
+    local errors unhit
+    errors=$(grep -oE '[0-9]+ error\(s\) found' "$work/$name.out" | grep -oE '^[0-9]+' || echo 0)
+    unhit=$(grep -c 'cover ".*" not hit' "$work/$name.out" || true)
+    if [ "$errors" -ne "$unhit" ] || grep -qE 'failed|deadlock|liveness.*(fail|not)|read of undefined' \
+        "$work/$name.out"; then
+        fail "$name: Rumur found an error:"
+        sed -n '/error trace/,/End of the error trace/p' "$work/$name.out" | head -40
+        return 0
+    fi
+    local state missing="" rows_emitted rows_hit
+    for state in $(split_states "$protocol"); do
+        grep -qE "cover \"reachable: a cache in $state\" hit" "$work/$name.out" ||
+            missing="$missing $state"
+    done
+    rows_emitted=$(grep -c 'cover "row reached: ' "$work/$name.m" || true)
+    rows_hit=$(grep -cE 'cover "row reached: .*" hit [1-9][0-9]* times' "$work/$name.out" || true)
+    if [ "$caches" -ge 3 ] && [ -n "$missing" ]; then
+        fail "$name: states never reached:$missing"
+        return 0
+    fi
+    if [ "$caches" -ge 4 ] && { [ "$unhit" -ne 0 ] || [ "$rows_hit" -ne "$rows_emitted" ]; }; then
+        fail "$name: $rows_hit of $rows_emitted possible rows reached, $unhit covers not hit"
+        return 0
+    fi
+    printf '%-6s split, %d caches%s: ok, %6s states in %s, %d of %d rows, %d of %d states reached%s\n' \
+        "$protocol" "$caches" "${extra:+ (no symmetry reduction)}" "$(states_of "$work/$name.out")" \
+        "$(grep -oE 'fired in [0-9]+s' "$work/$name.out" | sed 's/fired in //')" \
+        "$rows_hit" "$rows_emitted" "$(( $(split_states "$protocol" | wc -w) - $(echo $missing | wc -w) ))" \
+        "$(split_states "$protocol" | wc -w)" "${missing:+ (not:$missing)}"
 }
 
 # Bad arguments: exit 2, a message naming the parameter, no file written.
@@ -164,21 +211,44 @@ for protocol in mesi moesi; do
     check_break "$protocol" no-shared 'invariant "single-writer: a cache in M or E holds the only valid copy" failed'
 done
 
+split_start=$SECONDS
+for caches in 2 3 4 5; do
+    check_split msi "$caches"
+done
+for caches in 2 3; do
+    check_split msi "$caches" "--symmetry-reduction off"
+done
+single_writer_split='invariant "single-writer: a cache that may write holds the only readable copy" failed'
+check_break msi no-transient-invalidate "$single_writer_split" --bus split
+check_break msi no-is-d-i "$single_writer_split" --bus split
+check_break msi no-writeback "deadlock" --bus split
+echo "split-transaction bus: $((SECONDS - split_start)) s"
+
 check_bad_args "--break" --protocol msi --caches 2 --break no-shared
+check_bad_args "--break" --protocol msi --caches 2 --bus split --break no-invalidate
+check_bad_args "--bus" --protocol msi --caches 2 --bus atomc
+check_bad_args "--protocol" --protocol mesi --caches 2 --bus split
+check_bad_args "--stale-data" --protocol msi --caches 2 --bus split --stale-data
 check_bad_args "--protocol" --protocol mosi --caches 2
 check_bad_args "--caches" --protocol msi --caches 1
 check_bad_args "--caches" --protocol msi
 
 # The document's tables are this output, between its two markers.
-sed -n '/<!-- stcmurphi --table: begin -->/,/<!-- stcmurphi --table: end -->/p' "$DOC" |
-    sed '1d;$d' >"$work/doc-tables.md"
-"$STCMURPHI" --table >"$work/tables.md"
-if ! diff -u "$work/tables.md" "$work/doc-tables.md" >"$work/tables.diff"; then
-    fail "$DOC: its tables differ from 'stcmurphi --table' (regenerate them):"
-    head -20 "$work/tables.diff"
-else
-    echo "docs: the tables in $(basename "$DOC") equal stcmurphi --table"
-fi
+check_doc_tables() {
+    local marker=$1
+    shift
+    sed -n "/<!-- $marker: begin -->/,/<!-- $marker: end -->/p" "$DOC" |
+        sed '1d;$d' >"$work/doc-tables.md"
+    "$STCMURPHI" "$@" >"$work/tables.md"
+    if ! diff -u "$work/tables.md" "$work/doc-tables.md" >"$work/tables.diff"; then
+        fail "$DOC: its tables differ from '$marker' (regenerate them):"
+        head -20 "$work/tables.diff"
+    else
+        echo "docs: the tables in $(basename "$DOC") equal $marker"
+    fi
+}
+check_doc_tables "stcmurphi --table" --table
+check_doc_tables "stcmurphi --table --bus split" --table --bus split
 
 if [ "$failures" -ne 0 ]; then
     echo "coherence-check: $failures failure(s)"

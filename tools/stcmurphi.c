@@ -1,6 +1,7 @@
 /*
  * stcmurphi - write a Murphi model (Rumur's dialect) of one memory block
- * shared by N caches on an atomic snooping bus, generated from the protocol
+ * shared by N caches on an atomic snooping bus, or on a split-transaction
+ * bus with transient states (--bus split), generated from the protocol
  * tables of ref/coherence_protocol.c, or print those tables as Markdown.
  *
  * Every rule and every snoop answer of the model is one table row walked
@@ -25,21 +26,25 @@ enum {
 };
 
 static const char usage_text[] =
-    "usage: stcmurphi --protocol msi|mesi|moesi --caches N [--values V] [--stale-data]\n"
-    "                 [--break NAME] [-o FILE]\n"
-    "       stcmurphi --table [--protocol P] [--break NAME] [-o FILE]\n"
+    "usage: stcmurphi --protocol msi|mesi|moesi --caches N [--bus atomic|split]\n"
+    "                 [--values V] [--stale-data] [--break NAME] [-o FILE]\n"
+    "       stcmurphi --table [--bus atomic|split] [--protocol P] [--break NAME] [-o FILE]\n"
     "Write a Murphi model (for Rumur) of one memory block in N private write-back\n"
-    "caches on an atomic snooping bus, generated from the protocol's table\n"
+    "caches on a snooping bus, generated from the protocol's table\n"
     "(ref/coherence_protocol.c); or, with --table, print the tables as Markdown\n"
-    "(all three protocols unless --protocol is given). docs/COHERENCE.md.\n"
+    "(every protocol the bus model has unless --protocol is given).\n"
+    "docs/COHERENCE.md.\n"
     "\n"
     "  --protocol P      msi, mesi or moesi\n"
     "  --caches N        caches sharing the block, 2..8\n"
+    "  --bus B           atomic (default: stable states) or split (split-transaction\n"
+    "                    bus with transient states; msi so far)\n"
     "  --values V        data values a store may write, 2..8 (default 3)\n"
     "  --stale-data      an invalidated frame keeps its old data instead of none\n"
-    "                    (more states, same verdicts; docs/COHERENCE.md 7)\n"
-    "  --break NAME      a deliberately broken table, for the test:\n"
-    "                    no-invalidate, no-supply, no-shared (mesi, moesi)\n"
+    "                    (atomic bus only; more states, same verdicts; docs 7)\n"
+    "  --break NAME      a deliberately broken table, for the test: atomic bus\n"
+    "                    no-invalidate, no-supply, no-shared (mesi, moesi); split bus\n"
+    "                    no-transient-invalidate, no-is-d-i, no-writeback\n"
     "  -o, --output FILE write there instead of stdout\n"
     "  --table           print the tables instead of a model\n";
 
@@ -50,8 +55,11 @@ typedef struct {
     unsigned caches;          /* 0: not given */
     unsigned values;
     bool stale_data;          /* invalid frames keep old data (for counting states) */
+    stc_coh_bus_model bus;
     bool have_break;
-    stc_coh_break broken;
+    const char *break_name;
+    stc_coh_break broken;        /* the break, on the atomic bus */
+    stc_coh_sp_break sp_broken;  /* on the split bus */
     const char *output_path;  /* NULL: stdout */
 } options;
 
@@ -98,6 +106,7 @@ static int parse_options(int argc, char **argv, options *opts)
         }
         bool takes_value = !strcmp(arg, "--protocol") || !strcmp(arg, "--caches") ||
                            !strcmp(arg, "--values") || !strcmp(arg, "--break") ||
+                           !strcmp(arg, "--bus") ||
                            !strcmp(arg, "-o") || !strcmp(arg, "--output");
         if (!takes_value) {
             return fail("unknown argument '%s' (see --help)", arg);
@@ -120,13 +129,29 @@ static int parse_options(int argc, char **argv, options *opts)
                 return fail("--values '%s': expected a whole number from 2 to 8", value);
             }
         } else if (!strcmp(arg, "--break")) {
-            if (stc_coh_break_parse(value, &opts->broken, err, sizeof err) != 0) {
-                return fail("--break: %s", err);
-            }
+            opts->break_name = value; /* parsed below, once the bus model is known */
             opts->have_break = true;
+        } else if (!strcmp(arg, "--bus")) {
+            if (stc_coh_bus_model_parse(value, &opts->bus, err, sizeof err) != 0) {
+                return fail("--bus: %s", err);
+            }
         } else {
             opts->output_path = value;
         }
+    }
+    if (opts->have_break &&
+        (opts->bus == STC_COH_BUS_SPLIT
+             ? stc_coh_sp_break_parse(opts->break_name, &opts->sp_broken, err, sizeof err)
+             : stc_coh_break_parse(opts->break_name, &opts->broken, err, sizeof err)) != 0) {
+        return fail("--break: %s", err);
+    }
+    if (opts->stale_data && opts->bus == STC_COH_BUS_SPLIT) {
+        return fail("%s", "--stale-data: only with --bus atomic");
+    }
+    if (opts->have_protocol && opts->bus == STC_COH_BUS_SPLIT &&
+        !stc_coh_sp_table_of(opts->protocol)) {
+        return fail("--protocol: no split-transaction table for %s yet",
+                    stc_coh_protocol_name(opts->protocol));
     }
     if (opts->table_only) {
         if (opts->caches) {
@@ -160,6 +185,23 @@ static int load_table(const options *opts, stc_coh_protocol protocol, stc_coh_ta
     }
     if (stc_coh_table_check(table, err, sizeof err) != 0) {
         fprintf(stderr, "stcmurphi: the %s table is malformed: %s\n",
+                stc_coh_protocol_name(protocol), err);
+        return 1;
+    }
+    return 0;
+}
+
+/* The split-transaction table, as load_table. */
+static int load_sp_table(const options *opts, stc_coh_protocol protocol, stc_coh_sp_table *table)
+{
+    char err[ERR_LEN];
+    *table = *stc_coh_sp_table_of(protocol);
+    if (opts->have_break &&
+        stc_coh_sp_table_apply_break(table, opts->sp_broken, err, sizeof err) != 0) {
+        return fail("--break: %s", err);
+    }
+    if (stc_coh_sp_table_check(table, err, sizeof err) != 0) {
+        fprintf(stderr, "stcmurphi: the split %s table is malformed: %s\n",
                 stc_coh_protocol_name(protocol), err);
         return 1;
     }
@@ -227,6 +269,69 @@ static void print_tables(FILE *out, const stc_coh_table *table)
     print_proc_table(out, table);
     fprintf(out, "\nSnooped transactions:\n\n");
     print_snoop_table(out, table);
+}
+
+/* One cell of the split table: "stall", "impossible", "-" (nothing), or
+ * the actions then "/NEXT" (the primer's notation). */
+static void print_sp_cell(FILE *out, const stc_coh_sp_row *row)
+{
+    if (row->outcome != STC_COH_SP_ACT) {
+        fprintf(out, " %s |", row->outcome == STC_COH_SP_STALL ? "stall" : "impossible");
+        return;
+    }
+    static const char *const performed[] = {NULL, "load", "store"};
+    const char *parts[5];
+    unsigned count = 0;
+    if (row->issue != STC_COH_SP_REQ_NONE) {
+        parts[count++] = row->issue == STC_COH_SP_GETS   ? "issue GetS"
+                         : row->issue == STC_COH_SP_GETM ? "issue GetM"
+                                                         : "issue PutM";
+    }
+    if (row->perform != STC_COH_SP_DO_NONE) {
+        parts[count++] = performed[row->perform];
+    }
+    if (row->to_requester != STC_COH_SP_SEND_NONE) {
+        parts[count++] = row->to_requester == STC_COH_SP_SEND_NOW ? "data to req" : "save req";
+    }
+    if (row->to_memory != STC_COH_SP_SEND_NONE) {
+        parts[count++] = row->to_memory == STC_COH_SP_SEND_NOW ? "data to mem" : "owe mem";
+    }
+    fputc(' ', out);
+    for (unsigned index = 0; index < count; index++) {
+        fprintf(out, "%s%s", index ? ", " : "", parts[index]);
+    }
+    if (row->next != row->state) {
+        fprintf(out, "/%s", stc_coh_sp_state_name(row->next));
+    } else if (!count) {
+        fputc('-', out);
+    }
+    fprintf(out, " |");
+}
+
+static void print_sp_tables(FILE *out, const stc_coh_sp_table *table)
+{
+    fprintf(out, "#### %s, split-transaction bus\n\nStates:",
+            upper_protocol_name(table->protocol));
+    for (unsigned index = 0; index < table->state_count; index++) {
+        fprintf(out, " %s", stc_coh_sp_state_name(table->states[index]));
+    }
+    fprintf(out, ".\n\n| state |");
+    for (unsigned event = 0; event < STC_COH_SP_EVENT_COUNT; event++) {
+        fprintf(out, " %s |", stc_coh_sp_event_name((stc_coh_sp_event)event));
+    }
+    fprintf(out, "\n|---|");
+    for (unsigned event = 0; event < STC_COH_SP_EVENT_COUNT; event++) {
+        fprintf(out, "---|");
+    }
+    fputc('\n', out);
+    for (unsigned index = 0; index < table->state_count; index++) {
+        stc_coh_sp_state state = table->states[index];
+        fprintf(out, "| %s |", stc_coh_sp_state_name(state));
+        for (unsigned event = 0; event < STC_COH_SP_EVENT_COUNT; event++) {
+            print_sp_cell(out, stc_coh_sp_lookup(table, state, (stc_coh_sp_event)event));
+        }
+        fputc('\n', out);
+    }
 }
 
 /* ---- The Murphi model (docs/COHERENCE.md section 4) ---- */
@@ -477,6 +582,352 @@ static void emit_model(FILE *out, const stc_coh_table *table, const options *opt
     emit_state_covers(&m);
 }
 
+/* ---- The split-transaction model (docs/COHERENCE.md section 8) ---- */
+
+typedef struct {
+    FILE *out;
+    const stc_coh_sp_table *table;
+    unsigned caches;
+    unsigned values;
+} sp_model;
+
+static const char *sp_ident(stc_coh_sp_state state)
+{
+    return stc_coh_sp_state_ident(state);
+}
+
+static void sp_emit_header(const sp_model *m, const options *opts)
+{
+    FILE *out = m->out;
+    fprintf(out, "-- Generated by stcmurphi from the split-transaction tables of\n"
+                 "-- ref/coherence_protocol.c; do not edit (docs/COHERENCE.md section 8).\n");
+    fprintf(out, "-- Protocol %s, %u caches, one memory block, split-transaction bus, data "
+                 "values 0..%u.\n",
+            upper_protocol_name(m->table->protocol), m->caches, m->values - 1);
+    if (opts->have_break) {
+        fprintf(out, "-- BROKEN on purpose (--break %s): %s.\n",
+                stc_coh_sp_break_name(opts->sp_broken), stc_coh_sp_break_what(opts->sp_broken));
+    }
+    fprintf(out, "\nconst\n  CACHES: %u;\n  VALUES: %u;\n"
+                 "  PENDING: %u;  -- bound on the writebacks memory waits for\n\ntype\n",
+            m->caches, m->values, 2 * m->caches);
+    fprintf(out, "  cache_id: scalarset(CACHES);\n  value_t: 0 .. VALUES - 1;\n"
+                 "  count_t: 0 .. PENDING;\n  state_t: enum {");
+    for (unsigned index = 0; index < m->table->state_count; index++) {
+        fprintf(out, "%s %s", index ? "," : "", sp_ident(m->table->states[index]));
+    }
+    fprintf(out, " };\n  req_t: enum { NoReq, GetS, GetM, PutM };\n");
+    fprintf(out,
+            "  line_t: record\n"
+            "    state: state_t;\n"
+            "    value: value_t;   -- the copy; undefined while the state holds no data\n"
+            "    req: req_t;       -- issued and not yet ordered by the bus\n"
+            "    fwd: cache_id;    -- the requester promised data (LATER); else undefined\n"
+            "    store: value_t;   -- the pending store's value, chosen when its GetM is ordered\n"
+            "    expect: value_t;  -- ghost: the value the pending miss must receive\n"
+            "  end;\n"
+            "  msg_t: record\n    full: boolean;\n    value: value_t;\n  end;\n\n");
+    fprintf(out,
+            "var\n"
+            "  cache: array [cache_id] of line_t;\n"
+            "  resp: array [cache_id] of msg_t;  -- each cache's data response channel\n"
+            "  wb: msg_t;                        -- writeback data on its way to memory\n"
+            "  mem_value: value_t;\n"
+            "  mem_cache_owns: boolean;          -- a cache, mem_owner, owns the block\n"
+            "  mem_owner: cache_id;\n"
+            "  mem_pending: count_t;             -- writebacks memory was promised, not yet received\n"
+            "  mem_owed: array [cache_id] of count_t;  -- answer after this many more writebacks\n"
+            "  last_ordered: value_t;  -- ghost: the value of the last store ordered by the bus\n"
+            "  last_write: value_t;    -- ghost: the value of the last store performed\n\n");
+    fprintf(out, "startstate \"every cache invalid\"\nbegin\n"
+                 "  for c: cache_id do\n"
+                 "    cache[c].state := I;\n    undefine cache[c].value;\n"
+                 "    cache[c].req := NoReq;\n    undefine cache[c].fwd;\n"
+                 "    undefine cache[c].store;\n    undefine cache[c].expect;\n"
+                 "    resp[c].full := false;\n    undefine resp[c].value;\n"
+                 "    mem_owed[c] := 0;\n  end;\n"
+                 "  wb.full := false;\n  undefine wb.value;\n"
+                 "  mem_value := 0;\n  mem_cache_owns := false;\n  undefine mem_owner;\n"
+                 "  mem_pending := 0;\n  last_ordered := 0;\n  last_write := 0;\nend;\n\n");
+    fprintf(out,
+            "procedure send_data(dst: cache_id; v: value_t);\nbegin\n"
+            "  assert !resp[dst].full \"bus: at most one data response to a cache\";\n"
+            "  resp[dst].full := true;\n  resp[dst].value := v;\nend;\n\n"
+            "procedure send_writeback(v: value_t);\nbegin\n"
+            "  assert !wb.full \"bus: at most one writeback in flight\";\n"
+            "  wb.full := true;\n  wb.value := v;\nend;\n\n"
+            "-- Memory answers a GetS or GetM it owns: now if no writeback is pending,\n"
+            "-- else after the writebacks ordered before this request have come.\n"
+            "procedure memory_answers(r: cache_id);\nbegin\n"
+            "  if mem_pending = 0 then\n    send_data(r, mem_value);\n  else\n"
+            "    assert mem_owed[r] = 0 \"memory: one miss per cache\";\n"
+            "    mem_owed[r] := mem_pending;\n  end;\nend;\n\n");
+}
+
+/* The actions of one ACT row on cache `who` (the snooper `o`, or the
+ * requester `r`, or the receiver `c`), inside a switch on its state. */
+static void sp_emit_row(const sp_model *m, const stc_coh_sp_row *row, const char *who)
+{
+    FILE *out = m->out;
+    const char *state = sp_ident(row->state);
+    const char *event = stc_coh_sp_event_name(row->event);
+    bool other = row->event >= STC_COH_SP_OTHER_GETS;
+    bool data = row->event == STC_COH_SP_OWN_DATA;
+    fprintf(out, "      case %s:\n", state);
+    if (row->outcome == STC_COH_SP_IMPOSSIBLE) {
+        fprintf(out, "        error \"impossible row reached: %s %s\";\n", state, event);
+        return;
+    }
+    fprintf(out, "        cover \"row reached: %s %s\" true;\n", state, event);
+    if (data) {
+        fprintf(out, "        assert v = cache[%s].expect "
+                     "\"data-value: a miss receives the last store ordered before it\";\n"
+                     "        cache[%s].value := v;\n", who, who);
+    }
+    if (row->perform == STC_COH_SP_DO_STORE) {
+        fprintf(out, "        cache[%s].value := cache[%s].store;\n"
+                     "        last_write := cache[%s].store;\n", who, who, who);
+    }
+    if (row->to_requester == STC_COH_SP_SEND_NOW) {
+        fprintf(out, "        send_data(%s, cache[%s].value);\n", other ? "r" : "cache[c].fwd",
+                who);
+        if (!other) {
+            fprintf(out, "        undefine cache[c].fwd;\n");
+        }
+    } else if (row->to_requester == STC_COH_SP_SEND_LATER) {
+        fprintf(out, "        cache[%s].fwd := r;\n", who);
+    }
+    if (row->to_memory != STC_COH_SP_SEND_NONE && other) {
+        /* A promise to memory: it counts the writeback and owns the block. */
+        fprintf(out, "        mem_pending := mem_pending + 1;\n"
+                     "        mem_cache_owns := false;\n        undefine mem_owner;\n");
+    }
+    if (row->to_memory == STC_COH_SP_SEND_NOW) {
+        fprintf(out, "        send_writeback(cache[%s].value);\n", who);
+    }
+    if (row->next != row->state) {
+        fprintf(out, "        cache[%s].state := %s;\n", who, sp_ident(row->next));
+        if (stc_coh_sp_permission(row->next) == STC_COH_I) {
+            fprintf(out, "        undefine cache[%s].value;\n", who);
+        }
+    }
+    if (data) {
+        fprintf(out, "        undefine cache[%s].expect;\n        undefine cache[%s].store;\n",
+                who, who);
+    }
+}
+
+/* switch cache[WHO].state with one case per state for event. */
+static void sp_emit_switch(const sp_model *m, stc_coh_sp_event event, const char *who)
+{
+    fprintf(m->out, "      switch cache[%s].state\n", who);
+    for (unsigned index = 0; index < m->table->state_count; index++) {
+        sp_emit_row(m, stc_coh_sp_lookup(m->table, m->table->states[index], event), who);
+    }
+    fprintf(m->out, "      end;\n");
+}
+
+/* The bus orders cache r's request: memory's part, every other cache's
+ * Other-X row, r's Own-X row. The ordering point of a load or store miss. */
+static void sp_emit_order_rule(const sp_model *m, stc_coh_sp_req req)
+{
+    FILE *out = m->out;
+    const char *name = stc_coh_sp_req_name(req);
+    bool getm = req == STC_COH_SP_GETM;
+    fprintf(out, "ruleset r: cache_id%s do\n  rule \"the bus orders a %s\"\n"
+                 "    cache[r].req = %s%s\n  ==>\n  begin\n    cache[r].req := NoReq;\n",
+            getm ? "; v: value_t" : "", name, name, getm ? " & v != last_ordered" : "");
+    if (req == STC_COH_SP_PUTM) {
+        fprintf(out, "    if mem_cache_owns & mem_owner = r then  -- else a stale PutM: ignored\n"
+                     "      mem_cache_owns := false;\n      undefine mem_owner;\n"
+                     "      mem_pending := mem_pending + 1;  -- the data follows\n    end;\n");
+    } else {
+        fprintf(out, "    cache[r].expect := last_ordered;\n"
+                     "    if !mem_cache_owns then\n      memory_answers(r);\n    end;\n");
+    }
+    if (getm) {
+        fprintf(out, "    cache[r].store := v;\n    last_ordered := v;\n");
+    }
+    fprintf(out, "    for o: cache_id do\n    if o != r then\n");
+    sp_emit_switch(m, (stc_coh_sp_event)(STC_COH_SP_OTHER_GETS + req - STC_COH_SP_GETS), "o");
+    fprintf(out, "    end;\n    end;\n");
+    if (getm) {
+        fprintf(out, "    mem_cache_owns := true;\n    mem_owner := r;\n");
+    }
+    sp_emit_switch(m, (stc_coh_sp_event)(STC_COH_SP_OWN_GETS + req - STC_COH_SP_GETS), "r");
+    fprintf(out, "  end;\nend;\n\n");
+}
+
+static void sp_emit_data_rules(const sp_model *m)
+{
+    FILE *out = m->out;
+    fprintf(out, "ruleset c: cache_id do\n  rule \"a cache receives its data\"\n"
+                 "    resp[c].full\n  ==>\n  var\n    v: value_t;\n  begin\n"
+                 "    v := resp[c].value;\n    resp[c].full := false;\n"
+                 "    undefine resp[c].value;\n");
+    sp_emit_switch(m, STC_COH_SP_OWN_DATA, "c");
+    fprintf(out, "  end;\nend;\n\n");
+    fprintf(out,
+            "rule \"memory receives a writeback\"\n  wb.full\n==>\nbegin\n"
+            "  assert mem_pending > 0 \"memory: a writeback it was not promised\";\n"
+            "  mem_value := wb.value;\n  wb.full := false;\n  undefine wb.value;\n"
+            "  mem_pending := mem_pending - 1;\n"
+            "  for c: cache_id do\n    if mem_owed[c] > 0 then\n"
+            "      mem_owed[c] := mem_owed[c] - 1;\n"
+            "      if mem_owed[c] = 0 then\n        send_data(c, mem_value);\n      end;\n"
+            "    end;\n  end;\nend;\n\n");
+}
+
+/* One rule per ACT processor row, for every cache (a store hit also for
+ * every new value). Stalled rows have no rule: the event waits. */
+static void sp_emit_proc_rule(const sp_model *m, const stc_coh_sp_row *row)
+{
+    FILE *out = m->out;
+    const char *state = sp_ident(row->state);
+    const char *event = stc_coh_sp_event_name(row->event);
+    if (row->outcome != STC_COH_SP_ACT) {
+        fprintf(out, "-- %s %s: %s\n\n", state, event,
+                row->outcome == STC_COH_SP_STALL ? "stall" : "impossible");
+        return;
+    }
+    bool store = row->perform == STC_COH_SP_DO_STORE;
+    fprintf(out, "ruleset c: cache_id%s do\n  rule \"%s %s", store ? "; v: value_t" : "", state,
+            event);
+    if (row->issue != STC_COH_SP_REQ_NONE) {
+        fprintf(out, ", issue %s", stc_coh_sp_req_name(row->issue));
+    }
+    fprintf(out, " -> %s\"\n    cache[c].state = %s%s\n  ==>\n  begin\n", sp_ident(row->next),
+            state, store ? " & v != last_ordered" : "");
+    fprintf(out, "    cover \"row reached: %s %s\" true;\n", state, event);
+    if (row->perform == STC_COH_SP_DO_LOAD) {
+        fprintf(out, "    assert cache[c].value = last_ordered "
+                     "\"data-value: a load returns the last ordered store's value\";\n");
+    } else if (store) {
+        fprintf(out, "    cache[c].value := v;\n    last_ordered := v;\n    last_write := v;\n");
+    }
+    if (row->issue != STC_COH_SP_REQ_NONE) {
+        fprintf(out, "    assert cache[c].req = NoReq \"one request per cache\";\n"
+                     "    cache[c].req := %s;\n", stc_coh_sp_req_name(row->issue));
+    }
+    if (row->next != row->state) {
+        fprintf(out, "    cache[c].state := %s;\n", sp_ident(row->next));
+        if (stc_coh_sp_permission(row->next) == STC_COH_I &&
+            stc_coh_sp_permission(row->state) != STC_COH_I) {
+            fprintf(out, "    undefine cache[c].value;\n");
+        }
+    }
+    fprintf(out, "  end;\nend;\n\n");
+}
+
+/* "cache[X].state = A | ..." over the protocol's states whose permission
+ * (the first letter of the name) is at least `least`. */
+static void sp_emit_permission_test(const sp_model *m, const char *cache, stc_coh_state least)
+{
+    bool first = true;
+    for (unsigned index = 0; index < m->table->state_count; index++) {
+        stc_coh_sp_state state = m->table->states[index];
+        stc_coh_state held = stc_coh_sp_permission(state);
+        if (held != STC_COH_I && (least == STC_COH_S || held == STC_COH_M)) {
+            fprintf(m->out, "%s%s.state = %s", first ? "" : " | ", cache, sp_ident(state));
+            first = false;
+        }
+    }
+    if (first) {
+        fprintf(m->out, "false");
+    }
+}
+
+/* The properties: from the permission each state's name gives it, never
+ * from its rows. */
+static void sp_emit_properties(const sp_model *m)
+{
+    FILE *out = m->out;
+    fprintf(out, "invariant \"single-writer: a cache that may write holds the only readable "
+                 "copy\"\n  forall c: cache_id do\n    (");
+    sp_emit_permission_test(m, "cache[c]", STC_COH_M);
+    fprintf(out, ") ->\n      forall o: cache_id do o = c | !(");
+    sp_emit_permission_test(m, "cache[o]", STC_COH_S);
+    fprintf(out, ") end\n  end;\n\n");
+    fprintf(out, "invariant \"data-value: every readable copy holds the last performed store\"\n"
+                 "  forall c: cache_id do\n    (");
+    sp_emit_permission_test(m, "cache[c]", STC_COH_S);
+    fprintf(out, ") -> cache[c].value = last_write\n  end;\n\n");
+    fprintf(out, "invariant \"data-value: memory is current when it owns the block and waits "
+                 "for nothing\"\n  (!mem_cache_owns & mem_pending = 0) -> mem_value = last_write;\n\n");
+    fprintf(out, "liveness \"quiescence: every request can be ordered and answered\"\n"
+                 "  forall c: cache_id do\n    cache[c].req = NoReq & !resp[c].full & (");
+    bool first = true;
+    for (unsigned index = 0; index < m->table->state_count; index++) {
+        stc_coh_sp_state state = m->table->states[index];
+        if (stc_coh_sp_stable(state)) {
+            fprintf(out, "%scache[c].state = %s", first ? "" : " | ", sp_ident(state));
+            first = false;
+        }
+    }
+    fprintf(out, ")\n  end & !wb.full & mem_pending = 0;\n\n");
+    /* The two races of hand-written models the issue names: both reached. */
+    fprintf(out, "cover \"race: memory waits for two writebacks\"\n  mem_pending >= 2;\n\n"
+                 "cover \"race: memory owes data to two caches of different epochs\"\n"
+                 "  exists c: cache_id do exists o: cache_id do\n"
+                 "    mem_owed[c] > 0 & mem_owed[o] > mem_owed[c]\n  end end;\n\n");
+    for (unsigned index = 0; index < m->table->state_count; index++) {
+        const char *state = sp_ident(m->table->states[index]);
+        fprintf(out, "cover \"reachable: a cache in %s\"\n"
+                     "  exists c: cache_id do cache[c].state = %s end;\n\n", state, state);
+    }
+}
+
+static void sp_emit_model(FILE *out, const stc_coh_sp_table *table, const options *opts)
+{
+    sp_model m = {out, table, opts->caches, opts->values};
+    sp_emit_header(&m, opts);
+    for (unsigned req = STC_COH_SP_GETS; req < STC_COH_SP_REQ_COUNT; req++) {
+        sp_emit_order_rule(&m, (stc_coh_sp_req)req);
+    }
+    sp_emit_data_rules(&m);
+    for (unsigned index = 0; index < table->row_count; index++) {
+        const stc_coh_sp_row *row = &table->rows[index];
+        if (row->event <= STC_COH_SP_EVICT) {
+            sp_emit_proc_rule(&m, row);
+        }
+    }
+    sp_emit_properties(&m);
+}
+
+/* The tables of every protocol the bus model has (or of one), as Markdown. */
+static int generate_tables(FILE *out, const options *opts)
+{
+    unsigned first = opts->have_protocol ? opts->protocol : 0;
+    unsigned last = opts->have_protocol ? opts->protocol : STC_COH_PROTOCOL_COUNT - 1;
+    bool printed = false;
+    for (unsigned protocol = first; protocol <= last; protocol++) {
+        int status;
+        if (opts->bus == STC_COH_BUS_SPLIT) {
+            if (!stc_coh_sp_table_of((stc_coh_protocol)protocol)) {
+                continue;
+            }
+            stc_coh_sp_table table;
+            status = load_sp_table(opts, (stc_coh_protocol)protocol, &table);
+            if (!status) {
+                fprintf(out, "%s", printed ? "\n" : "");
+                print_sp_tables(out, &table);
+            }
+        } else {
+            stc_coh_table table;
+            status = load_table(opts, (stc_coh_protocol)protocol, &table);
+            if (!status) {
+                fprintf(out, "%s", printed ? "\n" : "");
+                print_tables(out, &table);
+            }
+        }
+        if (status) {
+            return status;
+        }
+        printed = true;
+    }
+    return 0;
+}
+
 /* Build the whole text in memory so a failure leaves no output file. */
 static int generate(const options *opts, char **text, size_t *length)
 {
@@ -487,15 +938,12 @@ static int generate(const options *opts, char **text, size_t *length)
     }
     int status = 0;
     if (opts->table_only) {
-        unsigned first = opts->have_protocol ? opts->protocol : 0;
-        unsigned last = opts->have_protocol ? opts->protocol : STC_COH_PROTOCOL_COUNT - 1;
-        for (unsigned protocol = first; protocol <= last && !status; protocol++) {
-            stc_coh_table table;
-            status = load_table(opts, (stc_coh_protocol)protocol, &table);
-            if (!status) {
-                fprintf(out, "%s", protocol == first ? "" : "\n");
-                print_tables(out, &table);
-            }
+        status = generate_tables(out, opts);
+    } else if (opts->bus == STC_COH_BUS_SPLIT) {
+        stc_coh_sp_table table;
+        status = load_sp_table(opts, opts->protocol, &table);
+        if (!status) {
+            sp_emit_model(out, &table, opts);
         }
     } else {
         stc_coh_table table;
