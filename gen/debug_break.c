@@ -14,11 +14,11 @@ typedef struct {
 
 static const debug_break breaks[] = {
     {"skip-writeback", STCGEN_BREAK_CTRL, "a miss drops its dirty victim line without writing it back",
-     "        if (!present && valid_sub[victim_q] && dirty_rd[victim_q]) begin",
+     "        if (!present && valid_sub[victim_q] && dirty_sub[victim_q]) begin",
      "        if (1'b0) begin  // BROKEN: skip-writeback"},
     {"tag-bit", STCGEN_BREAK_CTRL, "the tag compare ignores the most significant tag bit",
-     "      assign tag_eq[gb]  = (tag_rdata_i[gb*TAG_WIDTH +: @TB@] == cur_tag);",
-     "      assign tag_eq[gb]  = (tag_rdata_i[gb*TAG_WIDTH +: @TBM1@] == cur_tag[@TBM1@-1:0]);"
+     "      assign tag_eq[gb]  = (tag_rdata_i[gb*@TB@ +: @TB@] == cur_tag);",
+     "      assign tag_eq[gb]  = (tag_rdata_i[gb*@TB@ +: @TBM1@] == cur_tag[@TBM1@-1:0]);"
      "  // BROKEN: tag-bit"},
     {"lru-order", STCGEN_BREAK_CTRL, "the victim is the most recent candidate instead of the least",
      "      assign lru_oh[gb]  = cand[gb] && ((rec_r0_t[gb*@B@ +: @B@] | ~cand | self) == {@B@{1'b1}});",
@@ -36,12 +36,17 @@ static const debug_break breaks[] = {
      "  wire [@PM1@:0] store_mask = {@PPAD@req_be_q} << (req_word * 4);",
      "  wire [@PM1@:0] store_mask = {@PPAD@req_be_q} << (req_word * 4 + 4);  // BROKEN: store-lane"},
     {"store-clean", STCGEN_BREAK_CTRL, "a store hit does not mark the line dirty",
-     "            tag_dirty           = 1'b1;",
-     "            tag_dirty           = 1'b0;  // BROKEN: store-clean"},
+     "            dirty_wd[hit_idx]   = 1'b1;",
+     "            dirty_wd[hit_idx]   = 1'b0;  // BROKEN: store-clean"},
     {"clear-late", STCGEN_BREAK_CTRL,
      "a counter clear loses to the increment of its cycle (the request's events survive it)",
      "        end else if (cnt_clear_i) begin",
      "        end else if (cnt_clear_i && inc[6*gc +: 6] == 6'd0) begin  // BROKEN: clear-late"},
+    {"store-forward", STCGEN_BREAK_CTRL,
+     "a load answered while the store buffer holds a store to its word reads the SRAM's stale word",
+     "  wire         sb_fwd     = sb_valid_q && (sb_bank_q == hit_idx) && (sb_row_q == cur_row)",
+     "  wire         sb_fwd     = 1'b0 && (sb_bank_q == hit_idx) && (sb_row_q == cur_row)"
+     "  // BROKEN: store-forward"},
     {"monitor-line", STCGEN_BREAK_CTRL,
      "the monitor tuner sees every access's address one bit to the right (wrong lines)",
      "  assign ev_addr_o   = req_addr_q;",
@@ -54,6 +59,14 @@ static const debug_break breaks[] = {
      "the tuner's measurement window ends one access late",
      "  wire        win_end   = (acc_q >= win_len_q);",
      "  wire        win_end   = (acc_q > win_len_q);  // BROKEN: tuner-window"},
+    {"b2b-array", STCGEN_BREAK_TOP,
+     "the top accepts the next request in the cycle after the monitor's array access (it drops it)",
+     "assign back_to_back = !mon_array && !tun_last_step;",
+     "assign back_to_back = !tun_last_step;  // BROKEN: b2b-array"},
+    {"b2b-decide", STCGEN_BREAK_TOP,
+     "the top accepts the next request in the decision's access (the change lands one request late)",
+     "assign back_to_back = !mon_array && !tun_last_step;",
+     "assign back_to_back = !mon_array;  // BROKEN: b2b-decide"},
     {"tuner-mux", STCGEN_BREAK_TOP,
      "while the tuner owns the configuration port, the banks field comes from software's pins",
      "assign ctrl_cfg_banks_log = tuner_sel ? tun_cfg_banks_log : cfg_banks_log_i;",
@@ -102,6 +115,10 @@ int stcgen_debug_break_check(const char *name, char *err, size_t err_len)
     for (const char *const *line = lines; *line; line++) {
         found += strcmp(*line, broken->line) == 0;
     }
+    for (const char *const *line = stcgen_top_gap_lines();
+         broken->module == STCGEN_BREAK_TOP && *line; line++) {
+        found += strcmp(*line, broken->line) == 0;
+    }
     if (found != 1) {
         snprintf(err, err_len,
                  "its template line occurs %u times in gen/%s, not once "
@@ -109,7 +126,7 @@ int stcgen_debug_break_check(const char *name, char *err, size_t err_len)
                  found,
                  broken->module == STCGEN_BREAK_CTRL    ? "stc_cache_ctrl.v.in"
                  : broken->module == STCGEN_BREAK_TUNER ? "stc_tuner.v.in"
-                                                        : "emit_top.c (top_mux_lines)");
+                                                        : "emit_top.c (top_mux_lines, top_gap_lines)");
         return -1;
     }
     return 0;

@@ -31,5 +31,7 @@ const char *stcgen_debug_break_line(const char *name, stcgen_break_module module
 const char *const *stcgen_ctrl_template_lines(void);
 const char *const *stcgen_tuner_template_lines(void);
 const char *const *stcgen_top_mux_lines(void);
+/* The top's back-to-back rule with the monitor tuner (emit_top.c). */
+const char *const *stcgen_top_gap_lines(void);
 
 #endif

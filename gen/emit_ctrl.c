@@ -49,6 +49,7 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
     stcgen_tokens_set(tokens, "RBM1", "%u", rb - 1);
     stcgen_tokens_set(tokens, "TB", "%u", tb);
     stcgen_tokens_set(tokens, "TBM1", "%u", tb - 1);
+    stcgen_tokens_set(tokens, "BTBM1", "%u", b * tb - 1);
     stcgen_tokens_set(tokens, "AW", "%u", a - 2);
     stcgen_tokens_set(tokens, "AWM1", "%u", a - 3);
     stcgen_tokens_set(tokens, "OB", "%u", ob);
@@ -90,21 +91,20 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
     stcgen_tokens_set(tokens, "REC_RESET", "{%u{1'b1}}", rec_bits);
     /* The row-state register file: a word per aligned group of 4 rows (the
      * rows a logical line can span), at least 2 words (its legal depth);
-     * row j of a group holds B valid bits, then the recency pairs. */
-    const unsigned row_state_bits = b + rec_bits;
+     * its width (valid, recency, a D-cache's dirty bits) follows READ_ONLY
+     * inside the template. */
     const unsigned group_bits = rb > 3 ? rb - 2 : 1u;
-    stcgen_tokens_set(tokens, "RSW", "%u", row_state_bits);
-    stcgen_tokens_set(tokens, "GW", "%u", 4 * row_state_bits);
-    stcgen_tokens_set(tokens, "GWM1", "%u", 4 * row_state_bits - 1);
     stcgen_tokens_set(tokens, "GRPB", "%u", group_bits);
     stcgen_tokens_set(tokens, "GRPBM1", "%u", group_bits - 1);
     stcgen_tokens_set(tokens, "GROUPS", "%u", 1u << group_bits);
     if (rb > 2) {
         stcgen_tokens_set(tokens, "GRP_CUR", "cur_row[%u:2]", rb - 1);
         stcgen_tokens_set(tokens, "GRP_WALK", "walk_row_q[%u:2]", rb - 1);
+        stcgen_tokens_set(tokens, "GRP_ACC", "acc_row[%u:2]", rb - 1);
     } else {
         stcgen_tokens_set(tokens, "GRP_CUR", "%s", "1'b0");
         stcgen_tokens_set(tokens, "GRP_WALK", "%s", "1'b0");
+        stcgen_tokens_set(tokens, "GRP_ACC", "%s", "1'b0");
     }
     stcgen_tokens_set(tokens, "RSSEED", "%u", STCGEN_ROWSTATE_SEED);
     const stc_config *start = &params->reset;

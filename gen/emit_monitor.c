@@ -36,6 +36,8 @@ static void emit_ports(stcgen_text *text, const stcgen_params *params)
     stcgen_text_raw(text, "  input  wire [%u:0]  cnt_sel_i,   // count read port: which count\n",
                     sel - 1);
     stcgen_text_raw(text, "  output wire [15:0] cnt_o,       // its value (0 beyond the last)\n");
+    stcgen_text_raw(text, "  output wire        array_o,     // this cycle's event reads the arrays: "
+                          "an event in the next cycle is dropped\n");
     stcgen_text_raw(text, "  output wire [15:0] dropped_o    // events refused in a stage-1 "
                           "write cycle (saturating)\n");
     stcgen_text_raw(text, ");\n");
@@ -179,6 +181,20 @@ static void emit_counts(stcgen_text *text, const stcgen_params *params)
                             at + 2, at, index, 3 * bucket + 2, 3 * bucket);
         }
     }
+    /* An I-cache's writeback counts stay 0: held at 0 here, so that
+     * synthesis removes their flops (the count port reads the next value). */
+    stcgen_text_raw(text, "\n  // the writeback counts (always 0 in an I-cache)\n");
+    stcgen_text_raw(text, "  localparam [%u:0] WB_COUNTS = %u'b", counts - 1, counts);
+    for (unsigned index = counts; index-- > 0;) {
+        bool writeback = false;
+        for (size_t map_index = 0; map_index < params->monitor_maps; map_index++) {
+            const stcgen_monitor_map *map = &params->monitor_map[map_index];
+            unsigned first = map->count_base + map->buckets + 1;
+            writeback = writeback || (index >= first && index < first + map->buckets);
+        }
+        stcgen_text_raw(text, "%c", writeback ? '1' : '0');
+    }
+    stcgen_text_raw(text, ";\n");
     stcgen_text_raw(text, "\n  always @* begin : counts_next\n");
     stcgen_text_raw(text, "    reg [16:0] sum;\n");
     stcgen_text_raw(text, "    reg        halve;\n");
@@ -190,13 +206,17 @@ static void emit_counts(stcgen_text *text, const stcgen_params *params)
     stcgen_text_raw(text, "    end\n");
     stcgen_text_raw(text, "    for (index = 0; index < %u; index = index + 1) begin\n", counts);
     stcgen_text_raw(text, "      sum = {1'b0, cnt_q[16 * index +: 16]} + {14'd0, cnt_inc[3 * index +: 3]};\n");
-    stcgen_text_raw(text, "      cnt_d[16 * index +: 16] = halve ? sum[16:1] : sum[15:0];\n");
+    stcgen_text_raw(text, "      cnt_d[16 * index +: 16] = (READ_ONLY != 0 && WB_COUNTS[index]) ? 16'd0\n"
+                          "                              : halve ? sum[16:1] : sum[15:0];\n");
     stcgen_text_raw(text, "    end\n");
     stcgen_text_raw(text, "  end\n");
-    stcgen_text_raw(text, "\n  assign cnt_o = (cnt_sel_i < %u'd%u) ? cnt_q[16 * cnt_sel_i +: 16] : "
+    stcgen_text_raw(text, "\n  // Read with stage 1's increments: the counts after every earlier event,\n"
+                          "  // also one in the cycle before.\n");
+    stcgen_text_raw(text, "  assign cnt_o = (cnt_sel_i < %u'd%u) ? cnt_d[16 * cnt_sel_i +: 16] : "
                           "16'd0;\n",
                     sel, counts);
     stcgen_text_raw(text, "  assign dropped_o = dropped_q;\n");
+    stcgen_text_raw(text, "  assign array_o   = array_rd;\n");
 }
 
 static void emit_flops(stcgen_text *text, const stcgen_params *params)

@@ -58,6 +58,8 @@ static void emit_ports(stcgen_text *text, const widths *w)
     stcgen_text_raw(text, "  input  wire        cfg_err_i,\n");
     stcgen_text_raw(text, "  output wire        busy_o,          // a change offered or in "
                           "progress\n");
+    stcgen_text_raw(text, "  output wire        last_step_o,     // deciding, at the last step: "
+                          "the next access decides\n");
     stcgen_text_raw(text, "  input  wire        reg_we_i,        // register block (18.3)\n");
     stcgen_text_raw(text, "  input  wire [%u:0]  reg_addr_i,\n", STC_MREG_ADDR_BITS - 1);
     stcgen_text_raw(text, "  input  wire [31:0] reg_wdata_i,\n");
@@ -264,6 +266,7 @@ static void emit_outputs_and_flops(stcgen_text *text, const widths *w)
     stcgen_text_raw(text, "  assign cfg_sub_log_o   = target_q[7:6];\n");
     stcgen_text_raw(text, "  assign cfg_wp_o        = target_q[8];\n");
     stcgen_text_raw(text, "  assign busy_o          = pending_q || sent_q;\n");
+    stcgen_text_raw(text, "  assign last_step_o     = deciding_q && st_last;\n");
     stcgen_text_raw(text, "\n  always @* begin\n");
     stcgen_text_raw(text, "    case (reg_addr_i)\n");
     stcgen_text_raw(text, "      %u'd%u: reg_rdata_o = {31'd0, enable_q};\n", STC_MREG_ADDR_BITS,

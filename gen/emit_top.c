@@ -67,6 +67,22 @@ const char *const *stcgen_top_mux_lines(void)
     return top_mux_lines;
 }
 
+/* With the monitor tuner: when a hit's response cycle may accept the next
+ * request (section 15.3). */
+static const char *const top_gap_lines[] = {
+    "// A hit's response cycle accepts the next request (15.3) unless the",
+    "// monitor reads its arrays for this access (they are written in the next",
+    "// cycle, when an access would be dropped) or this access is the",
+    "// decision's (its change lands before the next request: 18.3).",
+    "assign back_to_back = !mon_array && !tun_last_step;",
+    NULL,
+};
+
+const char *const *stcgen_top_gap_lines(void)
+{
+    return top_gap_lines;
+}
+
 /* The configuration multiplexer of section 16.5, for either tuner. */
 static void emit_cfg_mux(stcgen_text *text, const stcgen_params *params)
 {
@@ -133,7 +149,13 @@ static void emit_monitor_tuner(stcgen_text *text, const stcgen_params *params)
     }
     stcgen_text_line(text, "wire [%u:0]  mon_cnt_sel;", params->monitor_sel_bits - 1);
     stcgen_text_line(text, "wire [15:0]  mon_cnt;");
-    stcgen_text_line(text, "wire [15:0]  unused_mon_dropped;  // no access follows another at once (15.3)");
+    stcgen_text_line(text, "wire [15:0]  unused_mon_dropped;  // none: back_to_back keeps a gap after an array access");
+    stcgen_text_line(text, "wire         mon_array;");
+    stcgen_text_line(text, "wire         tun_last_step;");
+    for (const char *const *line = top_gap_lines; *line; line++) {
+        stcgen_text_line(text, "%s",
+                         stcgen_debug_break_line(params->debug_break, STCGEN_BREAK_TOP, *line));
+    }
     stcgen_text_blank(text);
     stcgen_text_line(text, "stc_monitor #(");
     stcgen_text_line(text, "  .READ_ONLY (READ_ONLY)");
@@ -145,6 +167,7 @@ static void emit_monitor_tuner(stcgen_text *text, const stcgen_params *params)
     stcgen_text_line(text, "  .ev_write_i (ev_write),");
     stcgen_text_line(text, "  .cnt_sel_i  (mon_cnt_sel),");
     stcgen_text_line(text, "  .cnt_o      (mon_cnt),");
+    stcgen_text_line(text, "  .array_o    (mon_array),");
     stcgen_text_line(text, "  .dropped_o  (unused_mon_dropped)");
     stcgen_text_line(text, ");");
     stcgen_text_blank(text);
@@ -160,6 +183,7 @@ static void emit_monitor_tuner(stcgen_text *text, const stcgen_params *params)
     stcgen_text_line(text, "  .cur_ways_log_i  (cfg_ways_log_o),");
     stcgen_text_line(text, "  .cur_sub_log_i   (cfg_sub_log_o),");
     stcgen_text_line(text, "  .cur_wp_i        (cfg_wp_o),");
+    stcgen_text_line(text, "  .last_step_o     (tun_last_step),");
     emit_tuner_cfg_ports(text);
 }
 
@@ -177,7 +201,7 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_blank(text);
     stcgen_text_line(text, "// stc_cache: one stc cache (ARCHITECTURE.md sections 3-10, 14.3, 15).");
     stcgen_text_line(text, "// READ_ONLY = 1 builds an I-cache (writes answered with an error, no");
-    stcgen_text_line(text, "// dirty bit in the tag SRAMs).");
+    stcgen_text_line(text, "// dirty bits).");
     stcgen_text_line(text, "// pwr_en_o / pwr_ack_i are the %u bank power switches (UPF SW_BANK<b>);", banks);
     stcgen_text_line(text, "// in plain RTL simulation tie pwr_ack_i to pwr_en_o (or delay it).");
     stcgen_text_line(text, "module %s #(", STCGEN_TOP_MODULE);
@@ -207,14 +231,12 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_in(text);
 
     const unsigned tb = g->tag_bits, lb = params->line_bits;
-    stcgen_text_line(text, "// A tag SRAM word: the tag, and above it a D-cache's dirty bit.");
-    stcgen_text_line(text, "localparam integer TAG_WIDTH = %u + ((READ_ONLY != 0) ? 0 : 1);", tb);
-    stcgen_text_blank(text);
-    stcgen_text_line(text, "wire [%u:0] sram_addr;", g->row_bits - 1);
+    stcgen_text_line(text, "wire [%u:0] tag_addr;", g->row_bits - 1);
+    stcgen_text_line(text, "wire [%u:0] data_addr;", g->row_bits - 1);
     stcgen_text_line(text, "wire %s tag_req;", range);
     stcgen_text_line(text, "wire %s tag_we;", range);
-    stcgen_text_line(text, "wire [TAG_WIDTH-1:0] tag_wdata;");
-    stcgen_text_line(text, "wire [%u*TAG_WIDTH-1:0] tag_rdata;", banks);
+    stcgen_text_line(text, "wire [%u:0] tag_wdata;", tb - 1);
+    stcgen_text_line(text, "wire [%u:0] tag_rdata;", banks * tb - 1);
     stcgen_text_line(text, "wire %s data_req;", range);
     stcgen_text_line(text, "wire %s data_we;", range);
     stcgen_text_line(text, "wire [%u:0] data_wmask;", g->line_bytes - 1);
@@ -255,6 +277,10 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
         stcgen_text_line(text, "wire         tun_cfg_wp;");
         stcgen_text_line(text, "wire         tun_busy;");
     }
+    stcgen_text_line(text, "wire         back_to_back;   // a hit's response cycle may accept the next request");
+    if (!monitor) {
+        stcgen_text_line(text, "assign back_to_back = 1'b1;  // the tuner, if any, takes an access every cycle");
+    }
     stcgen_text_blank(text);
     if (params->tuner) {
         emit_cfg_mux(text, params);
@@ -266,8 +292,7 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     }
 
     stcgen_text_line(text, "stc_cache_ctrl #(");
-    stcgen_text_line(text, "  .READ_ONLY (READ_ONLY),");
-    stcgen_text_line(text, "  .TAG_WIDTH (TAG_WIDTH)");
+    stcgen_text_line(text, "  .READ_ONLY (READ_ONLY)");
     stcgen_text_line(text, ") u_ctrl (");
     stcgen_text_in(text);
     stcgen_text_line(text, ".clk_i           (clk_i),");
@@ -289,13 +314,14 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_line(text, ".%-15s (%sev_cycle),", "ev_cycle_o", seed_prefix);
     stcgen_text_line(text, ".%-15s (%sev_addr),", "ev_addr_o", monitor_prefix);
     stcgen_text_line(text, ".%-15s (%sev_write),", "ev_write_o", monitor_prefix);
-    static const char *const internal[] = {"sram_addr", "tag_req",    "tag_we",     "tag_wdata",
-                                           "tag_rdata", "data_req",   "data_we",    "data_wmask",
-                                           "data_wdata", "data_rdata"};
+    stcgen_text_line(text, ".%-15s (back_to_back),", "back_to_back_i");
+    static const char *const internal[] = {"tag_addr",  "tag_req",    "tag_we",     "tag_wdata",
+                                           "tag_rdata", "data_addr",  "data_req",   "data_we",
+                                           "data_wmask", "data_wdata", "data_rdata"};
     for (size_t index = 0; index < sizeof internal / sizeof internal[0]; index++) {
         char port_name[32];
         snprintf(port_name, sizeof port_name, "%s_%s", internal[index],
-                 index == 4 || index == 9 ? "i" : "o");
+                 strstr(internal[index], "rdata") ? "i" : "o");
         stcgen_text_line(text, ".%-15s (%s),", port_name, internal[index]);
     }
     stcgen_text_line(text, ".%-15s (pwr_on_req),", "pwr_on_req_o");
@@ -324,32 +350,23 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
             const char *role = shape->role;
             stcgen_text_line(text, "%s #(", STCGEN_SRAM_MODULE);
             stcgen_text_line(text, "  .DEPTH (%u),", shape->depth);
-            if (is_tag) {
-                stcgen_text_line(text, "  .WIDTH (TAG_WIDTH),");
-                stcgen_text_line(text, "  .GRAN  (TAG_WIDTH),");
-            } else {
-                stcgen_text_line(text, "  .WIDTH (%u),", shape->width);
-                stcgen_text_line(text, "  .GRAN  (%u),", shape->gran);
-            }
+            stcgen_text_line(text, "  .WIDTH (%u),", shape->width);
+            stcgen_text_line(text, "  .GRAN  (%u),", shape->gran);
             stcgen_text_line(text, "  .SEED  (32'd%u)", 2 * bank + (is_tag ? 0 : 1));
             stcgen_text_line(text, ") u_bank%u_%s (", bank, role);
             stcgen_text_line(text, "  .clk_i   (clk_i),");
             stcgen_text_line(text, "  .pwr_i   (pwr_en[%u]),", bank);
             stcgen_text_line(text, "  .req_i   (%s_req[%u]),", role, bank);
             stcgen_text_line(text, "  .we_i    (%s_we[%u]),", role, bank);
-            stcgen_text_line(text, "  .addr_i  (sram_addr),");
+            stcgen_text_line(text, "  .addr_i  (%s_addr),", role);
             if (is_tag) {
                 stcgen_text_line(text, "  .wmask_i (1'b1),");
             } else {
                 stcgen_text_line(text, "  .wmask_i (data_wmask),");
             }
             stcgen_text_line(text, "  .wdata_i (%s_wdata),", role);
-            if (is_tag) {
-                stcgen_text_line(text, "  .rdata_o (tag_rdata[%u*TAG_WIDTH +: TAG_WIDTH])", bank);
-            } else {
-                stcgen_text_line(text, "  .rdata_o (%s_rdata[%u:%u])", role,
-                                 (bank + 1) * shape->width - 1, bank * shape->width);
-            }
+            stcgen_text_line(text, "  .rdata_o (%s_rdata[%u:%u])", role,
+                             (bank + 1) * shape->width - 1, bank * shape->width);
             stcgen_text_line(text, ");");
         }
     }

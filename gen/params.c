@@ -272,18 +272,17 @@ int stcgen_params_init(stcgen_params *params, char *err, size_t err_len)
     params->line_bits = geometry->line_bytes * 8;
     params->word_bits = STC_WORD_BYTES * 8;
 
-    /* The SRAMs of one bank (section 14.3): the full tag of every row and,
-     * above it, the line's dirty bit (a D-cache's: the I-cache, READ_ONLY =
-     * 1, has tag_bits), written whole; the physical line of every row,
-     * written in bytes (CPU stores, fill beats) or whole. Valid and recency
-     * bits are not here: they live in always-on flops (ARCHITECTURE.md
-     * section 7). */
+    /* The SRAMs of one bank (section 14.3): the full tag of every row,
+     * written whole; the physical line of every row, written in bytes (CPU
+     * stores, fill beats) or whole. Valid, dirty and recency bits are not
+     * here: they live in the always-on row-state register file
+     * (ARCHITECTURE.md 15.1). */
     params->bank_sram_count = 0;
     stcgen_sram_shape *tag = &params->bank_srams[params->bank_sram_count++];
     tag->role = "tag";
-    tag->what = "dirty bit and full tag of each row (an I-cache: the tag)";
+    tag->what = "full tag of each row";
     tag->depth = geometry->rows;
-    tag->width = geometry->tag_bits + 1;
+    tag->width = geometry->tag_bits;
     tag->gran = tag->width;
     stcgen_sram_shape *data = &params->bank_srams[params->bank_sram_count++];
     data->role = "data";

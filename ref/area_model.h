@@ -109,9 +109,10 @@ int stc_area_of(const stc_geometry *geometry, bool way_prediction, stc_area *are
 
 /* The controller's row-state register file (ARCHITECTURE.md 15.1): its
  * words (one per aligned group of 4 rows, at least 2) x the bits of a word
- * (4 rows of B valid bits and max(1, B(B-1)/2) recency bits). */
-uint64_t stc_area_regfile_bits(const stc_geometry *geometry);
-unsigned stc_area_row_state_word_bits(const stc_geometry *geometry);
+ * (4 rows of B valid bits, max(1, B(B-1)/2) recency bits and, unless
+ * read_only (an I-cache), B dirty bits). */
+uint64_t stc_area_regfile_bits(const stc_geometry *geometry, bool read_only);
+unsigned stc_area_row_state_word_bits(const stc_geometry *geometry, bool read_only);
 
 /* The synthesized module's name ("stc_cache_ctrl") and the name of each
  * of its terms ("state_bits"), for reports and scripts/area-calibrate.sh. */

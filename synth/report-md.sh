@@ -38,7 +38,7 @@ def num: if type == "number" then (. * 10 | round / 10 | tostring) else tostring
 "| **total SRAM** | | | | \(.sram_bits) |",
 "| **total register file** | | | | \(.regfile_bits) |",
 "",
-"By role: bank tags with their dirty bits \(.array_bits_by_role.tag_and_dirty), bank lines \(.array_bits_by_role.data), valid and recency (register file) \(.array_bits_by_role.valid_and_recency), monitor shadow tags \(.array_bits_by_role.monitor) bits.",
+"By role: bank tags \(.array_bits_by_role.tag), bank lines \(.array_bits_by_role.data), valid, dirty and recency bits (register file) \(.array_bits_by_role.row_state), monitor shadow tags \(.array_bits_by_role.monitor) bits.",
 "",
 "## Tuner",
 "",

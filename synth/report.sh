@@ -143,12 +143,12 @@ def ns($v): if $v == null then (if $ge_only == "1" then "not run" else "none" en
   sram_bits: ([$srams[0][] | select(.kind == "sram") | .bits] | add // 0),
   regfile_bits: ([$srams[0][] | select(.kind == "regfile") | .bits] | add // 0),
   # the array bits by what they hold (instance names: ARCHITECTURE.md 14.3,
-  # 15.1, 17.2): bank tags with their dirty bits, bank lines, the
-  # valid and recency bits of the controller, the shadow tags of the monitor
+  # 15.1, 17.2): bank tags, bank lines, the row state of the controller (valid,
+  # dirty and recency bits), the shadow tags of the monitor
   array_bits_by_role: {
-    tag_and_dirty: ([$srams[0][] | select(.instance | test("^u_bank[0-9]+_tag$")) | .bits] | add // 0),
+    tag: ([$srams[0][] | select(.instance | test("^u_bank[0-9]+_tag$")) | .bits] | add // 0),
     data: ([$srams[0][] | select(.instance | test("^u_bank[0-9]+_data$")) | .bits] | add // 0),
-    valid_and_recency: ([$srams[0][] | select(.instance == "u_rowstate") | .bits] | add // 0),
+    row_state: ([$srams[0][] | select(.instance == "u_rowstate") | .bits] | add // 0),
     monitor: ([$srams[0][] | select(.instance | test("u_array$")) | .bits] | add // 0)
   },
   totals: {

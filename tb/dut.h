@@ -48,7 +48,7 @@ typedef struct dut dut;
 
 /* Build the model; wave_path, if not NULL, receives an FST waveform of
  * every cycle; tag_bits is the geometry's (the tag SRAM words must be that
- * wide, or one more for a D-cache's dirty bit). Returns NULL with a message
+ * wide). Returns NULL with a message
  * in err. */
 dut *dut_open(const char *wave_path, unsigned tag_bits, char *err, size_t err_len);
 void dut_close(dut *d);
@@ -58,8 +58,8 @@ void dut_edge(dut *d, dut_pins *pins);
 
 /* Internal state (read through Verilator's public scopes). */
 void dut_counters(dut *d, uint64_t out[DUT_COUNTERS]);
-/* Valid and dirty bits of one row, bit b = bank b (dirty from the tag SRAM
- * words, reported for valid slots only). */
+/* Valid and dirty bits of one row, bit b = bank b (from the row-state
+ * register file; dirty reported for valid slots only). */
 void dut_row_state(dut *d, unsigned row, uint32_t *valid, uint32_t *dirty);
 /* Banks whose tag or data SRAM is accessed in the settled cycle. */
 uint32_t dut_sram_access(dut *d);

@@ -282,7 +282,9 @@ struct dut {
     uint64_t time = 0;
     var_ref counters[DUT_COUNTERS];
     var_ref row_state, tag_req, data_req, touch_bank;  // row_state: u_ctrl.u_rowstate's words
-    unsigned tag_bits = 0;   // of a tag; a D-cache's tag SRAM word has the dirty bit above
+    // u_ctrl's store buffer: a store hit not yet written into its line
+    var_ref sb_valid, sb_bank, sb_row, sb_word, sb_be, sb_data;
+    unsigned tag_bits = 0;   // of a tag SRAM word
     bool counters_32 = false;  // every counter a 32-bit word (the fast path of dut_counters)
     var_ref strobes[4];
     const uint8_t *strobe_bytes[4] = {};
@@ -299,7 +301,8 @@ struct dut {
     unsigned other_moved = 0;  // stc_cache_pair: what the idle side did (dut_other_side_moved)
     std::vector<std::vector<var_ref>> bank_arrays;  // per bank: every SRAM column
     std::vector<var_ref> tag_array;                  // per bank: the tag column
-    bool has_dirty = false;                          // the tag words are tag_bits + 1 wide
+    bool has_dirty = false;                          // the row-state words hold dirty bits
+    unsigned recency_bits = 0;                       // of a row in a row-state word
     std::vector<std::vector<var_ref>> data_arrays;   // per bank: the data columns
     unsigned banks = 0;
     bool fast = false;       // clock held at 1, edges armed (see arm_edge)
@@ -328,6 +331,12 @@ extern "C" dut *dut_open(const char *wave_path, unsigned tag_bits, char *err, si
     }
     ok = ok && find_var(&d->context, ctrl + ".u_rowstate", "mem", &d->row_state);
     ok = ok && find_var(&d->context, ctrl, "touch_bank", &d->touch_bank);
+    ok = ok && find_var(&d->context, ctrl, "sb_valid_q", &d->sb_valid) &&
+         find_var(&d->context, ctrl, "sb_bank_q", &d->sb_bank) &&
+         find_var(&d->context, ctrl, "sb_row_q", &d->sb_row) &&
+         find_var(&d->context, ctrl, "sb_word_q", &d->sb_word) &&
+         find_var(&d->context, ctrl, "sb_be_q", &d->sb_be) &&
+         find_var(&d->context, ctrl, "sb_data_q", &d->sb_data);
     ok = ok && find_var(&d->context, scope, "tag_req", &d->tag_req);
     ok = ok && find_var(&d->context, scope, "data_req", &d->data_req);
     d->has_strobes = true;
@@ -370,8 +379,14 @@ extern "C" dut *dut_open(const char *wave_path, unsigned tag_bits, char *err, si
     if (ok) {
         d->banks = d->tag_req.width;
         // The row-state words (ARCHITECTURE.md 15.1): one per group of 4
-        // rows, row j at [j*W/4 +: W/4], its valid bits first.
-        ok = d->row_state.width % 4 == 0 && d->row_state.width / 4 >= d->banks;
+        // rows, row j at [j*W/4 +: W/4]: its valid bits, its recency (one
+        // bit per pair of banks, at least one), then a D-cache's dirty bits.
+        unsigned pairs = d->banks * (d->banks - 1) / 2;
+        d->recency_bits = pairs ? pairs : 1u;
+        unsigned row_bits = d->row_state.width / 4;
+        d->has_dirty = row_bits == 2 * d->banks + d->recency_bits;
+        ok = d->row_state.width % 4 == 0 &&
+             (d->has_dirty || row_bits == d->banks + d->recency_bits);
     }
     if (ok) {
         for (unsigned bank = 0; bank < d->banks; bank++) {
@@ -396,9 +411,7 @@ extern "C" dut *dut_open(const char *wave_path, unsigned tag_bits, char *err, si
             ok = ok && tag_columns == 1 && !data.empty();
             if (ok) {
                 d->tag_array.push_back(arrays[0]);
-                // The tag alone (an I-cache) or {dirty, tag} (a D-cache).
-                d->has_dirty = arrays[0].width == d->tag_bits + 1;
-                ok = arrays[0].width == d->tag_bits + (d->has_dirty ? 1 : 0) &&
+                ok = arrays[0].width == d->tag_bits &&
                      arrays[0].elements <= 4 * d->row_state.elements && arrays[0].bytes <= 8;
             }
             d->bank_arrays.push_back(arrays);
@@ -409,7 +422,7 @@ extern "C" dut *dut_open(const char *wave_path, unsigned tag_bits, char *err, si
         snprintf(err, err_len,
                  "the Verilated model lacks a public signal (built without tb/lockstep.vlt or "
                  "with SRAMs other than the SYNTHESIS view?), its row-state words are not 4 rows "
-                 "of valid bits and recency, a tag SRAM is not tag_bits (+1 dirty) wide or an "
+                 "of valid, recency and dirty bits, a tag SRAM is not tag_bits wide or an "
                  "event strobe is not one byte");
         dut_close(d);
         return nullptr;
@@ -592,13 +605,13 @@ extern "C" void dut_row_state(dut *d, unsigned row, uint32_t *valid, uint32_t *d
     if (row / 4 >= d->row_state.elements || d->tag_array.empty() || row >= d->tag_array[0].elements) {
         return;
     }
-    *valid = read_element_bits(d->row_state, row / 4, row % 4 * (d->row_state.width / 4), d->banks);
-    // A dirty bit beside an invalid tag means nothing (it is written with
-    // the next fill), so it is reported for valid slots only.
-    for (unsigned bank = 0; d->has_dirty && bank < d->banks; bank++) {
-        if (*valid >> bank & 1u) {
-            *dirty |= (uint32_t)(read_element(d->tag_array[bank], row) >> d->tag_bits & 1u) << bank;
-        }
+    unsigned row_at = row % 4 * (d->row_state.width / 4);
+    *valid = read_element_bits(d->row_state, row / 4, row_at, d->banks);
+    // The dirty bit of an invalid slot means nothing (the next fill clears
+    // it), so it is reported for valid slots only.
+    if (d->has_dirty) {
+        *dirty = *valid & read_element_bits(d->row_state, row / 4, row_at + d->banks + d->recency_bits,
+                                            d->banks);
     }
 }
 
@@ -726,6 +739,17 @@ extern "C" int dut_slot(dut *d, unsigned bank, unsigned row, uint64_t *tag, uint
     *tag = read_scalar(element) & ((UINT64_C(1) << d->tag_bits) - 1);
     for (unsigned byte = 0; byte < line_bytes; byte++) {
         data[byte] = static_cast<const uint8_t *>(columns[byte].data)[row];
+    }
+    // A store waiting in the controller's store buffer belongs to the line
+    // (ARCHITECTURE.md 15.3): its bytes over the SRAM's.
+    if (read_scalar(d->sb_valid) && read_scalar(d->sb_bank) == bank && read_scalar(d->sb_row) == row) {
+        unsigned word = (unsigned)read_scalar(d->sb_word), be = (unsigned)read_scalar(d->sb_be);
+        uint32_t value = (uint32_t)read_scalar(d->sb_data);
+        for (unsigned byte = 0; byte < 4 && word * 4 + byte < line_bytes; byte++) {
+            if (be >> byte & 1u) {
+                data[word * 4 + byte] = (uint8_t)(value >> (8 * byte));
+            }
+        }
     }
     return 0;
 }

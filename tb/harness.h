@@ -74,6 +74,7 @@ struct harness {
     dut *rtl;
     dut_pins pins;
     uint64_t cycle; /* clock cycles since reset */
+    bool accepted_at_edge; /* the last edge accepted a CPU request */
 
     /* the RTL memory model */
     enum { M_IDLE, M_RWAIT, M_RBEATS, M_WBEATS, M_WWAIT } mstate;
@@ -115,6 +116,21 @@ struct harness {
     tuner_side tune;        /* the top's tuner and its references (--tune) */
     monitor_side mon;       /* the top's monitor tuner and its models (always, if built) */
     busy_clear busy_clear; /* a counter clear inside the next request (--clear-in-request) */
+    /* A request whose response cycle is settled but whose edge is still to
+     * come, so that the next request can be offered in that cycle
+     * (ARCHITECTURE.md 15.3); what is left to compare of it runs after the
+     * edge (finish_request, operations.h). */
+    struct {
+        bool on, we, rejected;
+        uint64_t addr;
+        busy_clear clear;
+        stc_access_result result;
+        uint32_t model_word, rdata, err;
+        unsigned touch;
+        int response_strobes;
+        uint64_t accept_cycle, response_cycle;
+        uint64_t before[NCOUNTERS];
+    } open;
 };
 
 #endif

@@ -337,6 +337,7 @@ int main(int argc, char **argv)
     } else {
         run_random(h);
     }
+    finish_request(h);
     tuner_side_finish(h);
     if (opt->checkpoint_every || opt->reconfig_every || opt->tune) {
         checkpoint(h, false); /* the end: memory equals the shadow */

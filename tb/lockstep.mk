@@ -11,7 +11,7 @@ LS := $(B)/lockstep
 # The four geometries tests/rtl-checks.sh checks, plus 16-bit counters
 # (saturation) and no way prediction (way-predicted configurations illegal).
 LS_GEOMETRIES := default banks8 line32 banks2 c16 nowp
-LS_BREAKS := skip-writeback tag-bit lru-order no-invalidate store-clean init-short store-lane clear-late tuner-window \
+LS_BREAKS := skip-writeback tag-bit lru-order no-invalidate store-clean init-short store-lane clear-late store-forward tuner-window \
     tuner-mux tuner-steal
 LS_ARGS_default :=
 LS_ARGS_banks8 := --banks 8
@@ -45,7 +45,7 @@ $(foreach b,$(LS_BREAKS),$(eval LS_ARGS_broken-$(b) := $(if $(filter tuner-%,$(b
 # The seed tuner's breaks (tuner-*) are built with --tuner seed; these are
 # the monitor tuner's (the default) joints in the top: the events it sees,
 # and the configuration multiplexer with the decision unit as the tuner.
-LS_MONITOR_BREAKS := monitor-line monitor-write tuner-mux tuner-flag
+LS_MONITOR_BREAKS := monitor-line monitor-write tuner-mux tuner-flag b2b-array b2b-decide
 $(foreach b,$(LS_MONITOR_BREAKS),$(eval LS_ARGS_broken-m$(b) := --debug-break $(b)))
 LS_TAGS := $(LS_GEOMETRIES) seed serial icache pair-i pair-d fixed simsram \
     $(addprefix broken-,$(LS_BREAKS)) $(addprefix broken-m,$(LS_MONITOR_BREAKS))

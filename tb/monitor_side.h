@@ -9,7 +9,8 @@
  *     the top's ev_access strobe shows, with the address and store bit of
  *     the request the harness itself issued (not the RTL's: a wrong line
  *     or store bit in the top's wiring makes the counts, and so the
- *     energies, differ), one cycle late as stc_monitor counts it;
+ *     energies, differ), at the start of the cycle after it, when
+ *     stc_monitor's count port first shows it;
  *   - ref/monitor_tuner.c, the decision unit's model, steps with the same
  *     inputs as u_tuner (the strobe, the model monitor's count at the
  *     unit's select, the configuration in use as the top shows it, the

@@ -11,6 +11,49 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void after_response(harness *h);
+
+/* The next request offered in the open request's response cycle (it is
+ * settled; its edge is still to come): accepted there if the RTL is ready.
+ * Not offered where the harness cannot tell the model's order beforehand:
+ * a counter clear inside either request, a request waiting behind a
+ * configuration, or a change the tuner offers in this cycle (it goes
+ * first). Either way the edge is done and the open request finished.
+ * Returns whether the new request was accepted at that edge. */
+static bool offer_back_to_back(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata)
+{
+    bool offer = h->open.clear == CLEAR_NONE && h->busy_clear == CLEAR_NONE && !h->pending.on &&
+                 !(h->tune.on && tuner_side_offers(h));
+    h->pins.cpu_req_valid = offer;
+    if (offer) {
+        h->pins.cpu_req_we = we;
+        h->pins.cpu_req_addr = addr >> 2;
+        h->pins.cpu_req_be = be;
+        h->pins.cpu_req_wdata = wdata;
+    }
+    dut_settle(h->rtl, &h->pins);
+    bool ready = h->pins.cpu_req_ready;
+    if (ready && (!h->open.result.hit || h->open.rejected)) {
+        mismatch(h, "RTL", "cpu_req_ready_o = 1 in the response cycle of a %s (only a hit's accepts "
+                 "the next request)", h->open.rejected ? "rejected store" : "miss");
+    }
+    bool accepted = offer && ready;
+    if (offer && !ready && h->open.result.hit && !h->open.rejected && !h->mon.present) {
+        /* Without the monitor tuner nothing asks for a gap (its top ties
+         * back_to_back_i to 1): a hit's response cycle must accept. */
+        mismatch(h, "RTL", "a hit's response cycle did not accept the next request "
+                 "(cpu_req_ready_o 0; ARCHITECTURE.md 15.3)");
+    }
+    h->cov.back_to_back_offered += offer;
+    h->cov.back_to_back += accepted;
+    rtl_cycle_edge(h);
+    after_response(h);
+    if (!accepted) {
+        h->pins.cpu_req_valid = 0;
+    }
+    return accepted;
+}
+
 void do_request(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata)
 {
     addr &= STC_GEN_ADDR_MASK & ~(uint64_t)3;
@@ -21,7 +64,9 @@ void do_request(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata)
         be = 0;
         wdata = 0;
     }
-    if (h->tune.on && !h->pending.on) {
+    bool accepted = h->open.on && offer_back_to_back(h, we, addr, be, wdata);
+    uint64_t accept_cycle = accepted ? h->cycle - 1 : 0;
+    if (!accepted && h->tune.on && !h->pending.on) {
         /* The tuner's change goes first; this request waits meanwhile. */
         h->pending.on = true;
         h->pending.we = we;
@@ -33,12 +78,11 @@ void do_request(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata)
     }
     h->ops++;
     h->requests++;
-    const stc_config *config = stc_cache_config(h->model);
     if (h->config_at >= 0) {
         h->cov.requests_in[h->config_at]++;
     }
     h->cur.kind = we ? OP_STORE : OP_LOAD;
-    h->cur.start = h->cycle;
+    h->cur.start = accepted ? accept_cycle : h->cycle;
     h->cur.done = false;
     h->cur.addr = addr;
     h->cur.be = be;
@@ -90,10 +134,9 @@ void do_request(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata)
     }
     /* The counters as the last operation left them (idle cycles count
      * nothing; every operation ends by reading them). */
-    uint64_t before[NCOUNTERS];
-    memcpy(before, h->rtl_counts, sizeof before);
+    memcpy(h->open.before, h->rtl_counts, sizeof h->open.before);
     if (clear == CLEAR_AT_ACCEPT) {
-        memset(before, 0, sizeof before);
+        memset(h->open.before, 0, sizeof h->open.before);
     }
 
     /* The RTL. */
@@ -103,12 +146,13 @@ void do_request(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata)
     h->pins.cpu_req_be = be;
     h->pins.cpu_req_wdata = wdata;
     h->pins.cfg_valid = 0;
-    bool accepted = false;
-    uint64_t accept_cycle = 0, start = h->cycle;
-    unsigned touch = 0;
-    uint32_t rdata = 0, err = 0;
-    int response_strobes = 0;
+    uint64_t start = h->cycle;
     h->pins.cnt_clear = clear == CLEAR_AT_ACCEPT;
+    if (accepted) {
+        /* accepted at the last edge, in the previous response cycle */
+        h->pins.cpu_req_valid = 0;
+        h->pins.cnt_clear = 0;
+    }
     for (;;) {
         if (clear == CLEAR_AT_RESPONSE) {
             h->pins.cnt_clear = accepted && h->cycle == accept_cycle + result.cycles;
@@ -125,16 +169,21 @@ void do_request(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata)
             if (!accepted) {
                 mismatch(h, "RTL", "a response before the request was accepted");
             }
-            rdata = h->pins.cpu_rsp_rdata;
-            err = h->pins.cpu_rsp_err;
-            touch = dut_touch_bank(h->rtl);
-            response_strobes = dut_strobes(h->rtl);
-            if (h->pins.cpu_req_ready) {
-                mismatch(h, "RTL", "cpu_req_ready_o = 1 in the response cycle");
-            }
-            rtl_cycle_edge(h);
-            h->pins.cpu_req_valid = 0;
-            break;
+            /* Left open: the next request may be offered in this cycle. */
+            h->open.on = true;
+            h->open.we = we;
+            h->open.rejected = rejected;
+            h->open.addr = addr;
+            h->open.clear = clear;
+            h->open.result = result;
+            h->open.model_word = model_word;
+            h->open.rdata = h->pins.cpu_rsp_rdata;
+            h->open.err = h->pins.cpu_rsp_err;
+            h->open.touch = dut_touch_bank(h->rtl);
+            h->open.response_strobes = dut_strobes(h->rtl);
+            h->open.accept_cycle = accept_cycle;
+            h->open.response_cycle = h->cycle;
+            return;
         }
         if (accepted && h->pins.cpu_req_ready) {
             mismatch(h, "RTL", "cpu_req_ready_o = 1 while a request is being served");
@@ -148,17 +197,46 @@ void do_request(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata)
         rtl_cycle_edge(h);
         h->pins.cnt_clear = 0;
         if (accept_now) {
-            /* The inputs stay as they are (valid held, a CPU waiting with
-             * the same request) until the response: ready is 0 meanwhile. */
+            /* The CPU drops valid after the accepting edge (it has no
+             * other request yet); ready is 0 until the response. */
             accepted = true;
             accept_cycle = h->cycle - 1;
+            h->pins.cpu_req_valid = 0;
         }
         if (h->cycle - start > TIMEOUT_CYCLES) {
             mismatch(h, "RTL", "no %s after %u cycles", accepted ? "response" : "acceptance",
                      TIMEOUT_CYCLES);
         }
     }
-    uint64_t latency = h->cycle - 1 - accept_cycle;
+}
+
+void finish_request(harness *h)
+{
+    if (!h->open.on) {
+        return;
+    }
+    h->pins.cpu_req_valid = 0;
+    dut_settle(h->rtl, &h->pins);
+    if (h->pins.cpu_req_ready && (!h->open.result.hit || h->open.rejected)) {
+        mismatch(h, "RTL", "cpu_req_ready_o = 1 in the response cycle of a %s (only a hit's accepts "
+                 "the next request)", h->open.rejected ? "rejected store" : "miss");
+    }
+    rtl_cycle_edge(h);
+    after_response(h);
+}
+
+/* The open request's comparisons after its response cycle's edge. */
+static void after_response(harness *h)
+{
+    h->open.on = false;
+    const bool we = h->open.we, rejected = h->open.rejected;
+    const uint64_t addr = h->open.addr;
+    const busy_clear clear = h->open.clear;
+    const stc_access_result result = h->open.result;
+    const uint32_t rdata = h->open.rdata, err = h->open.err;
+    const uint64_t *before = h->open.before;
+    const stc_config *config = stc_cache_config(h->model);
+    uint64_t latency = h->open.response_cycle - h->open.accept_cycle;
     h->tune.ahead = false;
     h->pins.cnt_clear = 0;
     if (clear == CLEAR_AT_RESPONSE && latency != result.cycles) {
@@ -175,8 +253,8 @@ void do_request(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata)
     if (clear == CLEAR_AT_RESPONSE) {
         /* The counters lost the response cycle's events; its strobes show
          * them (dut_strobes: bit 1 miss, bit 2 first-probe hit). */
-        rtl_hit = !(response_strobes >> 1 & 1);
-        rtl_first = response_strobes >> 2 & 1;
+        rtl_hit = !(h->open.response_strobes >> 1 & 1);
+        rtl_first = h->open.response_strobes >> 2 & 1;
         rtl_second = rtl_hit && !rtl_first;
         h->cov.clears_at_response++;
     } else if (clear == CLEAR_AT_ACCEPT) {
@@ -206,13 +284,14 @@ void do_request(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata)
         mismatch(h, "RTL", "%s: model %s, RTL %s", we ? "store" : "load", result.hit ? "hit" : "miss",
                  rtl_hit ? "hit" : "miss");
     }
-    if (!we && rdata != model_word) {
+    if (!we && rdata != h->open.model_word) {
         mismatch(h, "RTL", "load 0x%08" PRIx64 ": model (and shadow) 0x%08x, RTL 0x%08x", addr,
-                 model_word, rdata);
+                 h->open.model_word, rdata);
     }
     compare_transactions(h, we ? "store" : "load");
-    if (touch != result.bank) {
-        mismatch(h, "RTL", "served by bank %u in the model, bank %u in the RTL", result.bank, touch);
+    if (h->open.touch != result.bank) {
+        mismatch(h, "RTL", "served by bank %u in the model, bank %u in the RTL", result.bank,
+                 h->open.touch);
     }
     if (config->way_predict) {
         bool first = rtl_first, second = rtl_second;
@@ -249,8 +328,8 @@ void do_request(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata)
     }
     if (we) {
         cov->stores++;
-        cov->partial_stores += be != 0xf && be != 0;
-        cov->empty_stores += be == 0;
+        cov->partial_stores += h->cur.be != 0xf && h->cur.be != 0;
+        cov->empty_stores += h->cur.be == 0;
     }
     h->cur.hit = result.hit;
     h->cur.bank = result.bank;
@@ -282,6 +361,7 @@ static void port_view(harness *h, bool by_tuner, unsigned *ready, unsigned *done
 static void reconfigure(harness *h, const stc_config *next, const unsigned *illegal_fields,
                         bool by_tuner, const stc_config *software_waiting, bool waited)
 {
+    finish_request(h);
     if (!by_tuner && !waited && h->tune.on && !h->pending.on) {
         tuner_side_serve(h); /* a change the tuner offers goes first */
     }
@@ -494,6 +574,7 @@ void do_tuner_reconfig(harness *h, const stc_config *next, const stc_config *sof
 
 void do_clear(harness *h)
 {
+    finish_request(h);
     tuner_side_serve(h);
     h->ops++;
     memset(&h->cur, 0, sizeof h->cur);

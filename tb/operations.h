@@ -23,6 +23,13 @@ typedef struct harness harness;
  * waiting in h->pending (offered with a configuration) is served here. */
 void do_request(harness *h, bool we, uint64_t addr, unsigned be, uint32_t wdata);
 
+/* do_request returns in the request's response cycle, before its edge, so
+ * that the next request can be offered in it (a hit's response cycle
+ * accepts it: ARCHITECTURE.md 15.3). Every other operation first calls
+ * this: the edge with nothing offered, then the request's remaining
+ * comparisons (rows, counters, coverage). Nothing if no request is open. */
+void finish_request(harness *h);
+
 /* A reconfiguration through the port to `next`; with illegal_fields (not
  * NULL) the raw log2 fields k a L wp of an illegal configuration are sent
  * instead and next is ignored. Waits first for 14.4's gap after the last

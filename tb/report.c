@@ -191,6 +191,9 @@ void report_coverage(harness *h, double seconds)
            ", with a CPU request waiting %" PRIu64 "\n",
            h->reconfigs, cov->walks, cov->walk_writebacks, cov->walk_invalidations, cov->wakes,
            cov->power_offs, cov->zero_cost, cov->same, cov->illegal, cov->overlapped);
+    printf("  sec 15.3 requests offered in the previous response cycle %" PRIu64
+           ", accepted there (back to back) %" PRIu64 "\n",
+           cov->back_to_back_offered, cov->back_to_back);
     printf("  sec 8    first-probe hits %" PRIu64 ", second-probe hits %" PRIu64
            ", misses with prediction %" PRIu64 "\n",
            cov->first_probe, cov->second_probe, cov->wp_misses);

@@ -52,6 +52,9 @@ typedef struct {
     uint64_t walks, walk_writebacks, walk_invalidations, wakes, zero_cost, same, illegal;
     uint64_t clears, clears_at_accept, clears_at_response, checkpoints, power_offs, trace_refs, rejected;
     uint64_t directed_cases, overlapped, tuner_changes;
+    /* requests offered in the previous request's response cycle, and of
+     * them accepted there (back to back: section 15.3) */
+    uint64_t back_to_back_offered, back_to_back;
 } coverage;
 
 /* The name of counter `index` in the RTL's numbering (0 .. NCOUNTERS-1). */

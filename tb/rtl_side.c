@@ -3,6 +3,7 @@
 #include "rtl_side.h"
 
 #include "harness.h"
+#include "operations.h"
 
 #include <inttypes.h>
 #include <stdint.h>
@@ -154,6 +155,7 @@ void rtl_cycle_settle(harness *h)
 void rtl_cycle_edge(harness *h)
 {
     memory_edge(h);
+    h->accepted_at_edge = h->pins.cpu_req_valid && h->pins.cpu_req_ready;
     dut_edge(h->rtl, &h->pins);
     check_other_side(h);
     h->cycle++;
@@ -211,6 +213,7 @@ void wait_row_state_init(harness *h, uint64_t released)
 
 void idle_cycles(harness *h, unsigned count)
 {
+    finish_request(h);
     h->pins.cpu_req_valid = 0;
     h->pins.cfg_valid = 0;
     for (unsigned index = 0; index < count; index++) {

@@ -393,6 +393,24 @@ static bool software_waiting(const harness *h, const stc_config *next, stc_confi
     return false;
 }
 
+/* Whether the tuner offers a change in this cycle, and which (packed). */
+static bool offer_now(harness *h, unsigned *code)
+{
+    *code = h->tune.twin.q.cand;
+    if (h->mon.present) {
+        return monitor_side_offer(h, code);
+    }
+    stc_tuner_hw_out out;
+    stc_tuner_hw_outputs(&h->tune.twin, &out);
+    return out.cfg_valid;
+}
+
+bool tuner_side_offers(harness *h)
+{
+    unsigned code;
+    return h->tune.on && offer_now(h, &code);
+}
+
 void tuner_side_serve(harness *h)
 {
     tuner_side *t = &h->tune;
@@ -400,15 +418,8 @@ void tuner_side_serve(harness *h)
         return;
     }
     /* the configuration the tuner offers, packed */
-    unsigned code = t->twin.q.cand;
-    bool offered;
-    if (h->mon.present) {
-        offered = monitor_side_offer(h, &code);
-    } else {
-        stc_tuner_hw_out out;
-        stc_tuner_hw_outputs(&t->twin, &out);
-        offered = out.cfg_valid;
-    }
+    unsigned code;
+    bool offered = offer_now(h, &code);
     if (offered) {
         stc_config next = stc_tuner_config_unpack(code);
         if (h->last_cfg_shrank && h->cycle < h->last_cfg_done + h->max_ack_delay + 6) {

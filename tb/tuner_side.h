@@ -100,6 +100,9 @@ void tuner_side_edge(harness *h);
  * its change first (the operation's CPU request, if any, offered in the
  * same cycles and kept waiting). */
 void tuner_side_serve(harness *h);
+/* Whether tuner_side_serve would make a change now (--tune: the tuner
+ * offers one in this cycle). */
+bool tuner_side_offers(harness *h);
 /* The model has done the current operation (before the RTL), which took
  * its counters from `before` to `after`: keep the totals. The operation
  * sets h->tune.ahead = false once the RTL has done it too. */

@@ -37,8 +37,8 @@
 //   max_sublines           4        physical lines in the longest logical line
 //   configs                27       legal configurations
 //   sram_tag_depth         128      words per bank
-//   sram_tag_width         22       dirty bit and full tag of each row (an I-cache: the tag)
-//   sram_tag_gran          22       bits per write-mask bit
+//   sram_tag_width         21       full tag of each row
+//   sram_tag_gran          21       bits per write-mask bit
 //   sram_tag_mask_bits     1        write-mask bits
 //   sram_data_depth        128      words per bank
 //   sram_data_width        128      physical line of each row, byte writes
@@ -56,7 +56,7 @@
 
 // stc_cache: one stc cache (ARCHITECTURE.md sections 3-10, 14.3, 15).
 // READ_ONLY = 1 builds an I-cache (writes answered with an error, no
-// dirty bit in the tag SRAMs).
+// dirty bits).
 // pwr_en_o / pwr_ack_i are the 4 bank power switches (UPF SW_BANK<b>);
 // in plain RTL simulation tie pwr_ack_i to pwr_en_o (or delay it).
 module stc_cache #(
@@ -108,14 +108,12 @@ module stc_cache #(
   input  wire [3:0]   pwr_ack_i  // bank power switch acknowledges
 );
 
-  // A tag SRAM word: the tag, and above it a D-cache's dirty bit.
-  localparam integer TAG_WIDTH = 21 + ((READ_ONLY != 0) ? 0 : 1);
-
-  wire [6:0] sram_addr;
+  wire [6:0] tag_addr;
+  wire [6:0] data_addr;
   wire [3:0] tag_req;
   wire [3:0] tag_we;
-  wire [TAG_WIDTH-1:0] tag_wdata;
-  wire [4*TAG_WIDTH-1:0] tag_rdata;
+  wire [20:0] tag_wdata;
+  wire [83:0] tag_rdata;
   wire [3:0] data_req;
   wire [3:0] data_we;
   wire [15:0] data_wmask;
@@ -147,6 +145,7 @@ module stc_cache #(
   wire [1:0]   tun_cfg_sub_log;
   wire         tun_cfg_wp;
   wire         tun_busy;
+  wire         back_to_back;   // a hit's response cycle may accept the next request
 
   // Configuration port: the tuner's while it changes it (section 16.5).
   reg          sw_cfg_q;        // a software change is in progress
@@ -177,7 +176,15 @@ module stc_cache #(
   wire [1:0]  unused_ev_word = ev_addr[1:0];
   wire [5:0]  mon_cnt_sel;
   wire [15:0]  mon_cnt;
-  wire [15:0]  unused_mon_dropped;  // no access follows another at once (15.3)
+  wire [15:0]  unused_mon_dropped;  // none: back_to_back keeps a gap after a watched access
+  wire         mon_watched;
+  wire         tun_last_step;
+  // A hit's response cycle accepts the next request (15.3) unless the
+  // monitor watched this access (its counts change at the end of the next
+  // cycle, which a step then reading them must see, and its arrays are
+  // written then) or this access is the decision's (its change lands
+  // before the next request: 18.3).
+  assign back_to_back = !mon_watched && !tun_last_step;
 
   stc_monitor #(
     .READ_ONLY (READ_ONLY)
@@ -189,6 +196,7 @@ module stc_cache #(
     .ev_write_i (ev_write),
     .cnt_sel_i  (mon_cnt_sel),
     .cnt_o      (mon_cnt),
+    .watched_o  (mon_watched),
     .dropped_o  (unused_mon_dropped)
   );
 
@@ -204,6 +212,7 @@ module stc_cache #(
     .cur_ways_log_i  (cfg_ways_log_o),
     .cur_sub_log_i   (cfg_sub_log_o),
     .cur_wp_i        (cfg_wp_o),
+    .last_step_o     (tun_last_step),
     .cfg_valid_o     (tun_cfg_valid),
     .cfg_ready_i     (tuner_sel && ctrl_cfg_ready),
     .cfg_banks_log_o (tun_cfg_banks_log),
@@ -220,8 +229,7 @@ module stc_cache #(
   );
 
   stc_cache_ctrl #(
-    .READ_ONLY (READ_ONLY),
-    .TAG_WIDTH (TAG_WIDTH)
+    .READ_ONLY (READ_ONLY)
   ) u_ctrl (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -266,11 +274,13 @@ module stc_cache #(
     .ev_cycle_o      (unused_ev_cycle),
     .ev_addr_o       (ev_addr),
     .ev_write_o      (ev_write),
-    .sram_addr_o     (sram_addr),
+    .back_to_back_i  (back_to_back),
+    .tag_addr_o      (tag_addr),
     .tag_req_o       (tag_req),
     .tag_we_o        (tag_we),
     .tag_wdata_o     (tag_wdata),
     .tag_rdata_i     (tag_rdata),
+    .data_addr_o     (data_addr),
     .data_req_o      (data_req),
     .data_we_o       (data_we),
     .data_wmask_o    (data_wmask),
@@ -294,18 +304,18 @@ module stc_cache #(
 
   stc_sram #(
     .DEPTH (128),
-    .WIDTH (TAG_WIDTH),
-    .GRAN  (TAG_WIDTH),
+    .WIDTH (21),
+    .GRAN  (21),
     .SEED  (32'd0)
   ) u_bank0_tag (
     .clk_i   (clk_i),
     .pwr_i   (pwr_en[0]),
     .req_i   (tag_req[0]),
     .we_i    (tag_we[0]),
-    .addr_i  (sram_addr),
+    .addr_i  (tag_addr),
     .wmask_i (1'b1),
     .wdata_i (tag_wdata),
-    .rdata_o (tag_rdata[0*TAG_WIDTH +: TAG_WIDTH])
+    .rdata_o (tag_rdata[20:0])
   );
   stc_sram #(
     .DEPTH (128),
@@ -317,25 +327,25 @@ module stc_cache #(
     .pwr_i   (pwr_en[0]),
     .req_i   (data_req[0]),
     .we_i    (data_we[0]),
-    .addr_i  (sram_addr),
+    .addr_i  (data_addr),
     .wmask_i (data_wmask),
     .wdata_i (data_wdata),
     .rdata_o (data_rdata[127:0])
   );
   stc_sram #(
     .DEPTH (128),
-    .WIDTH (TAG_WIDTH),
-    .GRAN  (TAG_WIDTH),
+    .WIDTH (21),
+    .GRAN  (21),
     .SEED  (32'd2)
   ) u_bank1_tag (
     .clk_i   (clk_i),
     .pwr_i   (pwr_en[1]),
     .req_i   (tag_req[1]),
     .we_i    (tag_we[1]),
-    .addr_i  (sram_addr),
+    .addr_i  (tag_addr),
     .wmask_i (1'b1),
     .wdata_i (tag_wdata),
-    .rdata_o (tag_rdata[1*TAG_WIDTH +: TAG_WIDTH])
+    .rdata_o (tag_rdata[41:21])
   );
   stc_sram #(
     .DEPTH (128),
@@ -347,25 +357,25 @@ module stc_cache #(
     .pwr_i   (pwr_en[1]),
     .req_i   (data_req[1]),
     .we_i    (data_we[1]),
-    .addr_i  (sram_addr),
+    .addr_i  (data_addr),
     .wmask_i (data_wmask),
     .wdata_i (data_wdata),
     .rdata_o (data_rdata[255:128])
   );
   stc_sram #(
     .DEPTH (128),
-    .WIDTH (TAG_WIDTH),
-    .GRAN  (TAG_WIDTH),
+    .WIDTH (21),
+    .GRAN  (21),
     .SEED  (32'd4)
   ) u_bank2_tag (
     .clk_i   (clk_i),
     .pwr_i   (pwr_en[2]),
     .req_i   (tag_req[2]),
     .we_i    (tag_we[2]),
-    .addr_i  (sram_addr),
+    .addr_i  (tag_addr),
     .wmask_i (1'b1),
     .wdata_i (tag_wdata),
-    .rdata_o (tag_rdata[2*TAG_WIDTH +: TAG_WIDTH])
+    .rdata_o (tag_rdata[62:42])
   );
   stc_sram #(
     .DEPTH (128),
@@ -377,25 +387,25 @@ module stc_cache #(
     .pwr_i   (pwr_en[2]),
     .req_i   (data_req[2]),
     .we_i    (data_we[2]),
-    .addr_i  (sram_addr),
+    .addr_i  (data_addr),
     .wmask_i (data_wmask),
     .wdata_i (data_wdata),
     .rdata_o (data_rdata[383:256])
   );
   stc_sram #(
     .DEPTH (128),
-    .WIDTH (TAG_WIDTH),
-    .GRAN  (TAG_WIDTH),
+    .WIDTH (21),
+    .GRAN  (21),
     .SEED  (32'd6)
   ) u_bank3_tag (
     .clk_i   (clk_i),
     .pwr_i   (pwr_en[3]),
     .req_i   (tag_req[3]),
     .we_i    (tag_we[3]),
-    .addr_i  (sram_addr),
+    .addr_i  (tag_addr),
     .wmask_i (1'b1),
     .wdata_i (tag_wdata),
-    .rdata_o (tag_rdata[3*TAG_WIDTH +: TAG_WIDTH])
+    .rdata_o (tag_rdata[83:63])
   );
   stc_sram #(
     .DEPTH (128),
@@ -407,7 +417,7 @@ module stc_cache #(
     .pwr_i   (pwr_en[3]),
     .req_i   (data_req[3]),
     .we_i    (data_we[3]),
-    .addr_i  (sram_addr),
+    .addr_i  (data_addr),
     .wmask_i (data_wmask),
     .wdata_i (data_wdata),
     .rdata_o (data_rdata[511:384])

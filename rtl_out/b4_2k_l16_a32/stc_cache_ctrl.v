@@ -37,8 +37,8 @@
 //   max_sublines           4        physical lines in the longest logical line
 //   configs                27       legal configurations
 //   sram_tag_depth         128      words per bank
-//   sram_tag_width         22       dirty bit and full tag of each row (an I-cache: the tag)
-//   sram_tag_gran          22       bits per write-mask bit
+//   sram_tag_width         21       full tag of each row
+//   sram_tag_gran          21       bits per write-mask bit
 //   sram_tag_mask_bits     1        write-mask bits
 //   sram_data_depth        128      words per bank
 //   sram_data_width        128      physical line of each row, byte writes
@@ -58,20 +58,25 @@
 // (ARCHITECTURE.md sections 3-10; section 15 gives its cycles).
 //
 // A multi-cycle FSM. Tags and lines live in the bank SRAMs outside (one tag
-// and one data stc_sram per bank, shared row address); a D-cache's tag word
-// also holds the line's dirty bit (above the tag: {dirty, tag}), read with
-// the tag and written with it. Valid bits and the per-row recency order over
-// all 4 banks (one bit per pair of banks, 6 a row) live in u_rowstate,
-// an always-on register file (stc_regfile) of one word per aligned group of
-// 4 rows, read in the cycle it is addressed; after reset the controller
-// spends 32 cycles (S_INIT) writing every word before it is ready. The
-// configuration register and the event counters are flops. A cycle writes
-// the state of at most one group: the valid bits of one row (vd_row) or the
-// recency of the served logical line's rows, which share r0's group.
+// and one data stc_sram per bank, shared row address). Valid bits, a
+// D-cache's dirty bits and the per-row recency order over all 4 banks (one
+// bit per pair of banks, 6 a row) live in u_rowstate, an always-on
+// register file (stc_regfile) of one word per aligned group of 4 rows, read
+// in the cycle it is addressed; after reset the controller spends 32
+// cycles (S_INIT) writing every word before it is ready. The configuration
+// register and the event counters are flops. A cycle writes the state of at
+// most one group: the valid bits of one row (vd_row), the dirty bits of one
+// row (dirty_row) and the recency of the served logical line's rows, which
+// share r0's group.
 //
 // CPU port: one word per request, accepted when cpu_req_valid_i and
 // cpu_req_ready_o are both 1 at a rising edge; exactly one response
-// (cpu_rsp_valid_o for one cycle) follows. READ_ONLY = 1 makes an I-cache:
+// (cpu_rsp_valid_o for one cycle) follows. A hit's response cycle accepts
+// the next request (when back_to_back_i allows), so a stream of hits runs
+// at one request per cycle; a store hit whose cycle is taken by the next
+// load's data read waits in a one-entry store buffer (sb_*), written into
+// its line in the next cycle the data SRAMs are free, and loads of its
+// word are answered from it meanwhile (section 15.3). READ_ONLY = 1 makes an I-cache:
 // a write is answered with cpu_rsp_err_o = 1 and changes nothing.
 // Memory port: a request (line address, number of physical lines, read or
 // write) with valid/ready; read beats arrive on mem_rvalid_i (always
@@ -81,9 +86,7 @@
 // cfg_done_o (and cfg_err_o for an illegal one, which changes nothing)
 // rises in the cycle the change is complete.
 module stc_cache_ctrl #(
-  parameter integer READ_ONLY = 0,                // 1: I-cache (writes rejected, no dirty bit)
-  // Tag SRAM word: the tag, and above it a D-cache's dirty bit.
-  parameter integer TAG_WIDTH = 21 + ((READ_ONLY != 0) ? 0 : 1)
+  parameter integer READ_ONLY = 0                 // 1: I-cache (writes rejected, no dirty bits)
 ) (
   input  wire                    clk_i,
   input  wire                    rst_ni,           // asynchronous reset, active low
@@ -97,6 +100,9 @@ module stc_cache_ctrl #(
   output wire                    cpu_rsp_valid_o,
   output wire                    cpu_rsp_err_o,     // write to a read-only cache
   output wire [31:0]             cpu_rsp_rdata_o,
+  // 1: a hit's response cycle may accept the next request (the top's tuner
+  // can take an access in the next cycle); 0: that request waits a cycle
+  input  wire                    back_to_back_i,
   // Configuration port: log2 of k, a and the sublines; way prediction
   input  wire                    cfg_valid_i,
   output wire                    cfg_ready_o,
@@ -136,12 +142,14 @@ module stc_cache_ctrl #(
   input  wire                    mem_bvalid_i,      // write burst complete
   input  wire                    mem_rvalid_i,
   input  wire [31:0]             mem_rdata_i,
-  // Bank SRAMs (u_bank<b>_tag, u_bank<b>_data), one shared row address
-  output wire [6:0]              sram_addr_o,
+  // Bank SRAMs (u_bank<b>_tag, u_bank<b>_data): one row address for every
+  // tag SRAM, one for every data SRAM
+  output wire [6:0]              tag_addr_o,
+  output wire [6:0]              data_addr_o,
   output wire [3:0]              tag_req_o,
   output wire [3:0]              tag_we_o,
-  output wire [TAG_WIDTH-1:0]    tag_wdata_o,
-  input  wire [4*TAG_WIDTH-1:0]  tag_rdata_i,       // bank b at [b*TAG_WIDTH +: TAG_WIDTH]
+  output wire [20:0]             tag_wdata_o,
+  input  wire [83:0]             tag_rdata_i,       // bank b at [b*21 +: 21]
   output wire [3:0]              data_req_o,
   output wire [3:0]              data_we_o,
   output wire [15:0]             data_wmask_o,
@@ -227,12 +235,24 @@ module stc_cache_ctrl #(
   reg  [1:0]          llog_q, llog_d;
   reg                 wp_q, wp_d;
   reg  [4:0]          init_q, init_d;          // S_INIT: the group being written
+  reg  [3:0]          valid_q, valid_d;        // the request's row's valid bits, read at acceptance
+  // The store buffer: one store hit waiting for a free data SRAM cycle.
+  reg                 sb_valid_q, sb_valid_d;
+  reg  [1:0]          sb_bank_q, sb_bank_d;
+  reg  [6:0]          sb_row_q, sb_row_d;
+  reg  [1:0]          sb_word_q, sb_word_d;    // the word in the line
+  reg  [3:0]          sb_be_q, sb_be_d;
+  reg  [31:0]         sb_data_q, sb_data_d;
   // Per-row state in u_rowstate: word g holds rows 4g..4g+3, row j at
-  // [j*10 +: 10]: its valid bits (bank b at bit b), then its recency,
+  // [j*RSW +: RSW]: its valid bits (bank b at bit b), then its recency,
   // one bit per pair of banks i < j (bit 4 + i*(2*4-i-1)/2 + j-i-1):
-  // 1 = bank i more recent than bank j.
-  wire [39:0] rs_word;                     // the addressed group, read now
-  reg  [39:0] rs_wmask, rs_wdata;
+  // 1 = bank i more recent than bank j; then a D-cache's dirty bits (bank b
+  // at bit 4 + 6 + b).
+  localparam integer DIRTY_BITS = (READ_ONLY != 0) ? 0 : 4;
+  localparam integer RSW = 4 + 6 + DIRTY_BITS;  // bits per row
+  localparam integer GW  = 4 * RSW;                   // bits per word
+  wire [GW-1:0]   rs_word;                     // the addressed group, read now
+  reg  [GW-1:0]   rs_wmask, rs_wdata;
 
   // ---------------------------------------------------------------- configuration
   wire [6:0]  kcount   = 7'd1 << klog_q;
@@ -257,8 +277,8 @@ module stc_cache_ctrl #(
   wire [3:0]  cfg_wake    = new_on & ~on_mask;
 
   // ---------------------------------------------------------------- the request
-  // In S_IDLE the address on the port, afterwards the accepted one.
-  wire [29:0] cur_addr = (state_q == S_IDLE) ? cpu_req_addr_i : req_addr_q;
+  // The accepted request in progress.
+  wire [29:0] cur_addr = req_addr_q;
   wire [6:0]  cur_row  = cur_addr[8:2];
   wire [20:0] cur_tag  = cur_addr[29:9];
   wire [6:0]  r0       = cur_row & ~submask;          // first row of the logical line
@@ -266,56 +286,78 @@ module stc_cache_ctrl #(
   wire [1:0] req_word = cur_addr[1:0];
   wire [1:0]  req_sub  = cur_row[1:0] & submask[1:0];
 
+  // The request on the port, accepted in S_IDLE or in a hit's response
+  // cycle: its row, tag, candidates and predicted bank.
+  wire [6:0]  acc_row  = cpu_req_addr_i[8:2];
+  wire [20:0] acc_tag  = cpu_req_addr_i[29:9];
+
   // Candidates (section 3): powered banks whose low glog bits equal the tag's.
   wire [31:0] tag_low  = {11'd0, cur_tag[20:0]};
+  wire [31:0] acc_tag_low = {11'd0, acc_tag[20:0]};
   wire [3:0]  cand;
+  wire [3:0]  acc_cand;
   // The rows' order as a 4 x 4 matrix (bit i*4+j: bank i more recent
-  // than bank j; the diagonal 0), expanded from the pair bits.
-  wire [5:0]  rec_row_pairs = rs_word[cur_row[1:0] * 10 + 4 +: 6];
-  wire [5:0]  rec_r0_pairs  = rs_word[r0[1:0] * 10 + 4 +: 6];
-  wire [15:0] rec_row;
+  // than bank j; the diagonal 0), expanded from the pair bits: the port's
+  // row (with this cycle's touch forwarded: it is written at the edge that
+  // accepts) and the request's r0.
+  wire [5:0]  rec_acc_read  = rs_word[acc_row[1:0] * RSW + 4 +: 6];
+  wire [5:0]  rec_acc_pairs;
+  wire [5:0]  rec_r0_pairs  = rs_word[r0[1:0] * RSW + 4 +: 6];
+  wire [15:0] rec_acc;
   wire [15:0] rec_r0;
   wire [15:0] rec_r0_t;                                 // transposed
-  wire [3:0]  pred_oh;                                  // most recent candidate in cur_row
+  wire [3:0]  acc_pred;                                 // most recent candidate in acc_row
+  wire [3:0]  acc_valid = rs_word[acc_row[1:0] * RSW +: 4];   // no cycle that accepts writes valid bits
   // Way prediction in use; a constant 0 without way prediction built
   // (--no-way-prediction), so synthesis removes the second probe.
   wire        wp_on = wp_q && !1'b0;
   wire [3:0]  lru_oh;                                   // least recent candidate in r0
-  wire [3:0]  valid_row = rs_word[cur_row[1:0] * 10 +: 4];
-  wire [3:0]  valid_r0  = rs_word[r0[1:0] * 10 +: 4];
-  wire [3:0]  valid_sub = rs_word[sub_row[1:0] * 10 +: 4];
+  wire [3:0]  valid_r0  = rs_word[r0[1:0] * RSW +: 4];
+  wire [3:0]  valid_sub = rs_word[sub_row[1:0] * RSW +: 4];
   wire [3:0]  tag_eq;
   wire [3:0]  walk_drop;                                // walk: lines to drop from walk_row_q
-  wire [3:0]  valid_walk = rs_word[walk_row_q[1:0] * 10 +: 4];
-  wire [3:0]  dirty_rd;           // the dirty bits of the tag words read last
+  wire [3:0]  valid_walk = rs_word[walk_row_q[1:0] * RSW +: 4];
+  wire [3:0]  dirty_sub;          // S_MCHK: the dirty bits of row sub_row
+  wire [3:0]  dirty_walk;         // S_WALK: those of walk_row_q
 
   genvar gb, gj;
   generate
     for (gb = 0; gb < 4; gb = gb + 1) begin : g_bank
       wire [3:0] self = 4'd1 << gb;
       assign cand[gb]    = on_mask[gb] && ((gb & gmask) == (tag_low & gmask));
-      assign pred_oh[gb] = cand[gb] && ((rec_row[gb*4 +: 4] | ~cand | self) == {4{1'b1}});
+      assign acc_cand[gb] = on_mask[gb] && ((gb & gmask) == (acc_tag_low & gmask));
+      assign acc_pred[gb] = acc_cand[gb]
+                            && ((rec_acc[gb*4 +: 4] | ~acc_cand | self) == {4{1'b1}});
       assign lru_oh[gb]  = cand[gb] && ((rec_r0_t[gb*4 +: 4] | ~cand | self) == {4{1'b1}});
-      assign tag_eq[gb]  = (tag_rdata_i[gb*TAG_WIDTH +: 21] == cur_tag);
+      assign tag_eq[gb]  = (tag_rdata_i[gb*21 +: 21] == cur_tag);
       assign walk_drop[gb] = walk_mask_q[gb] && valid_walk[gb]
                              && (!on_mask[gb]
-                                 || ((gb & gmask) != ({11'd0, tag_rdata_i[gb*TAG_WIDTH +: 21]} & gmask)));
-      assign dirty_rd[gb] = (READ_ONLY == 0) && tag_rdata_i[gb*TAG_WIDTH + TAG_WIDTH - 1];
+                                 || ((gb & gmask) != ({11'd0, tag_rdata_i[gb*21 +: 21]} & gmask)));
       for (gj = 0; gj < 4; gj = gj + 1) begin : g_t
         assign rec_r0_t[gb*4 + gj] = rec_r0[gj*4 + gb];
         if (gj == gb) begin : g_self
-          assign rec_row[gb*4 + gj] = 1'b0;
+          assign rec_acc[gb*4 + gj] = 1'b0;
           assign rec_r0[gb*4 + gj]  = 1'b0;
         end else if (gb < gj) begin : g_below
           localparam integer PAIR = gb * (2 * 4 - gb - 1) / 2 + gj - gb - 1;
-          assign rec_row[gb*4 + gj] = rec_row_pairs[PAIR];
+          assign rec_acc[gb*4 + gj] = rec_acc_pairs[PAIR];
           assign rec_r0[gb*4 + gj]  = rec_r0_pairs[PAIR];
         end else begin : g_above
           localparam integer PAIR = gj * (2 * 4 - gj - 1) / 2 + gb - gj - 1;
-          assign rec_row[gb*4 + gj] = !rec_row_pairs[PAIR];
+          assign rec_acc[gb*4 + gj] = !rec_acc_pairs[PAIR];
           assign rec_r0[gb*4 + gj]  = !rec_r0_pairs[PAIR];
         end
       end
+    end
+  endgenerate
+
+  generate
+    if (READ_ONLY != 0) begin : g_dirty_none
+      assign dirty_sub  = 4'd0;
+      assign dirty_walk = 4'd0;
+    end else begin : g_dirty_read
+      assign dirty_sub  = rs_word[sub_row[1:0] * RSW + 4 + 6 +: 4];
+      assign dirty_walk = rs_word[walk_row_q[1:0] * RSW + 4 + 6 +: 4];
     end
   endgenerate
 
@@ -324,19 +366,25 @@ module stc_cache_ctrl #(
   wire [1:0]  victim_idx = first_index(victim_oh);
 
   // Probe results: the banks probed (first probe: probed_q), hit bank.
-  wire [3:0]  hit1_oh    = probed_q & valid_row & tag_eq;
-  wire [3:0]  hit2_oh    = cand & valid_row & tag_eq;
+  wire [3:0]  hit1_oh    = probed_q & valid_q & tag_eq;
+  wire [3:0]  hit2_oh    = cand & valid_q & tag_eq;
   wire [3:0]  hit_oh     = (state_q == S_PROBE2) ? hit2_oh : hit1_oh;
   wire        hit        = |hit_oh;
   wire [1:0]  hit_idx    = first_index(hit_oh);
   wire        present    = |(cand & valid_sub & tag_eq);   // S_MCHK: subline held anywhere
-  wire [3:0]  walk_dirty = walk_drop & dirty_rd;
+  wire [3:0]  walk_dirty = walk_drop & dirty_walk;
   wire [5:0]  wake_count = popcount(cfg_wake);
   wire [5:0]  drop_count = popcount(walk_drop);
 
-  // Read data: the requested word of the hit bank's line.
+  // Read data: the requested word of the hit bank's line, with the store
+  // buffer's bytes over it when it holds a store to that word (its write
+  // into the SRAM is still to come).
   wire [127:0] hit_line   = data_rdata_i[hit_idx * 128 +: 128];
-  wire [31:0]  hit_word   = hit_line[req_word * 32 +: 32];
+  wire [31:0]  hit_sram   = hit_line[req_word * 32 +: 32];
+  wire         sb_fwd     = sb_valid_q && (sb_bank_q == hit_idx) && (sb_row_q == cur_row)
+                            && (sb_word_q == req_word);
+  wire [31:0]  sb_bits    = {{8{sb_be_q[3]}}, {8{sb_be_q[2]}}, {8{sb_be_q[1]}}, {8{sb_be_q[0]}}};
+  wire [31:0]  hit_word   = sb_fwd ? ((hit_sram & ~sb_bits) | (sb_data_q & sb_bits)) : hit_sram;
   wire [127:0] wb_data    = data_rdata_i[wb_bank_q * 128 +: 128];
 
   // Fill-run scan: first missing subline at or after sub_q, and its run.
@@ -363,22 +411,26 @@ module stc_cache_ctrl #(
 
   // ---------------------------------------------------------------- FSM
   reg  [3:0]  s_tag_req, s_tag_we, s_data_req, s_data_we;
-  reg  [6:0]  s_addr;
+  reg  [6:0]  s_addr;            // the FSM's row (both arrays)
+  reg  [6:0]  s_taddr, s_daddr;   // the rows the tag and data SRAMs get
+  reg         st_place;          // a store hit's write to place: direct or into the buffer
+  wire        accept = cpu_req_valid_i && cpu_req_ready_o;
+  reg         data_busy;         // the data SRAMs are read or written for the FSM this cycle
   reg  [15:0] s_wmask;
   reg  [127:0] s_wdata;
   reg         rsp_valid, rsp_err;
   reg  [31:0] rsp_rdata;
   reg  [1:0]  vd_row;            // the row, in the addressed group, whose valid bits are written
   reg  [3:0]  valid_we, valid_wd;  // valid bits written (one per bank), new values
-  reg         tag_dirty;         // the dirty bit of a tag word written
-  reg         touch;             // the serving bank becomes most recent in r0..r0+n-1
-  reg  [1:0]  touch_bank;
+  reg  [1:0]  dirty_row;         // the row whose dirty bits are written
+  reg  [3:0]  dirty_we, dirty_wd;  // dirty bits written (one per bank), new values
   reg         m_req_valid, m_req_we, m_wvalid;
   reg  [27:0] m_req_line;
   reg  [2:0]  m_req_lines;
   reg         c_done, c_err;
   reg  [6*NCNT-1:0] inc;         // counter increments, 6 bits each
   wire [15:0] store_mask = {12'd0, req_be_q} << (req_word * 4);
+  wire [15:0] sb_mask    = {12'd0, sb_be_q} << (sb_word_q * 4);
   wire [127:0] store_data = {4{req_wdata_q}};
   wire [15:0] beat_mask  = {12'd0, 4'hf} << (beat_q * 4);
 
@@ -410,7 +462,9 @@ module stc_cache_ctrl #(
     vd_row      = cur_row[1:0];
     valid_we    = 4'd0;
     valid_wd    = 4'd0;
-    tag_dirty   = 1'b0;
+    dirty_row   = cur_row[1:0];
+    dirty_we    = 4'd0;
+    dirty_wd    = 4'd0;
     s_tag_req   = 4'd0;
     s_tag_we    = 4'd0;
     s_data_req  = 4'd0;
@@ -421,8 +475,6 @@ module stc_cache_ctrl #(
     rsp_valid   = 1'b0;
     rsp_err     = 1'b0;
     rsp_rdata   = 32'd0;
-    touch       = 1'b0;
-    touch_bank  = victim_q;
     m_req_valid = 1'b0;
     m_req_we    = 1'b0;
     m_req_line  = wb_line_q;
@@ -432,6 +484,14 @@ module stc_cache_ctrl #(
     c_err       = 1'b0;
     inc         = {6*NCNT{1'b0}};
     init_d      = init_q;
+    valid_d     = valid_q;
+    sb_valid_d  = sb_valid_q;
+    sb_bank_d   = sb_bank_q;
+    sb_row_d    = sb_row_q;
+    sb_word_d   = sb_word_q;
+    sb_be_d     = sb_be_q;
+    sb_data_d   = sb_data_q;
+    st_place    = 1'b0;
     if (state_q != S_IDLE && state_q != S_ERR && state_q != S_INIT) begin
       inc[6*C_CYCLES +: 6] = 6'd1;
     end
@@ -463,28 +523,13 @@ module stc_cache_ctrl #(
               c_done = 1'b1;
             end
           end
-        end else if (cpu_req_valid_i) begin
-          req_we_d    = cpu_req_we_i;
-          req_addr_d  = cpu_req_addr_i;
-          req_be_d    = cpu_req_be_i;
-          req_wdata_d = cpu_req_wdata_i;
-          if (READ_ONLY != 0 && cpu_req_we_i) begin
-            state_d = S_ERR;
-          end else begin
-            // First probe: the predicted bank only with way prediction.
-            probed_d   = wp_on ? pred_oh : cand;
-            s_tag_req  = wp_on ? pred_oh : cand;
-            s_data_req = wp_on ? pred_oh : cand;
-            state_d    = S_LOOKUP;
-          end
         end
+        // a request: accepted below
       end
       S_LOOKUP, S_PROBE2: begin
         if (hit) begin
           rsp_valid  = 1'b1;
           rsp_rdata  = hit_word;
-          touch      = 1'b1;
-          touch_bank = hit_idx;
           inc[6*C_REQUESTS +: 6] = 6'd1;
           inc[6*C_ACCESSES +: 6] = 6'd1;
           inc[6*C_READS +: 6]    = {5'd0, !req_we_q};
@@ -494,39 +539,43 @@ module stc_cache_ctrl #(
             else inc[6*C_SECOND_PROBE_HITS +: 6] = 6'd1;
           end
           if (req_we_q) begin
-            // The store and the dirty bit, beside the tag, in the hit bank.
-            s_data_req[hit_idx] = 1'b1;
-            s_data_we[hit_idx]  = 1'b1;
-            s_wmask             = store_mask;
-            s_tag_req[hit_idx]  = 1'b1;
-            s_tag_we[hit_idx]   = 1'b1;
-            tag_dirty           = 1'b1;
+            // The store into the hit bank's line (placed below), which
+            // becomes dirty.
+            st_place            = (READ_ONLY == 0);
+            dirty_we[hit_idx]   = 1'b1;
+            dirty_wd[hit_idx]   = 1'b1;
           end
-          state_d = S_IDLE;
+          state_d = S_IDLE;             // or the next request, accepted below
         end else if (state_q == S_LOOKUP && wp_on) begin
           s_tag_req  = cand & ~probed_q;
-          s_data_req = cand & ~probed_q;
+          s_data_req = req_we_q ? 4'd0 : (cand & ~probed_q);   // a store reads no line
           state_d    = S_PROBE2;
         end else begin
-          victim_d  = victim_idx;
           sub_d     = 3'd0;
           missing_d = 4'd0;
           state_d   = S_MRD;
         end
       end
       S_MRD: begin
+        // The victim is chosen at the first subline (the row state read
+        // now is r0's group; in S_LOOKUP it was the port's).
         s_addr              = sub_row;
         s_tag_req           = cand;
-        s_data_req[victim_q] = 1'b1;
+        if (sub_q == 3'd0) begin
+          victim_d                = victim_idx;
+          s_data_req[victim_idx] = 1'b1;
+        end else begin
+          s_data_req[victim_q] = 1'b1;
+        end
         state_d             = S_MCHK;
       end
       S_MCHK: begin
         s_addr = sub_row;
         missing_d[sub_q[1:0]] = !present;
-        if (!present && valid_sub[victim_q] && dirty_rd[victim_q]) begin
+        if (!present && valid_sub[victim_q] && dirty_sub[victim_q]) begin
           wb_walk_d = 1'b0;
           wb_bank_d = victim_q;
-          wb_line_d = {tag_rdata_i[victim_q * TAG_WIDTH +: 21], sub_row};
+          wb_line_d = {tag_rdata_i[victim_q * 21 +: 21], sub_row};
           state_d   = S_WBREQ;
         end else begin
           if (!present) begin
@@ -617,6 +666,8 @@ module stc_cache_ctrl #(
             vd_row             = s_addr[1:0];
             valid_we[victim_q] = 1'b1;
             valid_wd[victim_q] = 1'b1;
+            dirty_row          = s_addr[1:0];
+            dirty_we[victim_q] = 1'b1;      // filled clean
             inc[6*C_FILLS +: 6] = 6'd1;
             fline_d = fline_q + 2'd1;
             if ({1'b0, fline_q} + 3'd1 == flen_q) begin
@@ -630,8 +681,6 @@ module stc_cache_ctrl #(
       S_DONE: begin
         rsp_valid  = 1'b1;
         rsp_rdata  = cap_q;
-        touch      = 1'b1;
-        touch_bank = victim_q;
         inc[6*C_REQUESTS +: 6]       = 6'd1;
         inc[6*C_REQUEST_MISSES +: 6] = 6'd1;
         inc[6*C_ACCESSES +: 6]       = 6'd1;
@@ -644,9 +693,8 @@ module stc_cache_ctrl #(
           s_data_req[victim_q] = 1'b1;
           s_data_we[victim_q]  = 1'b1;
           s_wmask              = store_mask;
-          s_tag_req[victim_q]  = 1'b1;
-          s_tag_we[victim_q]   = 1'b1;
-          tag_dirty            = 1'b1;  // the filled line, now stored into
+          dirty_we[victim_q]   = 1'b1;  // the filled line, now stored into
+          dirty_wd[victim_q]   = 1'b1;
         end
         state_d = S_IDLE;
       end
@@ -670,7 +718,7 @@ module stc_cache_ctrl #(
         if (|walk_dirty) begin
           wb_walk_d = 1'b1;
           wb_bank_d = first_index(walk_dirty);
-          wb_line_d = {tag_rdata_i[first_index(walk_dirty) * TAG_WIDTH +: 21], walk_row_q};
+          wb_line_d = {tag_rdata_i[first_index(walk_dirty) * 21 +: 21], walk_row_q};
           state_d   = S_WBREQ;
         end else begin
           vd_row   = walk_row_q[1:0];
@@ -705,6 +753,57 @@ module stc_cache_ctrl #(
         state_d = S_IDLE;
       end
     endcase
+
+    // Acceptance (in S_IDLE, or in a hit's response cycle): the first
+    // probe reads the predicted bank only with way prediction; a store
+    // reads tags only.
+    s_taddr = s_addr;
+    s_daddr = s_addr;
+    if (accept) begin
+      req_we_d    = cpu_req_we_i;
+      req_addr_d  = cpu_req_addr_i;
+      req_be_d    = cpu_req_be_i;
+      req_wdata_d = cpu_req_wdata_i;
+      valid_d     = acc_valid;
+      if (READ_ONLY != 0 && cpu_req_we_i) begin
+        state_d = S_ERR;
+      end else begin
+        probed_d   = wp_on ? acc_pred : acc_cand;
+        s_tag_req  = wp_on ? acc_pred : acc_cand;
+        s_data_req = cpu_req_we_i ? 4'd0 : (wp_on ? acc_pred : acc_cand);
+        s_taddr    = acc_row;
+        s_daddr    = acc_row;
+        state_d    = S_LOOKUP;
+      end
+    end
+
+    // The store buffer: a store hit writes its line now if the data SRAMs
+    // are free and the buffer empty, else it waits in the buffer; the
+    // buffer is written into its line in a cycle the data SRAMs are free.
+    data_busy = |s_data_req;
+    if (sb_valid_q && !data_busy) begin
+      s_data_req[sb_bank_q] = 1'b1;
+      s_data_we[sb_bank_q]  = 1'b1;
+      s_daddr               = sb_row_q;
+      s_wmask               = sb_mask;
+      s_wdata               = {4{sb_data_q}};
+      sb_valid_d            = 1'b0;
+    end
+    if (st_place) begin
+      if (!data_busy && !sb_valid_q) begin
+        s_data_req[hit_idx] = 1'b1;
+        s_data_we[hit_idx]  = 1'b1;
+        s_daddr             = cur_row;
+        s_wmask             = store_mask;
+      end else begin
+        sb_valid_d = 1'b1;
+        sb_bank_d  = hit_idx;
+        sb_row_d   = cur_row;
+        sb_word_d  = req_word;
+        sb_be_d    = req_be_q;
+        sb_data_d  = req_wdata_q;
+      end
+    end
   end
 
   // ---------------------------------------------------------------- flops
@@ -735,6 +834,13 @@ module stc_cache_ctrl #(
       alog_q      <= 3'd2;
       llog_q      <= 2'd0;
       wp_q        <= 1'b0;
+      valid_q     <= 4'd0;
+      sb_valid_q  <= 1'b0;
+      sb_bank_q   <= 2'd0;
+      sb_row_q    <= 7'd0;
+      sb_word_q   <= 2'd0;
+      sb_be_q     <= 4'd0;
+      sb_data_q   <= 32'd0;
     end else begin
       state_q     <= state_d;
       init_q      <= init_d;
@@ -761,8 +867,21 @@ module stc_cache_ctrl #(
       alog_q      <= alog_d;
       llog_q      <= llog_d;
       wp_q        <= wp_d;
+      valid_q     <= valid_d;
+      sb_valid_q  <= sb_valid_d;
+      sb_bank_q   <= sb_bank_d;
+      sb_row_q    <= sb_row_d;
+      sb_word_q   <= sb_word_d;
+      sb_be_q     <= sb_be_d;
+      sb_data_q   <= sb_data_d;
     end
   end
+
+  // The serving bank becomes most recent in r0..r0+n-1 when a request is
+  // answered: a hit's bank, or the victim the miss filled.
+  wire rsp_hit = (state_q == S_LOOKUP || state_q == S_PROBE2) && hit;
+  wire touch   = rsp_hit || (state_q == S_DONE);
+  wire [1:0] touch_bank = (state_q == S_DONE) ? victim_q : hit_idx;
 
   // Recency: touching bank t makes it more recent than every other bank:
   // the pairs (t, j) set, the pairs (i, t) cleared, the others kept, in each
@@ -774,7 +893,7 @@ module stc_cache_ctrl #(
       // One bank: no pairs; the one stored bit stays at its reset value.
       assign touch_set = 1'b0;
       assign touch_clr = 1'b0;
-      wire [2:0] unused_one_bank = {rec_row_pairs, rec_r0_pairs, touch_bank};
+      wire [2:0] unused_one_bank = {rec_acc_pairs, rec_r0_pairs, touch_bank};
     end
     for (gb = 0; gb < 4; gb = gb + 1) begin : g_touch_i
       for (gj = 0; gj < 4; gj = gj + 1) begin : g_touch_j
@@ -788,46 +907,82 @@ module stc_cache_ctrl #(
   endgenerate
 
   // ---------------------------------------------------------------- per-row state
-  // The group read and written: the walked row's during a reconfiguration
-  // (and its writebacks), else the request's (cur_row, r0 and every subline
-  // row lie in one aligned group of 4: n <= 4 and r0 is a multiple of n).
+  // The group written: the walked row's during a reconfiguration (and its
+  // writebacks), else the request's (cur_row, r0 and every subline row lie
+  // in one aligned group of 4: n <= 4 and r0 is a multiple of n). The group
+  // read: the same, except in the states that accept a request (S_IDLE and
+  // a hit's S_LOOKUP / S_PROBE2), which read the port's, for its valid bits
+  // and predicted bank; what the cycle writes into that group is forwarded.
   wire rs_walk = (state_q == S_WAKE) || (state_q == S_WALK)
                  || (wb_walk_q && (state_q == S_WBREQ || state_q == S_WBDATA || state_q == S_WBACK));
-  wire [4:0] rs_group = rs_walk ? walk_row_q[6:2] : cur_row[6:2];
-  // The write: the valid bits of row vd_row (valid_we), and the recency of
-  // the logical line's rows when a request is served (a write of known bits:
-  // no read); in S_INIT every row of group init_q, invalid, bank 0 most
-  // recent and bank 3 least.
+  wire rs_acc  = (state_q == S_IDLE) || (state_q == S_LOOKUP) || (state_q == S_PROBE2);
+  wire [4:0] rs_wgroup = (state_q == S_INIT) ? init_q : rs_walk ? walk_row_q[6:2] : cur_row[6:2];
+  wire [4:0] rs_rgroup = rs_walk ? walk_row_q[6:2] : rs_acc ? acc_row[6:2] : cur_row[6:2];
+  wire              rs_we     = |rs_wmask;
+  wire acc_touched = touch && (cur_row[6:2] == acc_row[6:2]) && ((acc_row[1:0] & ~submask[1:0]) == r0[1:0]);
+  assign rec_acc_pairs = acc_touched ? ((rec_acc_read & ~(touch_set | touch_clr)) | touch_set)
+                                     : rec_acc_read;
+  // The write: the valid bits of row vd_row (valid_we), the dirty bits of
+  // row dirty_row (dirty_we), and the recency of the logical line's rows
+  // when a request is served (a write of known bits: no read); in S_INIT
+  // every row of group init_q, invalid, clean, bank 0 most recent and bank
+  // 3 least.
+  wire [GW-1:0] dirty_wmask, dirty_wdata;    // the dirty bits' part of the write
   integer ti;
+  generate
+    if (READ_ONLY != 0) begin : g_dirty_keep
+      assign dirty_wmask = {GW{1'b0}};
+      assign dirty_wdata = {GW{1'b0}};
+      wire [2*4+1:0] unused_dirty_write = {dirty_row, dirty_we, dirty_wd};
+    end else begin : g_dirty_write
+      reg  [GW-1:0] wmask, wdata;
+      integer di;
+      always @(*) begin
+        wmask = {GW{1'b0}};
+        wdata = {GW{1'b0}};
+        for (di = 0; di < 4; di = di + 1) begin
+          if (dirty_row == di[1:0]) begin
+            wmask[di * RSW + 4 + 6 +: 4] = dirty_we;
+            wdata[di * RSW + 4 + 6 +: 4] = dirty_wd;
+          end
+        end
+      end
+      assign dirty_wmask = wmask;
+      assign dirty_wdata = wdata;
+    end
+  endgenerate
   always @(*) begin
-    rs_wmask = {40{1'b0}};
-    rs_wdata = {40{1'b0}};
+    rs_wmask = dirty_wmask;
+    rs_wdata = dirty_wdata;
     for (ti = 0; ti < 4; ti = ti + 1) begin
       if (vd_row == ti[1:0]) begin
-        rs_wmask[ti * 10 +: 4] = valid_we;
-        rs_wdata[ti * 10 +: 4] = valid_wd;
+        rs_wmask[ti * RSW +: 4] = valid_we;
+        rs_wdata[ti * RSW +: 4] = valid_wd;
       end
       if (touch && (ti[1:0] & ~submask[1:0]) == r0[1:0]) begin
-        rs_wmask[ti * 10 + 4 +: 6] = touch_set | touch_clr;
-        rs_wdata[ti * 10 + 4 +: 6] = touch_set;
+        rs_wmask[ti * RSW + 4 +: 6] = touch_set | touch_clr;
+        rs_wdata[ti * RSW + 4 +: 6] = touch_set;
       end
     end
     if (state_q == S_INIT) begin
-      rs_wmask = {40{1'b1}};
-      rs_wdata = {4{{6{1'b1}}, 4'd0}};
+      rs_wmask = {GW{1'b1}};
+      rs_wdata = {GW{1'b0}};
+      for (ti = 0; ti < 4; ti = ti + 1) begin
+        rs_wdata[ti * RSW +: (4 + 6)] = {{6{1'b1}}, 4'd0};
+      end
     end
   end
 
   stc_regfile #(
     .DEPTH (32),
-    .WIDTH (40),
+    .WIDTH (GW),
     .SEED  (32'd1000)
   ) u_rowstate (
     .clk_i   (clk_i),
-    .raddr_i (rs_group),
+    .raddr_i (rs_rgroup),
     .rdata_o (rs_word),
-    .we_i    (|rs_wmask),
-    .waddr_i ((state_q == S_INIT) ? init_q : rs_group),
+    .we_i    (rs_we),
+    .waddr_i (rs_wgroup),
     .wmask_i (rs_wmask),
     .wdata_i (rs_wdata)
   );
@@ -854,7 +1009,9 @@ module stc_cache_ctrl #(
     end
   endgenerate
   assign cnt_value_o = (cnt_sel_i < 5'd20) ? cnt_all[cnt_sel_i] : 32'd0;
-  assign ev_access_o = |inc[6*C_ACCESSES +: 6];
+  // (the same as |inc[6*C_ACCESSES +: 6], written apart from the FSM so that
+  // the top's back_to_back_i, which depends on it, is no loop through it)
+  assign ev_access_o = rsp_hit || (state_q == S_DONE);
   assign ev_miss_o   = |inc[6*C_MISSES +: 6];
   assign ev_fph_o    = |inc[6*C_FIRST_PROBE_HITS +: 6];
   assign ev_cycle_o  = |inc[6*C_CYCLES +: 6];
@@ -862,7 +1019,13 @@ module stc_cache_ctrl #(
   assign ev_write_o  = req_we_q;
 
   // ---------------------------------------------------------------- outputs
-  assign cpu_req_ready_o = (state_q == S_IDLE) && !cfg_valid_i;
+  // Ready: idle, or a hit's response cycle (section 15.3) unless the top
+  // asks for a gap or a store hit finds the buffer full (not reachable: a
+  // store is accepted in a cycle that leaves the data SRAMs free, which
+  // empties the buffer); configurations first.
+  assign cpu_req_ready_o = !cfg_valid_i
+                           && ((state_q == S_IDLE)
+                               || (rsp_hit && back_to_back_i && !(req_we_q && sb_valid_q)));
   assign cpu_rsp_valid_o = rsp_valid;
   assign cpu_rsp_err_o   = rsp_err;
   assign cpu_rsp_rdata_o = rsp_rdata;
@@ -879,17 +1042,11 @@ module stc_cache_ctrl #(
   assign mem_req_lines_o = m_req_lines;
   assign mem_wvalid_o    = m_wvalid;
   assign mem_wdata_o     = wb_data[beat_q * 32 +: 32];
-  assign sram_addr_o     = s_addr;
+  assign tag_addr_o      = s_taddr;
+  assign data_addr_o     = s_daddr;
   assign tag_req_o       = s_tag_req;
   assign tag_we_o        = s_tag_we;
-  generate
-    if (READ_ONLY != 0) begin : g_tag_ro
-      assign tag_wdata_o = cur_tag;
-      wire unused_tag_dirty = tag_dirty;   // an I-cache stores no dirty bit
-    end else begin : g_tag_rw
-      assign tag_wdata_o = {tag_dirty, cur_tag};
-    end
-  endgenerate
+  assign tag_wdata_o     = cur_tag;
   assign data_req_o      = s_data_req;
   assign data_we_o       = s_data_we;
   assign data_wmask_o    = s_wmask;

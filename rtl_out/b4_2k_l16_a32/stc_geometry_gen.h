@@ -38,8 +38,8 @@
  *   max_sublines           4        physical lines in the longest logical line
  *   configs                27       legal configurations
  *   sram_tag_depth         128      words per bank
- *   sram_tag_width         22       dirty bit and full tag of each row (an I-cache: the tag)
- *   sram_tag_gran          22       bits per write-mask bit
+ *   sram_tag_width         21       full tag of each row
+ *   sram_tag_gran          21       bits per write-mask bit
  *   sram_tag_mask_bits     1        write-mask bits
  *   sram_data_depth        128      words per bank
  *   sram_data_width        128      physical line of each row, byte writes
@@ -88,8 +88,8 @@
 #define STC_GEN_MAX_SUBLINES           4u       /* physical lines in the longest logical line */
 #define STC_GEN_CONFIGS                27u      /* legal configurations */
 #define STC_GEN_SRAM_TAG_DEPTH         128u     /* words per bank */
-#define STC_GEN_SRAM_TAG_WIDTH         22u      /* dirty bit and full tag of each row (an I-cache: the tag) */
-#define STC_GEN_SRAM_TAG_GRAN          22u      /* bits per write-mask bit */
+#define STC_GEN_SRAM_TAG_WIDTH         21u      /* full tag of each row */
+#define STC_GEN_SRAM_TAG_GRAN          21u      /* bits per write-mask bit */
 #define STC_GEN_SRAM_TAG_MASK_BITS     1u       /* write-mask bits */
 #define STC_GEN_SRAM_DATA_DEPTH        128u     /* words per bank */
 #define STC_GEN_SRAM_DATA_WIDTH        128u     /* physical line of each row, byte writes */

@@ -37,8 +37,8 @@
 //   max_sublines           4        physical lines in the longest logical line
 //   configs                27       legal configurations
 //   sram_tag_depth         128      words per bank
-//   sram_tag_width         22       dirty bit and full tag of each row (an I-cache: the tag)
-//   sram_tag_gran          22       bits per write-mask bit
+//   sram_tag_width         21       full tag of each row
+//   sram_tag_gran          21       bits per write-mask bit
 //   sram_tag_mask_bits     1        write-mask bits
 //   sram_data_depth        128      words per bank
 //   sram_data_width        128      physical line of each row, byte writes
@@ -82,6 +82,7 @@ module stc_monitor #(
   input  wire        ev_write_i,  // it stored
   input  wire [5:0]  cnt_sel_i,   // count read port: which count
   output wire [15:0] cnt_o,       // its value (0 beyond the last)
+  output wire        watched_o,   // this cycle's event is watched: its counts change at the end of the next cycle
   output wire [15:0] dropped_o    // events refused in a stage-1 write cycle (saturating)
 );
 
@@ -1394,6 +1395,7 @@ module stc_monitor #(
 
   assign cnt_o = (cnt_sel_i < 6'd46) ? cnt_q[16 * cnt_sel_i +: 16] : 16'd0;
   assign dropped_o = dropped_q;
+  assign watched_o = watched;
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -37,8 +37,8 @@
 //   max_sublines           4        physical lines in the longest logical line
 //   configs                27       legal configurations
 //   sram_tag_depth         128      words per bank
-//   sram_tag_width         22       dirty bit and full tag of each row (an I-cache: the tag)
-//   sram_tag_gran          22       bits per write-mask bit
+//   sram_tag_width         21       full tag of each row
+//   sram_tag_gran          21       bits per write-mask bit
 //   sram_tag_mask_bits     1        write-mask bits
 //   sram_data_depth        128      words per bank
 //   sram_data_width        128      physical line of each row, byte writes
@@ -79,6 +79,7 @@ module stc_monitor_tuner #(
   input  wire        cfg_done_i,
   input  wire        cfg_err_i,
   output wire        busy_o,          // a change offered or in progress
+  output wire        last_step_o,     // deciding, at the last step: the next access decides
   input  wire        reg_we_i,        // register block (18.3)
   input  wire [2:0]  reg_addr_i,
   input  wire [31:0] reg_wdata_i,
@@ -424,6 +425,7 @@ module stc_monitor_tuner #(
   assign cfg_sub_log_o   = target_q[7:6];
   assign cfg_wp_o        = target_q[8];
   assign busy_o          = pending_q || sent_q;
+  assign last_step_o     = deciding_q && st_last;
 
   always @* begin
     case (reg_addr_i)

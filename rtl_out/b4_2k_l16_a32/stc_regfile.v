@@ -37,8 +37,8 @@
 //   max_sublines           4        physical lines in the longest logical line
 //   configs                27       legal configurations
 //   sram_tag_depth         128      words per bank
-//   sram_tag_width         22       dirty bit and full tag of each row (an I-cache: the tag)
-//   sram_tag_gran          22       bits per write-mask bit
+//   sram_tag_width         21       full tag of each row
+//   sram_tag_gran          21       bits per write-mask bit
 //   sram_tag_mask_bits     1        write-mask bits
 //   sram_data_depth        128      words per bank
 //   sram_data_width        128      physical line of each row, byte writes

@@ -53,8 +53,9 @@ int main(void)
     expect("addr_mask", STC_GEN_ADDR_MASK, geometry.addr_mask);
     expect("configs", STC_GEN_CONFIGS, stc_config_enumerate(&geometry, NULL, 0));
     expect("sram_tag_depth", STC_GEN_SRAM_TAG_DEPTH, geometry.rows);
-    /* a D-cache tag word: {dirty, tag} (an I-cache leaves the dirty bit out) */
-    expect("sram_tag_width", STC_GEN_SRAM_TAG_WIDTH, geometry.tag_bits + 1);
+    /* a tag word: the tag (valid, dirty and recency are in the controller's
+     * register file) */
+    expect("sram_tag_width", STC_GEN_SRAM_TAG_WIDTH, geometry.tag_bits);
     expect("sram_tag_mask_bits", STC_GEN_SRAM_TAG_MASK_BITS,
            STC_GEN_SRAM_TAG_WIDTH / STC_GEN_SRAM_TAG_GRAN);
     expect("sram_data_depth", STC_GEN_SRAM_DATA_DEPTH, geometry.rows);

@@ -13,10 +13,11 @@
  * the same program the generator wrote into the RTL (the program itself
  * is checked against stc_fixed_monitor_energy in test_monitor_tuner.c).
  * Timing (ARCHITECTURE.md 17-18): an event counts at the end of the cycle
- * after its own, so the monitor model observes each event one cycle late,
- * and the unit reads the counts as they are before that; an event in the
- * cycle after one that accessed the arrays is dropped by the monitor (the
- * unit still steps on it).
+ * after its own, and the count port shows it from that cycle on (stage
+ * 1's increments included), so the monitor model observes each event at
+ * the start of the next cycle and the unit reads the counts after every
+ * earlier event; an event in the cycle after one that accessed the arrays
+ * is dropped by the monitor (the unit still steps on it).
  *
  * Around the unit the harness plays the controller: a change offered is
  * accepted after 0-3 cycles and done then or up to 20 cycles later, and no
@@ -194,10 +195,12 @@ static void play_software(harness *h, monitor_dut_in *in)
     stc_monitor_tuner_out model;
     stc_monitor_tuner_outputs(&h->unit, &model);
     /* Also inside a decision a few events before the counts fill (count
-     * 0 reaches 2^16 first): the configuration in use then closes with no
-     * energy (section 18.3: all ones), so the decision the halving lands
-     * in would move to any lowest, unless its last step sees the halving. */
-    uint64_t watched = stc_monitor_watched(h->model);
+     * 0 reaches 2^16 first; every time, not only the first): the
+     * configuration in use then closes with no energy (section 18.3: all
+     * ones), so the decision the halving lands in would move to any
+     * lowest, unless its last step sees the halving. */
+    uint64_t counts[MAX_COUNTS];
+    uint64_t watched = stc_monitor_counts(h->model, counts, MAX_COUNTS) ? counts[0] : 0;
     uint64_t steps_left = h->program.step_count - 1 - h->unit.q.step;
     bool near_halving = h->unit.q.deciding && watched < 65536 && 65536 - watched + 4 < steps_left;
     if (!in->valid && !model.busy && !h->changing &&
@@ -219,13 +222,36 @@ static void play_software(harness *h, monitor_dut_in *in)
     }
 }
 
-/* One cycle: the unit's model steps on the counts as the RTL's unit sees
- * them (before the previous cycle's event is counted), the monitor model
- * takes the previous cycle's event, the RTL this one's; then the two are
+/* One cycle: the monitor model takes the previous cycle's event and every
+ * count is compared with the RTL's count port; the unit's model steps on
+ * those counts, the RTL takes this cycle's event; then the unit is
  * compared. Returns whether the event happened (none while the controller
  * the harness plays is changing configuration). */
+/* The monitor model takes the previous cycle's event; returns whether it
+ * accessed the arrays (an event in this cycle is then dropped). */
+static bool take_pending(harness *h)
+{
+    if (!h->pending) {
+        return false;
+    }
+    uint64_t before = stc_monitor_array_accesses(h->model);
+    uint64_t watched = stc_monitor_watched(h->model);
+    stc_monitor_observe(h->model, line_address(h, h->pending_line), h->pending_write);
+    h->halvings += stc_monitor_watched(h->model) < watched;
+    h->pending = false;
+    return stc_monitor_array_accesses(h->model) != before;
+}
+
 static bool cycle(harness *h, bool valid, uint64_t line, bool write)
 {
+    bool array = take_pending(h);
+    /* Every cycle at first, then every 16th: a wrong count stays wrong,
+     * and so does a wrong energy (the registers hold the lowest and the
+     * current one). */
+    bool check = h->cycle < 50000 || h->cycle % 16 == 0;
+    if (check) {
+        compare(h);
+    }
     stc_monitor_tuner_out unit_out;
     stc_monitor_tuner_outputs(&h->unit, &unit_out);
     valid = valid && !unit_out.busy;
@@ -272,15 +298,6 @@ static bool cycle(harness *h, bool valid, uint64_t line, bool write)
         h->changes_done++;
     }
 
-    bool array = false;
-    if (h->pending) {
-        uint64_t before = stc_monitor_array_accesses(h->model);
-        uint64_t watched = stc_monitor_watched(h->model);
-        stc_monitor_observe(h->model, line_address(h, h->pending_line), h->pending_write);
-        array = stc_monitor_array_accesses(h->model) != before;
-        h->halvings += stc_monitor_watched(h->model) < watched;
-        h->pending = false;
-    }
     bool dropped = valid && array; /* stage 1 writes the arrays this cycle */
     monitor_dut_step(h->dut, &in);
     h->cycle++;
@@ -293,11 +310,7 @@ static bool cycle(harness *h, bool valid, uint64_t line, bool write)
         h->pending_line = line;
         h->pending_write = write;
     }
-    /* Every cycle at first, then every 16th: a wrong count stays wrong,
-     * and so does a wrong energy (the registers hold the lowest and the
-     * current one). */
-    if (h->cycle < 50000 || h->cycle % 16 == 0) {
-        compare(h);
+    if (check) {
         compare_unit(h);
     }
     return valid;
@@ -336,8 +349,33 @@ static uint64_t next_line(harness *h, uint64_t *run)
     return ((uint64_t)next_random(&h->rng) << 7 ^ next_random(&h->rng)) & line_mask;
 }
 
+/* Whether the coming halving of the counts (count 0 reaching 2^16 within
+ * 200 watched events) would fall outside every decision, or within its
+ * last 4 steps: then no decision sees it, and play_software's move inside
+ * the decision it lands in (18.3's halving check) cannot happen. A dropped
+ * event steps the unit's window but not count 0, so dropping events
+ * shifts the decisions against the halving. */
+static bool halving_between_decisions(const harness *h)
+{
+    uint64_t counts[MAX_COUNTS];
+    if (stc_monitor_counts(h->model, counts, MAX_COUNTS) == 0 || counts[0] >= 65536 ||
+        counts[0] + 200 < 65536) {
+        return false;
+    }
+    uint64_t to_halving = 65536 - counts[0];
+    const stc_monitor_tuner_regs *q = &h->unit.q;
+    uint64_t steps = h->program.step_count, window = h->unit.build.window;
+    if (q->deciding && to_halving + 4 < steps - 1 - q->step) {
+        return false;
+    }
+    uint64_t to_start = window - 1 - q->win; /* the access that ends the window */
+    return !(to_halving > to_start && to_halving + 4 < to_start + steps);
+}
+
 /* Events of the program-like stream, each followed by 1 .. max_gap idle
- * cycles (max_gap 0: back to back, so the RTL drops some). */
+ * cycles (max_gap 0: back to back, so the RTL drops some; so it does,
+ * whatever max_gap, where that moves a halving of the counts into a
+ * decision: halving_between_decisions). */
 static void stream_events(harness *h, const char *scenario, unsigned long events,
                           unsigned max_gap)
 {
@@ -348,6 +386,9 @@ static void stream_events(harness *h, const char *scenario, unsigned long events
         bool write = !h->read_only && next_random(&h->rng) % 100 < 30;
         event(h, line, write);
         unsigned gap = max_gap ? 1 + next_random(&h->rng) % max_gap : 0;
+        if (halving_between_decisions(h)) {
+            gap = 0;
+        }
         for (unsigned idle = 0; idle < gap && !h->failed; idle++) {
             cycle(h, false, next_random(&h->rng), next_random(&h->rng) & 1);
         }
@@ -437,6 +478,7 @@ int monitor_lockstep_main(monitor_dut *dut, bool read_only, int argc, char **arg
         h.codes[index] = stc_tuner_config_pack(&configs[index]);
     }
     monitor_dut_reset(dut);
+    take_pending(&h);
     compare(&h);
     compare_unit(&h);
     stream_events(&h, "program stream", events, 3);
