@@ -176,15 +176,14 @@ module stc_cache #(
   wire [1:0]  unused_ev_word = ev_addr[1:0];
   wire [5:0]  mon_cnt_sel;
   wire [15:0]  mon_cnt;
-  wire [15:0]  unused_mon_dropped;  // none: back_to_back keeps a gap after a watched access
-  wire         mon_watched;
+  wire [15:0]  unused_mon_dropped;  // none: back_to_back keeps a gap after an array access
+  wire         mon_array;
   wire         tun_last_step;
   // A hit's response cycle accepts the next request (15.3) unless the
-  // monitor watched this access (its counts change at the end of the next
-  // cycle, which a step then reading them must see, and its arrays are
-  // written then) or this access is the decision's (its change lands
-  // before the next request: 18.3).
-  assign back_to_back = !mon_watched && !tun_last_step;
+  // monitor reads its arrays for this access (they are written in the next
+  // cycle, when an access would be dropped) or this access is the
+  // decision's (its change lands before the next request: 18.3).
+  assign back_to_back = !mon_array && !tun_last_step;
 
   stc_monitor #(
     .READ_ONLY (READ_ONLY)
@@ -196,7 +195,7 @@ module stc_cache #(
     .ev_write_i (ev_write),
     .cnt_sel_i  (mon_cnt_sel),
     .cnt_o      (mon_cnt),
-    .watched_o  (mon_watched),
+    .array_o    (mon_array),
     .dropped_o  (unused_mon_dropped)
   );
 

@@ -82,7 +82,7 @@ module stc_monitor #(
   input  wire        ev_write_i,  // it stored
   input  wire [5:0]  cnt_sel_i,   // count read port: which count
   output wire [15:0] cnt_o,       // its value (0 beyond the last)
-  output wire        watched_o,   // this cycle's event is watched: its counts change at the end of the next cycle
+  output wire        array_o,     // this cycle's event reads the arrays: an event in the next cycle is dropped
   output wire [15:0] dropped_o    // events refused in a stage-1 write cycle (saturating)
 );
 
@@ -1378,6 +1378,9 @@ module stc_monitor #(
   assign cnt_inc[134:132] = {2'b00, s1_array_q & m8_miss_inc};
   assign cnt_inc[137:135] = (READ_ONLY == 0 && s1_array_q) ? m8_wb_inc[2:0] : 3'd0;
 
+  // the writeback counts (always 0 in an I-cache)
+  localparam [45:0] WB_COUNTS = 46'b1001100011100001001100011100001001100011100000;
+
   always @* begin : counts_next
     reg [16:0] sum;
     reg        halve;
@@ -1389,13 +1392,16 @@ module stc_monitor #(
     end
     for (index = 0; index < 46; index = index + 1) begin
       sum = {1'b0, cnt_q[16 * index +: 16]} + {14'd0, cnt_inc[3 * index +: 3]};
-      cnt_d[16 * index +: 16] = halve ? sum[16:1] : sum[15:0];
+      cnt_d[16 * index +: 16] = (READ_ONLY != 0 && WB_COUNTS[index]) ? 16'd0
+                              : halve ? sum[16:1] : sum[15:0];
     end
   end
 
-  assign cnt_o = (cnt_sel_i < 6'd46) ? cnt_q[16 * cnt_sel_i +: 16] : 16'd0;
+  // Read with stage 1's increments: the counts after every earlier event,
+  // also one in the cycle before.
+  assign cnt_o = (cnt_sel_i < 6'd46) ? cnt_d[16 * cnt_sel_i +: 16] : 16'd0;
   assign dropped_o = dropped_q;
-  assign watched_o = watched;
+  assign array_o   = array_rd;
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
