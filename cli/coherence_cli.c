@@ -38,6 +38,11 @@ static const char usage_text[] =
     "      --size BYTES         per-core cache size (default 8192)\n"
     "      --ways W             associativity (default 4)\n"
     "      --line BYTES         line (coherence block) size, 4..256 (default 32)\n"
+    "      --snoop-filter F     none (default), exclude (16 sets x 1 way, 2 blocks\n"
+    "                           per entry) or exclude:SETSxWAYS[:BLOCKS] (BLOCKS\n"
+    "                           1 if not given): a JETTY-style filter per cache\n"
+    "                           that skips snoop tag probes of blocks known\n"
+    "                           absent (docs/COHERENCE.md 9.8)\n"
     "      --json               machine-readable output\n"
     "  -h, --help               this text\n"
     "Exit status: 0 no violation, 1 bad trace, 2 bad usage, 3 violations found.\n";
@@ -66,15 +71,50 @@ static uint64_t store_value(uint64_t n)
  * (the tag width of the energy model, docs/ENERGY.md 3.9). */
 enum { COH_ENERGY_ADDR_BITS = 32 };
 
+/* A core's energy (c < cores) or the total's, the filter's included. */
+static void energy_of(const stc_coh_system *system, const stc_coherence_energy *terms,
+                      const stc_sf_energy_terms *filter_terms, unsigned c, stc_coh_energy *energy)
+{
+    const stc_coh_config *config = stc_coh_config_of(system);
+    stc_coh_counters total;
+    stc_sf_counters filter_total;
+    stc_coh_total(system, &total);
+    stc_coh_filter_total(system, &filter_total);
+    stc_coh_energy_of(terms, c < config->cores ? stc_coh_core_counters(system, c) : &total, energy);
+    if (filter_terms)
+        stc_coh_energy_add_filter(filter_terms,
+                                  c < config->cores ? stc_coh_filter_counters(system, c)
+                                                    : &filter_total,
+                                  energy);
+}
+
+/* The filter's energy terms, or NULL if the system has none. */
+static const stc_sf_energy_terms *filter_terms_of(const stc_coh_config *config,
+                                                  stc_sf_energy_terms *terms)
+{
+    return stc_coh_filter_terms(&config->snoop_filter, config->line_bytes, COH_ENERGY_ADDR_BITS,
+                                terms) == 0
+               ? terms
+               : NULL;
+}
+
 static void print_text(const stc_coh_system *system, const char *trace_name)
 {
     const stc_coh_config *config = stc_coh_config_of(system);
     stc_coh_counters total;
     stc_coh_total(system, &total);
+    stc_sf_energy_terms filter_terms_storage;
+    const stc_sf_energy_terms *filter_terms = filter_terms_of(config, &filter_terms_storage);
+    char filter[80] = "";
+    if (filter_terms) {
+        snprintf(filter, sizeof filter, ", snoop filter ");
+        stc_sf_describe(&config->snoop_filter, filter + strlen(filter),
+                        sizeof filter - strlen(filter));
+    }
     printf("stcsim coherence: %s: %u cores, %s, per core %" PRIu32 " B %" PRIu32
-           "-way %" PRIu32 " B lines, atomic bus\n",
+           "-way %" PRIu32 " B lines, atomic bus%s\n",
            trace_name, config->cores, stc_coh_protocol_name(config->protocol), config->size_bytes,
-           config->ways, config->line_bytes);
+           config->ways, config->line_bytes, filter);
     printf("%-20s", "counter");
     for (unsigned c = 0; c < config->cores; c++)
         printf(" %12s%u", "core", c);
@@ -85,25 +125,37 @@ static void print_text(const stc_coh_system *system, const char *trace_name)
             printf(" %13" PRIu64, stc_coh_counter_value(stc_coh_core_counters(system, c), i));
         printf(" %13" PRIu64 "\n", stc_coh_counter_value(&total, i));
     }
+    if (filter_terms) {
+        stc_sf_counters filter_total;
+        stc_coh_filter_total(system, &filter_total);
+        for (unsigned i = 0; i < STC_SF_COUNTER_COUNT; i++) {
+            printf("%-20s", stc_sf_counter_name(i));
+            for (unsigned c = 0; c < config->cores; c++)
+                printf(" %13" PRIu64,
+                       stc_sf_counter_value(stc_coh_filter_counters(system, c), i));
+            printf(" %13" PRIu64 "\n", stc_sf_counter_value(&filter_total, i));
+        }
+    }
     stc_coherence_energy terms;
     char why[ERR_LEN];
     if (stc_energy_coherence_default(config->size_bytes, config->ways, config->line_bytes,
                                      COH_ENERGY_ADDR_BITS, &terms, why, sizeof why) == 0) {
         static const char *const parts[] = {"access", "snoop", "memory_read", "c2c",
-                                            "memory_write", "bus", "total"};
+                                            "memory_write", "bus", "filter", "total"};
+        enum { FILTER_PART = 6 };
         for (unsigned part = 0; part < sizeof parts / sizeof parts[0]; part++) {
+            if (part == FILTER_PART && !filter_terms)
+                continue; /* without a filter the report is as it always was */
             char name[32];
             snprintf(name, sizeof name, "%s_nj", parts[part]);
             printf("%-20s", name);
             for (unsigned c = 0; c <= config->cores; c++) {
                 stc_coh_energy energy;
-                stc_coh_energy_of(&terms,
-                                  c < config->cores ? stc_coh_core_counters(system, c) : &total,
-                                  &energy);
+                energy_of(system, &terms, filter_terms, c, &energy);
                 const double values[] = {energy.access_nj,       energy.snoop_nj,
                                          energy.memory_read_nj,  energy.c2c_nj,
                                          energy.memory_write_nj, energy.bus_nj,
-                                         energy.total_nj};
+                                         energy.filter_nj,       energy.total_nj};
                 printf(" %13.1f", values[part]);
             }
             printf("\n");
@@ -132,14 +184,27 @@ static void print_counters_json(const stc_coh_counters *counters)
     printf("}");
 }
 
-static void print_energy_json(const stc_coherence_energy *terms, const stc_coh_counters *counters)
+static void print_energy_json(const stc_coh_system *system, const stc_coherence_energy *terms,
+                              const stc_sf_energy_terms *filter_terms, unsigned c)
 {
     stc_coh_energy energy;
-    stc_coh_energy_of(terms, counters, &energy);
+    energy_of(system, terms, filter_terms, c, &energy);
     printf("{\"access\": %.6g, \"snoop\": %.6g, \"memory_read\": %.6g, \"c2c\": %.6g, "
-           "\"memory_write\": %.6g, \"bus\": %.6g, \"total\": %.6g}",
+           "\"memory_write\": %.6g, \"bus\": %.6g, ",
            energy.access_nj, energy.snoop_nj, energy.memory_read_nj, energy.c2c_nj,
-           energy.memory_write_nj, energy.bus_nj, energy.total_nj);
+           energy.memory_write_nj, energy.bus_nj);
+    if (filter_terms)
+        printf("\"filter\": %.6g, ", energy.filter_nj);
+    printf("\"total\": %.6g}", energy.total_nj);
+}
+
+static void print_filter_counters_json(const stc_sf_counters *counters)
+{
+    printf("{");
+    for (unsigned i = 0; i < STC_SF_COUNTER_COUNT; i++)
+        printf("%s\"%s\": %" PRIu64, i ? ", " : "", stc_sf_counter_name(i),
+               stc_sf_counter_value(counters, i));
+    printf("}");
 }
 
 static void print_json(const stc_coh_system *system, const char *trace_name)
@@ -159,21 +224,42 @@ static void print_json(const stc_coh_system *system, const char *trace_name)
     }
     printf("],\n \"total\": ");
     print_counters_json(&total);
+    stc_sf_energy_terms filter_terms_storage;
+    const stc_sf_energy_terms *filter_terms = filter_terms_of(config, &filter_terms_storage);
+    if (filter_terms) {
+        const stc_sf_config *filter = &config->snoop_filter;
+        printf(",\n \"snoop_filter\": {\"kind\": \"exclude\", \"sets\": %" PRIu32
+               ", \"ways\": %" PRIu32 ", \"blocks\": %" PRIu32 ", \"per_core\": [",
+               filter->sets, filter->ways, filter->blocks);
+        for (unsigned c = 0; c < config->cores; c++) {
+            printf("%s\n  ", c ? "," : "");
+            print_filter_counters_json(stc_coh_filter_counters(system, c));
+        }
+        stc_sf_counters filter_total;
+        stc_coh_filter_total(system, &filter_total);
+        printf("],\n  \"total\": ");
+        print_filter_counters_json(&filter_total);
+        printf("}");
+    }
     stc_coherence_energy terms;
     char why[ERR_LEN];
     if (stc_energy_coherence_default(config->size_bytes, config->ways, config->line_bytes,
                                      COH_ENERGY_ADDR_BITS, &terms, why, sizeof why) == 0) {
         printf(",\n \"energy_terms_nj\": {\"access\": %.6g, \"snoop_lookup\": %.6g, "
                "\"memory_read\": %.6g, \"c2c\": %.6g, \"memory_write\": %.6g, "
-               "\"bus_address\": %.6g},\n \"energy_nj\": {\"per_core\": [",
+               "\"bus_address\": %.6g",
                terms.access_nj, terms.snoop_lookup_nj, terms.memory_read_nj, terms.c2c_nj,
                terms.memory_write_nj, terms.bus_address_nj);
+        if (filter_terms)
+            printf(", \"filter_lookup\": %.6g, \"filter_write\": %.6g", filter_terms->lookup_nj,
+                   filter_terms->write_nj);
+        printf("},\n \"energy_nj\": {\"per_core\": [");
         for (unsigned c = 0; c < config->cores; c++) {
             printf("%s\n  ", c ? "," : "");
-            print_energy_json(&terms, stc_coh_core_counters(system, c));
+            print_energy_json(system, &terms, filter_terms, c);
         }
         printf("],\n  \"total\": ");
-        print_energy_json(&terms, &total);
+        print_energy_json(system, &terms, filter_terms, config->cores);
         printf("}");
     } else {
         printf(",\n \"energy_terms_nj\": null, \"energy_nj\": null, \"energy_note\": ");
@@ -197,12 +283,17 @@ typedef struct {
     bool json;
 } coh_options;
 
-/* One of --cores, --protocol, --size, --ways, --line with its value. Each
- * is checked alone here; stc_coh_create judges the combination. */
+/* One of --cores, --protocol, --size, --ways, --line, --snoop-filter with
+ * its value. Each is checked alone here; stc_coh_create judges the
+ * combination. */
 static int parse_valued(stc_coh_config *config, const char *arg, const char *text)
 {
     uint64_t value;
-    if (!strcmp(arg, "--protocol")) {
+    if (!strcmp(arg, "--snoop-filter")) {
+        char err[ERR_LEN];
+        if (stc_sf_parse(text, &config->snoop_filter, err, sizeof err) != 0)
+            return usage_error("--snoop-filter %s", err);
+    } else if (!strcmp(arg, "--protocol")) {
         char err[ERR_LEN];
         if (stc_coh_protocol_parse(text, &config->protocol, err, sizeof err) != 0)
             return usage_error("--protocol: %s", err);
@@ -231,7 +322,7 @@ static int parse_valued(stc_coh_config *config, const char *arg, const char *tex
 static int parse_options(int argc, char **argv, coh_options *opts)
 {
     static const char *const valued[] = {"--cores", "--protocol", "--size", "--ways", "--line",
-                                         NULL};
+                                         "--snoop-filter", NULL};
     *opts = (coh_options){.config = {.cores = 4, .size_bytes = 8192, .ways = 4, .line_bytes = 32,
                                      .protocol = STC_COH_MESI, .table = NULL}};
     for (int i = 1; i < argc; i++) {

@@ -13,6 +13,33 @@ void stc_coh_energy_of(const stc_coherence_energy *terms, const stc_coh_counters
     energy->bus_nj = (double)(counters->bus_rd + counters->bus_rdx + counters->upgrades +
                               counters->bus_wb) *
                      terms->bus_address_nj;
+    energy->filter_nj = 0.0;
     energy->total_nj = energy->access_nj + energy->snoop_nj + energy->memory_read_nj +
                        energy->c2c_nj + energy->memory_write_nj + energy->bus_nj;
+}
+
+int stc_coh_filter_terms(const stc_sf_config *filter, unsigned line_bytes, unsigned addr_bits,
+                         stc_sf_energy_terms *terms)
+{
+    if (filter->kind == STC_SF_NONE)
+        return -1;
+    unsigned row_bits, tag_bits, lru_bits;
+    stc_sf_row_bits(filter, line_bytes, addr_bits, &row_bits, &tag_bits, &lru_bits);
+    /* ENERGY.md 3.8's small array, its read and its write apart: a write
+     * drives the bitlines of the bits it changes only. */
+    stc_small_sram_energy array = stc_energy_small_sram(filter->sets, row_bits,
+                                                        filter->ways * tag_bits);
+    terms->lookup_nj = array.read_nj;
+    terms->write_nj = array.write_wordline_nj +
+                      (tag_bits + filter->blocks + lru_bits) * array.write_bit_nj;
+    return 0;
+}
+
+void stc_coh_energy_add_filter(const stc_sf_energy_terms *terms, const stc_sf_counters *counters,
+                               stc_coh_energy *energy)
+{
+    double filter_nj = (double)counters->filter_lookups * terms->lookup_nj +
+                       (double)counters->filter_writes * terms->write_nj;
+    energy->filter_nj += filter_nj;
+    energy->total_nj += filter_nj;
 }

@@ -77,6 +77,8 @@ struct stc_coh_system {
     fa_cache fa[STC_COH_MAX_CORES];
     uint32_t fa_lines;
 
+    stc_sf *filters[STC_COH_MAX_CORES]; /* NULL: no snoop filter */
+
     uint64_t clock;
     uint64_t reference; /* index of the reference being done */
     stc_coh_counters counters[STC_COH_MAX_CORES];
@@ -369,6 +371,8 @@ stc_coh_system *stc_coh_create(const stc_coh_config *config, char *err, size_t e
         snprintf(message, sizeof message,
                  "size %u bytes: must be ways x line x a power of two (sets), at most 1 GiB",
                  config->size_bytes);
+    } else if (stc_sf_check(&config->snoop_filter, message, sizeof message) != 0) {
+        /* the message names the filter */
     } else if (!config->table && (unsigned)config->protocol >= STC_COH_PROTOCOL_COUNT) {
         snprintf(message, sizeof message, "protocol %d: unknown", (int)config->protocol);
     } else {
@@ -410,6 +414,9 @@ stc_coh_system *stc_coh_create(const stc_coh_config *config, char *err, size_t e
             fa->nodes[n].next = n + 1 < system->fa_lines ? (int32_t)(n + 1) : -1;
         fa->head = fa->tail = -1;
         fa->free_list = 0;
+        if (config->snoop_filter.kind != STC_SF_NONE &&
+            !(system->filters[c] = stc_sf_create(&config->snoop_filter)))
+            goto out_of_memory;
     }
     return system;
 
@@ -424,8 +431,10 @@ void stc_coh_destroy(stc_coh_system *system)
 {
     if (!system)
         return;
-    for (unsigned c = 0; c < STC_COH_MAX_CORES; c++)
+    for (unsigned c = 0; c < STC_COH_MAX_CORES; c++) {
         free(system->fa[c].nodes);
+        stc_sf_destroy(system->filters[c]);
+    }
     free(system->frames);
     free(system->data);
     free(system->entries);
@@ -511,6 +520,24 @@ typedef struct {
     uint8_t data[STC_COH_MAX_LINE]; /* what a BusRd/BusRdX requester receives */
 } bus_result;
 
+/* The safety check of the snoop filter (snoop_filter.h): core's filter
+ * answered "absent" for a block core's cache holds (frame f). A filter that
+ * does this would lose invalidations and supplies; the run cannot go on
+ * meaning anything, so it stops here, loudly. */
+static void filter_unsafe(const stc_coh_system *system, unsigned core, unsigned requester,
+                          stc_coh_bus bus, uint64_t block, long f)
+{
+    char filter[80];
+    stc_sf_describe(&system->config.snoop_filter, filter, sizeof filter);
+    fprintf(stderr,
+            "stc coherent: snoop filter unsafe (%s): reference %llu, core %u's %s of block "
+            "0x%llx filtered out at core %u, which holds it in %s\n",
+            filter, (unsigned long long)system->reference, requester, stc_coh_bus_name(bus),
+            (unsigned long long)(block << system->line_shift), core,
+            stc_coh_state_name((stc_coh_state)system->frames[f].state));
+    abort();
+}
+
 /* Broadcast bus transaction of requester for block (entry e): every other
  * cache probes its tags, every valid copy applies its snoop row. The data a
  * requester would receive is the supplier's copy, else memory before the
@@ -533,10 +560,21 @@ static void broadcast(stc_coh_system *system, unsigned requester, stc_coh_bus bu
         if (d == requester)
             continue;
         stc_coh_counters *snooper = &system->counters[d];
+        stc_sf *filter = system->filters[d];
+        if (filter && stc_sf_snoop(filter, block)) {
+            /* no probe; the model's own look at the tags is the check */
+            long held = find_frame(system, d, block);
+            if (held >= 0)
+                filter_unsafe(system, d, requester, bus, block, held);
+            continue;
+        }
         snooper->snoop_lookups++;
         long f = find_frame(system, d, block);
-        if (f < 0)
+        if (f < 0) {
+            if (filter)
+                stc_sf_probe_missed(filter, block);
             continue; /* I: every table's I rows do nothing */
+        }
         stc_coh_state state = (stc_coh_state)system->frames[f].state;
         const stc_coh_snoop_row *row = stc_coh_snoop_lookup(&system->table, state, bus);
         if (!row || row->impossible) {
@@ -716,6 +754,8 @@ static int block_access(stc_coh_system *system, unsigned core, stc_coh_op op, ui
         v->state = STC_COH_I;
         v->block = block;
         f = (long)victim;
+        if (system->filters[core])
+            stc_sf_fill(system->filters[core], block);
     }
 
     stc_coh_state next = row->next_alone;
@@ -842,6 +882,21 @@ void stc_coh_total(const stc_coh_system *system, stc_coh_counters *total)
     memset(total, 0, sizeof *total);
     for (unsigned i = 0; i < STC_COH_COUNTER_COUNT; i++)
         memcpy((char *)total + counter_list[i].offset, &sums[i], sizeof sums[i]);
+}
+
+const stc_sf_counters *stc_coh_filter_counters(const stc_coh_system *system, unsigned core)
+{
+    return core < system->config.cores && system->filters[core]
+               ? stc_sf_counters_of(system->filters[core])
+               : NULL;
+}
+
+void stc_coh_filter_total(const stc_coh_system *system, stc_sf_counters *total)
+{
+    memset(total, 0, sizeof *total);
+    for (unsigned c = 0; c < system->config.cores; c++)
+        if (system->filters[c])
+            stc_sf_counters_add(total, stc_sf_counters_of(system->filters[c]));
 }
 
 uint64_t stc_coh_violation_count(const stc_coh_system *system)

@@ -23,7 +23,9 @@
  *      if that row issues BusWB the victim's data goes to memory and the
  *      BusWB is broadcast like any transaction;
  *   3. the transaction (if any) is broadcast: every other cache probes its
- *      tags (one snoop lookup each), and every one holding a valid copy
+ *      tags (one snoop lookup each; with a snoop filter, only the caches
+ *      whose filter does not know the block absent, see below), and every
+ *      one holding a valid copy
  *      applies its snoop row: supplies (cache-to-cache), flushes (memory :=
  *      its copy), asserts the shared line, next state;
  *   4. BusRd / BusRdX bring data: from the supplier, else from memory as it
@@ -100,12 +102,24 @@
  * word, so a lifetime still open is classified by the accesses it has had
  * (as if the run ended there); no closing call is needed.
  *
+ * Snoop filter (optional; snoop_filter.h, docs/COHERENCE.md 9.8)
+ * ------------
+ * config.snoop_filter of kind STC_SF_EXCLUDE gives every cache an exclude
+ * filter: a snoop the filter answers "absent" skips the tag probe (it is
+ * not a snoop_lookup, it counts in the filter's snoops_filtered); a probe
+ * that misses is recorded in the filter; a fill clears its block there.
+ * Nothing else changes: every other counter, state and byte is the same as
+ * without the filter. SAFETY is checked at every filtered snoop against
+ * the cache's tags: a filtered snoop of a block the cache holds is a bug of
+ * the filter, and the model prints what happened on stderr and aborts.
+ *
  * No global mutable state: everything lives in the stc_coh_system.
  */
 #ifndef STC_COHERENT_H
 #define STC_COHERENT_H
 
 #include "coherence_protocol.h"
+#include "snoop_filter.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -128,6 +142,9 @@ typedef struct {
      * edited copy, stc_coh_table_apply_break), copied at creation; it must
      * pass stc_coh_table_check. */
     const stc_coh_table *table;
+    /* All zero (kind STC_SF_NONE): no filter, every cache probes every
+     * snoop. Else every cache gets one of these (snoop_filter.h). */
+    stc_sf_config snoop_filter;
 } stc_coh_config;
 
 /* Per-core counters. "Issued" counts belong to the requester, "received"
@@ -211,6 +228,12 @@ const char *stc_coh_error(const stc_coh_system *system);
 const stc_coh_counters *stc_coh_core_counters(const stc_coh_system *system, unsigned core);
 /* The sum over all cores. */
 void stc_coh_total(const stc_coh_system *system, stc_coh_counters *total);
+
+/* The snoop filter counters of core's cache, or NULL if the system has no
+ * filter (or core >= cores); and their sum over all cores (zero without a
+ * filter). */
+const stc_sf_counters *stc_coh_filter_counters(const stc_coh_system *system, unsigned core);
+void stc_coh_filter_total(const stc_coh_system *system, stc_sf_counters *total);
 
 /* Violations: how many (all, or of one kind), and the first
  * STC_COH_VIOLATIONS_KEPT in order (index < min(count, KEPT), else NULL). */

@@ -892,6 +892,9 @@ stc_small_sram_energy stc_energy_small_sram(unsigned rows, unsigned row_bits,
     stc_small_sram_energy energy;
     /* The write reuses the decoded row, but drives the wordline again. */
     energy.rmw_nj = decode + 2.0 * wordline + read + compare + write;
+    energy.read_nj = decode + wordline + read + compare;
+    energy.write_wordline_nj = decode + wordline;
+    energy.write_bit_nj = cols > 0 ? write / cols : switched_nj(1.0, 1.0, c_bitline, VDD_V, VDD_V);
     energy.leak_nj_per_cycle =
         rows * cols * LEAK_PER_CELL_NA * PERIPHERY_FACTOR * VDD_V * CYCLE_NS * 1e-9;
     return energy;

@@ -103,6 +103,14 @@ stc_energy stc_energy_of(const stc_energy_table *table, const stc_config *config
  * the leakage of all its cells per cycle. */
 typedef struct {
     double rmw_nj;           /* decode, read the row, compare, write it back */
+    /* Its parts, for an array whose reads and writes come apart (a snoop
+     * filter, ref/snoop_filter.h): a read (decode, wordline, read the row,
+     * compare); a write's decode and wordline; and the write of one bit
+     * (its bitline at full swing). rmw_nj = read_nj + write_wordline_nj
+     * - decode + row_bits x write_bit_nj. */
+    double read_nj;
+    double write_wordline_nj;    /* decode + wordline */
+    double write_bit_nj;
     double leak_nj_per_cycle;
 } stc_small_sram_energy;
 

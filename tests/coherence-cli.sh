@@ -187,5 +187,61 @@ else
     echo "FAIL a 3-way cache is not priced"; cat "$work/ways3.json"; failed=$((failed + 1))
 fi
 
+# --snoop-filter (docs/COHERENCE.md 9.8): bad values exit 2 naming the
+# option; "none" is the default's report byte for byte; a three-core MSI
+# trace worked out by hand: c0 reads X (c1 and c2 probe, miss, record X),
+# c0 writes X (BusUpgr: both filtered), c1 reads X (its fill drops X; c0
+# probes, c2 filtered), c2 writes X (its fill drops X; c0 and c1 probe and
+# are invalidated). Every other counter is the unfiltered run's.
+expect_error filter-kind  2 "--snoop-filter 'jetty': expected none, exclude" -- --snoop-filter jetty "$work/tiny.txt"
+expect_error filter-sets  2 "--snoop-filter 'exclude:24x4': sets must be a power of two" -- --snoop-filter exclude:24x4 "$work/tiny.txt"
+expect_error filter-ways  2 "--snoop-filter 'exclude:8x0': ways must be 1..16" -- --snoop-filter exclude:8x0 "$work/tiny.txt"
+expect_error filter-block 2 "--snoop-filter 'exclude:8x1:3': blocks per entry" -- --snoop-filter exclude:8x1:3 "$work/tiny.txt"
+expect_error filter-value 2 "--snoop-filter needs a value" -- --snoop-filter
+if "$STCSIM" coherence --cores 2 --snoop-filter none "$work/tiny.txt" | cmp -s - <("$STCSIM" coherence --cores 2 "$work/tiny.txt"); then
+    passed=$((passed + 1))
+else
+    echo "FAIL --snoop-filter none: the report differs from the default's"; failed=$((failed + 1))
+fi
+printf '0 0 1000\n0 1 1000\n1 0 1000\n2 1 1000\n' >"$work/filter.txt"
+out="$work/filter.out"
+if "$STCSIM" coherence --cores 3 --protocol msi --snoop-filter exclude:32x4 "$work/filter.txt" >"$out" 2>"$work/err"; then
+    expect_total filter "$out" snoop_lookups 5
+    expect_total filter "$out" snoops_filtered 3
+    expect_total filter "$out" snoop_misses 2
+    expect_total filter "$out" filter_lookups 11 # 8 snoops, 3 fills
+    expect_total filter "$out" filter_writes 7   # 2 records, 3 LRU updates, 2 clears
+    expect_total filter "$out" inv_received 2
+    if head -1 "$out" | grep -qF 'atomic bus, snoop filter exclude 32x4, 1 block per entry'; then
+        passed=$((passed + 1)); else echo "FAIL filter: header"; head -1 "$out"; failed=$((failed + 1)); fi
+    "$STCSIM" coherence --cores 3 --protocol msi "$work/filter.txt" >"$work/nofilter.out"
+    if diff <(grep -vE '^(stcsim|snoop_lookups|snoops_filtered|snoop_misses|filter_|[a-z_]+_nj )' "$out") \
+        <(grep -vE '^(stcsim|snoop_lookups|[a-z_]+_nj )' "$work/nofilter.out") >/dev/null; then
+        passed=$((passed + 1))
+    else
+        echo "FAIL filter: other counters differ from the unfiltered run's"; failed=$((failed + 1))
+    fi
+else
+    echo "FAIL filter: exit status"; cat "$work/err"; failed=$((failed + 1))
+fi
+# --json with a filter: its counters, its terms, and its energy is lookups
+# and writes priced, inside the total.
+if command -v jq >/dev/null && "$STCSIM" coherence --cores 3 --protocol msi --snoop-filter exclude:32x4 --json \
+    "$work/filter.txt" >"$work/filter.json" && jq -e '
+    def close($a; $b): (($a - $b) | fabs) <= 1e-3 * ([($a | fabs), ($b | fabs), 1] | max);
+    .energy_nj as $e | .energy_terms_nj as $t | .snoop_filter as $f
+    | $f.sets == 32 and $f.ways == 4 and $f.blocks == 1 and $f.total.snoops_filtered == 3
+      and ($f.per_core | length) == 3 and .total.snoop_lookups == 5
+      and close($e.total.filter; $f.total.filter_lookups * $t.filter_lookup
+                                 + $f.total.filter_writes * $t.filter_write)
+      and close($e.total.snoop; .total.snoop_lookups * $t.snoop_lookup)
+      and close($e.total.total; $e.total.access + $e.total.snoop + $e.total.memory_read
+                                + $e.total.c2c + $e.total.memory_write + $e.total.bus + $e.total.filter)
+      and close($e.total.total; [$e.per_core[].total] | add)' "$work/filter.json" >/dev/null; then
+    passed=$((passed + 1))
+else
+    echo "FAIL filter json"; cat "$work/filter.json"; failed=$((failed + 1))
+fi
+
 echo "coherence-cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
