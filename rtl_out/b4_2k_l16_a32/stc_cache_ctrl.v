@@ -57,8 +57,10 @@
 // stc_cache_ctrl: the controller and datapath of one stc cache
 // (ARCHITECTURE.md sections 3-10; section 15 gives its cycles).
 //
-// A multi-cycle FSM. Tags and lines live in the bank SRAMs outside (one tag
-// and one data stc_sram per bank, shared row address). Valid bits, a
+// A multi-cycle FSM (a hit takes one cycle and its response cycle accepts
+// the next request). Tags and lines live in the bank SRAMs outside (one tag
+// and one data stc_sram per bank; one row address for every tag SRAM, one
+// for every data SRAM: tag_addr_o, data_addr_o). Valid bits, a
 // D-cache's dirty bits and the per-row recency order over all 4 banks (one
 // bit per pair of banks, 6 a row) live in u_rowstate, an always-on
 // register file (stc_regfile) of one word per aligned group of 4 rows, read
