@@ -175,13 +175,31 @@ static void print_text(const stc_coh_system *system, const char *trace_name)
                stc_coh_violation_count(system) - STC_COH_VIOLATIONS_KEPT);
 }
 
-static void print_counters_json(const stc_coh_counters *counters)
+/* A JSON object of count named counters: name(i) and value(counters, i). */
+typedef const char *counter_name_fn(unsigned index);
+static void print_named_counters_json(unsigned count, counter_name_fn *name,
+                                      uint64_t (*value)(const void *, unsigned),
+                                      const void *counters)
 {
     printf("{");
-    for (unsigned i = 0; i < STC_COH_COUNTER_COUNT; i++)
-        printf("%s\"%s\": %" PRIu64, i ? ", " : "", stc_coh_counter_name(i),
-               stc_coh_counter_value(counters, i));
+    for (unsigned i = 0; i < count; i++)
+        printf("%s\"%s\": %" PRIu64, i ? ", " : "", name(i), value(counters, i));
     printf("}");
+}
+
+static uint64_t coh_value(const void *counters, unsigned index)
+{
+    return stc_coh_counter_value(counters, index);
+}
+
+static uint64_t filter_value(const void *counters, unsigned index)
+{
+    return stc_sf_counter_value(counters, index);
+}
+
+static void print_counters_json(const stc_coh_counters *counters)
+{
+    print_named_counters_json(STC_COH_COUNTER_COUNT, stc_coh_counter_name, coh_value, counters);
 }
 
 static void print_energy_json(const stc_coh_system *system, const stc_coherence_energy *terms,
@@ -200,11 +218,7 @@ static void print_energy_json(const stc_coh_system *system, const stc_coherence_
 
 static void print_filter_counters_json(const stc_sf_counters *counters)
 {
-    printf("{");
-    for (unsigned i = 0; i < STC_SF_COUNTER_COUNT; i++)
-        printf("%s\"%s\": %" PRIu64, i ? ", " : "", stc_sf_counter_name(i),
-               stc_sf_counter_value(counters, i));
-    printf("}");
+    print_named_counters_json(STC_SF_COUNTER_COUNT, stc_sf_counter_name, filter_value, counters);
 }
 
 static void print_json(const stc_coh_system *system, const char *trace_name)
