@@ -50,9 +50,11 @@ static const char usage_text[] =
     "      --decay D            monitor: shift its counts right by D after each\n"
     "                           decision (default 0: counts of the whole run)\n"
     "      --rotate N           monitor: move the watched sample to the next group\n"
-    "                           of sets every N accesses, emptying its stacks (a\n"
-    "                           monitor storing only the sample; default 16384;\n"
-    "                           0: a fixed sample)\n"
+    "                           of sets every N accesses, the next group inheriting\n"
+    "                           the stacks (a monitor storing only the sample;\n"
+    "                           default 16384; 0: a fixed sample)\n"
+    "      --rotate-empty       monitor: empty the stacks when the sample moves\n"
+    "                           (and walk them clear again) instead (model only)\n"
     "      --tag-bits T         monitor: shadow tags of T bits (default 8; 0: whole)\n"
     "      --counter-bits C     monitor: C-bit counts, all halved when one fills\n"
     "                           (default 16; 0: unbounded)\n"
@@ -326,6 +328,7 @@ static bool *flag_of(void *context, const char *arg)
     return !strcmp(arg, "--json")         ? &opts->json
            : !strcmp(arg, "--descending") ? &opts->tune.plan.descending
            : !strcmp(arg, "--remeasure")  ? &opts->tune.plan.remeasure
+           : !strcmp(arg, "--rotate-empty") ? &opts->tune.monitor_rotate_empty
                                           : NULL;
 }
 
@@ -509,8 +512,9 @@ static void print_monitor_heading(const tune_options *opts)
     const stc_tune_options *tune = &opts->tune;
     char rotation[64] = "";
     if (tune->monitor_rotate) {
-        snprintf(rotation, sizeof rotation, ", moving every %llu accesses",
-                 (unsigned long long)tune->monitor_rotate);
+        snprintf(rotation, sizeof rotation, ", moving every %llu accesses (stacks %s)",
+                 (unsigned long long)tune->monitor_rotate,
+                 tune->monitor_rotate_empty ? "emptied" : "inherited");
     }
     char tags[64] = "whole tags";
     if (tune->monitor_tag_bits) {

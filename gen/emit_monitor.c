@@ -113,10 +113,10 @@ static void emit_stage0(stcgen_text *text, const stcgen_params *params)
         stcgen_text_raw(text, "  wire        rotate    = 1'b0;  // a fixed group\n");
         stcgen_text_raw(text, "  wire [%u:0] group_now = group_q;\n", sample ? sample - 1 : 0);
     }
-    stcgen_text_raw(text, "  wire [%u:0] clear_now = rotate ? %u'd%u : clear_q;\n", cw - 1, cw,
-                    params->monitor_clear_rows);
-    stcgen_text_raw(text, "  wire        walk      = ev_take && (clear_now != %u'd0);\n", cw);
-    stcgen_text_raw(text, "  wire [%u:0] clear_row = %u'd%u - clear_now;  // the row the walk "
+    stcgen_text_raw(text, "  // The walk runs once, after reset: when the group moves, the next\n");
+    stcgen_text_raw(text, "  // group inherits the rows as they are (section 17.2).\n");
+    stcgen_text_raw(text, "  wire        walk      = ev_take && (clear_q != %u'd0);\n", cw);
+    stcgen_text_raw(text, "  wire [%u:0] clear_row = %u'd%u - clear_q;  // the row the walk "
                           "empties\n",
                     cw - 1, cw, params->monitor_clear_rows);
     if (sample) {
@@ -137,14 +137,14 @@ static void emit_stage0(stcgen_text *text, const stcgen_params *params)
     stcgen_text_raw(text, "\n  always @* begin\n");
     stcgen_text_raw(text, "    since_d      = since_q;\n");
     stcgen_text_raw(text, "    group_d      = group_now;\n");
-    stcgen_text_raw(text, "    clear_d      = clear_now;\n");
+    stcgen_text_raw(text, "    clear_d      = clear_q;\n");
     stcgen_text_raw(text, "    have_last_d  = have_last;\n");
     stcgen_text_raw(text, "    last_dirty_d = last_dirty_q;\n");
     stcgen_text_raw(text, "    last_line_d  = last_line_q;\n");
     if (rotates) {
         stcgen_text_raw(text, "    if (ev_take) since_d = rotate ? %u'd1 : since_inc;\n", sw);
     }
-    stcgen_text_raw(text, "    if (walk) clear_d = clear_now - %u'd1;\n", cw);
+    stcgen_text_raw(text, "    if (walk) clear_d = clear_q - %u'd1;\n", cw);
     stcgen_text_raw(text, "    if (watched) begin\n");
     stcgen_text_raw(text, "      have_last_d  = 1'b1;\n");
     stcgen_text_raw(text, "      last_line_d  = ev_line_i;\n");
@@ -269,7 +269,8 @@ void stcgen_emit_monitor(stcgen_text *text, const stcgen_file *file, const stcge
     stcgen_text_raw(text, "// number bits [%u:2]",
                     params->monitor_sample_bits ? 1 + params->monitor_sample_bits : 2);
     if (params->monitor_rotate && params->monitor_sample_bits) {
-        stcgen_text_raw(text, ", moving every %u observed accesses", params->monitor_rotate);
+        stcgen_text_raw(text, ", moving every %u observed accesses,\n// the next group inheriting the rows",
+                        params->monitor_rotate);
     }
     stcgen_text_raw(text, "), %u-bit tags.\n", params->monitor_tag_bits);
     stcgen_text_raw(text, "// Two stages: an access's cycle reads one row of every array (or the "

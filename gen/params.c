@@ -62,7 +62,7 @@ static int derive_monitor_programs(stcgen_params *params, char *err, size_t err_
     }
     for (int read_only = 0; read_only <= 1; read_only++) {
         stc_monitor_shape shape = {params->monitor_sample_bits, params->monitor_rotate,
-                                   params->monitor_tag_bits, read_only, 16, true};
+                                   params->monitor_tag_bits, read_only, 16, true, false};
         stc_monitor *monitor = stc_monitor_create(&params->geometry, &shape, why, sizeof why);
         int built = monitor ? stc_monitor_program_build(monitor, &params->geometry, &coefficients,
                                                         read_only, params->way_prediction,

@@ -117,7 +117,7 @@ static int shape_monitor(const stc_geometry *geometry, bool way_prediction, bool
     memset(out, 0, sizeof *out);
     stc_monitor_shape shape = {STC_MONITOR_DEFAULT_SAMPLE_BITS, STC_MONITOR_DEFAULT_ROTATE,
                                STC_MONITOR_DEFAULT_TAG_BITS, read_only,
-                               STC_MONITOR_DEFAULT_COUNTER_BITS, true};
+                               STC_MONITOR_DEFAULT_COUNTER_BITS, true, false};
     /* Whole line numbers as tags, to learn each mapping's room for a tag:
      * the generator stores min(tag bits, room) bits, the model always
      * tag bits. */

@@ -54,7 +54,7 @@ static int check_monitor_tuner(const stc_geometry *geometry, const stc_energy_ta
     for (int read_only = 0; read_only <= 1; read_only++) {
         stc_monitor_shape shape = {STC_MONITOR_DEFAULT_SAMPLE_BITS, STC_MONITOR_DEFAULT_ROTATE,
                                    STC_MONITOR_DEFAULT_TAG_BITS, read_only,
-                                   STC_MONITOR_DEFAULT_COUNTER_BITS, true};
+                                   STC_MONITOR_DEFAULT_COUNTER_BITS, true, false};
         stc_monitor *monitor = stc_monitor_create(geometry, &shape, reason, sizeof reason);
         if (!monitor) {
             snprintf(why, why_len, "stcgen refuses it: monitor: %s", reason);

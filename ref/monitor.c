@@ -231,14 +231,48 @@ static bool counts_reach(const mapping *map, uint64_t limit)
 }
 
 /* The next group of the full cycle, with empty stacks. */
+/* Stacks of the group that stops being watched become those of the group
+ * that starts (monitor.h: inheritance): each set's entries move to the set
+ * of the new group on the same hardware row, their line numbers taking the
+ * new set's index (a hardware row stores no set bits, so it compares the
+ * same tag bits). */
+static void inherit_stacks(mapping *map, unsigned group_shift, uint64_t sample_mask,
+                           uint64_t old_group, uint64_t new_group)
+{
+    for (uint64_t set = 0; set < map->sets; set++) {
+        if (((set >> group_shift) & sample_mask) != old_group) {
+            continue;
+        }
+        uint64_t heir = (set & ~(sample_mask << group_shift)) | (new_group << group_shift);
+        for (unsigned way = 0; way < map->ways; way++) {
+            size_t from = (size_t)set * map->ways + way;
+            size_t to = (size_t)heir * map->ways + way;
+            map->valid[to] = map->valid[from];
+            map->line[to] = (map->line[from] & ~(map->sets - 1)) | heir;
+            memcpy(map->dirty_from + to * STC_MAX_SUBLINES,
+                   map->dirty_from + from * STC_MAX_SUBLINES, STC_MAX_SUBLINES);
+        }
+    }
+}
+
+/* The next group of the full cycle: its stacks inherited, or empty (with
+ * the clear walk, if the monitor has one). */
 static void rotate(stc_monitor *monitor, uint64_t sample_mask)
 {
+    uint64_t old_group = monitor->group;
     monitor->group = (monitor->group * 5 + 3) & sample_mask;
     monitor->have_last = false;
-    monitor->clear_left = monitor->clear_rows;
     for (size_t index = 0; index < monitor->mapping_count; index++) {
         mapping *map = &monitor->mappings[index];
-        memset(map->valid, 0, (size_t)map->sets * map->ways * sizeof *map->valid);
+        if (monitor->shape.empty_on_rotate) {
+            memset(map->valid, 0, (size_t)map->sets * map->ways * sizeof *map->valid);
+        } else {
+            inherit_stacks(map, monitor->sample_shift - map->line_shift, sample_mask, old_group,
+                           monitor->group);
+        }
+    }
+    if (monitor->shape.empty_on_rotate) {
+        monitor->clear_left = monitor->clear_rows;
     }
 }
 

@@ -34,8 +34,20 @@
  * With rotate_every > 0 the watched group (the value those sample bits
  * must have) moves every rotate_every observed accesses through all
  * 2^sample_bits groups (group' = 5 group + 3 mod 2^sample_bits, a full
- * cycle), and every stack is emptied when it moves: the storage now holds
- * other sets. Counts accumulate across groups.
+ * cycle). Counts accumulate across groups.
+ *
+ * Inheritance (the default): when the group moves, the stacks stay. The
+ * storage has one row per watched set without the sample bits, so the new
+ * group's set on a row starts with the entries the old group's set on that
+ * row left: its neighbour's lines, compared on the same tag bits. Why:
+ * emptied stacks make the first accesses of every group cold misses in
+ * every mapping, and a mapping with longer lines has fewer distinct lines
+ * to miss, so empty stacks bias every estimate toward long lines
+ * (docs/TUNING.md 6: djpeg's I-cache); a neighbour's lines are usually the
+ * same program objects one set over, close to the warm state the real
+ * cache has. With empty_on_rotate every stack is emptied instead (and the
+ * clear walk runs again): each epoch is then exactly a fresh cache's
+ * (tests/test_monitor.c), at the price of that bias.
  *
  * Repeats: consecutive watched accesses to one physical line (most of an
  * I-cache's fetches) are depth-0 hits in every stack; hardware counts them
@@ -49,7 +61,8 @@
  * reaches 2^counter_bits, as saturating hardware counters would have to.
  *
  * Clear walk (hardware): SRAM arrays are not reset and cannot be emptied
- * at once, so after creation and after every rotation the next R observed
+ * at once, so after creation (and after every rotation that empties the
+ * stacks) the next R observed
  * accesses (R: the rows of the largest array) are not watched; in the
  * cycle of the i-th of them the hardware writes row i of every array
  * empty (docs/ARCHITECTURE.md section 17).
@@ -92,6 +105,8 @@ typedef struct {
     unsigned counter_bits; /* width of every count; when one reaches
                               2^counter_bits all are halved (0: unbounded) */
     bool clear_walk;       /* the hardware's clear walk (above) */
+    bool empty_on_rotate;  /* empty the stacks when the group moves instead of
+                              letting the next group inherit them (above) */
 } stc_monitor_shape;
 
 /* A monitor with empty stacks. Returns NULL with a message if sample_bits

@@ -570,7 +570,8 @@ stc_tuned_cache *stc_tuned_cache_create(const stc_geometry *geometry, stc_cache_
         tuned->config_count = stc_config_enumerate(geometry, tuned->configs, STC_MAX_CONFIGS);
         stc_monitor_shape shape = {options->monitor_sample_bits, options->monitor_rotate,
                                    options->monitor_tag_bits, kind == STC_ICACHE,
-                                   options->monitor_counter_bits, true};
+                                   options->monitor_counter_bits, true,
+                                   options->monitor_rotate_empty};
         tuned->monitor = stc_monitor_create(geometry, &shape, err, err_len);
         if (options->window > 65536) {
             snprintf(err, err_len, "window %llu: the monitor search's decision unit counts at "

@@ -100,6 +100,9 @@ typedef struct {
     uint64_t monitor_rotate;          /* monitor search: accesses between moves of the
                                          watched sample (0: a fixed sample; monitor.h;
                                          ignored when every set is watched) */
+    bool monitor_rotate_empty;        /* monitor search: empty the stacks when the sample
+                                         moves instead of the next group inheriting them
+                                         (monitor.h; the RTL always inherits) */
     unsigned monitor_tag_bits;        /* monitor search: bits of a shadow tag (0: whole
                                          line numbers) */
     unsigned monitor_counter_bits;    /* monitor search: width of its counts, all halved

@@ -2,8 +2,10 @@
  * itself: watching every set, its estimate of each configuration must equal
  * what a real cache in that configuration counted on the same stream; with
  * sampling, it must equal the real cache fed only the watched accesses;
- * with rotation, the sum over epochs of fresh caches fed that epoch's
- * watched accesses. */
+ * with rotation that empties the stacks, the sum over epochs of fresh
+ * caches fed that epoch's watched accesses; with rotation that lets the
+ * next group inherit them, a monitor of one fixed group fed every watched
+ * access moved into that group. */
 #include "check.h"
 #include "monitor.h"
 
@@ -13,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { STREAM_LENGTH = 60000 };
+enum { STREAM_LENGTH = 60000, MAX_COUNTS = 256 };
 
 /* A stream with reuse at every distance the configurations tell apart:
  * loops over arrays of 1-12 KiB, random hits in a hot region, stores. */
@@ -166,18 +168,106 @@ static void test_exact_against_caches(void)
     }
     /* Rotating samples: epochs that end mid-way through the stream, and a
      * full cycle of the 8 groups (7500 x 8 = the stream). */
-    compare(&geometry, (stc_monitor_shape){.sample_bits = 2, .rotate_every = 6001, .tag_bits = 0});
-    compare(&geometry, (stc_monitor_shape){.sample_bits = 3, .rotate_every = 7500, .tag_bits = 0});
+    compare(&geometry, (stc_monitor_shape){.sample_bits = 2, .rotate_every = 6001, .tag_bits = 0,
+                                           .empty_on_rotate = true});
+    compare(&geometry, (stc_monitor_shape){.sample_bits = 3, .rotate_every = 7500, .tag_bits = 0,
+                                           .empty_on_rotate = true});
     stc_geometry eight = geometry;
     CHECK(stc_geometry_parse(&eight, "banks=8,bank_bytes=1024", err, sizeof err) == 0, "%s", err);
     compare(&eight, (stc_monitor_shape){.sample_bits = 0, .rotate_every = 0, .tag_bits = 0});
     compare(&eight, (stc_monitor_shape){.sample_bits = 2, .rotate_every = 0, .tag_bits = 0});
-    compare(&eight, (stc_monitor_shape){.sample_bits = 1, .rotate_every = 9999, .tag_bits = 0});
+    compare(&eight, (stc_monitor_shape){.sample_bits = 1, .rotate_every = 9999, .tag_bits = 0,
+                                        .empty_on_rotate = true});
     /* The hardware's clear walk: 128 / 512 blind accesses after the start
      * and after every rotation. */
     compare(&geometry, (stc_monitor_shape){.sample_bits = 2, .rotate_every = 6001,
-                                           .clear_walk = true});
+                                           .clear_walk = true, .empty_on_rotate = true});
     compare(&eight, (stc_monitor_shape){.sample_bits = 0, .rotate_every = 0, .clear_walk = true});
+}
+
+/* Inheritance: a row holds no sample bits, so a rotating monitor whose
+ * next group inherits the rows behaves as one fixed group would if every
+ * watched access were moved into that group (its sample bits made 0).
+ * That fixed monitor is exact against real caches (compare above); here
+ * the two must count the same. A monitor that empties its stacks instead
+ * must not (else this stream could not tell the two apart). */
+static void inherit_against_fixed(const stc_geometry *geometry, stc_monitor_shape shape)
+{
+    char err[256];
+    stc_monitor_shape fixed_shape = shape;
+    fixed_shape.rotate_every = 0;
+    stc_monitor_shape emptying_shape = shape;
+    emptying_shape.empty_on_rotate = true;
+    stc_monitor *rotating = stc_monitor_create(geometry, &shape, err, sizeof err);
+    stc_monitor *fixed = stc_monitor_create(geometry, &fixed_shape, err, sizeof err);
+    stc_monitor *emptying = stc_monitor_create(geometry, &emptying_shape, err, sizeof err);
+    CHECK(rotating && fixed && emptying, "create: %s", err);
+    if (!rotating || !fixed || !emptying) {
+        stc_monitor_destroy(rotating);
+        stc_monitor_destroy(fixed);
+        stc_monitor_destroy(emptying);
+        return;
+    }
+    unsigned lo = geometry->offset_bits + 2;
+    uint64_t sample_mask = ((uint64_t)1 << shape.sample_bits) - 1;
+    uint64_t blind = stc_monitor_clear_rows(rotating);
+    /* The fixed monitor's own clear walk takes blind accesses of its own. */
+    for (uint64_t index = 0; index < stc_monitor_clear_rows(fixed); index++) {
+        stc_monitor_observe(fixed, 0, false);
+    }
+    uint64_t seed = 777, group = 0, moved = 0;
+    for (uint64_t index = 0; index < STREAM_LENGTH; index++) {
+        if (index > 0 && index % shape.rotate_every == 0) {
+            group = (group * 5 + 3) & sample_mask;
+        }
+        bool write;
+        uint64_t addr = stream_next(&seed, &write, index) & ~(uint64_t)3;
+        stc_monitor_observe(rotating, addr, write);
+        stc_monitor_observe(emptying, addr, write);
+        if (blind) {
+            blind--;
+            continue;
+        }
+        if (watched(geometry, shape.sample_bits, group, addr)) {
+            stc_monitor_observe(fixed, addr & ~(sample_mask << lo), write);
+            moved++;
+        }
+    }
+    uint64_t rotating_counts[MAX_COUNTS], fixed_counts[MAX_COUNTS],
+        emptying_counts[MAX_COUNTS];
+    size_t count = stc_monitor_counts(rotating, rotating_counts, MAX_COUNTS);
+    CHECK_EQ_U64(stc_monitor_counts(fixed, fixed_counts, MAX_COUNTS), count,
+                 "count layout");
+    stc_monitor_counts(emptying, emptying_counts, MAX_COUNTS);
+    CHECK(moved > STREAM_LENGTH / (2u << shape.sample_bits), "watched only %llu",
+          (unsigned long long)moved);
+    CHECK_EQ_U64(stc_monitor_watched(rotating), moved, "watched accesses");
+    size_t differ_empty = 0;
+    for (size_t index = 0; index < count; index++) {
+        CHECK_EQ_U64(rotating_counts[index], fixed_counts[index],
+                     "count %zu (sample bits %u, rotate %llu, tag bits %u)", index,
+                     shape.sample_bits, (unsigned long long)shape.rotate_every, shape.tag_bits);
+        differ_empty += emptying_counts[index] != fixed_counts[index];
+    }
+    CHECK(differ_empty > 0, "emptied stacks count as inherited ones: the stream cannot tell");
+    stc_monitor_destroy(rotating);
+    stc_monitor_destroy(fixed);
+    stc_monitor_destroy(emptying);
+}
+
+static void test_inherited_stacks(void)
+{
+    stc_geometry geometry;
+    stc_geometry_default(&geometry);
+    char err[256];
+    CHECK(stc_geometry_init(&geometry, err, sizeof err) == 0, "%s", err);
+    inherit_against_fixed(&geometry, (stc_monitor_shape){.sample_bits = 2, .rotate_every = 6001});
+    inherit_against_fixed(&geometry, (stc_monitor_shape){.sample_bits = 3, .rotate_every = 2500,
+                                                         .tag_bits = 8, .clear_walk = true});
+    stc_geometry eight = geometry;
+    CHECK(stc_geometry_parse(&eight, "banks=8,bank_bytes=1024", err, sizeof err) == 0, "%s", err);
+    inherit_against_fixed(&eight, (stc_monitor_shape){.sample_bits = 1, .rotate_every = 3333,
+                                                      .tag_bits = 6, .clear_walk = true});
 }
 
 /* Partial tags: two lines of one set that differ only above the stored
@@ -335,6 +425,7 @@ static void test_repeats_and_storage(void)
 int main(void)
 {
     test_exact_against_caches();
+    test_inherited_stacks();
     test_decay_and_refusal();
     test_partial_tags();
     test_repeats_and_storage();

@@ -55,7 +55,7 @@ static bool fixture_open(fixture *f, const char *assignments, bool read_only)
         CHECK(false, "fixture %s: %s", assignments, err);
         return false;
     }
-    stc_monitor_shape shape = {2, 3000, 8, read_only, 16, true};
+    stc_monitor_shape shape = {2, 3000, 8, read_only, 16, true, false};
     f->monitor = stc_monitor_create(&f->geometry, &shape, err, sizeof err);
     CHECK(f->monitor != NULL, "%s", err);
     if (!f->monitor) {

@@ -56,7 +56,8 @@
 
 // stc_monitor: LRU stacks of shadow tags for each of the 9 set mappings of the
 // configurations, for 1/4 of the sets at a time (the group of physical line
-// number bits [3:2], moving every 16384 observed accesses), 8-bit tags.
+// number bits [3:2], moving every 16384 observed accesses,
+// the next group inheriting the rows), 8-bit tags.
 // Two stages: an access's cycle reads one row of every array (or the clear walk
 // empties one), the next cycle updates the stacks, writes the rows and counts.
 // Events must be two cycles apart (the controller's are); one in a stage-1
@@ -105,9 +106,10 @@ module stc_monitor #(
   wire        rotate    = ev_take && (since_inc > 15'd16384);
   // group' = 5 group + 3 mod 2^2: every group once per cycle
   wire [1:0] group_now = rotate ? group_q + 2'd3 : group_q;
-  wire [7:0] clear_now = rotate ? 8'd128 : clear_q;
-  wire        walk      = ev_take && (clear_now != 8'd0);
-  wire [7:0] clear_row = 8'd128 - clear_now;  // the row the walk empties
+  // The walk runs once, after reset: when the group moves, the next
+  // group inherits the rows as they are (section 17.2).
+  wire        walk      = ev_take && (clear_q != 8'd0);
+  wire [7:0] clear_row = 8'd128 - clear_q;  // the row the walk empties
   wire        watched   = ev_take && !walk && (ev_line_i[3:2] == group_now);
   wire        have_last = have_last_q && !rotate;
   wire        repeated  = have_last && (ev_line_i == last_line_q);
@@ -118,12 +120,12 @@ module stc_monitor #(
   always @* begin
     since_d      = since_q;
     group_d      = group_now;
-    clear_d      = clear_now;
+    clear_d      = clear_q;
     have_last_d  = have_last;
     last_dirty_d = last_dirty_q;
     last_line_d  = last_line_q;
     if (ev_take) since_d = rotate ? 15'd1 : since_inc;
-    if (walk) clear_d = clear_now - 8'd1;
+    if (walk) clear_d = clear_q - 8'd1;
     if (watched) begin
       have_last_d  = 1'b1;
       last_line_d  = ev_line_i;
