@@ -15,6 +15,18 @@
  * - the fully associative caches of the 3C split: per core a doubly linked
  *   recency list of at most (lines per cache) nodes, each naming a block
  *   entry; the entry names its node, so no second hash is needed.
+ *
+ * Speed (docs/COHERENCE.md 9.7): every access used to search the tags of
+ * every cache twice (the snoops, then the SWMR check) and hash the block
+ * once or twice. Now a valid frame names its block's entry, and the entry
+ * names, per core, the frame holding a valid copy (a bit mask and an
+ * index), kept in step wherever a frame's state or block changes. A hit
+ * finds its entry through its frame without the hash; snoops and the SWMR
+ * check visit only the cores holding a copy; a victim's entry is its
+ * frame's. The protocol rows are looked up once, at creation, into arrays
+ * indexed by state and event. The tags stay the truth: find_frame still
+ * serves the requester, the inspection calls and the snoop filter's
+ * safety check.
  */
 #include "coherent.h"
 
@@ -32,6 +44,7 @@
 typedef struct {
     uint64_t block; /* block number (addr / line_bytes) */
     uint64_t lru;   /* stamp of the last access; larger = more recent */
+    uint32_t entry; /* the block's entry, if state is not I */
     uint8_t state;  /* stc_coh_state; I = the frame is free */
 } frame;
 
@@ -39,6 +52,8 @@ typedef struct {
     uint64_t block;
     uint8_t seen; /* bit c: core c has accessed the block */
     uint8_t lost; /* bit c: core c's copy was invalidated, not re-fetched since */
+    uint8_t held; /* bit c: core c's frame[c] holds a valid copy (its state is not I) */
+    uint32_t frame[STC_COH_MAX_CORES]; /* meaningful only where held */
     uint64_t others_wrote[STC_COH_MAX_CORES]; /* words written by others since core c lost it */
     int32_t fa_node[STC_COH_MAX_CORES];       /* node in core c's FA cache, -1 if none */
     /* Dubois' classification (coherent.h). A lifetime of core c's copy
@@ -63,6 +78,9 @@ typedef struct {
 struct stc_coh_system {
     stc_coh_config config;
     stc_coh_table table;
+    /* table's rows by pair, NULL where it has none (as the lookups) */
+    const stc_coh_proc_row *proc_row[STC_COH_STATE_COUNT][STC_COH_PROC_EVENT_COUNT];
+    const stc_coh_snoop_row *snoop_row[STC_COH_STATE_COUNT][STC_COH_BUS_COUNT];
     uint32_t sets, line, line_shift;
     frame *frames;
     uint8_t *data;
@@ -328,8 +346,10 @@ static bool fa_access(stc_coh_system *system, unsigned core, uint32_t e)
     fa_cache *fa = &system->fa[core];
     int32_t n = system->entries[e].fa_node[core];
     if (n >= 0) {
-        fa_unlink(fa, n);
-        fa_push_front(fa, n);
+        if (n != fa->head) {
+            fa_unlink(fa, n);
+            fa_push_front(fa, n);
+        }
         return true;
     }
     if (fa->count == system->fa_lines) {
@@ -396,6 +416,14 @@ stc_coh_system *stc_coh_create(const stc_coh_config *config, char *err, size_t e
     system->table = *table;
     system->config.table = NULL;
     system->config.protocol = table->protocol;
+    for (unsigned state = 0; state < STC_COH_STATE_COUNT; state++) {
+        for (unsigned event = 0; event < STC_COH_PROC_EVENT_COUNT; event++)
+            system->proc_row[state][event] = stc_coh_proc_lookup(
+                &system->table, (stc_coh_state)state, (stc_coh_proc_event)event);
+        for (unsigned bus = 0; bus < STC_COH_BUS_COUNT; bus++)
+            system->snoop_row[state][bus] =
+                stc_coh_snoop_lookup(&system->table, (stc_coh_state)state, (stc_coh_bus)bus);
+    }
     system->line = config->line_bytes;
     system->line_shift = log2_u32(config->line_bytes);
     system->sets = config->size_bytes / (config->ways * config->line_bytes);
@@ -514,10 +542,26 @@ static uint8_t *frame_data(stc_coh_system *system, size_t f)
     return system->data + f * system->line;
 }
 
+/* Frame f of core (holding entry e's block) takes state: the one place a
+ * state is written, so the entry's record of its copies stays true. */
+static void set_state(stc_coh_system *system, unsigned core, size_t f, uint32_t e,
+                      stc_coh_state state)
+{
+    block_entry *entry = &system->entries[e];
+    uint8_t bit = (uint8_t)(1u << core);
+    system->frames[f].state = (uint8_t)state;
+    system->frames[f].entry = e;
+    if (state == STC_COH_I) {
+        entry->held &= (uint8_t)~bit;
+    } else {
+        entry->held |= bit;
+        entry->frame[core] = (uint32_t)f;
+    }
+}
+
 typedef struct {
     bool shared;       /* some snooper asserted the shared line */
     bool supplied;     /* some snooper supplied */
-    uint8_t data[STC_COH_MAX_LINE]; /* what a BusRd/BusRdX requester receives */
 } bus_result;
 
 /* The safety check of the snoop filter (snoop_filter.h): core's filter
@@ -539,18 +583,20 @@ static void filter_unsafe(const stc_coh_system *system, unsigned core, unsigned 
 }
 
 /* Broadcast bus transaction of requester for block (entry e): every other
- * cache probes its tags, every valid copy applies its snoop row. The data a
- * requester would receive is the supplier's copy, else memory before the
- * transaction. BusWB: memory takes wb_data first. */
+ * cache probes its tags, every valid copy applies its snoop row. data (a
+ * BusRd/BusRdX requester's frame, else NULL) receives the supplier's copy,
+ * else memory before the transaction. BusWB: memory takes wb_data first.
+ * The requester's frame is no snooper's, so data may be written early. */
 static void broadcast(stc_coh_system *system, unsigned requester, stc_coh_bus bus, uint32_t e,
-                      const uint8_t *wb_data, bus_result *result)
+                      const uint8_t *wb_data, uint8_t *data, bus_result *result)
 {
     uint8_t *memory = system->memory + (size_t)e * system->line;
     uint64_t block = system->entries[e].block;
     stc_coh_counters *req = &system->counters[requester];
     result->shared = false;
     result->supplied = false;
-    memcpy(result->data, memory, system->line);
+    if (data)
+        memcpy(data, memory, system->line);
     if (bus == STC_COH_BUS_WB) {
         memcpy(memory, wb_data, system->line);
         req->bus_wb++;
@@ -569,14 +615,14 @@ static void broadcast(stc_coh_system *system, unsigned requester, stc_coh_bus bu
             continue;
         }
         snooper->snoop_lookups++;
-        long f = find_frame(system, d, block);
-        if (f < 0) {
+        if (!(system->entries[e].held & (1u << d))) {
             if (filter)
                 stc_sf_probe_missed(filter, block);
             continue; /* I: every table's I rows do nothing */
         }
+        size_t f = system->entries[e].frame[d];
         stc_coh_state state = (stc_coh_state)system->frames[f].state;
-        const stc_coh_snoop_row *row = stc_coh_snoop_lookup(&system->table, state, bus);
+        const stc_coh_snoop_row *row = system->snoop_row[state][bus];
         if (!row || row->impossible) {
             violation(system, STC_COH_VIOL_IMPOSSIBLE, requester, block << system->line_shift, 0, 0,
                       "block 0x%llx: core %u in %s snoops %s (impossible row)",
@@ -584,15 +630,15 @@ static void broadcast(stc_coh_system *system, unsigned requester, stc_coh_bus bu
                       stc_coh_state_name(state), stc_coh_bus_name(bus));
             continue;
         }
-        uint8_t *copy = frame_data(system, (size_t)f);
+        uint8_t *copy = frame_data(system, f);
         if (row->supplies) {
             if (result->supplied)
                 violation(system, STC_COH_VIOL_SUPPLIERS, requester, block << system->line_shift,
                           0, 0, "block 0x%llx: core %u supplies %s too",
                           (unsigned long long)(block << system->line_shift), d,
                           stc_coh_bus_name(bus));
-            else
-                memcpy(result->data, copy, system->line);
+            else if (data)
+                memcpy(data, copy, system->line);
             result->supplied = true;
             snooper->c2c_supplied++;
         }
@@ -611,7 +657,7 @@ static void broadcast(stc_coh_system *system, unsigned requester, stc_coh_bus bu
             lifetime_end(&system->entries[e], d);
             fa_remove(system, d, e);
         }
-        system->frames[f].state = (uint8_t)row->next;
+        set_state(system, d, f, e, row->next);
     }
     if (bus == STC_COH_BUS_RD || bus == STC_COH_BUS_RDX) {
         if (result->supplied)
@@ -631,15 +677,16 @@ static void count_bus(stc_coh_counters *counters, stc_coh_bus bus)
         counters->upgrades++;
 }
 
-static void check_swmr(stc_coh_system *system, unsigned requester, uint64_t block)
+static void check_swmr(stc_coh_system *system, unsigned requester, uint32_t e)
 {
+    const block_entry *entry = &system->entries[e];
+    uint64_t block = entry->block;
     unsigned valid = 0, modified = 0, exclusive = 0, owned = 0;
     for (unsigned c = 0; c < system->config.cores; c++) {
-        long f = find_frame(system, c, block);
-        if (f < 0)
+        if (!(entry->held & (1u << c)))
             continue;
         valid++;
-        stc_coh_state state = (stc_coh_state)system->frames[f].state;
+        stc_coh_state state = (stc_coh_state)system->frames[entry->frame[c]].state;
         modified += state == STC_COH_M;
         exclusive += state == STC_COH_E;
         owned += state == STC_COH_O;
@@ -664,17 +711,18 @@ static int block_access(stc_coh_system *system, unsigned core, stc_coh_op op, ui
                         uint32_t offset, uint32_t len, const uint8_t *value_bytes, uint8_t *loaded)
 {
     stc_coh_counters *counters = &system->counters[core];
-    long found = find_block(system, block, true);
+    long f = find_frame(system, core, block);
+    /* a valid frame names its entry; only a block not held needs the hash */
+    long found = f >= 0 ? (long)system->frames[f].entry : find_block(system, block, true);
     if (found < 0) {
         set_error(system, "out of memory");
         return -1;
     }
     uint32_t e = (uint32_t)found;
     uint64_t addr = (block << system->line_shift) + offset;
-    long f = find_frame(system, core, block);
     stc_coh_state state = f >= 0 ? (stc_coh_state)system->frames[f].state : STC_COH_I;
     stc_coh_proc_event event = op == STC_COH_OP_STORE ? STC_COH_STORE : STC_COH_LOAD;
-    const stc_coh_proc_row *row = stc_coh_proc_lookup(&system->table, state, event);
+    const stc_coh_proc_row *row = system->proc_row[state][event];
     if (!row || row->impossible) {
         violation(system, STC_COH_VIOL_IMPOSSIBLE, core, addr, 0, 0, "%s in %s (impossible row)",
                   stc_coh_proc_event_name(event), stc_coh_state_name(state));
@@ -725,33 +773,23 @@ static int block_access(stc_coh_system *system, unsigned core, stc_coh_op op, ui
         }
         frame *v = &system->frames[victim];
         if (v->state != STC_COH_I) {
-            /* The victim's block has an entry: it was accessed to be here. */
-            long victim_entry = lookup_block(system, v->block);
-            if (victim_entry >= 0)
-                lifetime_end(&system->entries[victim_entry], core);
+            uint32_t victim_entry = v->entry;
+            lifetime_end(&system->entries[victim_entry], core);
             stc_coh_state victim_state = (stc_coh_state)v->state;
-            const stc_coh_proc_row *evict = stc_coh_proc_lookup(&system->table, victim_state,
-                                                                STC_COH_EVICT);
+            const stc_coh_proc_row *evict = system->proc_row[victim_state][STC_COH_EVICT];
             if (!evict || evict->impossible) {
                 violation(system, STC_COH_VIOL_IMPOSSIBLE, core, v->block << system->line_shift, 0,
                           0, "Evict in %s (impossible row)", stc_coh_state_name(victim_state));
-            } else {
-                if (evict->bus != STC_COH_BUS_NONE) {
-                    long ve = find_block(system, v->block, true);
-                    if (ve < 0) {
-                        set_error(system, "out of memory");
-                        return -1;
-                    }
-                    bus_result wb;
-                    count_bus(counters, evict->bus);
-                    broadcast(system, core, evict->bus, (uint32_t)ve, frame_data(system, victim), &wb);
-                    entry = &system->entries[e];
-                }
-                v->state = (uint8_t)evict->next_alone;
+            } else if (evict->bus != STC_COH_BUS_NONE) {
+                bus_result wb;
+                count_bus(counters, evict->bus);
+                broadcast(system, core, evict->bus, victim_entry, frame_data(system, victim), NULL,
+                          &wb);
             }
+            /* Even a broken Evict row frees the frame for the new block:
+             * whatever the row's next state, the victim's copy is gone. */
+            set_state(system, core, victim, victim_entry, STC_COH_I);
         }
-        /* Even a broken Evict row frees the frame for the new block. */
-        v->state = STC_COH_I;
         v->block = block;
         f = (long)victim;
         if (system->filters[core])
@@ -762,14 +800,14 @@ static int block_access(stc_coh_system *system, unsigned core, stc_coh_op op, ui
     if (row->bus != STC_COH_BUS_NONE) {
         bus_result result;
         count_bus(counters, row->bus);
-        broadcast(system, core, row->bus, e, NULL, &result);
-        if (row->bus == STC_COH_BUS_RD || row->bus == STC_COH_BUS_RDX)
-            memcpy(frame_data(system, (size_t)f), result.data, system->line);
+        bool fetches = row->bus == STC_COH_BUS_RD || row->bus == STC_COH_BUS_RDX;
+        broadcast(system, core, row->bus, e, NULL, fetches ? frame_data(system, (size_t)f) : NULL,
+                  &result);
         if (result.shared)
             next = row->next_shared;
     }
-    system->frames[f].state = (uint8_t)next;
     system->frames[f].block = block;
+    set_state(system, core, (size_t)f, e, next);
     system->frames[f].lru = ++system->clock;
 
     uint8_t *copy = frame_data(system, (size_t)f) + offset;
@@ -802,7 +840,7 @@ static int block_access(stc_coh_system *system, unsigned core, stc_coh_op op, ui
                       (unsigned long long)got);
         }
     }
-    check_swmr(system, core, block);
+    check_swmr(system, core, e);
     return 0;
 }
 
