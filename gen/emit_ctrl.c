@@ -66,6 +66,7 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
     stcgen_tokens_set(tokens, "LASTBEAT", "%u'd%u", wib, g->beats_per_line - 1);
     stcgen_tokens_set(tokens, "CB", "%u", cb);
     stcgen_tokens_set(tokens, "CBM1", "%u", cb - 1);
+    stcgen_tokens_set(tokens, "CHW", "%u", cb - 6); /* a counter's bits above its low 6 */
     stcgen_tokens_set(tokens, "ROWHI", "%u", g->bank_shift - 3);
     stcgen_tokens_set(tokens, "ROWLO", "%u", ob - 2);
     stcgen_tokens_set(tokens, "TAGLO", "%u", g->bank_shift - 2);
@@ -73,7 +74,6 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
     stcgen_tokens_set(tokens, "TAGLOWW", "%u", taglow);
     set_pad(tokens, "TAGPAD", 32 - taglow);
     set_pad(tokens, "PPAD", p - 4);
-    set_pad(tokens, "CPAD", cb + 1 - 6);
     set_pad(tokens, "SUBPAD", rb - 2);
     stcgen_tokens_set(tokens, "NOWP", "%s", params->way_prediction ? "1'b0" : "1'b1");
     if (ob > 2) {

@@ -989,22 +989,34 @@ module stc_cache_ctrl #(
     .wdata_i (rs_wdata)
   );
 
-  // Counters: saturate at all ones; cleared by cnt_clear_i.
+  // Counters: saturate at all ones; cleared by cnt_clear_i. An increment
+  // (up to 6 bits) meets only the low 6-bit adder; bit i above it flips
+  // when that adder carries and bits 6 .. i-1 are all ones, a prefix of
+  // the flops alone. So the increment's logic (hit detection, a walk's
+  // popcount) and the upper carry chain run side by side instead of in
+  // series: it was the controller's longest path (ARCHITECTURE.md 15.5).
   wire [31:0] cnt_all [0:NCNT-1];
   genvar gc;
   generate
     for (gc = 0; gc < 20; gc = gc + 1) begin : g_cnt
       reg  [31:0] cnt_q;
-      wire [32:0]   sum = {1'b0, cnt_q} + {27'd0, inc[6*gc +: 6]};
+      reg  [31:6] hi_ones;   // [i]: cnt_q[i-1:6] all ones
+      integer         hb;
+      wire [6:0]      lo_sum  = {1'b0, cnt_q[5:0]} + {1'b0, inc[6*gc +: 6]};
+      wire            hi_full = hi_ones[31] && cnt_q[31];
+      always @* begin
+        hi_ones[6] = 1'b1;
+        for (hb = 7; hb <= 31; hb = hb + 1) hi_ones[hb] = hi_ones[hb - 1] && cnt_q[hb - 1];
+      end
       always @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) begin
           cnt_q <= 32'd0;
         end else if (cnt_clear_i) begin
           cnt_q <= 32'd0;
-        end else if (sum[32]) begin
+        end else if (lo_sum[6] && hi_full) begin
           cnt_q <= {32{1'b1}};
         end else begin
-          cnt_q <= sum[31:0];
+          cnt_q <= {cnt_q[31:6] ^ ({26{lo_sum[6]}} & hi_ones), lo_sum[5:0]};
         end
       end
       assign cnt_all[gc] = cnt_q;
