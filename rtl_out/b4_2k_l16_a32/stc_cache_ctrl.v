@@ -994,7 +994,7 @@ module stc_cache_ctrl #(
   // when that adder carries and bits 6 .. i-1 are all ones, a prefix of
   // the flops alone. So the increment's logic (hit detection, a walk's
   // popcount) and the upper carry chain run side by side instead of in
-  // series: it was the controller's longest path (ARCHITECTURE.md 15.5).
+  // series: it was the controller's longest path (ARCHITECTURE.md 15.2).
   wire [31:0] cnt_all [0:NCNT-1];
   genvar gc;
   generate
