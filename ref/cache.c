@@ -347,85 +347,115 @@ static void touch_logical_line(stc_cache *cache, unsigned bank, unsigned row)
     }
 }
 
-/* One access inside one physical line, already validated. result may be
- * NULL (trace simulation), which skips the bookkeeping only it needs.
- * Returns whether the access hit; adds its cycles to *cycles. */
-/* Inlined into each caller so the tag-only trace path (with_data a
- * constant false) loses every data branch. */
+/* access_piece and its helpers are inlined into each caller so the
+ * tag-only trace path (with_data a constant false) loses every data
+ * branch. */
 #if defined(__GNUC__)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define ALWAYS_INLINE inline
 #endif
-static ALWAYS_INLINE bool access_piece(stc_cache *cache, stc_op op, uint64_t addr, unsigned bytes,
-                                       const uint8_t *write_data, const uint8_t *write_mask,
-                                       uint8_t *read_data, stc_access_result *result,
-                                       unsigned *cycles, const bool with_data)
+
+/* Where an access found its physical line, and what finding it took. */
+typedef struct {
+    bool repeat;     /* the previous access's line: its bank, no lookup, recency kept */
+    int hit_bank;    /* the candidate bank holding the line, or -1 (a miss) */
+    unsigned probes; /* 1, or 2 when way prediction's first probe failed */
+    bool predicted;  /* way prediction on and its first probe hit */
+} line_lookup;
+
+/* Way prediction probes the most recent candidate first (for a repeat,
+ * the previous access's bank, already the most recent); a hit elsewhere
+ * and a miss take a second probe. Counts which probe hit. */
+static ALWAYS_INLINE void predict_way(stc_cache *cache, uint64_t tag, unsigned row,
+                                      line_lookup *found)
 {
-    const stc_geometry *geometry = &cache->geometry;
-    uint64_t tag = tag_of(cache, addr);
-    unsigned row = row_of(cache, addr);
-    uint64_t line_number = addr >> geometry->offset_bits;
-    bool repeat = cache->last_valid && cache->last_line == line_number;
-    int hit_bank = repeat ? (int)cache->last_bank : find_bank(cache, tag, row);
     stc_counters *counters = &cache->counters;
-    unsigned probes = 1;
-    bool predicted = false;
-
-    if (cache->config.way_predict) {
-        unsigned predicted_bank =
-            repeat ? cache->last_bank : most_recent_candidate(cache, tag, row);
-        if (hit_bank >= 0 && (unsigned)hit_bank == predicted_bank) {
-            predicted = true;
-            counters->first_probe_hits++;
-        } else {
-            probes = 2;
-            if (hit_bank >= 0) {
-                counters->second_probe_hits++;
-            }
-        }
-    }
-    unsigned access_cycles = probes;
-    if (cache->track_depths && hit_bank >= 0) {
-        cache->depth_hits[repeat ? 0 : recency_depth(cache, tag, row, (unsigned)hit_bank)]++;
-    }
-
-    unsigned bank;
-    stc_access_result fill = {0};
-    if (hit_bank >= 0) {
-        bank = (unsigned)hit_bank;
+    unsigned predicted_bank =
+        found->repeat ? cache->last_bank : most_recent_candidate(cache, tag, row);
+    if (found->hit_bank >= 0 && (unsigned)found->hit_bank == predicted_bank) {
+        found->predicted = true;
+        counters->first_probe_hits++;
     } else {
-        unsigned first_row = row & ~(cache->config.sublines - 1);
-        bank = choose_victim(cache, tag, first_row);
-        access_cycles += fill_logical_line(cache, addr, bank, &fill) +
-                         (unsigned)stc_miss_controller_cycles(cache->config.sublines, fill.bursts,
-                                                               fill.writebacks);
-        counters->misses++;
-        if (op == STC_OP_WRITE) {
-            counters->write_misses++;
-        } else {
-            counters->read_misses++;
+        found->probes = 2;
+        if (found->hit_bank >= 0) {
+            counters->second_probe_hits++;
         }
-        counters->fills += fill.fills;
-        counters->fill_bursts += fill.bursts;
-        counters->writebacks += fill.writebacks;
     }
+}
 
-    size_t slot = slot_index(cache, bank, row);
-    if (with_data && cache->has_data) {
-        unsigned offset = (unsigned)addr & (geometry->line_bytes - 1);
-        uint8_t *line = cache->data + slot * geometry->line_bytes + offset;
-        if (read_data && op != STC_OP_WRITE) {
-            memcpy(read_data, line, bytes);
-        }
-        if (op != STC_OP_READ) {
-            for (unsigned byte = 0; byte < bytes; byte++) {
-                if (!write_mask || write_mask[byte]) {
-                    line[byte] = write_data[byte];
-                }
+/* The lookup of (tag, row), line line_number: the tag compare (skipped for
+ * a repeat of the previous access's line), way prediction's probes and a
+ * hit's depth in its set's LRU stack. */
+static ALWAYS_INLINE line_lookup look_up_line(stc_cache *cache, uint64_t tag, unsigned row,
+                                              uint64_t line_number)
+{
+    line_lookup found = {.probes = 1};
+    found.repeat = cache->last_valid && cache->last_line == line_number;
+    found.hit_bank = found.repeat ? (int)cache->last_bank : find_bank(cache, tag, row);
+    if (cache->config.way_predict) {
+        predict_way(cache, tag, row, &found);
+    }
+    if (cache->track_depths && found.hit_bank >= 0) {
+        cache->depth_hits[found.repeat ? 0
+                                       : recency_depth(cache, tag, row, (unsigned)found.hit_bank)]++;
+    }
+    return found;
+}
+
+/* A miss of the physical line of addr (tag, row): the victim bank takes
+ * the logical line (writebacks, then fill bursts; *fill has their counts)
+ * and the miss is counted. Returns the victim bank; adds the memory's and
+ * the controller's cycles to *access_cycles. */
+static ALWAYS_INLINE unsigned serve_miss(stc_cache *cache, stc_op op, uint64_t addr, uint64_t tag,
+                                         unsigned row, stc_access_result *fill,
+                                         unsigned *access_cycles)
+{
+    stc_counters *counters = &cache->counters;
+    unsigned first_row = row & ~(cache->config.sublines - 1);
+    unsigned bank = choose_victim(cache, tag, first_row);
+    /* The controller's cycles depend on the fill's bursts and writebacks:
+     * the fill must be done before they are computed. */
+    unsigned memory_wait = fill_logical_line(cache, addr, bank, fill);
+    *access_cycles += memory_wait + (unsigned)stc_miss_controller_cycles(
+                                        cache->config.sublines, fill->bursts, fill->writebacks);
+    counters->misses++;
+    if (op == STC_OP_WRITE) {
+        counters->write_misses++;
+    } else {
+        counters->read_misses++;
+    }
+    counters->fills += fill->fills;
+    counters->fill_bursts += fill->bursts;
+    counters->writebacks += fill->writebacks;
+    return bank;
+}
+
+/* The access's bytes at offset in slot's line: a read or modify returns
+ * them (before its write), a write or modify stores the enabled ones. */
+static ALWAYS_INLINE void transfer_bytes(stc_cache *cache, stc_op op, size_t slot, unsigned offset,
+                                         unsigned bytes, const uint8_t *write_data,
+                                         const uint8_t *write_mask, uint8_t *read_data)
+{
+    uint8_t *line = cache->data + slot * cache->geometry.line_bytes + offset;
+    if (read_data && op != STC_OP_WRITE) {
+        memcpy(read_data, line, bytes);
+    }
+    if (op != STC_OP_READ) {
+        for (unsigned byte = 0; byte < bytes; byte++) {
+            if (!write_mask || write_mask[byte]) {
+                line[byte] = write_data[byte];
             }
         }
     }
+}
+
+/* After the data: a write dirties the line; the logical line becomes the
+ * most recent in bank (a repeat's already is); the line is remembered so
+ * the next access can skip its lookup. */
+static ALWAYS_INLINE void note_use(stc_cache *cache, stc_op op, size_t slot, unsigned bank,
+                                   unsigned row, uint64_t line_number, bool repeat)
+{
     if (op != STC_OP_READ) {
         cache->flags[slot] |= SLOT_DIRTY;
     }
@@ -435,7 +465,11 @@ static ALWAYS_INLINE bool access_piece(stc_cache *cache, stc_op op, uint64_t add
     cache->last_valid = true;
     cache->last_line = line_number;
     cache->last_bank = bank;
+}
 
+/* The counters every access adds to, hit or miss. */
+static ALWAYS_INLINE void count_access(stc_counters *counters, stc_op op, unsigned access_cycles)
+{
     counters->accesses++;
     if (op != STC_OP_WRITE) {
         counters->reads++;
@@ -444,18 +478,57 @@ static ALWAYS_INLINE bool access_piece(stc_cache *cache, stc_op op, uint64_t add
         counters->writes++;
     }
     counters->cycles += access_cycles;
+}
+
+/* What one access did, as stc_cache_access returns it (cache.h). */
+static void report_access(stc_access_result *result, const line_lookup *found, unsigned bank,
+                          unsigned access_cycles, const stc_access_result *fill)
+{
+    result->hit = found->hit_bank >= 0;
+    result->predicted = found->predicted;
+    result->bank = bank;
+    result->probes = found->probes;
+    result->cycles = access_cycles;
+    result->fills = fill->fills;
+    result->bursts = fill->bursts;
+    result->writebacks = fill->writebacks;
+}
+
+/* One access inside one physical line, already validated. result may be
+ * NULL (trace simulation), which skips the bookkeeping only it needs.
+ * Returns whether the access hit; adds its cycles to *cycles. */
+static ALWAYS_INLINE bool access_piece(stc_cache *cache, stc_op op, uint64_t addr, unsigned bytes,
+                                       const uint8_t *write_data, const uint8_t *write_mask,
+                                       uint8_t *read_data, stc_access_result *result,
+                                       unsigned *cycles, const bool with_data)
+{
+    const stc_geometry *geometry = &cache->geometry;
+    uint64_t tag = tag_of(cache, addr);
+    unsigned row = row_of(cache, addr);
+    uint64_t line_number = addr >> geometry->offset_bits;
+    line_lookup found = look_up_line(cache, tag, row, line_number);
+    unsigned access_cycles = found.probes;
+
+    unsigned bank;
+    stc_access_result fill = {0};
+    if (found.hit_bank >= 0) {
+        bank = (unsigned)found.hit_bank;
+    } else {
+        bank = serve_miss(cache, op, addr, tag, row, &fill, &access_cycles);
+    }
+
+    size_t slot = slot_index(cache, bank, row);
+    if (with_data && cache->has_data) {
+        transfer_bytes(cache, op, slot, (unsigned)addr & (geometry->line_bytes - 1), bytes,
+                       write_data, write_mask, read_data);
+    }
+    note_use(cache, op, slot, bank, row, line_number, found.repeat);
+    count_access(&cache->counters, op, access_cycles);
     *cycles += access_cycles;
     if (result) {
-        result->hit = hit_bank >= 0;
-        result->predicted = predicted;
-        result->bank = bank;
-        result->probes = probes;
-        result->cycles = access_cycles;
-        result->fills = fill.fills;
-        result->bursts = fill.bursts;
-        result->writebacks = fill.writebacks;
+        report_access(result, &found, bank, access_cycles, &fill);
     }
-    return hit_bank >= 0;
+    return found.hit_bank >= 0;
 }
 
 int stc_cache_access(stc_cache *cache, stc_op op, uint64_t addr, unsigned bytes,

@@ -705,6 +705,148 @@ static void check_swmr(stc_coh_system *system, unsigned requester, uint32_t e)
                   exclusive, owned);
 }
 
+/* A block access whose processor row says miss: counted in exactly one miss
+ * class (coherent.h), and the lifetime it starts opened. had_copy: core
+ * still holds a valid copy of the block. */
+static void count_miss(stc_coh_counters *counters, block_entry *entry, unsigned core,
+                       uint64_t words, bool fa_hit, bool had_copy)
+{
+    uint8_t core_bit = (uint8_t)(1u << core);
+    counters->misses++;
+    bool compulsory = !(entry->seen & core_bit);
+    bool coherence = !compulsory && (entry->lost & core_bit);
+    if (compulsory)
+        counters->miss_compulsory++;
+    else if (coherence) {
+        if (entry->others_wrote[core] & words)
+            counters->miss_true_sharing++;
+        else
+            counters->miss_false_sharing++;
+    } else if (fa_hit)
+        counters->miss_conflict++;
+    else
+        counters->miss_capacity++;
+    entry->lost &= (uint8_t)~core_bit;
+    entry->others_wrote[core] = 0;
+    if (had_copy) /* a table that misses on a valid copy: that copy's lifetime ends here */
+        lifetime_end(entry, core);
+    lifetime_begin(counters, entry, core, compulsory, coherence);
+}
+
+/* The frame of block's set in core's cache that a fill takes: the
+ * lowest-numbered free way, else the least recent (coherent.h). */
+static size_t choose_victim(const stc_coh_system *system, unsigned core, uint64_t block)
+{
+    size_t victim = frame_index(system, core, block, 0);
+    for (uint32_t w = 0; w < system->config.ways; w++) {
+        size_t candidate = frame_index(system, core, block, w);
+        if (system->frames[candidate].state == STC_COH_I)
+            return candidate;
+        if (system->frames[candidate].lru < system->frames[victim].lru)
+            victim = candidate;
+    }
+    return victim;
+}
+
+/* Core's valid copy in frame victim leaves the cache: its lifetime ends,
+ * its Evict row runs (a BusWB carries its data to memory) and the frame
+ * is freed. */
+static void evict_frame(stc_coh_system *system, unsigned core, size_t victim)
+{
+    frame *v = &system->frames[victim];
+    uint32_t victim_entry = v->entry;
+    lifetime_end(&system->entries[victim_entry], core);
+    stc_coh_state victim_state = (stc_coh_state)v->state;
+    const stc_coh_proc_row *evict = system->proc_row[victim_state][STC_COH_EVICT];
+    if (!evict || evict->impossible) {
+        violation(system, STC_COH_VIOL_IMPOSSIBLE, core, v->block << system->line_shift, 0, 0,
+                  "Evict in %s (impossible row)", stc_coh_state_name(victim_state));
+    } else if (evict->bus != STC_COH_BUS_NONE) {
+        bus_result wb;
+        count_bus(&system->counters[core], evict->bus);
+        broadcast(system, core, evict->bus, victim_entry, frame_data(system, victim), NULL, &wb);
+    }
+    /* Even a broken Evict row frees the frame for the new block:
+     * whatever the row's next state, the victim's copy is gone. */
+    set_state(system, core, victim, victim_entry, STC_COH_I);
+}
+
+/* A frame of core for block, which core does not hold: the victim,
+ * evicted first if valid, tagged with block. Its state stays I until the
+ * request's next state is known. */
+static size_t allocate_frame(stc_coh_system *system, unsigned core, uint64_t block)
+{
+    size_t victim = choose_victim(system, core, block);
+    if (system->frames[victim].state != STC_COH_I)
+        evict_frame(system, core, victim);
+    system->frames[victim].block = block;
+    if (system->filters[core])
+        stc_sf_fill(system->filters[core], block);
+    return victim;
+}
+
+/* The processor row's bus transaction for entry e, if it has one (a BusRd
+ * or BusRdX brings the data into frame f). Returns the requester's next
+ * state: next_shared only if a snooper asserted the shared line. */
+static stc_coh_state issue_request(stc_coh_system *system, unsigned core,
+                                   const stc_coh_proc_row *row, uint32_t e, size_t f)
+{
+    stc_coh_state next = row->next_alone;
+    if (row->bus != STC_COH_BUS_NONE) {
+        bus_result result;
+        count_bus(&system->counters[core], row->bus);
+        bool fetches = row->bus == STC_COH_BUS_RD || row->bus == STC_COH_BUS_RDX;
+        broadcast(system, core, row->bus, e, NULL, fetches ? frame_data(system, f) : NULL,
+                  &result);
+        if (result.shared)
+            next = row->next_shared;
+    }
+    return next;
+}
+
+/* A store of core writes its copy (frame f) and the shadow; the words it
+ * writes are news to every other core, for both miss classifications. */
+static void store_bytes(stc_coh_system *system, unsigned core, uint32_t e, size_t f,
+                        uint32_t offset, uint32_t len, const uint8_t *value_bytes, uint64_t words)
+{
+    block_entry *entry = &system->entries[e];
+    memcpy(frame_data(system, f) + offset, value_bytes, len);
+    memcpy(system->shadow + (size_t)e * system->line + offset, value_bytes, len);
+    for (unsigned d = 0; d < system->config.cores; d++) {
+        if (d == core)
+            continue;
+        if (entry->lost & (1u << d))
+            entry->others_wrote[d] |= words;
+        /* New to d whether its copy is invalid, evicted or never
+         * fetched (a compulsory miss clears it) */
+        entry->unseen[d] |= words;
+    }
+}
+
+/* A load of core reads its copy (frame f, now in state) into loaded; the
+ * bytes must be the shadow's (the last store's), else a DATA violation
+ * names the first byte that differs. */
+static void load_bytes(stc_coh_system *system, unsigned core, uint32_t e, size_t f,
+                       uint32_t offset, uint32_t len, stc_coh_state state, uint8_t *loaded)
+{
+    uint64_t addr = (system->entries[e].block << system->line_shift) + offset;
+    const uint8_t *copy = frame_data(system, f) + offset;
+    const uint8_t *shadow = system->shadow + (size_t)e * system->line + offset;
+    memcpy(loaded, copy, len);
+    if (memcmp(copy, shadow, len) == 0)
+        return;
+    uint32_t i = 0;
+    while (copy[i] == shadow[i])
+        i++;
+    uint32_t shown = len - i < 8 ? len - i : 8;
+    uint64_t expected = bytes_le(shadow + i, shown);
+    uint64_t got = bytes_le(copy + i, shown);
+    violation(system, STC_COH_VIOL_DATA, core, addr + i, expected, got,
+              "load 0x%llx (%u bytes at 0x%llx, %s): expected 0x%llx got 0x%llx",
+              (unsigned long long)addr, len, (unsigned long long)(addr + i),
+              stc_coh_state_name(state), (unsigned long long)expected, (unsigned long long)got);
+}
+
 /* One access of core to bytes [offset, offset + len) of block; value_bytes
  * is the store's data (already positioned), loaded the load's result. */
 static int block_access(stc_coh_system *system, unsigned core, stc_coh_op op, uint64_t block,
@@ -719,127 +861,36 @@ static int block_access(stc_coh_system *system, unsigned core, stc_coh_op op, ui
         return -1;
     }
     uint32_t e = (uint32_t)found;
-    uint64_t addr = (block << system->line_shift) + offset;
     stc_coh_state state = f >= 0 ? (stc_coh_state)system->frames[f].state : STC_COH_I;
     stc_coh_proc_event event = op == STC_COH_OP_STORE ? STC_COH_STORE : STC_COH_LOAD;
     const stc_coh_proc_row *row = system->proc_row[state][event];
     if (!row || row->impossible) {
-        violation(system, STC_COH_VIOL_IMPOSSIBLE, core, addr, 0, 0, "%s in %s (impossible row)",
-                  stc_coh_proc_event_name(event), stc_coh_state_name(state));
+        violation(system, STC_COH_VIOL_IMPOSSIBLE, core, (block << system->line_shift) + offset,
+                  0, 0, "%s in %s (impossible row)", stc_coh_proc_event_name(event),
+                  stc_coh_state_name(state));
         return 0;
     }
     block_entry *entry = &system->entries[e];
-    uint8_t core_bit = (uint8_t)(1u << core);
     bool fa_hit = fa_access(system, core, e);
 
     uint64_t words = word_mask(offset, len);
-    if (row->hit) {
+    if (row->hit)
         counters->hits++;
-    } else {
-        counters->misses++;
-        bool compulsory = !(entry->seen & core_bit);
-        bool coherence = !compulsory && (entry->lost & core_bit);
-        if (compulsory)
-            counters->miss_compulsory++;
-        else if (coherence) {
-            if (entry->others_wrote[core] & words)
-                counters->miss_true_sharing++;
-            else
-                counters->miss_false_sharing++;
-        } else if (fa_hit)
-            counters->miss_conflict++;
-        else
-            counters->miss_capacity++;
-        entry->lost &= (uint8_t)~core_bit;
-        entry->others_wrote[core] = 0;
-        if (f >= 0) /* a table that misses on a valid copy: that copy's lifetime ends here */
-            lifetime_end(entry, core);
-        lifetime_begin(counters, entry, core, compulsory, coherence);
-    }
+    else
+        count_miss(counters, entry, core, words, fa_hit, f >= 0);
     lifetime_access(counters, entry, core, words);
-    entry->seen |= core_bit;
+    entry->seen |= (uint8_t)(1u << core);
 
-    if (f < 0) {
-        /* A frame: the lowest-numbered free way, else the least recent. */
-        size_t victim = frame_index(system, core, block, 0);
-        for (uint32_t w = 0; w < system->config.ways; w++) {
-            size_t candidate = frame_index(system, core, block, w);
-            if (system->frames[candidate].state == STC_COH_I) {
-                victim = candidate;
-                break;
-            }
-            if (system->frames[candidate].lru < system->frames[victim].lru)
-                victim = candidate;
-        }
-        frame *v = &system->frames[victim];
-        if (v->state != STC_COH_I) {
-            uint32_t victim_entry = v->entry;
-            lifetime_end(&system->entries[victim_entry], core);
-            stc_coh_state victim_state = (stc_coh_state)v->state;
-            const stc_coh_proc_row *evict = system->proc_row[victim_state][STC_COH_EVICT];
-            if (!evict || evict->impossible) {
-                violation(system, STC_COH_VIOL_IMPOSSIBLE, core, v->block << system->line_shift, 0,
-                          0, "Evict in %s (impossible row)", stc_coh_state_name(victim_state));
-            } else if (evict->bus != STC_COH_BUS_NONE) {
-                bus_result wb;
-                count_bus(counters, evict->bus);
-                broadcast(system, core, evict->bus, victim_entry, frame_data(system, victim), NULL,
-                          &wb);
-            }
-            /* Even a broken Evict row frees the frame for the new block:
-             * whatever the row's next state, the victim's copy is gone. */
-            set_state(system, core, victim, victim_entry, STC_COH_I);
-        }
-        v->block = block;
-        f = (long)victim;
-        if (system->filters[core])
-            stc_sf_fill(system->filters[core], block);
-    }
+    size_t held = f >= 0 ? (size_t)f : allocate_frame(system, core, block);
+    stc_coh_state next = issue_request(system, core, row, e, held);
+    system->frames[held].block = block;
+    set_state(system, core, held, e, next);
+    system->frames[held].lru = ++system->clock;
 
-    stc_coh_state next = row->next_alone;
-    if (row->bus != STC_COH_BUS_NONE) {
-        bus_result result;
-        count_bus(counters, row->bus);
-        bool fetches = row->bus == STC_COH_BUS_RD || row->bus == STC_COH_BUS_RDX;
-        broadcast(system, core, row->bus, e, NULL, fetches ? frame_data(system, (size_t)f) : NULL,
-                  &result);
-        if (result.shared)
-            next = row->next_shared;
-    }
-    system->frames[f].block = block;
-    set_state(system, core, (size_t)f, e, next);
-    system->frames[f].lru = ++system->clock;
-
-    uint8_t *copy = frame_data(system, (size_t)f) + offset;
-    uint8_t *shadow = system->shadow + (size_t)e * system->line + offset;
-    if (op == STC_COH_OP_STORE) {
-        memcpy(copy, value_bytes, len);
-        memcpy(shadow, value_bytes, len);
-        for (unsigned d = 0; d < system->config.cores; d++) {
-            if (d == core)
-                continue;
-            if (entry->lost & (1u << d))
-                entry->others_wrote[d] |= words;
-            /* New to d whether its copy is invalid, evicted or never
-             * fetched (a compulsory miss clears it) */
-            entry->unseen[d] |= words;
-        }
-    } else {
-        memcpy(loaded, copy, len);
-        if (memcmp(copy, shadow, len) != 0) {
-            uint32_t i = 0;
-            while (copy[i] == shadow[i])
-                i++;
-            uint32_t shown = len - i < 8 ? len - i : 8;
-            uint64_t expected = bytes_le(shadow + i, shown);
-            uint64_t got = bytes_le(copy + i, shown);
-            violation(system, STC_COH_VIOL_DATA, core, addr + i, expected, got,
-                      "load 0x%llx (%u bytes at 0x%llx, %s): expected 0x%llx got 0x%llx",
-                      (unsigned long long)addr, len, (unsigned long long)(addr + i),
-                      stc_coh_state_name(next), (unsigned long long)expected,
-                      (unsigned long long)got);
-        }
-    }
+    if (op == STC_COH_OP_STORE)
+        store_bytes(system, core, e, held, offset, len, value_bytes, words);
+    else
+        load_bytes(system, core, e, held, offset, len, next, loaded);
     check_swmr(system, core, e);
     return 0;
 }
