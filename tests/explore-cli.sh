@@ -3,8 +3,9 @@
 # message naming the option or file and nothing on stdout; a small real run
 # on the project's traces gives the same JSON for --jobs 1 and --jobs 2,
 # the plain stcsim sweep's cheapest configurations, a front no point of
-# which is dominated, and stcgen commands that stcgen accepts (and refuses
-# for every geometry the explorer skipped).
+# which is dominated, stcgen commands that stcgen accepts (and refuses
+# for every geometry the explorer skipped), and the front's figure
+# (scripts/explore-plot.sh).
 # Usage: explore-cli.sh STCSIM STCGEN [TRACES_DIR]   (default build/traces)
 set -u
 STCSIM=${1:?usage: explore-cli.sh STCSIM STCGEN [TRACES_DIR]}
@@ -181,6 +182,36 @@ if "$STCSIM" explore --tuned --banks 4 --bank-bytes 2048 --line-bytes 16 --limit
 else
     fail "--tuned differs from stcsim tune --mode hardware"
 fi
+
+# The figure (scripts/explore-plot.sh, gnuplot; make test installs it for
+# the paper): an SVG, the same bytes twice, every front point numbered
+# (the numbers that are not powers of two, which the log axes' ticks
+# could also print); bad usage refused with exit 2 and no file.
+plot=scripts/explore-plot.sh
+if "$STCSIM" explore --banks 1,2,4 --bank-bytes 1024,2048 --limit 50000 --json "${traces[@]}" \
+    >"$work/plot.json" && "$plot" "$work/plot.json" "$work/a.svg" && "$plot" "$work/plot.json" "$work/b.svg" &&
+    cmp -s "$work/a.svg" "$work/b.svg" && grep -q '<svg' "$work/a.svg" &&
+    grep -q 'Which cache to generate' "$work/a.svg"; then
+    labels_ok=1
+    for ((k = 3; k <= $(jq '.front | length' "$work/plot.json"); k++)); do
+        ((k & (k - 1))) || continue
+        grep -q "<text>$k</text>" "$work/a.svg" || { labels_ok=0; fail "plot: front point $k not numbered"; }
+    done
+    [ "$labels_ok" -eq 1 ] && pass
+else
+    fail "plot: scripts/explore-plot.sh on an explore report"
+fi
+"$STCSIM" --json -c 8K_4W_32B --limit 1000 "$t0" >"$work/not-explore.json" 2>/dev/null
+for bad in "$work/plot.json $work/c.txt" "$work/missing.json $work/c.svg" "$work/not-explore.json $work/c.svg"; do
+    status=0
+    # shellcheck disable=SC2086
+    "$plot" $bad >/dev/null 2>"$work/err" || status=$?
+    if [ "$status" -eq 2 ] && [ -s "$work/err" ] && [ ! -e "$work/c.svg" ] && [ ! -e "$work/c.txt" ]; then
+        pass
+    else
+        fail "plot $bad: exit $status, want 2 with a message and no file"
+    fi
+done
 
 echo "explore-cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
