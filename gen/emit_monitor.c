@@ -69,6 +69,27 @@ static void emit_counts_list(stcgen_text *text, const stcgen_params *params)
     }
 }
 
+/* Simulation only: the rows stage 1 wrote back, which the lockstep test
+ * compares with the model's stc_monitor_row_writes (ARCHITECTURE.md
+ * 17.6): the write skipping the model charges no energy for is checked in
+ * the RTL, not assumed. */
+static void emit_sim_row_writes(stcgen_text *text, const stcgen_params *params)
+{
+    stcgen_text_raw(text, "\n`ifndef SYNTHESIS\n");
+    stcgen_text_raw(text, "  // Simulation only: rows stage 1 wrote back (the arrays' write strobes),\n");
+    stcgen_text_raw(text, "  // this cycle's included as in cnt_o; the lockstep test reads it.\n");
+    stcgen_text_raw(text, "  reg  [31:0] sim_row_writes_q;\n");
+    stcgen_text_raw(text, "  wire [31:0] sim_row_writes_d = sim_row_writes_q + (!s1_array_q ? 32'd0 :");
+    for (unsigned index = 0; index < params->monitor_maps; index++) {
+        stcgen_text_raw(text, "\n                                  %s{31'd0, m%u_req && m%u_we}",
+                        index ? "+ " : "  ", index, index);
+    }
+    stcgen_text_raw(text, ");\n");
+    stcgen_text_raw(text, "  initial sim_row_writes_q = 32'd0;\n");
+    stcgen_text_raw(text, "  always @(posedge clk_i) sim_row_writes_q <= sim_row_writes_d;\n");
+    stcgen_text_raw(text, "`endif\n");
+}
+
 static void emit_stage0(stcgen_text *text, const stcgen_params *params)
 {
     unsigned lw = params->monitor_line_bits;
@@ -288,5 +309,6 @@ void stcgen_emit_monitor(stcgen_text *text, const stcgen_file *file, const stcge
     }
     emit_counts(text, params);
     emit_flops(text, params);
+    emit_sim_row_writes(text, params);
     stcgen_text_raw(text, "\nendmodule\n\n`resetall\n");
 }

@@ -272,8 +272,18 @@ void stcgen_emit_monitor_map(stcgen_text *text, const stcgen_params *params, uns
     } else {
         stcgen_text_raw(text, "  wire        m%u_clear = walk;\n", index);
     }
-    stcgen_text_raw(text, "  wire        m%u_req  = array_rd || m%u_clear || s1_array_q;\n", index,
-                    index);
+    /* A depth-0 hit that leaves entry 0's dirty state as it was leaves the
+     * whole row as it was (nothing moves): its write is skipped, which
+     * saves the write energy the model charges only for changed rows
+     * (ref/monitor.h stc_monitor_row_writes). Entry 0 equal implies that
+     * hit: the row stage 1 writes has a valid entry 0 with this tag. */
+    stcgen_text_raw(text, "  // Stage 1 writes the row back only if it changed: a row whose entry 0\n");
+    stcgen_text_raw(text, "  // (valid, this tag, its dirty state) stays as read was a depth-0 hit.\n");
+    stcgen_text_raw(text, "  wire        m%u_keep = (m%u_wdata[%u:0] == m%u_row[%u:0]);\n", index, index,
+                    map->entry_bits - 1, index, map->entry_bits - 1);
+    stcgen_text_raw(text,
+                    "  wire        m%u_req  = array_rd || m%u_clear || (s1_array_q && !m%u_keep);\n",
+                    index, index, index);
     stcgen_text_raw(text, "  wire        m%u_we   = !array_rd;\n", index);
     stcgen_text_raw(text,
                     "  wire [%u:0]  m%u_addr = s1_array_q ? m%u_row_wr : walk ? clear_row[%u:0] : "

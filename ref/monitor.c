@@ -41,6 +41,7 @@ typedef struct {
     uint64_t bucket_hits[BUCKETS];
     uint64_t stack_misses;   /* absent from every depth: a miss for every ways */
     uint64_t writebacks[BUCKETS]; /* [i]: dirty physical lines the 2^i-way cache evicted */
+    uint64_t row_writes;     /* array accesses that changed this mapping's row */
 } mapping;
 
 struct stc_monitor {
@@ -171,7 +172,12 @@ static void age_entry(mapping *map, uint8_t *dirty_from, unsigned depth)
     }
 }
 
-static void observe_mapping(mapping *map, uint64_t addr, unsigned offset_bits, bool write)
+/* One watched access in one mapping; array: it reads and may write the
+ * row (not a repeat counted without the arrays). A depth-0 hit that leaves
+ * the line's dirty state as it was leaves the whole row unchanged, and the
+ * hardware does not write it back (row_writes counts the others). */
+static void observe_mapping(mapping *map, uint64_t addr, unsigned offset_bits, bool write,
+                            bool array)
 {
     uint64_t line = addr >> map->line_shift;
     uint64_t set = line & (map->sets - 1);
@@ -186,6 +192,7 @@ static void observe_mapping(mapping *map, uint64_t addr, unsigned offset_bits, b
         depth++;
     }
     uint8_t found[STC_MAX_SUBLINES];
+    bool hit_at_top = depth == 0;
     if (depth < map->ways) {
         map->bucket_hits[depth_bucket(depth)]++;
         /* Caches of depth ways or fewer missed and refilled it clean. */
@@ -214,6 +221,10 @@ static void observe_mapping(mapping *map, uint64_t addr, unsigned offset_bits, b
     }
     if (write) {
         found[subline] = 1;
+    }
+    bool unchanged = hit_at_top && memcmp(dirty, found, STC_MAX_SUBLINES) == 0;
+    if (array && !unchanged) {
+        map->row_writes++;
     }
     valid[0] = true;
     lines[0] = line;
@@ -296,7 +307,8 @@ void stc_monitor_observe(stc_monitor *monitor, uint64_t addr, bool write)
     monitor->lookups++;
     uint64_t physical_line = addr >> monitor->geometry.offset_bits;
     bool repeat = monitor->have_last && physical_line == monitor->last_line;
-    if (!repeat || (write && !monitor->last_dirty)) {
+    bool array = !repeat || (write && !monitor->last_dirty);
+    if (array) {
         monitor->array_accesses++;
     }
     monitor->last_dirty = (repeat && monitor->last_dirty) || write;
@@ -307,7 +319,7 @@ void stc_monitor_observe(stc_monitor *monitor, uint64_t addr, bool write)
     uint64_t limit = (uint64_t)1 << monitor->shape.counter_bits;
     for (size_t index = 0; index < monitor->mapping_count; index++) {
         mapping *map = &monitor->mappings[index];
-        observe_mapping(map, addr, monitor->geometry.offset_bits, write);
+        observe_mapping(map, addr, monitor->geometry.offset_bits, write, array);
         full = full || counts_reach(map, limit);
     }
     if (monitor->shape.counter_bits && (full || monitor->watched >= limit)) {
@@ -355,6 +367,11 @@ uint64_t stc_monitor_lookups(const stc_monitor *monitor)
 uint64_t stc_monitor_array_accesses(const stc_monitor *monitor)
 {
     return monitor->array_accesses;
+}
+
+uint64_t stc_monitor_row_writes(const stc_monitor *monitor, size_t array)
+{
+    return array < monitor->mapping_count ? monitor->mappings[array].row_writes : 0;
 }
 
 size_t stc_monitor_counts(const stc_monitor *monitor, uint64_t *counts, size_t max)

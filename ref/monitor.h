@@ -143,6 +143,11 @@ size_t stc_monitor_arrays(const stc_monitor *monitor, stc_monitor_array *arrays,
  * line already did). */
 uint64_t stc_monitor_lookups(const stc_monitor *monitor);
 uint64_t stc_monitor_array_accesses(const stc_monitor *monitor);
+/* Of those, the ones that wrote array `array` (stc_monitor_arrays' order)
+ * back: a depth-0 hit that leaves the line's dirty state as it was leaves
+ * the row unchanged, and the hardware skips its write (ARCHITECTURE.md
+ * 17.3). 0 for an index beyond the arrays. */
+uint64_t stc_monitor_row_writes(const stc_monitor *monitor, size_t array);
 
 /* Observed accesses the clear walk leaves unwatched after creation and
  * after each rotation: the rows of the largest array (0 without the walk). */

@@ -668,21 +668,25 @@ static void charge_monitor(stc_tuned_cache *tuned)
 {
     stc_monitor_array arrays[STC_MONITOR_MAX_ARRAYS];
     size_t count = stc_monitor_arrays(tuned->monitor, arrays, STC_MONITOR_MAX_ARRAYS);
-    double rmw_nj = 0.0, leak_nj = 0.0;
+    stc_tuned_report *report = &tuned->report;
+    report->monitor_array_accesses = stc_monitor_array_accesses(tuned->monitor);
+    /* Every array access reads a row of every array; only a row it
+     * changes is written back (monitor.h). */
+    double access_nj = 0.0, leak_nj = 0.0;
     uint64_t bits = 0;
     for (size_t index = 0; index < count; index++) {
         stc_small_sram_energy array = stc_energy_small_sram(
             arrays[index].rows, arrays[index].row_bits, arrays[index].compare_bits);
-        rmw_nj += array.rmw_nj;
+        access_nj += (double)report->monitor_array_accesses * array.read_nj +
+                     (double)stc_monitor_row_writes(tuned->monitor, index) *
+                         (array.rmw_nj - array.read_nj);
         leak_nj += array.leak_nj_per_cycle;
         bits += (uint64_t)arrays[index].rows * arrays[index].row_bits;
     }
-    stc_tuned_report *report = &tuned->report;
     report->monitor_bits = bits;
     report->monitor_lookups = stc_monitor_lookups(tuned->monitor);
-    report->monitor_array_accesses = stc_monitor_array_accesses(tuned->monitor);
     memset(&report->monitor_energy, 0, sizeof report->monitor_energy);
-    report->monitor_energy.probe_nj = (double)report->monitor_array_accesses * rmw_nj;
+    report->monitor_energy.probe_nj = access_nj;
     report->monitor_energy.static_nj = (double)report->counters.cycles * leak_nj;
     report->monitor_energy.total_nj =
         report->monitor_energy.probe_nj + report->monitor_energy.static_nj;

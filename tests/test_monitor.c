@@ -368,6 +368,49 @@ static void test_counter_bits(void)
 }
 
 /* Repeats skip the arrays but not the counts; the arrays' shapes. */
+/* Rows written back, by hand (default geometry, every set watched, whole
+ * tags): A (0x2000) misses in all 9 mappings: 9 rows written. B = A + 16,
+ * the next physical line: a miss in the 3 one-line mappings (another set),
+ * a depth-0 hit in the 6 with 2- and 4-line logical lines (A's logical
+ * line, dirty state unchanged): 3. A again: a depth-0 hit everywhere (in
+ * the one-line mappings its own set's top): 0. A store to A (no repeat
+ * skip: its first store) dirties A in all 9: 9. Another store to A: a
+ * repeat already dirty, no array access: 0. 21 in all, over 4 array
+ * accesses (a monitor that wrote every row it read would say 36). */
+static void test_row_writes(void)
+{
+    stc_geometry geometry;
+    stc_geometry_default(&geometry);
+    char err[256];
+    stc_geometry_init(&geometry, err, sizeof err);
+    stc_monitor *monitor = stc_monitor_create(&geometry, &(stc_monitor_shape){0}, err, sizeof err);
+    CHECK(monitor != NULL, "create: %s", err);
+    if (!monitor) {
+        return;
+    }
+    static const struct {
+        uint64_t addr;
+        bool write;
+        uint64_t rows_written;
+    } steps[] = {
+        {0x2000, false, 9}, {0x2010, false, 3}, {0x2000, false, 0}, {0x2004, true, 9},
+        {0x2008, true, 0},
+    };
+    uint64_t want = 0;
+    for (size_t step = 0; step < sizeof steps / sizeof steps[0]; step++) {
+        stc_monitor_observe(monitor, steps[step].addr, steps[step].write);
+        want += steps[step].rows_written;
+        uint64_t written = 0;
+        for (size_t array = 0; array < STC_MONITOR_MAX_ARRAYS; array++) {
+            written += stc_monitor_row_writes(monitor, array);
+        }
+        CHECK_EQ_U64(written, want, "rows written after step %zu", step);
+    }
+    CHECK_EQ_U64(stc_monitor_array_accesses(monitor), 4, "array accesses");
+    CHECK_EQ_U64(stc_monitor_row_writes(monitor, STC_MONITOR_MAX_ARRAYS), 0, "beyond the arrays");
+    stc_monitor_destroy(monitor);
+}
+
 static void test_repeats_and_storage(void)
 {
     stc_geometry geometry;
@@ -429,6 +472,7 @@ int main(void)
     test_decay_and_refusal();
     test_partial_tags();
     test_repeats_and_storage();
+    test_row_writes();
     test_counter_bits();
     return check_done("test_monitor");
 }

@@ -147,7 +147,10 @@ module stc_monitor #(
   // Port: stage 0 reads (a watched access) or clears (the walk),
   // stage 1 writes; never both (an event is dropped in stage 1's cycle).
   wire        m0_clear = walk && (clear_row < 8'd32);
-  wire        m0_req  = array_rd || m0_clear || s1_array_q;
+  // Stage 1 writes the row back only if it changed: a row whose entry 0
+  // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
+  wire        m0_keep = (m0_wdata[11:0] == m0_row[11:0]);
+  wire        m0_req  = array_rd || m0_clear || (s1_array_q && !m0_keep);
   wire        m0_we   = !array_rd;
   wire [4:0]  m0_addr = s1_array_q ? m0_row_wr : walk ? clear_row[4:0] : m0_row_rd;
   // The array: full entries for a D-cache; an I-cache stores no dirty
@@ -295,7 +298,10 @@ module stc_monitor #(
   // Port: stage 0 reads (a watched access) or clears (the walk),
   // stage 1 writes; never both (an event is dropped in stage 1's cycle).
   wire        m1_clear = walk && (clear_row < 8'd64);
-  wire        m1_req  = array_rd || m1_clear || s1_array_q;
+  // Stage 1 writes the row back only if it changed: a row whose entry 0
+  // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
+  wire        m1_keep = (m1_wdata[10:0] == m1_row[10:0]);
+  wire        m1_req  = array_rd || m1_clear || (s1_array_q && !m1_keep);
   wire        m1_we   = !array_rd;
   wire [5:0]  m1_addr = s1_array_q ? m1_row_wr : walk ? clear_row[5:0] : m1_row_rd;
   // The array: full entries for a D-cache; an I-cache stores no dirty
@@ -411,7 +417,10 @@ module stc_monitor #(
   // Port: stage 0 reads (a watched access) or clears (the walk),
   // stage 1 writes; never both (an event is dropped in stage 1's cycle).
   wire        m2_clear = walk;
-  wire        m2_req  = array_rd || m2_clear || s1_array_q;
+  // Stage 1 writes the row back only if it changed: a row whose entry 0
+  // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
+  wire        m2_keep = (m2_wdata[9:0] == m2_row[9:0]);
+  wire        m2_req  = array_rd || m2_clear || (s1_array_q && !m2_keep);
   wire        m2_we   = !array_rd;
   wire [6:0]  m2_addr = s1_array_q ? m2_row_wr : walk ? clear_row[6:0] : m2_row_rd;
   // The array: full entries for a D-cache; an I-cache stores no dirty
@@ -509,7 +518,10 @@ module stc_monitor #(
   // Port: stage 0 reads (a watched access) or clears (the walk),
   // stage 1 writes; never both (an event is dropped in stage 1's cycle).
   wire        m3_clear = walk && (clear_row < 8'd16);
-  wire        m3_req  = array_rd || m3_clear || s1_array_q;
+  // Stage 1 writes the row back only if it changed: a row whose entry 0
+  // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
+  wire        m3_keep = (m3_wdata[14:0] == m3_row[14:0]);
+  wire        m3_req  = array_rd || m3_clear || (s1_array_q && !m3_keep);
   wire        m3_we   = !array_rd;
   wire [3:0]  m3_addr = s1_array_q ? m3_row_wr : walk ? clear_row[3:0] : m3_row_rd;
   // The array: full entries for a D-cache; an I-cache stores no dirty
@@ -673,7 +685,10 @@ module stc_monitor #(
   // Port: stage 0 reads (a watched access) or clears (the walk),
   // stage 1 writes; never both (an event is dropped in stage 1's cycle).
   wire        m4_clear = walk && (clear_row < 8'd32);
-  wire        m4_req  = array_rd || m4_clear || s1_array_q;
+  // Stage 1 writes the row back only if it changed: a row whose entry 0
+  // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
+  wire        m4_keep = (m4_wdata[12:0] == m4_row[12:0]);
+  wire        m4_req  = array_rd || m4_clear || (s1_array_q && !m4_keep);
   wire        m4_we   = !array_rd;
   wire [4:0]  m4_addr = s1_array_q ? m4_row_wr : walk ? clear_row[4:0] : m4_row_rd;
   // The array: full entries for a D-cache; an I-cache stores no dirty
@@ -798,7 +813,10 @@ module stc_monitor #(
   // Port: stage 0 reads (a watched access) or clears (the walk),
   // stage 1 writes; never both (an event is dropped in stage 1's cycle).
   wire        m5_clear = walk && (clear_row < 8'd64);
-  wire        m5_req  = array_rd || m5_clear || s1_array_q;
+  // Stage 1 writes the row back only if it changed: a row whose entry 0
+  // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
+  wire        m5_keep = (m5_wdata[10:0] == m5_row[10:0]);
+  wire        m5_req  = array_rd || m5_clear || (s1_array_q && !m5_keep);
   wire        m5_we   = !array_rd;
   wire [5:0]  m5_addr = s1_array_q ? m5_row_wr : walk ? clear_row[5:0] : m5_row_rd;
   // The array: full entries for a D-cache; an I-cache stores no dirty
@@ -900,7 +918,10 @@ module stc_monitor #(
   // Port: stage 0 reads (a watched access) or clears (the walk),
   // stage 1 writes; never both (an event is dropped in stage 1's cycle).
   wire        m6_clear = walk && (clear_row < 8'd8);
-  wire        m6_req  = array_rd || m6_clear || s1_array_q;
+  // Stage 1 writes the row back only if it changed: a row whose entry 0
+  // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
+  wire        m6_keep = (m6_wdata[20:0] == m6_row[20:0]);
+  wire        m6_req  = array_rd || m6_clear || (s1_array_q && !m6_keep);
   wire        m6_we   = !array_rd;
   wire [2:0]  m6_addr = s1_array_q ? m6_row_wr : walk ? clear_row[2:0] : m6_row_rd;
   // The array: full entries for a D-cache; an I-cache stores no dirty
@@ -1094,7 +1115,10 @@ module stc_monitor #(
   // Port: stage 0 reads (a watched access) or clears (the walk),
   // stage 1 writes; never both (an event is dropped in stage 1's cycle).
   wire        m7_clear = walk && (clear_row < 8'd16);
-  wire        m7_req  = array_rd || m7_clear || s1_array_q;
+  // Stage 1 writes the row back only if it changed: a row whose entry 0
+  // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
+  wire        m7_keep = (m7_wdata[16:0] == m7_row[16:0]);
+  wire        m7_req  = array_rd || m7_clear || (s1_array_q && !m7_keep);
   wire        m7_we   = !array_rd;
   wire [3:0]  m7_addr = s1_array_q ? m7_row_wr : walk ? clear_row[3:0] : m7_row_rd;
   // The array: full entries for a D-cache; an I-cache stores no dirty
@@ -1235,7 +1259,10 @@ module stc_monitor #(
   // Port: stage 0 reads (a watched access) or clears (the walk),
   // stage 1 writes; never both (an event is dropped in stage 1's cycle).
   wire        m8_clear = walk && (clear_row < 8'd32);
-  wire        m8_req  = array_rd || m8_clear || s1_array_q;
+  // Stage 1 writes the row back only if it changed: a row whose entry 0
+  // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
+  wire        m8_keep = (m8_wdata[12:0] == m8_row[12:0]);
+  wire        m8_req  = array_rd || m8_clear || (s1_array_q && !m8_keep);
   wire        m8_we   = !array_rd;
   wire [4:0]  m8_addr = s1_array_q ? m8_row_wr : walk ? clear_row[4:0] : m8_row_rd;
   // The array: full entries for a D-cache; an I-cache stores no dirty
@@ -1434,6 +1461,24 @@ module stc_monitor #(
       cnt_q        <= cnt_d;
     end
   end
+
+`ifndef SYNTHESIS
+  // Simulation only: rows stage 1 wrote back (the arrays' write strobes),
+  // this cycle's included as in cnt_o; the lockstep test reads it.
+  reg  [31:0] sim_row_writes_q;
+  wire [31:0] sim_row_writes_d = sim_row_writes_q + (!s1_array_q ? 32'd0 :
+                                    {31'd0, m0_req && m0_we}
+                                  + {31'd0, m1_req && m1_we}
+                                  + {31'd0, m2_req && m2_we}
+                                  + {31'd0, m3_req && m3_we}
+                                  + {31'd0, m4_req && m4_we}
+                                  + {31'd0, m5_req && m5_we}
+                                  + {31'd0, m6_req && m6_we}
+                                  + {31'd0, m7_req && m7_we}
+                                  + {31'd0, m8_req && m8_we});
+  initial sim_row_writes_q = 32'd0;
+  always @(posedge clk_i) sim_row_writes_q <= sim_row_writes_d;
+`endif
 
 endmodule
 

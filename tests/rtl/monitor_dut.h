@@ -33,6 +33,7 @@ typedef struct {
     bool busy;
     unsigned tuner_sel;  /* the count the unit reads */
     uint16_t dropped;
+    uint32_t row_writes; /* rows the monitor wrote back (its simulation counter) */
 } monitor_dut_out;
 
 /* Reset (rst_ni low for one clock, then high), no event. */

@@ -123,6 +123,19 @@ static void compare(harness *h)
                 h->scenario, h->cycle, out.dropped, h->dropped);
         h->failed = true;
     }
+    /* The rows written back: the model charges write energy only for
+     * these (a row a depth-0 hit leaves as it was is not written). */
+    uint64_t model_writes = 0;
+    for (size_t array = 0; array < STC_MONITOR_MAX_ARRAYS; array++) {
+        model_writes += stc_monitor_row_writes(h->model, array);
+    }
+    if (!h->failed && out.row_writes != (uint32_t)model_writes) {
+        fprintf(stderr,
+                "monitor_lockstep: FAIL scenario %s, cycle %lu: rows written back: RTL %u, "
+                "model %llu\n",
+                h->scenario, h->cycle, out.row_writes, (unsigned long long)model_writes);
+        h->failed = true;
+    }
 }
 
 /* The unit's outputs and registers, every cycle. */

@@ -29,7 +29,8 @@ module tb_monitor_top #(
   input  wire        reg_we_i,
   input  wire [2:0]  reg_addr_i,
   input  wire [31:0] reg_wdata_i,
-  output wire [31:0] reg_rdata_o
+  output wire [31:0] reg_rdata_o,
+  output wire [31:0] row_writes_o   // rows the monitor's stage 1 wrote (simulation counter)
 );
   localparam integer LINE_BITS = `STC_LINE_BITS;
   localparam integer SEL_BITS = `STC_SEL_BITS;
@@ -76,6 +77,7 @@ module tb_monitor_top #(
   );
 
   assign tuner_sel_o = {{(16 - SEL_BITS){1'b0}}, tuner_sel};
+  assign row_writes_o = u_monitor.sim_row_writes_d;
 endmodule
 
 `default_nettype wire
