@@ -20,7 +20,7 @@
  *
  * Least squares per module and quantity (the relative error minimised) on
  * 9 synthesized caches (synth/synth.sh: Yosys 0.23, synth/lib/stc_ge.lib,
- * OSU 0.18 um cells after fanout repair; 2026-12-05, after the
+ * OSU 0.18 um cells after fanout repair; 2026-12-04, after the
  * controller's valid, dirty and recency bits moved into its register file,
  * it accepts a request in a hit's response cycle, with a store buffer, and
  * its counters' carry chain left the increment's path: ARCHITECTURE.md
