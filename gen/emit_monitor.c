@@ -296,7 +296,7 @@ void stcgen_emit_monitor(stcgen_text *text, const stcgen_file *file, const stcge
     stcgen_text_raw(text, "), %u-bit tags.\n", params->monitor_tag_bits);
     stcgen_text_raw(text, "// Two stages: an access's cycle reads one row of every array (or the "
                           "clear walk\n");
-    stcgen_text_raw(text, "// empties one), the next cycle updates the stacks, writes the rows and "
+    stcgen_text_raw(text, "// empties one), the next cycle updates the stacks, writes the changed rows and "
                           "counts.\n");
     stcgen_text_raw(text, "// Events must be two cycles apart (the controller's are); one in a "
                           "stage-1\n");

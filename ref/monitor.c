@@ -241,7 +241,6 @@ static bool counts_reach(const mapping *map, uint64_t limit)
     return full;
 }
 
-/* The next group of the full cycle, with empty stacks. */
 /* Stacks of the group that stops being watched become those of the group
  * that starts (monitor.h: inheritance): each set's entries move to the set
  * of the new group on the same hardware row, their line numbers taking the

@@ -59,7 +59,7 @@
 // number bits [3:2], moving every 16384 observed accesses,
 // the next group inheriting the rows), 8-bit tags.
 // Two stages: an access's cycle reads one row of every array (or the clear walk
-// empties one), the next cycle updates the stacks, writes the rows and counts.
+// empties one), the next cycle updates the stacks, writes the changed rows and counts.
 // Events must be two cycles apart (the controller's are); one in a stage-1
 // write cycle is dropped and counted in dropped_o.
 // Counts (cnt_sel_i), 16 bits each, all halved together when one would reach 2^16:
