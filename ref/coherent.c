@@ -30,6 +30,8 @@
  */
 #include "coherent.h"
 
+#include "counter_fields.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,11 +110,8 @@ struct stc_coh_system {
 
 /* ------------------------------------------------------------ counters */
 
-#define COUNTER(name) {#name, offsetof(stc_coh_counters, name)}
-static const struct {
-    const char *name;
-    size_t offset;
-} counter_list[STC_COH_COUNTER_COUNT] = {
+#define COUNTER(name) STC_COUNTER_FIELD(stc_coh_counters, name)
+static const stc_counter_field counter_list[STC_COH_COUNTER_COUNT] = {
     COUNTER(references),      COUNTER(loads),          COUNTER(stores),
     COUNTER(fetches),         COUNTER(hits),           COUNTER(misses),
     COUNTER(upgrades),        COUNTER(bus_rd),         COUNTER(bus_rdx),
@@ -134,11 +133,7 @@ const char *stc_coh_counter_name(unsigned index)
 
 uint64_t stc_coh_counter_value(const stc_coh_counters *counters, unsigned index)
 {
-    if (index >= STC_COH_COUNTER_COUNT)
-        return 0;
-    uint64_t value;
-    memcpy(&value, (const char *)counters + counter_list[index].offset, sizeof value);
-    return value;
+    return index < STC_COH_COUNTER_COUNT ? stc_counter_field_get(counters, &counter_list[index]) : 0;
 }
 
 const char *stc_coh_violation_kind_name(stc_coh_violation_kind kind)
@@ -964,13 +959,9 @@ const stc_coh_counters *stc_coh_core_counters(const stc_coh_system *system, unsi
 
 void stc_coh_total(const stc_coh_system *system, stc_coh_counters *total)
 {
-    uint64_t sums[STC_COH_COUNTER_COUNT] = {0};
-    for (unsigned c = 0; c < system->config.cores; c++)
-        for (unsigned i = 0; i < STC_COH_COUNTER_COUNT; i++)
-            sums[i] += stc_coh_counter_value(&system->counters[c], i);
     memset(total, 0, sizeof *total);
-    for (unsigned i = 0; i < STC_COH_COUNTER_COUNT; i++)
-        memcpy((char *)total + counter_list[i].offset, &sums[i], sizeof sums[i]);
+    for (unsigned c = 0; c < system->config.cores; c++)
+        stc_counter_fields_add(total, &system->counters[c], counter_list, STC_COH_COUNTER_COUNT);
 }
 
 const stc_sf_counters *stc_coh_filter_counters(const stc_coh_system *system, unsigned core)

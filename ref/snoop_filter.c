@@ -1,6 +1,8 @@
 /* snoop_filter.c - the exclude snoop filter (the contract is snoop_filter.h). */
 #include "snoop_filter.h"
 
+#include "counter_fields.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,11 +23,8 @@ struct stc_sf {
 
 /* ------------------------------------------------------------ counters */
 
-#define COUNTER(name) {#name, offsetof(stc_sf_counters, name)}
-static const struct {
-    const char *name;
-    size_t offset;
-} counter_list[STC_SF_COUNTER_COUNT] = {
+#define COUNTER(name) STC_COUNTER_FIELD(stc_sf_counters, name)
+static const stc_counter_field counter_list[STC_SF_COUNTER_COUNT] = {
     COUNTER(snoops_filtered),
     COUNTER(snoop_misses),
     COUNTER(filter_lookups),
@@ -42,19 +41,12 @@ const char *stc_sf_counter_name(unsigned index)
 
 uint64_t stc_sf_counter_value(const stc_sf_counters *counters, unsigned index)
 {
-    if (index >= STC_SF_COUNTER_COUNT)
-        return 0;
-    uint64_t value;
-    memcpy(&value, (const char *)counters + counter_list[index].offset, sizeof value);
-    return value;
+    return index < STC_SF_COUNTER_COUNT ? stc_counter_field_get(counters, &counter_list[index]) : 0;
 }
 
 void stc_sf_counters_add(stc_sf_counters *sum, const stc_sf_counters *part)
 {
-    sum->snoops_filtered += part->snoops_filtered;
-    sum->snoop_misses += part->snoop_misses;
-    sum->filter_lookups += part->filter_lookups;
-    sum->filter_writes += part->filter_writes;
+    stc_counter_fields_add(sum, part, counter_list, STC_SF_COUNTER_COUNT);
 }
 
 /* ------------------------------------------------------------ configuration */
