@@ -26,7 +26,7 @@ $(B)/$(1)/cli/%.o: cli/%.c $(CLI_HDR) $(LIB_HDR) | $(B)/$(1)/cli
 	$(2) $(CFLAGS_COMMON) $(3) -Icli -Iref -c -o $$@ $$<
 $(B)/$(1)/stcsim: $(CLI_SRC:cli/%.c=$(B)/$(1)/cli/%.o) $(LIB_SRC:ref/%.c=$(B)/$(1)/obj/%.o) | $(B)/$(1)
 	$(2) $(CFLAGS_COMMON) $(3) -o $$@ $$^ -lzstd -lz -lm -pthread
-$(B)/$(1)/test_%: tests/test_%.c tests/check.h tests/scratch.h $(LIB_SRC:ref/%.c=$(B)/$(1)/obj/%.o) | $(B)/$(1)
+$(B)/$(1)/test_%: tests/test_%.c $(wildcard tests/*.h) $(LIB_SRC:ref/%.c=$(B)/$(1)/obj/%.o) | $(B)/$(1)
 	$(2) $(CFLAGS_COMMON) $(3) -Iref -Itests -o $$@ $$< $(LIB_SRC:ref/%.c=$(B)/$(1)/obj/%.o) -lzstd -lz -lm -pthread
 $(B)/$(1)/stcgen: $(GEN_SRC) $(GEN_HDR) $(LIB_HDR) $(B)/gen/ctrl_template.inc $(B)/gen/tuner_template.inc $(GEN_REF:ref/%.c=$(B)/$(1)/obj/%.o) | $(B)/$(1)
 	$(2) $(CFLAGS_COMMON) $(3) -Iref -Igen -I$(B)/gen -o $$@ $(GEN_SRC) $(GEN_REF:ref/%.c=$(B)/$(1)/obj/%.o) -lm

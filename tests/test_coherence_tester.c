@@ -24,6 +24,7 @@
  * value and the one the load got.
  */
 #include "check.h"
+#include "splitmix.h"
 #include "coherent.h"
 
 #include <stdbool.h>
@@ -103,14 +104,6 @@ typedef struct {
     unsigned core;
     uint64_t reference;
 } shadow_word;
-
-static uint64_t rng_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 static unsigned words_of(const tester_layout *where)
 {

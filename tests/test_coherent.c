@@ -14,6 +14,7 @@
  *    4-thread traces.
  */
 #include "check.h"
+#include "splitmix.h"
 #include "coherent.h"
 #include "mc_trace.h"
 
@@ -470,14 +471,6 @@ static void bad_arguments(void)
 }
 
 /* --------------------------------------------------- random traffic */
-
-static uint64_t rng_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 static void counter_identities(const stc_coh_system *s, const char *what)
 {

@@ -18,6 +18,7 @@
  *    the block and its state (run in a child process).
  */
 #include "check.h"
+#include "splitmix.h"
 #include "coherent.h"
 #include "snoop_filter.h"
 
@@ -266,14 +267,6 @@ static void test_hand_eviction(void)
 }
 
 /* ------------------------------------------------------------ random safety */
-
-static uint64_t rng_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 typedef struct {
     unsigned cores;
