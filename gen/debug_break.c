@@ -14,8 +14,8 @@ typedef struct {
 
 static const debug_break breaks[] = {
     {"skip-writeback", STCGEN_BREAK_CTRL, "a miss drops its dirty victim line without writing it back",
-     "        if (!present && valid_sub[victim_q] && dirty_sub[victim_q]) begin",
-     "        if (1'b0) begin  // BROKEN: skip-writeback"},
+     "  wire        needs_wb    = !present && valid_sub[miss_victim] && dirty_sub[miss_victim];",
+     "  wire        needs_wb    = 1'b0;  // BROKEN: skip-writeback"},
     {"tag-bit", STCGEN_BREAK_CTRL, "the tag compare ignores the most significant tag bit",
      "      assign tag_eq[gb]  = (tag_rdata_i[gb*@TB@ +: @TB@] == cur_tag);",
      "      assign tag_eq[gb]  = (tag_rdata_i[gb*@TB@ +: @TBM1@] == cur_tag[@TBM1@-1:0]);"

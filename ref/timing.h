@@ -11,17 +11,23 @@
 
 #include <stdint.h>
 
-/* Each writeback's request cycle, before the memory's T_mem + P/W. */
-enum { STC_WRITEBACK_REQUEST_CYCLES = 1 };
+/* Each writeback of a miss costs the controller two cycles beside the
+ * memory's T_mem + P/W: its request (which reads the line), and after it
+ * the next subline's tag read again or, after the last subline's, the
+ * request of the first fill run, which a miss without that writeback
+ * makes in the last subline's check. */
+enum { STC_WRITEBACK_CONTROLLER_CYCLES = 2 };
 
 /* A miss of a logical line of `sublines` physical lines with `bursts` read
- * bursts and `writebacks` dirty victims: per subline a tag read and a
- * presence check, per burst a run search and a request, a final search and
- * the answer, and a request cycle per writeback. */
+ * bursts and `writebacks` dirty victims: per subline a presence check (its
+ * tags read a cycle ahead: the first subline's by the miss's probe cycle),
+ * per burst after the first a request (the first is requested in the last
+ * check), the answer (so one cycle per burst in all), and two cycles per
+ * writeback. */
 static inline uint64_t stc_miss_controller_cycles(uint64_t sublines, uint64_t bursts,
                                                   uint64_t writebacks)
 {
-    return 2 * sublines + 2 * bursts + 2 + writebacks * STC_WRITEBACK_REQUEST_CYCLES;
+    return sublines + bursts + writebacks * STC_WRITEBACK_CONTROLLER_CYCLES;
 }
 
 /* All cycles of a miss of a whole logical line of `sublines` physical
@@ -36,11 +42,11 @@ static inline uint64_t stc_line_miss_cycles(const stc_geometry *geometry, uint64
 }
 
 /* All cycles one writeback of a physical line adds to a miss: the
- * memory's T_mem + P/W and its request cycle. */
+ * memory's T_mem + P/W and the controller's two. */
 static inline uint64_t stc_writeback_cycles(const stc_geometry *geometry)
 {
     return geometry->mem_latency + (uint64_t)geometry->beats_per_line +
-           STC_WRITEBACK_REQUEST_CYCLES;
+           STC_WRITEBACK_CONTROLLER_CYCLES;
 }
 
 /* A reconfiguration that wakes banks or walks (0 otherwise): the cycle that

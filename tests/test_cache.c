@@ -535,7 +535,7 @@ static void test_logical_lines(void)
 
     /* 8K_1W_64B, load 4 bytes at 0x1234: row 35, first row 32, bank
      * addr[12:11] = 2; the logical line 0x1200..0x123f comes in one burst:
-     * 1 + 20 + 4 x 4 + the controller's 2 x 4 + 2 + 2 = 49 cycles. */
+     * 1 + 20 + 4 x 4 + the controller's 4 checks + 1 (burst) = 42 cycles. */
     stc_cache *cache = make_cache(&geometry, STC_DCACHE, "8K_1W_64B", &port);
     if (cache) {
         uint8_t got[4];
@@ -547,7 +547,7 @@ static void test_logical_lines(void)
         CHECK_EQ_U64(result.fills, 4, "64B fills");
         CHECK_EQ_U64(result.bursts, 1, "64B bursts");
         CHECK_EQ_U64(result.writebacks, 0, "64B writebacks");
-        CHECK_EQ_U64(result.cycles, 49, "64B miss cycles: 1 + 20 + 16 + 12");
+        CHECK_EQ_U64(result.cycles, 42, "64B miss cycles: 1 + 20 + 16 + 5");
         const memory_transaction one_burst[] = {{'R', 0x1200, 64}};
         expect_log(&memory, one_burst, 1, "64B miss");
         CHECK(memcmp(got, memory.bytes + 0x1234, 4) == 0, "64B load data");
@@ -602,8 +602,8 @@ static void test_logical_lines(void)
          * row 0). Sublines: 0x00 missing, 0x10 missing, 0x20 present in bank
          * 2 (left alone), 0x30 missing: bank 0 row 3 holds dirty 0x1030,
          * written back first. Bursts: 0x00 (2 lines) and 0x30 (1 line).
-         * Cycles: 1 + (20+4+1) + (20+8) + (20+4) + the controller's
-         * 2 x 4 sublines + 2 x 2 bursts + 2 = 92. */
+         * Cycles: 1 + (20+4+2) + (20+8) + (20+4) + the controller's
+         * 4 checks + 2 bursts = 85. */
         log_clear(&memory);
         uint8_t got[4];
         CHECK(stc_cache_access(cache, STC_OP_READ, 0x0004, 4, NULL, NULL, got, &result) == 0,
@@ -613,7 +613,7 @@ static void test_logical_lines(void)
         CHECK_EQ_U64(result.fills, 3, "partial fills: sublines 0, 1, 3");
         CHECK_EQ_U64(result.bursts, 2, "partial bursts: 0-1 and 3");
         CHECK_EQ_U64(result.writebacks, 1, "partial writebacks");
-        CHECK_EQ_U64(result.cycles, 92, "partial cycles: 1 + 25 + 28 + 24 + 14");
+        CHECK_EQ_U64(result.cycles, 85, "partial cycles: 1 + 26 + 28 + 24 + 6");
         const memory_transaction partial[] = {
             {'W', 0x1030, 16}, {'R', 0x0000, 32}, {'R', 0x0030, 16}};
         expect_log(&memory, partial, 3, "partial fill");
@@ -683,7 +683,7 @@ static void test_straddle(void)
     unsigned cycles = 0;
     /* 16 B lines: 8 bytes at 0x100c are 0x100c..0x100f and 0x1010..0x1013,
      * two physical lines, both missing: 2 accesses, 1 request, 1 request
-     * miss, 2 x 31 cycles. */
+     * miss, 2 x 27 cycles. */
     stc_cache *cache = make_cache(&geometry, STC_DCACHE, "8K_4W_16B", NULL);
     if (cache) {
         CHECK_EQ_U64(stc_cache_request(cache, STC_OP_READ, 0x100c, 8, NULL, NULL, &cycles), 2,
@@ -694,7 +694,7 @@ static void test_straddle(void)
         CHECK_EQ_U64(counters->accesses, 2, "16B straddle accesses");
         CHECK_EQ_U64(counters->misses, 2, "16B straddle misses");
         CHECK_EQ_U64(counters->reads, 2, "16B straddle reads");
-        CHECK_EQ_U64(cycles, 62, "16B straddle cycles 31 + 31");
+        CHECK_EQ_U64(cycles, 54, "16B straddle cycles 27 + 27");
         /* Again: both hit. */
         CHECK_EQ_U64(stc_cache_request(cache, STC_OP_READ, 0x100c, 8, NULL, NULL, &cycles), 0,
                      "16B straddle again");
@@ -726,7 +726,7 @@ static void test_straddle(void)
 
     /* 32 B logical lines: the same 8 bytes lie in logical line 0x1000..0x101f,
      * so the first piece misses (fills both physical lines: 1 + 20 + 8 +
-     * 2 x 2 + 2 + 2 = 37)
+     * 2 checks + 1 burst = 32)
      * and the second hits (1). */
     cache = make_cache(&geometry, STC_DCACHE, "8K_4W_32B", NULL);
     if (cache) {
@@ -739,13 +739,13 @@ static void test_straddle(void)
         CHECK_EQ_U64(counters->request_misses, 1, "32B straddle request misses");
         CHECK_EQ_U64(counters->fills, 2, "32B straddle fills");
         CHECK_EQ_U64(counters->fill_bursts, 1, "32B straddle bursts");
-        CHECK_EQ_U64(cycles, 38, "32B straddle cycles 37 + 1");
+        CHECK_EQ_U64(cycles, 33, "32B straddle cycles 32 + 1");
         /* Crossing into the next logical line (0x101c..0x1023): the first
          * piece hits, the second misses; still one request miss. */
         CHECK_EQ_U64(stc_cache_request(cache, STC_OP_READ, 0x101c, 8, NULL, NULL, &cycles), 1,
                      "crossing logical lines");
         CHECK_EQ_U64(counters->request_misses, 2, "request misses after crossing");
-        CHECK_EQ_U64(cycles, 38, "crossing cycles 1 + 37");
+        CHECK_EQ_U64(cycles, 33, "crossing cycles 1 + 32");
         stc_cache_destroy(cache);
     }
 
@@ -766,7 +766,7 @@ static void test_straddle(void)
         CHECK_EQ_U64(counters->writes, 3, "40-byte writes");
         CHECK_EQ_U64(counters->requests, 1, "40-byte requests");
         CHECK_EQ_U64(counters->request_misses, 1, "40-byte request misses");
-        CHECK_EQ_U64(cycles, 93, "40-byte cycles 3 x 31");
+        CHECK_EQ_U64(cycles, 81, "40-byte cycles 3 x 27");
         const memory_transaction fills[] = {
             {'R', 0x2000, 16}, {'R', 0x2010, 16}, {'R', 0x2020, 16}};
         expect_log(&memory, fills, 3, "40-byte store");
@@ -805,10 +805,10 @@ static void test_write_back(void)
         uint8_t line_before[16];
         memcpy(line_before, memory.bytes + 0x100, 16);
 
-        /* Store miss: fill 0x100 (clean read), then write, dirty. 25 + 6 = 31 cycles. */
+        /* Store miss: fill 0x100 (clean read), then write, dirty. 1 + 24 + 2 = 27 cycles. */
         CHECK(stc_cache_access(cache, STC_OP_WRITE, 0x0104, 4, stored, NULL, NULL, &result) == 0,
               "store refused");
-        CHECK(!result.hit && result.bank == 0 && result.cycles == 31 && result.writebacks == 0,
+        CHECK(!result.hit && result.bank == 0 && result.cycles == 27 && result.writebacks == 0,
               "store miss: hit %d bank %u cycles %u writebacks %u", result.hit, result.bank,
               result.cycles, result.writebacks);
         const memory_transaction store_fill[] = {{'R', 0x100, 16}};
@@ -826,12 +826,12 @@ static void test_write_back(void)
               "write-back cache wrote memory on a store");
 
         /* Conflicting load: the dirty victim goes out before the read burst.
-         * 1 + 25 + 24 + 6 = 56 cycles. */
+         * 1 + (20+4+2) + 24 + 2 = 53 cycles. */
         log_clear(&memory);
         uint8_t got[8];
         CHECK(stc_cache_access(cache, STC_OP_READ, 0x2104, 4, NULL, NULL, got, &result) == 0,
               "conflicting load refused");
-        CHECK(!result.hit && result.writebacks == 1 && result.fills == 1 && result.cycles == 56,
+        CHECK(!result.hit && result.writebacks == 1 && result.fills == 1 && result.cycles == 53,
               "dirty eviction: hit %d writebacks %u fills %u cycles %u", result.hit,
               result.writebacks, result.fills, result.cycles);
         const memory_transaction evict[] = {{'W', 0x100, 16}, {'R', 0x2100, 16}};
@@ -885,7 +885,7 @@ static void test_write_back(void)
         CHECK(stc_cache_access(cache, STC_OP_MODIFY, 0x4104, 2, modify_data, NULL, got, &result) ==
                   0,
               "modify miss refused");
-        CHECK(!result.hit && result.cycles == 56, "modify miss: hit %d cycles %u", result.hit,
+        CHECK(!result.hit && result.cycles == 53, "modify miss: hit %d cycles %u", result.hit,
               result.cycles);
         const memory_transaction modify_evict[] = {{'W', 0x2100, 16}, {'R', 0x4100, 16}};
         expect_log(&memory, modify_evict, 2, "modify miss");
@@ -1008,9 +1008,9 @@ static void test_way_prediction(void)
     const uint64_t line_a = 0x0000, line_b = 0x1000;
     /* Reset recency: bank 0 is the most recent, so it is predicted. */
     CHECK_EQ_U64(stc_cache_predicted_bank(cache, line_a), 0, "initial prediction");
-    /* Miss: 2 probes, then 20 + 4, then the controller's 2 + 2 + 2: 32 cycles. */
+    /* Miss: 2 probes, then 20 + 4, then the controller's check + answer: 28 cycles. */
     stc_access_result result = touch(cache, STC_OP_READ, line_a);
-    CHECK(!result.hit && !result.predicted && result.probes == 2 && result.cycles == 32 &&
+    CHECK(!result.hit && !result.predicted && result.probes == 2 && result.cycles == 28 &&
               result.bank == 0,
           "A miss: hit %d predicted %d probes %u cycles %u bank %u", result.hit, result.predicted,
           result.probes, result.cycles, result.bank);
@@ -1019,9 +1019,9 @@ static void test_way_prediction(void)
     CHECK(result.hit && result.predicted && result.probes == 1 && result.cycles == 1,
           "A first-probe: hit %d predicted %d probes %u cycles %u", result.hit, result.predicted,
           result.probes, result.cycles);
-    /* B misses (32 cycles) into bank 2, which becomes the predicted bank. */
+    /* B misses (28 cycles) into bank 2, which becomes the predicted bank. */
     result = touch(cache, STC_OP_READ, line_b);
-    CHECK(!result.hit && result.bank == 2 && result.cycles == 32,
+    CHECK(!result.hit && result.bank == 2 && result.cycles == 28,
           "B miss: hit %d bank %u cycles %u", result.hit, result.bank, result.cycles);
     CHECK_EQ_U64(stc_cache_predicted_bank(cache, line_a), 2, "prediction after B");
     /* A again: found by the second probe in bank 0, 2 cycles; now bank 0 is
@@ -1038,7 +1038,7 @@ static void test_way_prediction(void)
     CHECK_EQ_U64(counters->first_probe_hits, 2, "first-probe hits");
     CHECK_EQ_U64(counters->second_probe_hits, 1, "second-probe hits");
     CHECK_EQ_U64(counters->misses, 2, "misses");
-    CHECK_EQ_U64(counters->cycles, 32 + 1 + 32 + 2 + 1, "way-prediction cycles");
+    CHECK_EQ_U64(counters->cycles, 28 + 1 + 28 + 2 + 1, "way-prediction cycles");
     /* Prediction is per row: row 1 still has the reset order. */
     CHECK_EQ_U64(stc_cache_predicted_bank(cache, 0x1010), 0, "row 1 prediction");
     /* An odd-select line is predicted among banks 1 and 3. */
@@ -1054,9 +1054,9 @@ static void test_way_prediction(void)
         result = touch(cache, STC_OP_READ, line_a);
         CHECK(result.hit && result.probes == 1 && result.cycles == 1,
               "no-wp hit: probes %u cycles %u", result.probes, result.cycles);
-        /* 0x2000 evicts B: 1 + 24 + 6 cycles, no second probe. */
+        /* 0x2000 evicts B: 1 + 24 + 2 cycles, no second probe. */
         result = touch(cache, STC_OP_READ, 0x2000);
-        CHECK(!result.hit && result.cycles == 31, "no-wp miss cycles %u", result.cycles);
+        CHECK(!result.hit && result.cycles == 27, "no-wp miss cycles %u", result.cycles);
         CHECK_EQ_U64(stc_cache_counters(cache)->first_probe_hits, 0, "no-wp first-probe hits");
         CHECK_EQ_U64(stc_cache_counters(cache)->second_probe_hits, 0, "no-wp second-probe hits");
         stc_cache_destroy(cache);
@@ -1121,49 +1121,50 @@ static void test_timing_accesses(test_memory *memory, const stc_memory *port,
                                  const stc_geometry *geometry)
 {
     /* Hit and 16 B miss, wp off: 1 and 1 + 20 + 4 + the controller's
-     * 2 + 2 + 2 = 31. */
+     * check (which requests the burst) + answer = 27. */
     stc_cache *cache = make_cache(geometry, STC_DCACHE, "8K_4W_16B", port);
     if (cache) {
-        CHECK_EQ_U64(timed(cache, STC_OP_READ, 0x0000), 31, "16B miss");
+        CHECK_EQ_U64(timed(cache, STC_OP_READ, 0x0000), 27, "16B miss");
         CHECK_EQ_U64(timed(cache, STC_OP_READ, 0x0004), 1, "hit");
         CHECK_EQ_U64(timed(cache, STC_OP_WRITE, 0x0008), 1, "store hit");
-        CHECK_EQ_U64(stc_cache_counters(cache)->cycles, 33, "cycles counter 31 + 1 + 1");
+        CHECK_EQ_U64(stc_cache_counters(cache)->cycles, 29, "cycles counter 27 + 1 + 1");
         stc_cache_destroy(cache);
     }
-    /* Way prediction: miss 2 + 24 + 6 = 32, first-probe hit 1, second-probe
-     * hit 2, and a miss with a dirty victim 2 + 25 + 24 + 6 = 57. */
+    /* Way prediction: miss 2 + 24 + 2 = 28, first-probe hit 1, second-probe
+     * hit 2, and a miss with a dirty victim 2 + (24 + 2) + 24 + 2 = 54 (the
+     * writeback's request, and the fill's request after it). */
     cache = make_cache(geometry, STC_DCACHE, "8K_2W_16B_P", port);
     if (cache) {
-        CHECK_EQ_U64(timed(cache, STC_OP_WRITE, 0x0000), 32, "wp store miss"); /* bank 0 */
-        CHECK_EQ_U64(timed(cache, STC_OP_WRITE, 0x1000), 32, "wp store miss"); /* bank 2 */
+        CHECK_EQ_U64(timed(cache, STC_OP_WRITE, 0x0000), 28, "wp store miss"); /* bank 0 */
+        CHECK_EQ_U64(timed(cache, STC_OP_WRITE, 0x1000), 28, "wp store miss"); /* bank 2 */
         CHECK_EQ_U64(timed(cache, STC_OP_READ, 0x1000), 1, "wp first-probe hit");
         CHECK_EQ_U64(timed(cache, STC_OP_READ, 0x0000), 2, "wp second-probe hit");
         /* Bank 2 (0x1000) is now the least recent of {0, 2} and dirty. */
         log_clear(memory);
-        CHECK_EQ_U64(timed(cache, STC_OP_READ, 0x2000), 57, "wp miss with a dirty victim");
+        CHECK_EQ_U64(timed(cache, STC_OP_READ, 0x2000), 54, "wp miss with a dirty victim");
         const memory_transaction order[] = {{'W', 0x1000, 16}, {'R', 0x2000, 16}};
         expect_log(memory, order, 2, "wp dirty miss");
-        CHECK_EQ_U64(stc_cache_counters(cache)->cycles, 32 + 32 + 1 + 2 + 57, "wp cycles counter");
+        CHECK_EQ_U64(stc_cache_counters(cache)->cycles, 28 + 28 + 1 + 2 + 54, "wp cycles counter");
         stc_cache_destroy(cache);
     }
-    /* 32 B clean miss: 1 + 20 + 2 x 4 + 2 x 2 + 2 + 2 = 37. */
+    /* 32 B clean miss: 1 + 20 + 2 x 4 + 2 checks + 1 = 32. */
     cache = make_cache(geometry, STC_DCACHE, "8K_1W_32B", port);
     if (cache) {
-        CHECK_EQ_U64(timed(cache, STC_OP_READ, 0x0010), 37, "32B miss");
+        CHECK_EQ_U64(timed(cache, STC_OP_READ, 0x0010), 32, "32B miss");
         stc_cache_destroy(cache);
     }
-    /* 64 B: clean miss 1 + 20 + 16 + 2 x 4 + 2 + 2 = 49; with a dirty 16 B
-     * victim in each of the 4 rows 49 + 4 x 25 = 149; with 2 dirty sublines
-     * 49 + 2 x 25 = 99.
+    /* 64 B: clean miss 1 + 20 + 16 + 4 checks + 1 = 42; with a dirty 16 B
+     * victim in each of the 4 rows 42 + 4 x 26 = 146; with 2 dirty sublines
+     * 42 + 2 x 26 = 94.
      * 0x0000, 0x2000 and 0x4000 all map to bank 0 rows 0..3 in 8K_1W. */
     cache = make_cache(geometry, STC_DCACHE, "8K_1W_64B", port);
     if (cache) {
-        CHECK_EQ_U64(timed(cache, STC_OP_READ, 0x0000), 49, "64B clean miss");
+        CHECK_EQ_U64(timed(cache, STC_OP_READ, 0x0000), 42, "64B clean miss");
         for (uint64_t sub = 0; sub < 4; sub++) {
             CHECK_EQ_U64(timed(cache, STC_OP_WRITE, 0x0000 + 0x10 * sub), 1, "64B store hit");
         }
         log_clear(memory);
-        CHECK_EQ_U64(timed(cache, STC_OP_READ, 0x2000), 149, "64B miss, 4 dirty victims");
+        CHECK_EQ_U64(timed(cache, STC_OP_READ, 0x2000), 146, "64B miss, 4 dirty victims");
         const memory_transaction four[] = {{'W', 0x0000, 16}, {'W', 0x0010, 16},
                                            {'W', 0x0020, 16}, {'W', 0x0030, 16},
                                            {'R', 0x2000, 64}};
@@ -1171,11 +1172,11 @@ static void test_timing_accesses(test_memory *memory, const stc_memory *port,
         CHECK_EQ_U64(timed(cache, STC_OP_WRITE, 0x2010), 1, "store hit subline 1");
         CHECK_EQ_U64(timed(cache, STC_OP_WRITE, 0x2030), 1, "store hit subline 3");
         log_clear(memory);
-        CHECK_EQ_U64(timed(cache, STC_OP_READ, 0x4020), 99, "64B miss, 2 dirty victims");
+        CHECK_EQ_U64(timed(cache, STC_OP_READ, 0x4020), 94, "64B miss, 2 dirty victims");
         const memory_transaction two[] = {{'W', 0x2010, 16}, {'W', 0x2030, 16}, {'R', 0x4000, 64}};
         expect_log(memory, two, 3, "64B partly dirty miss");
         const stc_counters *counters = stc_cache_counters(cache);
-        CHECK_EQ_U64(counters->cycles, 49 + 4 + 149 + 2 + 99, "64B cycles counter");
+        CHECK_EQ_U64(counters->cycles, 42 + 4 + 146 + 2 + 94, "64B cycles counter");
         CHECK_EQ_U64(counters->writebacks, 6, "64B writebacks counter");
         CHECK_EQ_U64(counters->fills, 12, "64B fills counter");
         CHECK_EQ_U64(counters->fill_bursts, 3, "64B bursts counter");
@@ -1200,7 +1201,7 @@ static void test_timing_reconfig(test_memory *memory, const stc_memory *port,
 
     /* 2K_1W -> 4K_1W with lines: all in bank 0; the walk drops those with
      * addr[11] = 1 (0x0810 dirty: written back, 24 cycles; 0x1830 clean).
-     * 4 + 128 + 24 + 1 + 2 = 159; accesses before were 4 misses x 31 = 124. */
+     * 4 + 128 + 24 + 1 + 2 = 159; accesses before were 4 misses x 27 = 108. */
     cache = make_cache(geometry, STC_DCACHE, "2K_1W_16B", port);
     if (cache) {
         timed(cache, STC_OP_READ, 0x0000);
@@ -1213,7 +1214,7 @@ static void test_timing_reconfig(test_memory *memory, const stc_memory *port,
         const memory_transaction walk[] = {{'W', 0x0810, 16}};
         expect_log(memory, walk, 1, "2K_1W -> 4K_1W walk");
         CHECK_EQ_U64(memory->bytes[0x0814], 0x81, "walk wrote back the stored byte");
-        expect_reconfig_counters(cache, 124 + 159, 1, 159, 1, 2, "2K_1W -> 4K_1W dirty");
+        expect_reconfig_counters(cache, 108 + 159, 1, 159, 1, 2, "2K_1W -> 4K_1W dirty");
         expect_bank(cache, 0x0000, 0, "2K->4K keeps addr[11]=0");
         expect_bank(cache, 0x1020, 0, "2K->4K keeps addr[11]=0");
         expect_bank(cache, 0x0810, -1, "2K->4K drops addr[11]=1");
@@ -1221,7 +1222,7 @@ static void test_timing_reconfig(test_memory *memory, const stc_memory *port,
         expect_invariant(cache, "2K_1W -> 4K_1W");
         /* 0x1830 was the last line accessed before the change and the walk
          * dropped it: accessing it again must miss (nothing may remember it). */
-        CHECK_EQ_U64(timed(cache, STC_OP_READ, 0x1830), 31, "dropped last-accessed line misses");
+        CHECK_EQ_U64(timed(cache, STC_OP_READ, 0x1830), 27, "dropped last-accessed line misses");
         expect_bank(cache, 0x1830, 1, "refetched into its new home bank");
         /* The dropped line comes back from memory with the stored byte. */
         uint8_t got;
@@ -1241,7 +1242,7 @@ static void test_timing_reconfig(test_memory *memory, const stc_memory *port,
      *   0x0020 tag 0 row 2 -> bank 0, clean   (home: kept)
      * Walk order rows ascending, banks ascending within a row: writebacks
      * 0x0800, 0x0000, 0x1810. 128 + 3 x 24 + 1 + 2 x 3 = 207. Accesses:
-     * 5 x 31 = 155. */
+     * 5 x 27 = 135. */
     cache = make_cache(geometry, STC_DCACHE, "8K_4W_16B", port);
     if (cache) {
         timed(cache, STC_OP_WRITE, 0x0800);
@@ -1259,7 +1260,7 @@ static void test_timing_reconfig(test_memory *memory, const stc_memory *port,
         expect_reconfig(&result, 207, 0, 0, 128, 3, 4, "8K_4W -> 8K_1W");
         const memory_transaction walk[] = {{'W', 0x0800, 16}, {'W', 0x0000, 16}, {'W', 0x1810, 16}};
         expect_log(memory, walk, 3, "8K_4W -> 8K_1W walk order");
-        expect_reconfig_counters(cache, 155 + 207, 1, 207, 3, 4, "8K_4W -> 8K_1W");
+        expect_reconfig_counters(cache, 135 + 207, 1, 207, 3, 4, "8K_4W -> 8K_1W");
         expect_bank(cache, 0x0020, 0, "8K_1W keeps the home line");
         CHECK_EQ_U64(count_valid(cache), 1, "8K_1W valid lines after the walk");
         expect_invariant(cache, "8K_4W -> 8K_1W");
@@ -1267,18 +1268,18 @@ static void test_timing_reconfig(test_memory *memory, const stc_memory *port,
         /* 8K_1W -> 8K_4W: associativity rises at a fixed size, no walk, 0. */
         reconfigure_to(cache, "8K_4W_16B", &result);
         expect_reconfig(&result, 0, 0, 0, 0, 0, 0, "8K_1W -> 8K_4W");
-        expect_reconfig_counters(cache, 362, 2, 207, 3, 4, "8K_1W -> 8K_4W");
+        expect_reconfig_counters(cache, 342, 2, 207, 3, 4, "8K_1W -> 8K_4W");
         expect_bank(cache, 0x0020, 0, "8K_4W keeps the line");
 
         /* The same configuration: nothing happens, nothing is counted. */
         reconfigure_to(cache, "8K_4W_16B", &result);
         expect_reconfig(&result, 0, 0, 0, 0, 0, 0, "8K_4W -> 8K_4W");
-        expect_reconfig_counters(cache, 362, 2, 207, 3, 4, "8K_4W -> 8K_4W");
+        expect_reconfig_counters(cache, 342, 2, 207, 3, 4, "8K_4W -> 8K_4W");
 
         /* Only the line size or way prediction changes: no walk, 0 cycles. */
         reconfigure_to(cache, "8K_4W_64B_P", &result);
         expect_reconfig(&result, 0, 0, 0, 0, 0, 0, "8K_4W_16B -> 8K_4W_64B_P");
-        expect_reconfig_counters(cache, 362, 3, 207, 3, 4, "8K_4W_16B -> 8K_4W_64B_P");
+        expect_reconfig_counters(cache, 342, 3, 207, 3, 4, "8K_4W_16B -> 8K_4W_64B_P");
 
         /* 8K_4W -> 8K_1W on a cache with nothing to drop still walks: 128 + 1. */
         reconfigure_to(cache, "8K_1W_64B", &result);
@@ -1290,7 +1291,7 @@ static void test_timing_reconfig(test_memory *memory, const stc_memory *port,
      *   0x0000 tag 0 -> bank 0 dirty; 0x1000 tag 2 -> bank 2 dirty;
      *   0x0800 tag 1 -> bank 1 clean; 0x1800 tag 3 -> bank 3 clean.
      * Banks 2, 3 dropped (one writeback): 128 + 24 + 1 + 2 = 155. Accesses
-     * 4 x 31 = 124. */
+     * 4 x 27 = 108. */
     cache = make_cache(geometry, STC_DCACHE, "8K_2W_16B", port);
     if (cache) {
         timed(cache, STC_OP_WRITE, 0x0000);
@@ -1304,7 +1305,7 @@ static void test_timing_reconfig(test_memory *memory, const stc_memory *port,
         expect_reconfig(&result, 155, 0, 2, 128, 1, 2, "8K_2W -> 4K_2W");
         const memory_transaction walk[] = {{'W', 0x1000, 16}};
         expect_log(memory, walk, 1, "8K_2W -> 4K_2W walk");
-        expect_reconfig_counters(cache, 124 + 155, 1, 155, 1, 2, "8K_2W -> 4K_2W");
+        expect_reconfig_counters(cache, 108 + 155, 1, 155, 1, 2, "8K_2W -> 4K_2W");
         expect_bank(cache, 0x0000, 0, "4K_2W keeps bank 0");
         expect_bank(cache, 0x0800, 1, "4K_2W keeps bank 1");
         expect_bank(cache, 0x1000, -1, "4K_2W drops bank 2");
@@ -1324,12 +1325,12 @@ static void test_timing_reconfig(test_memory *memory, const stc_memory *port,
     if (cache) {
         timed(cache, STC_OP_READ, 0x0000);  /* bank 0 */
         timed(cache, STC_OP_READ, 0x0800);  /* bank 1 */
-        timed(cache, STC_OP_WRITE, 0x1810); /* bank 1, row 1, dirty */
+        timed(cache, STC_OP_WRITE, 0x1810); /* bank 1, row 1, dirty; 3 misses x 27 = 81 */
         log_clear(memory);
         reconfigure_to(cache, "8K_2W_16B", &result);
         expect_reconfig(&result, 9, 2, 0, 0, 0, 0, "4K_1W -> 8K_2W");
         CHECK_EQ_U64(memory->log_count, 0, "4K_1W -> 8K_2W touched memory");
-        expect_reconfig_counters(cache, 93 + 9, 1, 9, 0, 0, "4K_1W -> 8K_2W");
+        expect_reconfig_counters(cache, 81 + 9, 1, 9, 0, 0, "4K_1W -> 8K_2W");
         expect_bank(cache, 0x0000, 0, "8K_2W keeps");
         expect_bank(cache, 0x0800, 1, "8K_2W keeps");
         expect_bank(cache, 0x1810, 1, "8K_2W keeps");
@@ -1342,7 +1343,7 @@ static void test_timing_reconfig(test_memory *memory, const stc_memory *port,
         expect_reconfig(&result, 155, 0, 3, 128, 1, 2, "8K_2W -> 2K_1W");
         const memory_transaction walk[] = {{'W', 0x1810, 16}};
         expect_log(memory, walk, 1, "8K_2W -> 2K_1W walk");
-        expect_reconfig_counters(cache, 93 + 9 + 155, 2, 164, 1, 2, "8K_2W -> 2K_1W");
+        expect_reconfig_counters(cache, 81 + 9 + 155, 2, 164, 1, 2, "8K_2W -> 2K_1W");
         expect_bank(cache, 0x0000, 0, "2K_1W keeps bank 0");
         expect_invariant(cache, "8K_2W -> 2K_1W");
 
@@ -1369,19 +1370,19 @@ static void test_timing(void)
     memory_close(&memory);
 
     /* Other memory parameters: T_mem = 30, T_wake = 7, P = 32 (8 beats).
-     * 32 B miss 1 + 30 + 8 + 2 + 2 + 2 = 45; 64 B logical line (2 sublines)
-     * 1 + 30 + 16 + 2 x 2 + 2 + 2 = 55; 2K_1W -> 4K_1W: 7 + R (2048/32 = 64)
+     * 32 B miss 1 + 30 + 8 + 2 = 41; 64 B logical line (2 sublines)
+     * 1 + 30 + 16 + 2 checks + 1 = 50; 2K_1W -> 4K_1W: 7 + R (2048/32 = 64)
      * + 1 = 72. */
     stc_geometry slow;
     if (make_geometry("mem_latency=30,wake_cycles=7,line_bytes=32", &slow)) {
         stc_cache *cache = make_cache(&slow, STC_DCACHE, "8K_4W_32B", NULL);
         if (cache) {
-            CHECK_EQ_U64(touch(cache, STC_OP_READ, 0x40).cycles, 45, "slow 32B miss");
+            CHECK_EQ_U64(touch(cache, STC_OP_READ, 0x40).cycles, 41, "slow 32B miss");
             stc_cache_destroy(cache);
         }
         cache = make_cache(&slow, STC_DCACHE, "2K_1W_64B", NULL);
         if (cache) {
-            CHECK_EQ_U64(touch(cache, STC_OP_READ, 0x40).cycles, 55, "slow 64B miss");
+            CHECK_EQ_U64(touch(cache, STC_OP_READ, 0x40).cycles, 50, "slow 64B miss");
             stc_reconfig_result result;
             reconfigure_to(cache, "4K_1W_64B", &result);
             expect_reconfig(&result, 72, 1, 0, 64, 0, 0, "slow 2K_1W -> 4K_1W");

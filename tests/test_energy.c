@@ -339,13 +339,13 @@ static void test_default_numbers(void)
     CHECK_NJ(t.hit_nj[2][0], 0.08104, "hit 8K_1W");
     CHECK_NJ(t.hit_nj[2][1], 0.1482, "hit 8K_2W");
     CHECK_NJ(t.hit_nj[2][2], 0.2826, "hit 8K_4W");
-    CHECK_NJ(t.miss_nj[0], 30.97, "miss 16B");
-    CHECK_NJ(t.miss_nj[1], 42.76, "miss 32B");
-    CHECK_NJ(t.miss_nj[2], 66.33, "miss 64B");
+    CHECK_NJ(t.miss_nj[0], 29.97, "miss 16B");
+    CHECK_NJ(t.miss_nj[1], 41.51, "miss 32B");
+    CHECK_NJ(t.miss_nj[2], 64.58, "miss 64B");
     CHECK_NJ(t.static_nj_per_cycle[0], 0.0002985, "static 2K");
     CHECK_NJ(t.static_nj_per_cycle[1], 0.0005217, "static 4K");
     CHECK_NJ(t.static_nj_per_cycle[2], 0.000968, "static 8K");
-    CHECK_NJ(t.writeback_nj, 29.65, "writeback");
+    CHECK_NJ(t.writeback_nj, 29.9, "writeback");
     CHECK_NJ(t.walk_row_nj, 0.2941, "walk_row");
     CHECK_NJ(t.wake_nj, 1.241, "wake");
 }

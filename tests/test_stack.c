@@ -261,8 +261,8 @@ static void check_by_hand(void)
     stc_config direct_small = {1, 1, 1, false};
     run_small(&geometry, &direct_small, loads, 6, STC_DCACHE, &got, "by hand 64B_1W_16B");
     CHECK_EQ_U64(got.misses, 6, "64B_1W misses");
-    /* Each miss: 20 + 4 from memory and the controller's 2 + 2 + 2. */
-    CHECK_EQ_U64(got.cycles, 6 + 6 * (24 + 6), "64B_1W cycles");
+    /* Each miss: 20 + 4 from memory and the controller's check + answer. */
+    CHECK_EQ_U64(got.cycles, 6 + 6 * (24 + 2), "64B_1W cycles");
     /* 128B_1W (g = 2): A and C share group 0, B alone in group 1:
      * A m, B m, A h, C m, A m, B h. */
     stc_config direct_large = {2, 1, 1, false};
@@ -276,7 +276,7 @@ static void check_by_hand(void)
     CHECK_EQ_U64(got.misses, 4, "128B_2W misses");
     CHECK_EQ_U64(got.first_probe_hits, 0, "128B_2W first-probe hits");
     CHECK_EQ_U64(got.second_probe_hits, 2, "128B_2W second-probe hits");
-    CHECK_EQ_U64(got.cycles, 6 + 2 + 4 + 4 * (24 + 6), "128B_2W_P cycles");
+    CHECK_EQ_U64(got.cycles, 6 + 2 + 4 + 4 * (24 + 2), "128B_2W_P cycles");
 
     /* Write-backs with 32 B logical lines (sublines A.0/A.1 = 0x00/0x10,
      * B = 0x40/0x50, C = 0x80/0x90): store A.0, store B.1, modify A.1, load
@@ -296,12 +296,12 @@ static void check_by_hand(void)
     /* 64B_1W_32B: A m, B m evicts A (A.0 dirty), A m evicts B (B.1 dirty)
      * and comes back clean, the modify dirties A.1 only, A h, C m evicts A
      * (A.1 dirty), A m: 5 misses, 3 write-backs;
-     * cycles = 6 + 5 x (20 + 8 + 2 x 2 + 2 + 2) + 3 x (24 + 1). */
+     * cycles = 6 + 5 x (20 + 8 + 2 checks + 1) + 3 x (24 + 2). */
     stc_config direct_long = {1, 1, 2, false};
     run_small(&geometry, &direct_long, stores, 6, STC_DCACHE, &got, "by hand 64B_1W_32B");
     CHECK_EQ_U64(got.misses, 5, "64B_1W_32B misses");
     CHECK_EQ_U64(got.writebacks, 3, "64B_1W_32B write-backs");
-    CHECK_EQ_U64(got.cycles, 6 + 5 * 36 + 3 * 25, "64B_1W_32B cycles");
+    CHECK_EQ_U64(got.cycles, 6 + 5 * 31 + 3 * 26, "64B_1W_32B cycles");
 
     /* A request straddling two physical lines: load A, then 8 bytes at
      * 0x00c (pieces in lines 0x000, hit, and 0x010, miss with 16 B lines):
@@ -324,7 +324,7 @@ static void check_by_hand(void)
     CHECK_EQ_U64(got.requests, 4, "fetch requests");
     CHECK_EQ_U64(got.misses, 1, "fetch misses");
     CHECK_EQ_U64(got.first_probe_hits, 3, "fetch first-probe hits");
-    CHECK_EQ_U64(got.cycles, 4 + 1 + 24 + 6, "fetch cycles");
+    CHECK_EQ_U64(got.cycles, 4 + 1 + 24 + 2, "fetch cycles");
 }
 
 static void check_refusals(void)

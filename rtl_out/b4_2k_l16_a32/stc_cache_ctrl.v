@@ -166,13 +166,12 @@ module stc_cache_ctrl #(
   localparam [4:0] S_IDLE    = 5'd0;   // ready for a request or a configuration
   localparam [4:0] S_LOOKUP  = 5'd1;   // first probe: compare, answer a hit
   localparam [4:0] S_PROBE2  = 5'd2;   // way prediction: second probe
-  localparam [4:0] S_MRD     = 5'd3;   // miss: read the tags of subline sub_q
+  localparam [4:0] S_MRD     = 5'd3;   // miss: read the tags of subline sub_q again after a writeback
   localparam [4:0] S_MCHK    = 5'd4;   // miss: subline present? evict the victim's line
   localparam [4:0] S_WBREQ   = 5'd5;   // writeback: request
   localparam [4:0] S_WBDATA  = 5'd6;   // writeback: beats
   localparam [4:0] S_WBACK   = 5'd7;   // writeback: wait for the end of the burst
-  localparam [4:0] S_FSCAN   = 5'd8;   // fill: next run of missing sublines
-  localparam [4:0] S_FREQ    = 5'd9;   // fill: request
+  localparam [4:0] S_FREQ    = 5'd9;   // fill: request a run that followed a writeback or a run
   localparam [4:0] S_FDATA   = 5'd10;  // fill: beats into the victim bank
   localparam [4:0] S_DONE    = 5'd11;  // miss: answer, write the store
   localparam [4:0] S_WAKE    = 5'd12;  // reconfiguration: wait for woken banks
@@ -389,27 +388,50 @@ module stc_cache_ctrl #(
   wire [31:0]  hit_word   = sb_fwd ? ((hit_sram & ~sb_bits) | (sb_data_q & sb_bits)) : hit_sram;
   wire [127:0] wb_data    = data_rdata_i[wb_bank_q * 128 +: 128];
 
-  // Fill-run scan: first missing subline at or after sub_q, and its run.
-  reg         scan_found;
-  reg  [1:0]  scan_start;
-  reg  [2:0]  scan_len;
-  integer     si;
-  always @(*) begin
-    scan_found = 1'b0;
-    scan_start = 2'd0;
-    scan_len   = 3'd0;
-    for (si = 0; si < 4; si = si + 1) begin
-      if (si[2:0] >= sub_q && si[2:0] < nsub && missing_q[si]) begin
-        if (!scan_found) begin
-          scan_found = 1'b1;
-          scan_start = si[1:0];
-          scan_len   = 3'd1;
-        end else if (si[2:0] == {1'b0, scan_start} + scan_len) begin
-          scan_len = scan_len + 3'd1;
+  // Fill runs: the first run of missing sublines at or after `from` among
+  // the nsub, as {found, start, length}.
+  function [5:0] first_run;
+    input [3:0] missing;
+    input [2:0] from;
+    input [2:0] sublines;
+    integer si;
+    reg         found;
+    reg  [1:0]  start;
+    reg  [2:0]  len;
+    begin
+      found = 1'b0;
+      start = 2'd0;
+      len   = 3'd0;
+      for (si = 0; si < 4; si = si + 1) begin
+        if (si[2:0] >= from && si[2:0] < sublines && missing[si]) begin
+          if (!found) begin
+            found = 1'b1;
+            start = si[1:0];
+            len   = 3'd1;
+          end else if (si[2:0] == {1'b0, start} + len) begin
+            len = len + 3'd1;
+          end
         end
       end
+      first_run = {found, start, len};
     end
-  end
+  endfunction
+
+  // S_MCHK: the miss's victim (chosen at the first subline from r0's
+  // state), whether this subline evicts a dirty line of it, and the
+  // missing sublines with this one's verdict. At the last subline without
+  // a writeback the first run is requested at once (run_now).
+  wire [1:0]  miss_victim = (sub_q == 3'd0) ? victim_idx : victim_q;
+  wire        needs_wb    = !present && valid_sub[miss_victim] && dirty_sub[miss_victim];
+  wire [3:0]  missing_now = missing_q | ({3'd0, !present} << sub_q[1:0]);
+  wire [5:0]  run_now     = first_run(missing_now, 3'd0, nsub);
+  // S_FREQ: the run at or after sub_q; S_FDATA: whether another follows
+  // the one being filled.
+  wire [5:0]  run_next    = first_run(missing_q, sub_q, nsub);
+  wire [5:0]  run_after   = first_run(missing_q, {1'b0, fstart_q} + flen_q, nsub);
+  // (a run is always found where run_now and run_next are used: the
+  // requested subline missed, and S_FREQ follows only a found run)
+  wire [6:0]  unused_run_bits = {run_now[5], run_next[5], run_after[4:0]};
 
   // ---------------------------------------------------------------- FSM
   reg  [3:0]  s_tag_req, s_tag_we, s_data_req, s_data_we;
@@ -553,51 +575,68 @@ module stc_cache_ctrl #(
           s_data_req = req_we_q ? 4'd0 : (cand & ~probed_q);   // a store reads no line
           state_d    = S_PROBE2;
         end else begin
+          // The miss: the candidates' tags of the logical line's first row
+          // (no line: the store buffer may use the data SRAMs now).
+          s_addr    = r0;
+          s_tag_req = cand;
           sub_d     = 3'd0;
           missing_d = 4'd0;
-          state_d   = S_MRD;
+          state_d   = S_MCHK;
         end
       end
       S_MRD: begin
-        // The victim is chosen at the first subline (the row state read
-        // now is r0's group; in S_LOOKUP it was the port's).
-        s_addr              = sub_row;
-        s_tag_req           = cand;
-        if (sub_q == 3'd0) begin
-          victim_d                = victim_idx;
-          s_data_req[victim_idx] = 1'b1;
-        end else begin
-          s_data_req[victim_q] = 1'b1;
-        end
-        state_d             = S_MCHK;
+        s_addr    = sub_row;
+        s_tag_req = cand;
+        state_d   = S_MCHK;
       end
       S_MCHK: begin
-        s_addr = sub_row;
+        // The victim is chosen at the first subline (the row state read
+        // now is r0's group; in S_LOOKUP it was the port's).
+        victim_d = miss_victim;
         missing_d[sub_q[1:0]] = !present;
-        if (!present && valid_sub[victim_q] && dirty_sub[victim_q]) begin
+        if (needs_wb) begin
           wb_walk_d = 1'b0;
-          wb_bank_d = victim_q;
-          wb_line_d = {tag_rdata_i[victim_q * 21 +: 21], sub_row};
+          wb_bank_d = miss_victim;
+          wb_line_d = {tag_rdata_i[miss_victim * 21 +: 21], sub_row};
           state_d   = S_WBREQ;
         end else begin
           if (!present) begin
-            vd_row             = sub_row[1:0];
-            valid_we[victim_q] = 1'b1;
+            vd_row                = sub_row[1:0];
+            valid_we[miss_victim] = 1'b1;
           end
-          sub_d = sub_q + 3'd1;
           if (sub_q + 3'd1 == nsub) begin
-            sub_d   = 3'd0;
-            state_d = S_FSCAN;
+            // The first run, requested now.
+            m_req_valid = 1'b1;
+            m_req_line  = {cur_tag, r0 | ({5'd0, run_now[4:3]} & submask)};
+            m_req_lines = run_now[2:0];
+            sub_d       = 3'd0;
+            if (mem_req_ready_i) begin
+              fstart_d = run_now[4:3];
+              flen_d   = run_now[2:0];
+              beat_d   = 2'd0;
+              fline_d  = 2'd0;
+              state_d  = S_FDATA;
+            end else begin
+              state_d  = S_FREQ;
+            end
           end else begin
-            state_d = S_MRD;
+            // The next subline's tags, read a row ahead.
+            sub_d     = sub_q + 3'd1;
+            s_addr    = r0 | ({5'd0, sub_q[1:0] + 2'd1} & submask);
+            s_tag_req = cand;
+            state_d   = S_MCHK;
           end
         end
       end
       S_WBREQ: begin
+        // The line to write back is read with the request: its beats start
+        // in the next cycle.
         m_req_valid = 1'b1;
         m_req_we    = 1'b1;
         m_req_line  = wb_line_q;
         m_req_lines = 3'd1;
+        s_addr      = wb_line_q[6:0];
+        s_data_req[wb_bank_q] = 1'b1;
         if (mem_req_ready_i) begin
           beat_d  = 2'd0;
           state_d = S_WBDATA;
@@ -625,30 +664,23 @@ module stc_cache_ctrl #(
             sub_d = sub_q + 3'd1;
             if (sub_q + 3'd1 == nsub) begin
               sub_d   = 3'd0;
-              state_d = S_FSCAN;
+              state_d = S_FREQ;
             end else begin
               state_d = S_MRD;
             end
           end
         end
       end
-      S_FSCAN: begin
-        if (scan_found) begin
-          fstart_d = scan_start;
-          flen_d   = scan_len;
-          state_d  = S_FREQ;
-        end else begin
-          state_d = S_DONE;
-        end
-      end
       S_FREQ: begin
         m_req_valid = 1'b1;
-        m_req_line  = {cur_tag, r0 | ({5'd0, fstart_q} & submask)};
-        m_req_lines = flen_q;
+        m_req_line  = {cur_tag, r0 | ({5'd0, run_next[4:3]} & submask)};
+        m_req_lines = run_next[2:0];
         if (mem_req_ready_i) begin
-          beat_d  = 2'd0;
-          fline_d = 2'd0;
-          state_d = S_FDATA;
+          fstart_d = run_next[4:3];
+          flen_d   = run_next[2:0];
+          beat_d   = 2'd0;
+          fline_d  = 2'd0;
+          state_d  = S_FDATA;
         end
       end
       S_FDATA: begin
@@ -675,7 +707,7 @@ module stc_cache_ctrl #(
             if ({1'b0, fline_q} + 3'd1 == flen_q) begin
               inc[6*C_FILL_BURSTS +: 6] = 6'd1;
               sub_d   = {1'b0, fstart_q} + flen_q;
-              state_d = S_FSCAN;
+              state_d = run_after[5] ? S_FREQ : S_DONE;
             end
           end
         end
@@ -705,8 +737,7 @@ module stc_cache_ctrl #(
           if (|walk_mask_q) begin
             walk_row_d = 7'd0;
             s_addr     = 7'd0;
-            s_tag_req  = walk_mask_q;
-            s_data_req = walk_mask_q;
+            s_tag_req  = walk_mask_q;   // tags only: a writeback reads its line itself
             state_d    = S_WALK;
           end else begin
             on_req_d = on_mask;
@@ -736,7 +767,6 @@ module stc_cache_ctrl #(
             walk_row_d = walk_row_q + 7'd1;
             s_addr     = walk_row_q + 7'd1;
             s_tag_req  = walk_mask_q;
-            s_data_req = walk_mask_q;
           end
         end
       end

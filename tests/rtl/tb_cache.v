@@ -41,15 +41,16 @@ module tb_cache;
   initial begin
     reset_and_init;
 
-    // 1. Read miss (8K_4W_16B, reset), section 10: probe 1 + fill burst T+4
-    //    + 2 per subline (tag read, check), 2 per burst (scan, request) and
-    //    2 (final scan, answer): 25 + 2 + 2 + 2 = 31.
+    // 1. Read miss (8K_4W_16B, reset), section 10: probe 1 (which also reads
+    //    the tags of r0) + fill burst T+4 + 1 per subline (the check; the
+    //    last one requests the first burst) + 1 per burst (a later burst's
+    //    request, or the answer): 1 + 24 + 1 + 1 = 27.
     access(1'b0, A, 4'h0, 32'h0);
     check_eq("read miss data", got, pattern(A >> 2));
     check_eq("read miss burst line", last_read_line, A >> 4);
     check_eq("read miss burst lines", last_read_lines, 1);
     check_eq("read miss reads", n_reads, 1);
-    check_eq("read miss latency", latency, 31);
+    check_eq("read miss latency", latency, 27);
 
     // 2. Hit in the same line, another word: 1 cycle, no memory traffic.
     access(1'b0, A + 32'h4, 4'h0, 32'h0);
@@ -79,8 +80,9 @@ module tb_cache;
     check_eq("writeback beat 2", wb_beats[2], pattern((A >> 2) + 1));
     check_eq("writeback beat 3", wb_beats[3], pattern((A >> 2) + 2));
     check_eq("E data", got, pattern(E >> 2));
-    //    section 10: 1 + (T+4+1) writeback + (T+4) fill + 6 = 56.
-    check_eq("dirty miss latency", latency, 56);
+    //    section 10: 1 + (T+4+2) writeback (its request, and the fill's
+    //    request after it) + (T+4) fill + check + answer = 53.
+    check_eq("dirty miss latency", latency, 53);
 
     // 5. A again: a miss that reads back what was written back.
     reads_before = n_reads;
@@ -133,14 +135,15 @@ module tb_cache;
     // 8. A 64-byte logical line: F is row 4 (r0 = 4, rows 4..7), tag bit 0
     //    = addr[11] = 0: candidates banks 0 and 2, both invalid there, so
     //    the victim is bank 0. One read burst of 4 lines from line F >> 4.
-    //    Model: 2 probes + T + 16 = 38; RTL + 2*4 + 2 + 2 = 50.
+    //    2 probes + T + 16 = 38, + 4 checks (the last requests the burst)
+    //    + the answer = 43.
     reads_before = n_reads;
     access(1'b0, F, 4'h0, 32'h0);
     check_eq("64B miss data", got, pattern(F >> 2));
     check_eq("64B miss one burst", n_reads, reads_before + 1);
     check_eq("64B burst lines", last_read_lines, 4);
     check_eq("64B burst line", last_read_line, F >> 4);
-    check_eq("64B miss latency", latency, 50);
+    check_eq("64B miss latency", latency, 43);
     //    Another subline (row 7) of the same logical line: predicted bank =
     //    the most recent candidate there = bank 0: first-probe hit, 1 cycle.
     access(1'b0, F + 32'h3C, 4'h0, 32'h0);
@@ -151,7 +154,7 @@ module tb_cache;
     //    probe hit, 2 cycles.
     access(1'b0, G, 4'h0, 32'h0);
     check_eq("G data", got, pattern(G >> 2));
-    check_eq("G latency", latency, 50);
+    check_eq("G latency", latency, 43);
     access(1'b0, F + 32'h10, 4'h0, 32'h0);
     check_eq("second-probe hit data", got, pattern((F + 32'h10) >> 2));
     check_eq("second-probe hit latency", latency, 2);
@@ -193,8 +196,8 @@ module tb_cache;
     //     H (row 8) misses into bank 0 (lowest invalid candidate); back to
     //     64 B lines (again 0 cycles), H + 0x10 (row 9) misses: r0 = 8, the
     //     victim is bank 1 (invalid at row 8), subline 0 (H) stays in bank 0
-    //     and sublines 1..3 come in one 3-line burst into bank 1. Model
-    //     2 + T + 12 = 34; RTL + 2*4 + 2 + 2 = 46.
+    //     and sublines 1..3 come in one 3-line burst into bank 1:
+    //     2 + T + 12 = 34, + 4 checks + the answer = 39.
     @(negedge clk);
     cfg_valid = 1'b1; cfg_k = 3'd1; cfg_a = 3'd1; cfg_l = 2'd0; cfg_wp = 1'b1;
     #1 check_eq("L-only change done at once", cfg_done, 1'b1);
@@ -211,7 +214,7 @@ module tb_cache;
     check_eq("partial line one burst", n_reads, reads_before + 1);
     check_eq("partial line burst lines", last_read_lines, 3);
     check_eq("partial line burst start", last_read_line, (H >> 4) + 1);
-    check_eq("partial line latency", latency, 46);
+    check_eq("partial line latency", latency, 39);
     access(1'b0, H + 32'h38, 4'h0, 32'h0);   // row 11, bank 1: predicted
     check_eq("row 11 data", got, pattern((H + 32'h38) >> 2));
     check_eq("row 11 first-probe hit", latency, 1);
@@ -224,7 +227,8 @@ module tb_cache;
     //     (row 21) and J+0x30 (row 23) go to bank 0; with 64-byte lines J
     //     (row 20, r0 = 20) misses, victim bank 0 (invalid at row 20):
     //     sublines 0 and 2 are missing, 1 and 3 present: two 1-line bursts.
-    //     Model 2 + 2 (T + 4) = 50; RTL + 2*4 + 2*2 + 2 = 64.
+    //     2 + 2 (T + 4) = 50, + 4 checks (the last requests the first
+    //     burst) + the second burst's request + the answer = 56.
     @(negedge clk);
     cfg_valid = 1'b1; cfg_k = 3'd1; cfg_a = 3'd1; cfg_l = 2'd0; cfg_wp = 1'b1;
     @(negedge clk); cfg_valid = 1'b0;
@@ -239,7 +243,7 @@ module tb_cache;
     check_eq("split runs: two bursts", n_reads, reads_before + 2);
     check_eq("split runs: second burst line", last_read_line, (J >> 4) + 2);
     check_eq("split runs: second burst lines", last_read_lines, 1);
-    check_eq("split runs latency", latency, 64);
+    check_eq("split runs latency", latency, 56);
     access(1'b0, J + 32'h28, 4'h0, 32'h0);   // row 22, just filled
     check_eq("row 22 data", got, pattern((J + 32'h28) >> 2));
     check_eq("row 22 hit", n_reads, reads_before + 2);
@@ -247,8 +251,10 @@ module tb_cache;
     // 8e. A dirty logical line evicted: F (bank 0, rows 4..7) gets stores in
     //     rows 4 and 6; K (same rows) fills bank 1 (invalid); M then evicts
     //     the least recent, bank 0: two write bursts (rows 4 and 6,
-    //     ascending), then one 4-line read burst. Model 2 + 2 (T + 4) +
-    //     (T + 16) = 86; RTL + 2*4 + 2*1 + 2 + 2 writebacks = 100.
+    //     ascending), then one 4-line read burst. 2 + 2 (T + 4) +
+    //     (T + 16) = 86, + 4 checks (the last requests the burst) + the
+    //     answer + 2 per writeback (its request, then the next row's tags
+    //     read again: rows 5 and 7) = 95.
     access(1'b1, F, 4'b1111, 32'hF0F0_0004);
     access(1'b1, F + 32'h20, 4'b1111, 32'hF0F0_0006);
     access(1'b0, K, 4'h0, 32'h0);
@@ -260,7 +266,7 @@ module tb_cache;
     check_eq("logical eviction: last writeback line", last_write_line, (F >> 4) + 2);
     check_eq("logical eviction: stored word written back", wb_beats[0], 32'hF0F0_0006);
     check_eq("logical eviction: one read burst", n_reads, reads_before + 1);
-    check_eq("logical eviction latency", latency, 100);
+    check_eq("logical eviction latency", latency, 95);
     check_eq("row 4 written back", mem[F >> 2], 32'hF0F0_0004);
 
     // 9. An illegal configuration (a > k) is refused and changes nothing.
