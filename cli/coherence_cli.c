@@ -13,6 +13,8 @@
 #include "options.h"
 #include "coherent.h"
 #include "coherence_energy.h"
+#include "coherence_split_cli.h"
+#include "coherence_stc_cli.h"
 #include "json.h"
 #include "mc_trace.h"
 
@@ -43,6 +45,19 @@ static const char usage_text[] =
     "                           1 if not given): a JETTY-style filter per cache\n"
     "                           that skips snoop tag probes of blocks known\n"
     "                           absent (docs/COHERENCE.md 9.8)\n"
+    "      --bus B              atomic (default) or split: the split-transaction\n"
+    "                           bus of docs/COHERENCE.md 8.1, section 10\n"
+    "      --schedule S         with --bus split: random (default) or serial (each\n"
+    "                           reference done before the next: the atomic\n"
+    "                           model's hits and misses)\n"
+    "      --seed N             with --bus split: the scheduler's seed (default 1)\n"
+    "      --stc-config LIST    the D-caches are configurable stc caches, core c\n"
+    "                           in the c-th name of LIST (comma-separated, e.g.\n"
+    "                           8K_2W_32B_P,2K_1W_16B), or all in its one name;\n"
+    "                           coherent per physical line (docs/COHERENCE.md 11);\n"
+    "                           not with --size, --ways, --line, --snoop-filter\n"
+    "  -g, --geometry LIST      with --stc-config: the caches' geometry, e.g.\n"
+    "                           banks=8,bank_bytes=1024 (as for stcsim)\n"
     "      --json               machine-readable output\n"
     "  -h, --help               this text\n"
     "Exit status: 0 no violation, 1 bad trace, 2 bad usage, 3 violations found.\n";
@@ -295,7 +310,55 @@ typedef struct {
     stc_coh_config config;
     const char *trace_path;
     bool json;
+    stc_coh_bus_model bus;
+    stc_cs_schedule schedule;
+    uint64_t seed;
+    bool split_option_given; /* --schedule or --seed: only with --bus split */
+    const char *stc_configs; /* --stc-config: stc caches (coherence_stc_cli.h), or NULL */
+    const char *geometry;    /* -g/--geometry: only with --stc-config */
 } coh_options;
+
+/* --stc-config or -g/--geometry: kept as given; coherence_stc_cli.c reads
+ * them once the geometry is known. Then the conventional cache's options
+ * (still at their defaults) must not have been given. */
+static const char *const stc_options[] = {"--stc-config", "-g", "--geometry", NULL};
+
+static int check_stc_options(const coh_options *opts)
+{
+    const stc_coh_config *config = &opts->config;
+    if (!opts->stc_configs)
+        return opts->geometry ? usage_error("%s", "--geometry needs --stc-config")
+                              : STC_CLI_PARSED;
+    if (opts->bus == STC_COH_BUS_SPLIT)
+        return usage_error("%s", "--stc-config: not on the split bus (--bus split)");
+    if (config->size_bytes != 8192 || config->ways != 4 || config->line_bytes != 32 ||
+        config->snoop_filter.kind != STC_SF_NONE)
+        return usage_error("%s", "--stc-config: not with --size, --ways, --line or "
+                                 "--snoop-filter (the configurations give the caches)");
+    return STC_CLI_PARSED;
+}
+
+/* --bus, --schedule, --seed with their value. */
+static int parse_bus_option(coh_options *opts, const char *arg, const char *text)
+{
+    char err[ERR_LEN];
+    uint64_t value;
+    if (!strcmp(arg, "--bus")) {
+        if (stc_coh_bus_model_parse(text, &opts->bus, err, sizeof err) != 0)
+            return usage_error("--bus: %s", err);
+        return STC_CLI_PARSED;
+    }
+    opts->split_option_given = true;
+    if (!strcmp(arg, "--schedule")) {
+        if (stc_cs_schedule_parse(text, &opts->schedule, err, sizeof err) != 0)
+            return usage_error("--schedule %s", err);
+    } else {
+        if (stc_cli_count_in_range(text, 0, UINT64_MAX, &value) != 0)
+            return usage_error("--seed '%s': must be a number, 0..2^64-1", text);
+        opts->seed = value;
+    }
+    return STC_CLI_PARSED;
+}
 
 /* One of --cores, --protocol, --size, --ways, --line, --snoop-filter with
  * its value. Each is checked alone here; stc_coh_create judges the
@@ -336,9 +399,11 @@ static int parse_valued(stc_coh_config *config, const char *arg, const char *tex
 static int parse_options(int argc, char **argv, coh_options *opts)
 {
     static const char *const valued[] = {"--cores", "--protocol", "--size", "--ways", "--line",
-                                         "--snoop-filter", NULL};
+                                         "--snoop-filter", "--bus", "--schedule", "--seed", NULL};
+    static const char *const bus_options[] = {"--bus", "--schedule", "--seed", NULL};
     *opts = (coh_options){.config = {.cores = 4, .size_bytes = 8192, .ways = 4, .line_bytes = 32,
-                                     .protocol = STC_COH_MESI, .table = NULL}};
+                                     .protocol = STC_COH_MESI, .table = NULL},
+                           .seed = 1};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (stc_cli_is_help(arg)) {
@@ -349,10 +414,18 @@ static int parse_options(int argc, char **argv, coh_options *opts)
             opts->json = true;
             continue;
         }
+        if (stc_cli_is_one_of(arg, stc_options)) {
+            if (i + 1 >= argc)
+                return usage_error("%s needs a value", arg);
+            *(!strcmp(arg, "--stc-config") ? &opts->stc_configs : &opts->geometry) = argv[++i];
+            continue;
+        }
         if (stc_cli_is_one_of(arg, valued)) {
             if (i + 1 >= argc)
                 return usage_error("%s needs a value", arg);
-            int status = parse_valued(&opts->config, arg, argv[++i]);
+            int status = stc_cli_is_one_of(arg, bus_options)
+                             ? parse_bus_option(opts, arg, argv[++i])
+                             : parse_valued(&opts->config, arg, argv[++i]);
             if (status != STC_CLI_PARSED)
                 return status;
             continue;
@@ -365,7 +438,11 @@ static int parse_options(int argc, char **argv, coh_options *opts)
     }
     if (!opts->trace_path)
         return usage_error("%s", "no trace given");
-    return STC_CLI_PARSED;
+    if (opts->bus != STC_COH_BUS_SPLIT && opts->split_option_given)
+        return usage_error("%s", "--schedule and --seed need --bus split");
+    if (opts->bus == STC_COH_BUS_SPLIT && opts->config.snoop_filter.kind != STC_SF_NONE)
+        return usage_error("%s", "--snoop-filter: not on the split bus (--bus split)");
+    return check_stc_options(opts);
 }
 
 /* Every record of the trace through the system. Returns 0, or 1 after the
@@ -410,6 +487,14 @@ int stc_coh_main(int argc, char **argv)
     int status = parse_options(argc, argv, &opts);
     if (status != STC_CLI_PARSED)
         return status == STC_CLI_HELP_SHOWN ? 0 : status;
+    if (opts.bus == STC_COH_BUS_SPLIT)
+        return stc_coh_split_run(&opts.config, opts.schedule, opts.seed, opts.trace_path,
+                                 opts.json);
+    if (opts.stc_configs)
+        return stc_coh_stc_run(&(stc_coh_stc_request){
+            .program = program, .cores = opts.config.cores, .protocol = opts.config.protocol,
+            .stc_configs = opts.stc_configs, .geometry = opts.geometry,
+            .trace_path = opts.trace_path, .json = opts.json});
     char err[ERR_LEN];
     stc_coh_system *system = stc_coh_create(&opts.config, err, sizeof err);
     if (!system) {

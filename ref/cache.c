@@ -788,6 +788,34 @@ void stc_cache_slot(const stc_cache *cache, unsigned bank, unsigned row, stc_slo
     slot->data = cache->has_data ? cache->data + index * cache->geometry.line_bytes : NULL;
 }
 
+void stc_cache_invalidate_slot(stc_cache *cache, unsigned bank, unsigned row)
+{
+    size_t slot = slot_index(cache, bank, row);
+    if (!(cache->flags[slot] & SLOT_VALID)) {
+        return;
+    }
+    cache->flags[slot] = 0;
+    /* The previous access's line may be this one: its repeat shortcut
+     * (a hit without lookup) must not outlive the line. */
+    if (cache->last_valid && cache->last_bank == bank &&
+        ((unsigned)cache->last_line & (cache->geometry.rows - 1)) == row) {
+        cache->last_valid = false;
+    }
+}
+
+void stc_cache_set_slot_dirty(stc_cache *cache, unsigned bank, unsigned row, bool dirty)
+{
+    size_t slot = slot_index(cache, bank, row);
+    if (!(cache->flags[slot] & SLOT_VALID)) {
+        return;
+    }
+    if (dirty) {
+        cache->flags[slot] |= SLOT_DIRTY;
+    } else {
+        cache->flags[slot] &= (uint8_t)~SLOT_DIRTY;
+    }
+}
+
 uint32_t stc_cache_candidates(const stc_cache *cache, uint64_t addr)
 {
     uint64_t tag = tag_of(cache, addr);

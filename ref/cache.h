@@ -160,6 +160,24 @@ typedef struct {
 } stc_slot;
 void stc_cache_slot(const stc_cache *cache, unsigned bank, unsigned row, stc_slot *slot);
 
+/* Hooks for a coherence layer (coherent_stc.h), which keeps a protocol
+ * state per slot beside the cache and answers other caches' snoops. Each
+ * acts on one slot (bank, row) and changes nothing else: no memory
+ * transaction, no counter, no recency. The layer finds a slot with
+ * stc_cache_lookup and reads its bytes with stc_cache_slot; every fill and
+ * writeback of the cache itself still goes through stc_memory, where the
+ * layer turns it into bus transactions. */
+
+/* Drop the line in (bank, row) without writing it back, dirty or not (a
+ * snoop row that invalidates: the protocol says where, if anywhere, its
+ * data went). No effect on an invalid slot. */
+void stc_cache_invalidate_slot(stc_cache *cache, unsigned bank, unsigned row);
+
+/* Set or clear the dirty flag of the valid line in (bank, row) (a snoop
+ * row that flushes an M copy or demotes it to S makes memory current, so
+ * the line is clean). No effect on an invalid slot. */
+void stc_cache_set_slot_dirty(stc_cache *cache, unsigned bank, unsigned row, bool dirty);
+
 /* The candidate banks of addr under the current configuration, ascending,
  * as a bit mask (bit b = bank b). */
 uint32_t stc_cache_candidates(const stc_cache *cache, uint64_t addr);

@@ -5,16 +5,10 @@
  * Layout:
  * - caches: one array of frames for all cores, [core][set][way], and one
  *   byte array of their data in the same order;
- * - blocks: every block ever touched has an entry (found through an
- *   open-addressing hash of the block number) holding memory's bytes, the
- *   shadow's bytes, and per core the bookkeeping of the miss classes
- *   (referenced before, copy lost to an invalidation, words written by
- *   others since, the open lifetime's new words and the words new to the
- *   next lifetime (Dubois' classification), and its node in the core's
- *   fully associative LRU cache);
- * - the fully associative caches of the 3C split: per core a doubly linked
- *   recency list of at most (lines per cache) nodes, each naming a block
- *   entry; the entry names its node, so no second hash is needed.
+ * - blocks: the book (coherence_book.h, shared with coherent_stc.c) holds
+ *   every block ever touched as an entry: memory's bytes, the shadow's,
+ *   the miss-class history and the fully associative caches of the 3C
+ *   split; beside it, per entry, which cores hold a copy in which frame.
  *
  * Speed (docs/COHERENCE.md 9.7): every access used to search the tags of
  * every cache twice (the snoops, then the SWMR check) and hash the block
@@ -30,6 +24,7 @@
  */
 #include "coherent.h"
 
+#include "coherence_book.h"
 #include "counter_fields.h"
 
 #include <stdarg.h>
@@ -50,61 +45,28 @@ typedef struct {
     uint8_t state;  /* stc_coh_state; I = the frame is free */
 } frame;
 
+/* Per book entry: which cores hold a valid copy, and where. */
 typedef struct {
-    uint64_t block;
-    uint8_t seen; /* bit c: core c has accessed the block */
-    uint8_t lost; /* bit c: core c's copy was invalidated, not re-fetched since */
     uint8_t held; /* bit c: core c's frame[c] holds a valid copy (its state is not I) */
     uint32_t frame[STC_COH_MAX_CORES]; /* meaningful only where held */
-    uint64_t others_wrote[STC_COH_MAX_CORES]; /* words written by others since core c lost it */
-    int32_t fa_node[STC_COH_MAX_CORES];       /* node in core c's FA cache, -1 if none */
-    /* Dubois' classification (coherent.h). A lifetime of core c's copy
-     * runs from the miss that fetches it to its invalidation or eviction. */
-    uint8_t life_coherence; /* bit c: c's open lifetime began with a coherence miss, not yet essential */
-    uint64_t life_new[STC_COH_MAX_CORES]; /* words new to c's open lifetime; 0 once it touched one */
-    uint64_t unseen[STC_COH_MAX_CORES];   /* words others wrote since c's last essential miss,
-                                             outside life_new */
-} block_entry;
-
-typedef struct {
-    uint32_t entry;
-    int32_t prev, next; /* towards MRU, towards LRU */
-} fa_node;
-
-typedef struct {
-    fa_node *nodes;
-    int32_t head, tail, free_list;
-    uint32_t count;
-} fa_cache;
+} block_copies;
 
 struct stc_coh_system {
     stc_coh_config config;
     stc_coh_table table;
-    /* table's rows by pair, NULL where it has none (as the lookups) */
-    const stc_coh_proc_row *proc_row[STC_COH_STATE_COUNT][STC_COH_PROC_EVENT_COUNT];
-    const stc_coh_snoop_row *snoop_row[STC_COH_STATE_COUNT][STC_COH_BUS_COUNT];
+    stc_coh_row_index rows; /* table's rows by pair */
     uint32_t sets, line, line_shift;
     frame *frames;
     uint8_t *data;
 
-    block_entry *entries;
-    uint8_t *memory; /* [entry][line] */
-    uint8_t *shadow; /* [entry][line] */
-    uint32_t entry_count, entry_capacity;
-    uint32_t *hash; /* entry index + 1, 0 = empty */
-    uint32_t hash_capacity;
-
-    fa_cache fa[STC_COH_MAX_CORES];
-    uint32_t fa_lines;
+    stc_coh_book book;     /* blocks, memory, shadow, miss classes, violations */
+    block_copies *copies;  /* [book entry] */
+    uint32_t copies_capacity;
 
     stc_sf *filters[STC_COH_MAX_CORES]; /* NULL: no snoop filter */
 
     uint64_t clock;
-    uint64_t reference; /* index of the reference being done */
     stc_coh_counters counters[STC_COH_MAX_CORES];
-    uint64_t violations;
-    uint64_t violations_of[STC_COH_VIOL_KIND_COUNT];
-    stc_coh_violation kept[STC_COH_VIOLATIONS_KEPT];
     char error[256];
 };
 
@@ -167,200 +129,24 @@ static void set_error(stc_coh_system *system, const char *fmt, ...)
     va_end(args);
 }
 
-static void violation(stc_coh_system *system, stc_coh_violation_kind kind, unsigned core,
-                      uint64_t addr, uint64_t expected, uint64_t got, const char *fmt, ...)
-    PRINTF_LIKE(7, 8);
-static void violation(stc_coh_system *system, stc_coh_violation_kind kind, unsigned core,
-                      uint64_t addr, uint64_t expected, uint64_t got, const char *fmt, ...)
-{
-    if (system->violations < STC_COH_VIOLATIONS_KEPT) {
-        stc_coh_violation *v = &system->kept[system->violations];
-        v->kind = kind;
-        v->core = core;
-        v->reference = system->reference;
-        v->addr = addr;
-        v->expected = expected;
-        v->got = got;
-        int used = snprintf(v->text, sizeof v->text, "%s: core %u reference %llu: ",
-                            stc_coh_violation_kind_name(kind), core,
-                            (unsigned long long)system->reference);
-        if (used > 0 && (size_t)used < sizeof v->text) {
-            va_list args;
-            va_start(args, fmt);
-            vsnprintf(v->text + used, sizeof v->text - (size_t)used, fmt, args);
-            va_end(args);
-        }
-    }
-    system->violations++;
-    system->violations_of[kind]++;
-}
-
-static uint64_t bytes_le(const uint8_t *bytes, uint32_t count)
-{
-    uint64_t value = 0;
-    for (uint32_t i = 0; i < count && i < 8; i++)
-        value |= (uint64_t)bytes[i] << (8 * i);
-    return value;
-}
-
-/* Words [offset, offset + len) touches, as a mask of 4-byte words. */
-static uint64_t word_mask(uint32_t offset, uint32_t len)
-{
-    uint32_t first = offset / STC_COH_WORD_BYTES;
-    uint32_t last = (offset + len - 1) / STC_COH_WORD_BYTES;
-    uint64_t upto_last = last >= 63 ? ~0ull : (1ull << (last + 1)) - 1;
-    return upto_last & ~((1ull << first) - 1);
-}
-
 /* ------------------------------------------------------------ blocks */
 
-static uint64_t hash_block(uint64_t block)
+/* The book entry of block (created if new), its copies record grown in
+ * step; -1 out of memory. */
+static long find_block(stc_coh_system *system, uint64_t block)
 {
-    block ^= block >> 33;
-    block *= 0xff51afd7ed558ccdull;
-    block ^= block >> 33;
-    return block;
-}
-
-static int grow_hash(stc_coh_system *system)
-{
-    uint32_t capacity = system->hash_capacity ? system->hash_capacity * 2 : 1024;
-    uint32_t *hash = calloc(capacity, sizeof *hash);
-    if (!hash)
+    long e = stc_coh_book_entry(&system->book, block);
+    if (e < 0 || system->copies_capacity >= system->book.entry_capacity)
+        return e;
+    uint32_t capacity = system->book.entry_capacity;
+    block_copies *copies = realloc(system->copies, (size_t)capacity * sizeof *copies);
+    if (!copies)
         return -1;
-    for (uint32_t e = 0; e < system->entry_count; e++) {
-        uint64_t slot = hash_block(system->entries[e].block) & (capacity - 1);
-        while (hash[slot])
-            slot = (slot + 1) & (capacity - 1);
-        hash[slot] = e + 1;
-    }
-    free(system->hash);
-    system->hash = hash;
-    system->hash_capacity = capacity;
-    return 0;
-}
-
-/* The entry of block, or -1 if there is none (and create is false, or
- * memory ran out). */
-static long lookup_block(const stc_coh_system *system, uint64_t block)
-{
-    if (system->hash_capacity) {
-        uint64_t slot = hash_block(block) & (system->hash_capacity - 1);
-        while (system->hash[slot]) {
-            uint32_t e = system->hash[slot] - 1;
-            if (system->entries[e].block == block)
-                return e;
-            slot = (slot + 1) & (system->hash_capacity - 1);
-        }
-    }
-    return -1;
-}
-
-static long find_block(stc_coh_system *system, uint64_t block, bool create)
-{
-    long found = lookup_block(system, block);
-    if (found >= 0 || !create)
-        return found;
-    if ((uint64_t)(system->entry_count + 1) * 2 > system->hash_capacity && grow_hash(system) != 0)
-        return -1;
-    if (system->entry_count == system->entry_capacity) {
-        uint32_t capacity = system->entry_capacity ? system->entry_capacity * 2 : 256;
-        block_entry *entries = realloc(system->entries, (size_t)capacity * sizeof *entries);
-        if (!entries)
-            return -1;
-        system->entries = entries;
-        uint8_t *memory = realloc(system->memory, (size_t)capacity * system->line);
-        if (!memory)
-            return -1;
-        system->memory = memory;
-        uint8_t *shadow = realloc(system->shadow, (size_t)capacity * system->line);
-        if (!shadow)
-            return -1;
-        system->shadow = shadow;
-        system->entry_capacity = capacity;
-    }
-    uint32_t e = system->entry_count++;
-    block_entry *entry = &system->entries[e];
-    memset(entry, 0, sizeof *entry);
-    entry->block = block;
-    for (unsigned c = 0; c < STC_COH_MAX_CORES; c++)
-        entry->fa_node[c] = -1;
-    memset(system->memory + (size_t)e * system->line, 0, system->line);
-    memset(system->shadow + (size_t)e * system->line, 0, system->line);
-    uint64_t slot = hash_block(block) & (system->hash_capacity - 1);
-    while (system->hash[slot])
-        slot = (slot + 1) & (system->hash_capacity - 1);
-    system->hash[slot] = e + 1;
+    memset(copies + system->copies_capacity, 0,
+           (size_t)(capacity - system->copies_capacity) * sizeof *copies);
+    system->copies = copies;
+    system->copies_capacity = capacity;
     return e;
-}
-
-/* ------------------------------------------------ fully associative LRU */
-
-static void fa_unlink(fa_cache *fa, int32_t n)
-{
-    fa_node *node = &fa->nodes[n];
-    if (node->prev >= 0)
-        fa->nodes[node->prev].next = node->next;
-    else
-        fa->head = node->next;
-    if (node->next >= 0)
-        fa->nodes[node->next].prev = node->prev;
-    else
-        fa->tail = node->prev;
-}
-
-static void fa_push_front(fa_cache *fa, int32_t n)
-{
-    fa->nodes[n].prev = -1;
-    fa->nodes[n].next = fa->head;
-    if (fa->head >= 0)
-        fa->nodes[fa->head].prev = n;
-    fa->head = n;
-    if (fa->tail < 0)
-        fa->tail = n;
-}
-
-/* Drop the block from core's FA cache (an invalidation). */
-static void fa_remove(stc_coh_system *system, unsigned core, uint32_t e)
-{
-    fa_cache *fa = &system->fa[core];
-    int32_t n = system->entries[e].fa_node[core];
-    if (n < 0)
-        return;
-    fa_unlink(fa, n);
-    fa->nodes[n].next = fa->free_list;
-    fa->free_list = n;
-    fa->count--;
-    system->entries[e].fa_node[core] = -1;
-}
-
-/* An access of core to the block: returns whether the FA cache held it,
- * and makes it the most recent. */
-static bool fa_access(stc_coh_system *system, unsigned core, uint32_t e)
-{
-    fa_cache *fa = &system->fa[core];
-    int32_t n = system->entries[e].fa_node[core];
-    if (n >= 0) {
-        if (n != fa->head) {
-            fa_unlink(fa, n);
-            fa_push_front(fa, n);
-        }
-        return true;
-    }
-    if (fa->count == system->fa_lines) {
-        int32_t lru = fa->tail;
-        fa_unlink(fa, lru);
-        system->entries[fa->nodes[lru].entry].fa_node[core] = -1;
-        n = lru;
-    } else {
-        n = fa->free_list;
-        fa->free_list = fa->nodes[n].next;
-        fa->count++;
-    }
-    fa->nodes[n].entry = e;
-    fa_push_front(fa, n);
-    system->entries[e].fa_node[core] = n;
-    return false;
 }
 
 /* ------------------------------------------------------------ create */
@@ -411,32 +197,19 @@ stc_coh_system *stc_coh_create(const stc_coh_config *config, char *err, size_t e
     system->table = *table;
     system->config.table = NULL;
     system->config.protocol = table->protocol;
-    for (unsigned state = 0; state < STC_COH_STATE_COUNT; state++) {
-        for (unsigned event = 0; event < STC_COH_PROC_EVENT_COUNT; event++)
-            system->proc_row[state][event] = stc_coh_proc_lookup(
-                &system->table, (stc_coh_state)state, (stc_coh_proc_event)event);
-        for (unsigned bus = 0; bus < STC_COH_BUS_COUNT; bus++)
-            system->snoop_row[state][bus] =
-                stc_coh_snoop_lookup(&system->table, (stc_coh_state)state, (stc_coh_bus)bus);
-    }
+    stc_coh_row_index_build(&system->rows, &system->table);
     system->line = config->line_bytes;
     system->line_shift = log2_u32(config->line_bytes);
     system->sets = config->size_bytes / (config->ways * config->line_bytes);
-    system->fa_lines = config->size_bytes / config->line_bytes;
     size_t frame_count = (size_t)config->cores * config->size_bytes / config->line_bytes;
     system->frames = calloc(frame_count, sizeof *system->frames);
     system->data = calloc(frame_count, config->line_bytes);
     if (!system->frames || !system->data)
         goto out_of_memory;
+    if (stc_coh_book_init(&system->book, config->cores, config->line_bytes,
+                          config->size_bytes / config->line_bytes) != 0)
+        goto out_of_memory;
     for (unsigned c = 0; c < config->cores; c++) {
-        fa_cache *fa = &system->fa[c];
-        fa->nodes = malloc((size_t)system->fa_lines * sizeof *fa->nodes);
-        if (!fa->nodes)
-            goto out_of_memory;
-        for (uint32_t n = 0; n < system->fa_lines; n++)
-            fa->nodes[n].next = n + 1 < system->fa_lines ? (int32_t)(n + 1) : -1;
-        fa->head = fa->tail = -1;
-        fa->free_list = 0;
         if (config->snoop_filter.kind != STC_SF_NONE &&
             !(system->filters[c] = stc_sf_create(&config->snoop_filter)))
             goto out_of_memory;
@@ -454,63 +227,13 @@ void stc_coh_destroy(stc_coh_system *system)
 {
     if (!system)
         return;
-    for (unsigned c = 0; c < STC_COH_MAX_CORES; c++) {
-        free(system->fa[c].nodes);
+    for (unsigned c = 0; c < STC_COH_MAX_CORES; c++)
         stc_sf_destroy(system->filters[c]);
-    }
+    stc_coh_book_free(&system->book);
     free(system->frames);
     free(system->data);
-    free(system->entries);
-    free(system->memory);
-    free(system->shadow);
-    free(system->hash);
+    free(system->copies);
     free(system);
-}
-
-/* ------------------------------------------- Dubois' lifetimes (coherent.h) */
-
-/* The end of core's lifetime of the block (its copy invalidated or
- * evicted). A lifetime that touched none of its new words was useless: its
- * words stay new to the next lifetime, since the value they carry has still
- * not been used by this core. (An essential lifetime already dropped them.) */
-static void lifetime_end(block_entry *entry, unsigned core)
-{
-    entry->unseen[core] |= entry->life_new[core];
-    entry->life_new[core] = 0;
-    entry->life_coherence &= (uint8_t)~(1u << core);
-}
-
-/* A miss of core opens a lifetime. A compulsory miss is essential by
- * definition (it brings every value): nothing written before it is new
- * afterwards. Any other miss takes the words new since the last essential
- * miss as its own. A coherence miss is counted useless (false) now and moved
- * to true by lifetime_access if its lifetime touches a new word, so the
- * counters are final whenever they are read: an open lifetime is classified
- * by the accesses it has had, as if the run ended there. */
-static void lifetime_begin(stc_coh_counters *counters, block_entry *entry, unsigned core,
-                           bool compulsory, bool coherence)
-{
-    entry->life_new[core] = compulsory ? 0 : entry->unseen[core];
-    entry->unseen[core] = 0;
-    if (coherence) {
-        entry->life_coherence |= (uint8_t)(1u << core);
-        counters->miss_false_dubois++;
-    }
-}
-
-/* An access (load or store) of core to words of the block, hit or miss,
- * during its lifetime: touching a new word makes the lifetime essential. */
-static void lifetime_access(stc_coh_counters *counters, block_entry *entry, unsigned core,
-                            uint64_t words)
-{
-    if (!(entry->life_new[core] & words))
-        return;
-    entry->life_new[core] = 0; /* delivered and used: not new to later lifetimes */
-    if (entry->life_coherence & (1u << core)) {
-        entry->life_coherence &= (uint8_t)~(1u << core);
-        counters->miss_false_dubois--;
-        counters->miss_true_dubois++;
-    }
 }
 
 /* ------------------------------------------------------------ the bus */
@@ -542,7 +265,7 @@ static uint8_t *frame_data(stc_coh_system *system, size_t f)
 static void set_state(stc_coh_system *system, unsigned core, size_t f, uint32_t e,
                       stc_coh_state state)
 {
-    block_entry *entry = &system->entries[e];
+    block_copies *entry = &system->copies[e];
     uint8_t bit = (uint8_t)(1u << core);
     system->frames[f].state = (uint8_t)state;
     system->frames[f].entry = e;
@@ -571,7 +294,7 @@ static void filter_unsafe(const stc_coh_system *system, unsigned core, unsigned 
     fprintf(stderr,
             "stc coherent: snoop filter unsafe (%s): reference %llu, core %u's %s of block "
             "0x%llx filtered out at core %u, which holds it in %s\n",
-            filter, (unsigned long long)system->reference, requester, stc_coh_bus_name(bus),
+            filter, (unsigned long long)system->book.reference, requester, stc_coh_bus_name(bus),
             (unsigned long long)(block << system->line_shift), core,
             stc_coh_state_name((stc_coh_state)system->frames[f].state));
     abort();
@@ -585,8 +308,8 @@ static void filter_unsafe(const stc_coh_system *system, unsigned core, unsigned 
 static void broadcast(stc_coh_system *system, unsigned requester, stc_coh_bus bus, uint32_t e,
                       const uint8_t *wb_data, uint8_t *data, bus_result *result)
 {
-    uint8_t *memory = system->memory + (size_t)e * system->line;
-    uint64_t block = system->entries[e].block;
+    uint8_t *memory = stc_coh_book_memory(&system->book, e);
+    uint64_t block = system->book.history[e].block;
     stc_coh_counters *req = &system->counters[requester];
     result->shared = false;
     result->supplied = false;
@@ -610,16 +333,16 @@ static void broadcast(stc_coh_system *system, unsigned requester, stc_coh_bus bu
             continue;
         }
         snooper->snoop_lookups++;
-        if (!(system->entries[e].held & (1u << d))) {
+        if (!(system->copies[e].held & (1u << d))) {
             if (filter)
                 stc_sf_probe_missed(filter, block);
             continue; /* I: every table's I rows do nothing */
         }
-        size_t f = system->entries[e].frame[d];
+        size_t f = system->copies[e].frame[d];
         stc_coh_state state = (stc_coh_state)system->frames[f].state;
-        const stc_coh_snoop_row *row = system->snoop_row[state][bus];
+        const stc_coh_snoop_row *row = system->rows.snoop[state][bus];
         if (!row || row->impossible) {
-            violation(system, STC_COH_VIOL_IMPOSSIBLE, requester, block << system->line_shift, 0, 0,
+            stc_coh_book_violation(&system->book, STC_COH_VIOL_IMPOSSIBLE, requester, block << system->line_shift, 0, 0,
                       "block 0x%llx: core %u in %s snoops %s (impossible row)",
                       (unsigned long long)(block << system->line_shift), d,
                       stc_coh_state_name(state), stc_coh_bus_name(bus));
@@ -628,7 +351,7 @@ static void broadcast(stc_coh_system *system, unsigned requester, stc_coh_bus bu
         uint8_t *copy = frame_data(system, f);
         if (row->supplies) {
             if (result->supplied)
-                violation(system, STC_COH_VIOL_SUPPLIERS, requester, block << system->line_shift,
+                stc_coh_book_violation(&system->book, STC_COH_VIOL_SUPPLIERS, requester, block << system->line_shift,
                           0, 0, "block 0x%llx: core %u supplies %s too",
                           (unsigned long long)(block << system->line_shift), d,
                           stc_coh_bus_name(bus));
@@ -647,10 +370,7 @@ static void broadcast(stc_coh_system *system, unsigned requester, stc_coh_bus bu
         if (row->next == STC_COH_I) {
             req->inv_sent++;
             snooper->inv_received++;
-            system->entries[e].lost |= (uint8_t)(1u << d);
-            system->entries[e].others_wrote[d] = 0;
-            lifetime_end(&system->entries[e], d);
-            fa_remove(system, d, e);
+            stc_coh_book_invalidated(&system->book, d, e);
         }
         set_state(system, d, f, e, row->next);
     }
@@ -674,58 +394,14 @@ static void count_bus(stc_coh_counters *counters, stc_coh_bus bus)
 
 static void check_swmr(stc_coh_system *system, unsigned requester, uint32_t e)
 {
-    const block_entry *entry = &system->entries[e];
-    uint64_t block = entry->block;
-    unsigned valid = 0, modified = 0, exclusive = 0, owned = 0;
-    for (unsigned c = 0; c < system->config.cores; c++) {
-        if (!(entry->held & (1u << c)))
-            continue;
-        valid++;
-        stc_coh_state state = (stc_coh_state)system->frames[entry->frame[c]].state;
-        modified += state == STC_COH_M;
-        exclusive += state == STC_COH_E;
-        owned += state == STC_COH_O;
-    }
-    const char *why = NULL;
-    if (modified > 1)
-        why = "more than one M copy";
-    else if (modified + exclusive > 0 && valid > 1)
-        why = "an M or E copy and another valid copy";
-    else if (owned > 1)
-        why = "more than one O copy";
-    if (why)
-        violation(system, STC_COH_VIOL_SWMR, requester, block << system->line_shift, 0, 0,
-                  "block 0x%llx: %s (%u valid, %u M, %u E, %u O)",
-                  (unsigned long long)(block << system->line_shift), why, valid, modified,
-                  exclusive, owned);
-}
-
-/* A block access whose processor row says miss: counted in exactly one miss
- * class (coherent.h), and the lifetime it starts opened. had_copy: core
- * still holds a valid copy of the block. */
-static void count_miss(stc_coh_counters *counters, block_entry *entry, unsigned core,
-                       uint64_t words, bool fa_hit, bool had_copy)
-{
-    uint8_t core_bit = (uint8_t)(1u << core);
-    counters->misses++;
-    bool compulsory = !(entry->seen & core_bit);
-    bool coherence = !compulsory && (entry->lost & core_bit);
-    if (compulsory)
-        counters->miss_compulsory++;
-    else if (coherence) {
-        if (entry->others_wrote[core] & words)
-            counters->miss_true_sharing++;
-        else
-            counters->miss_false_sharing++;
-    } else if (fa_hit)
-        counters->miss_conflict++;
-    else
-        counters->miss_capacity++;
-    entry->lost &= (uint8_t)~core_bit;
-    entry->others_wrote[core] = 0;
-    if (had_copy) /* a table that misses on a valid copy: that copy's lifetime ends here */
-        lifetime_end(entry, core);
-    lifetime_begin(counters, entry, core, compulsory, coherence);
+    const block_copies *entry = &system->copies[e];
+    stc_coh_state states[STC_COH_MAX_CORES];
+    unsigned valid = 0;
+    for (unsigned c = 0; c < system->config.cores; c++)
+        if (entry->held & (1u << c))
+            states[valid++] = (stc_coh_state)system->frames[entry->frame[c]].state;
+    stc_coh_book_check_swmr(&system->book, requester,
+                            system->book.history[e].block << system->line_shift, states, valid);
 }
 
 /* The frame of block's set in core's cache that a fill takes: the
@@ -750,11 +426,11 @@ static void evict_frame(stc_coh_system *system, unsigned core, size_t victim)
 {
     frame *v = &system->frames[victim];
     uint32_t victim_entry = v->entry;
-    lifetime_end(&system->entries[victim_entry], core);
+    stc_coh_book_evicted(&system->book, core, victim_entry);
     stc_coh_state victim_state = (stc_coh_state)v->state;
-    const stc_coh_proc_row *evict = system->proc_row[victim_state][STC_COH_EVICT];
+    const stc_coh_proc_row *evict = system->rows.proc[victim_state][STC_COH_EVICT];
     if (!evict || evict->impossible) {
-        violation(system, STC_COH_VIOL_IMPOSSIBLE, core, v->block << system->line_shift, 0, 0,
+        stc_coh_book_violation(&system->book, STC_COH_VIOL_IMPOSSIBLE, core, v->block << system->line_shift, 0, 0,
                   "Evict in %s (impossible row)", stc_coh_state_name(victim_state));
     } else if (evict->bus != STC_COH_BUS_NONE) {
         bus_result wb;
@@ -804,18 +480,8 @@ static stc_coh_state issue_request(stc_coh_system *system, unsigned core,
 static void store_bytes(stc_coh_system *system, unsigned core, uint32_t e, size_t f,
                         uint32_t offset, uint32_t len, const uint8_t *value_bytes, uint64_t words)
 {
-    block_entry *entry = &system->entries[e];
     memcpy(frame_data(system, f) + offset, value_bytes, len);
-    memcpy(system->shadow + (size_t)e * system->line + offset, value_bytes, len);
-    for (unsigned d = 0; d < system->config.cores; d++) {
-        if (d == core)
-            continue;
-        if (entry->lost & (1u << d))
-            entry->others_wrote[d] |= words;
-        /* New to d whether its copy is invalid, evicted or never
-         * fetched (a compulsory miss clears it) */
-        entry->unseen[d] |= words;
-    }
+    stc_coh_book_stored(&system->book, core, e, offset, len, value_bytes, words);
 }
 
 /* A load of core reads its copy (frame f, now in state) into loaded; the
@@ -824,22 +490,9 @@ static void store_bytes(stc_coh_system *system, unsigned core, uint32_t e, size_
 static void load_bytes(stc_coh_system *system, unsigned core, uint32_t e, size_t f,
                        uint32_t offset, uint32_t len, stc_coh_state state, uint8_t *loaded)
 {
-    uint64_t addr = (system->entries[e].block << system->line_shift) + offset;
     const uint8_t *copy = frame_data(system, f) + offset;
-    const uint8_t *shadow = system->shadow + (size_t)e * system->line + offset;
     memcpy(loaded, copy, len);
-    if (memcmp(copy, shadow, len) == 0)
-        return;
-    uint32_t i = 0;
-    while (copy[i] == shadow[i])
-        i++;
-    uint32_t shown = len - i < 8 ? len - i : 8;
-    uint64_t expected = bytes_le(shadow + i, shown);
-    uint64_t got = bytes_le(copy + i, shown);
-    violation(system, STC_COH_VIOL_DATA, core, addr + i, expected, got,
-              "load 0x%llx (%u bytes at 0x%llx, %s): expected 0x%llx got 0x%llx",
-              (unsigned long long)addr, len, (unsigned long long)(addr + i),
-              stc_coh_state_name(state), (unsigned long long)expected, (unsigned long long)got);
+    stc_coh_book_check_load(&system->book, core, e, offset, len, copy, state);
 }
 
 /* One access of core to bytes [offset, offset + len) of block; value_bytes
@@ -850,7 +503,7 @@ static int block_access(stc_coh_system *system, unsigned core, stc_coh_op op, ui
     stc_coh_counters *counters = &system->counters[core];
     long f = find_frame(system, core, block);
     /* a valid frame names its entry; only a block not held needs the hash */
-    long found = f >= 0 ? (long)system->frames[f].entry : find_block(system, block, true);
+    long found = f >= 0 ? (long)system->frames[f].entry : find_block(system, block);
     if (found < 0) {
         set_error(system, "out of memory");
         return -1;
@@ -858,23 +511,15 @@ static int block_access(stc_coh_system *system, unsigned core, stc_coh_op op, ui
     uint32_t e = (uint32_t)found;
     stc_coh_state state = f >= 0 ? (stc_coh_state)system->frames[f].state : STC_COH_I;
     stc_coh_proc_event event = op == STC_COH_OP_STORE ? STC_COH_STORE : STC_COH_LOAD;
-    const stc_coh_proc_row *row = system->proc_row[state][event];
+    const stc_coh_proc_row *row = system->rows.proc[state][event];
     if (!row || row->impossible) {
-        violation(system, STC_COH_VIOL_IMPOSSIBLE, core, (block << system->line_shift) + offset,
+        stc_coh_book_violation(&system->book, STC_COH_VIOL_IMPOSSIBLE, core, (block << system->line_shift) + offset,
                   0, 0, "%s in %s (impossible row)", stc_coh_proc_event_name(event),
                   stc_coh_state_name(state));
         return 0;
     }
-    block_entry *entry = &system->entries[e];
-    bool fa_hit = fa_access(system, core, e);
-
-    uint64_t words = word_mask(offset, len);
-    if (row->hit)
-        counters->hits++;
-    else
-        count_miss(counters, entry, core, words, fa_hit, f >= 0);
-    lifetime_access(counters, entry, core, words);
-    entry->seen |= (uint8_t)(1u << core);
+    uint64_t words = stc_coh_word_mask(offset, len);
+    stc_coh_book_access(&system->book, counters, core, e, words, row->hit, f >= 0);
 
     size_t held = f >= 0 ? (size_t)f : allocate_frame(system, core, block);
     stc_coh_state next = issue_request(system, core, row, e, held);
@@ -929,8 +574,8 @@ int stc_coh_access(stc_coh_system *system, unsigned core, stc_coh_op op, uint64_
         done += len;
     }
     if (loaded)
-        *loaded = op == STC_COH_OP_LOAD ? bytes_le(result, size) : 0;
-    system->reference++;
+        *loaded = op == STC_COH_OP_LOAD ? stc_coh_bytes_le(result, size) : 0;
+    system->book.reference++;
     return 0;
 }
 
@@ -981,19 +626,17 @@ void stc_coh_filter_total(const stc_coh_system *system, stc_sf_counters *total)
 
 uint64_t stc_coh_violation_count(const stc_coh_system *system)
 {
-    return system->violations;
+    return system->book.violations;
 }
 
 uint64_t stc_coh_violation_kind_count(const stc_coh_system *system, stc_coh_violation_kind kind)
 {
-    return (unsigned)kind < STC_COH_VIOL_KIND_COUNT ? system->violations_of[kind] : 0;
+    return stc_coh_book_violation_kind_count(&system->book, kind);
 }
 
 const stc_coh_violation *stc_coh_violation_at(const stc_coh_system *system, unsigned index)
 {
-    if (index >= STC_COH_VIOLATIONS_KEPT || index >= system->violations)
-        return NULL;
-    return &system->kept[index];
+    return stc_coh_book_violation_at(&system->book, index);
 }
 
 stc_coh_state stc_coh_state_of(const stc_coh_system *system, unsigned core, uint64_t addr)
@@ -1004,29 +647,14 @@ stc_coh_state stc_coh_state_of(const stc_coh_system *system, unsigned core, uint
     return f < 0 ? STC_COH_I : (stc_coh_state)system->frames[f].state;
 }
 
-static uint64_t read_bytes(const stc_coh_system *system, const uint8_t *pool, uint64_t addr,
-                           uint32_t size)
-{
-    uint64_t block = addr >> system->line_shift;
-    uint32_t offset = (uint32_t)(addr & (system->line - 1));
-    if (size > 8)
-        size = 8;
-    if (size > system->line - offset)
-        size = system->line - offset;
-    long e = lookup_block(system, block);
-    if (e < 0)
-        return 0;
-    return bytes_le(pool + (size_t)e * system->line + offset, size);
-}
-
 uint64_t stc_coh_memory_read(const stc_coh_system *system, uint64_t addr, uint32_t size)
 {
-    return read_bytes(system, system->memory, addr, size);
+    return stc_coh_book_read(&system->book, false, addr, size);
 }
 
 uint64_t stc_coh_shadow_read(const stc_coh_system *system, uint64_t addr, uint32_t size)
 {
-    return read_bytes(system, system->shadow, addr, size);
+    return stc_coh_book_read(&system->book, true, addr, size);
 }
 
 const stc_coh_config *stc_coh_config_of(const stc_coh_system *system)

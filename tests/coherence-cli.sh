@@ -243,5 +243,133 @@ else
     echo "FAIL filter json"; cat "$work/filter.json"; failed=$((failed + 1))
 fi
 
+# --bus split (docs/COHERENCE.md 10): bad values name the option; --bus
+# atomic is the default's report byte for byte; the tiny trace under the
+# serial schedule gives the atomic run's hits and misses and request
+# counts worked out by hand (c0 GetS, c1 GetS, c0's upgrade GetM, c1 GetS
+# from c0's M): MSI from memory 3 and 1 from a cache, one writeback (M to
+# S); MESI, MOESI: c0 is granted E, which supplies c1 and writes back (E
+# to S), so 2 and 2, and MOESI's M then keeps the data (M to O): 2
+# writebacks in MESI, 1 in MOESI. A random schedule: no violation, the
+# same report for the same seed.
+expect_error bus-bad       2 "--bus: unknown bus model 'ring'"   -- --bus ring "$work/tiny.txt"
+expect_error schedule-bad  2 "--schedule 'fifo': must be random or serial" -- --bus split --schedule fifo "$work/tiny.txt"
+expect_error seed-bad      2 "--seed 'x1': must be a number"     -- --bus split --seed x1 "$work/tiny.txt"
+expect_error seed-atomic   2 "--schedule and --seed need --bus split" -- --seed 3 "$work/tiny.txt"
+expect_error split-filter  2 "--snoop-filter: not on the split bus" -- --bus split --snoop-filter exclude "$work/tiny.txt"
+expect_error bus-no-value  2 "--bus needs a value"               -- "$work/tiny.txt" --bus
+if "$STCSIM" coherence --cores 2 --bus atomic "$work/tiny.txt" >"$work/atomic.out" 2>&1 &&
+    "$STCSIM" coherence --cores 2 "$work/tiny.txt" >"$work/default.out" 2>&1 &&
+    cmp -s "$work/atomic.out" "$work/default.out"; then
+    passed=$((passed + 1))
+else
+    echo "FAIL bus atomic: not the default's report"; failed=$((failed + 1))
+fi
+for protocol in msi mesi moesi; do
+    out="$work/split-$protocol.out"
+    if ! "$STCSIM" coherence --cores 2 --protocol "$protocol" --bus split --schedule serial \
+        "$work/tiny.txt" >"$out" 2>"$work/err"; then
+        echo "FAIL split $protocol: exit status"; cat "$work/err"; failed=$((failed + 1)); continue
+    fi
+    case $protocol in
+        msi) from_memory=3 from_cache=1 writebacks=1 ;;
+        mesi) from_memory=2 from_cache=2 writebacks=2 ;;
+        moesi) from_memory=2 from_cache=2 writebacks=1 ;;
+    esac
+    for pair in references:4 loads:3 stores:1 hits:1 misses:3 gets:3 getm:1 upgrades:1 putm:0 \
+        data_from_memory:$from_memory data_from_cache:$from_cache writebacks:$writebacks \
+        snoop_observations:4 transactions:4 stalls:0; do
+        expect_total "split $protocol" "$out" "${pair%%:*}" "${pair#*:}"
+    done
+    if grep -q "^violations: 0 " "$out" && head -1 "$out" | grep -q "split bus, schedule serial, seed 1"; then
+        passed=$((passed + 1))
+    else
+        echo "FAIL split $protocol: header or violations"; head -1 "$out"; failed=$((failed + 1))
+    fi
+done
+# a longer trace: 4 cores on 4 blocks, one set of 2-line caches
+awk 'BEGIN { s = 7; for (i = 0; i < 3000; i++) { s = (s * 1103515245 + 12345) % 2147483648;
+    printf "%d %d %x\n", s % 4, (s / 4) % 3 == 0, 4096 * ((s / 16) % 4) + 4 * ((s / 64) % 8) } }' \
+    >"$work/split.txt"
+for seed in 1 2; do
+    "$STCSIM" coherence --size 64 --ways 2 --bus split --seed $seed "$work/split.txt" \
+        >"$work/split-$seed.out" 2>"$work/err" || { echo "FAIL split seed $seed"; cat "$work/err"; }
+done
+"$STCSIM" coherence --size 64 --ways 2 --bus split --seed 1 "$work/split.txt" >"$work/split-1b.out" 2>&1
+expect_total "split random" "$work/split-1.out" references 3000
+if grep -q "^violations: 0 " "$work/split-1.out" && grep -q "^violations: 0 " "$work/split-2.out" &&
+    cmp -s "$work/split-1.out" "$work/split-1b.out" && ! cmp -s "$work/split-1.out" "$work/split-2.out" &&
+    [ "$(awk '$1 == "putm" { print $NF }' "$work/split-1.out")" -gt 0 ]; then
+    passed=$((passed + 1))
+else
+    echo "FAIL split random: violations, or seeds not deterministic"; failed=$((failed + 1))
+fi
+if command -v jq >/dev/null && "$STCSIM" coherence --bus split --json "$work/tiny.txt" >"$work/split.json" &&
+    jq -e '.bus == "split" and .schedule == "random" and .total.references == 4
+           and (.per_core | length) == 4 and .violations.count == 0' "$work/split.json" >/dev/null; then
+    passed=$((passed + 1))
+else
+    echo "FAIL split json"; cat "$work/split.json"; failed=$((failed + 1))
+fi
+
+# --stc-config (docs/COHERENCE.md 11): configurable stc caches, coherent per
+# 16 B physical line. Bad values exit 2 naming the option; a reference
+# wider than the physical line is a trace error.
+expect_error stc-name     2 "--stc-config '8K_4W_17B'"        -- --stc-config 8K_4W_17B "$work/tiny.txt"
+expect_error stc-more     2 "more names than cores"           -- --cores 2 --stc-config 8K_4W_16B,4K_2W_32B,2K_1W_16B "$work/tiny.txt"
+expect_error stc-fewer    2 "fewer names than cores"          -- --cores 3 --stc-config 8K_4W_16B,4K_2W_32B "$work/tiny.txt"
+expect_error stc-value    2 "--stc-config needs a value"      -- --stc-config
+expect_error stc-geometry 2 "--geometry 'banks=3'"            -- --stc-config 8K_4W_16B -g banks=3 "$work/tiny.txt"
+expect_error stc-geo-only 2 "--geometry needs --stc-config"   -- --geometry banks=8 "$work/tiny.txt"
+expect_error stc-size     2 "--stc-config: not with --size"   -- --stc-config 8K_4W_16B --line 16 "$work/tiny.txt"
+expect_error stc-split    2 "--stc-config: not on the split bus" -- --stc-config 8K_4W_16B --bus split "$work/tiny.txt"
+expect_error stc-config-geo 2 "--stc-config '8K_4W_16B'"      -- --stc-config 8K_4W_16B -g banks=2 "$work/tiny.txt"
+printf '0 0 100 32\n' >"$work/stc-wide.txt"
+expect_error stc-wide     1 "stc-wide.txt:1: size 32 larger than the physical line (16 bytes)" -- --stc-config 8K_4W_32B "$work/stc-wide.txt"
+# One 64 B logical line, MESI, worked out by hand: c0 reads 0x100 (4 BusRd,
+# one per physical line), c1 writes 0x110 (BusRdX for it, BusRd for the 3
+# others; only c0's 0x110 invalidated), c0 reads 0x114 (a false-sharing
+# miss of that one physical line, from c1's M, which flushes).
+printf '0 0 100\n1 1 110\n0 0 114\n' >"$work/stc64.txt"
+out="$work/stc64.out"
+if "$STCSIM" coherence --cores 2 --stc-config 8K_4W_64B "$work/stc64.txt" >"$out" 2>"$work/err"; then
+    for pair in misses:3 bus_rd:8 bus_rdx:1 inv_sent:1 miss_compulsory:2 miss_false_sharing:1 \
+        c2c_supplied:1 flushes:1 mem_reads:8 cache_fills:9 cache_fill_bursts:3; do
+        expect_total "stc 64 B" "$out" "${pair%%:*}" "${pair#*:}"
+    done
+else
+    echo "FAIL stc 64 B: exit status"; cat "$work/err"; failed=$((failed + 1))
+fi
+# With 16 B logical lines the coherence counters are the conventional
+# model's with 16 B lines, row for row (4 cores, 2 KiB direct-mapped and
+# 8 KiB 4-way, every protocol, on a trace of sharing and replacement).
+awk 'BEGIN { s = 11; for (i = 0; i < 4000; i++) { s = (s * 1103515245 + 12345) % 2147483648;
+    printf "%d %d %x 4\n", s % 4, (s / 4) % 3 == 0, 4 * ((s / 16) % 2048) } }' >"$work/stc-same.txt"
+for case in "2K_1W_16B 2048 1" "8K_4W_16B 8192 4"; do
+    set -- $case
+    for protocol in msi mesi moesi; do
+        "$STCSIM" coherence --protocol $protocol --line 16 --size $2 --ways $3 "$work/stc-same.txt" |
+            sed -n '3,27p' | awk '{ $1 = $1; print }' >"$work/conventional.out"
+        "$STCSIM" coherence --protocol $protocol --stc-config $1 "$work/stc-same.txt" |
+            sed -n '4,28p' | awk '{ $1 = $1; print }' >"$work/stc.out"
+        if [ -s "$work/stc.out" ] && cmp -s "$work/conventional.out" "$work/stc.out" &&
+            grep -q "^violations: 0 " <("$STCSIM" coherence --protocol $protocol --stc-config $1 "$work/stc-same.txt"); then
+            passed=$((passed + 1))
+        else
+            echo "FAIL stc $1 $protocol: not the conventional model's counters"
+            diff "$work/conventional.out" "$work/stc.out" | head -5; failed=$((failed + 1))
+        fi
+    done
+done
+if command -v jq >/dev/null &&
+    "$STCSIM" coherence --cores 2 --stc-config 8K_4W_64B,2K_1W_16B --json "$work/stc64.txt" >"$work/stc.json" &&
+    jq -e '.stc_configs == ["8K_4W_64B", "2K_1W_16B"] and .geometry.line_bytes == 16
+           and .total.references == 3 and .total.cache_fills == .total.bus_rd + .total.bus_rdx
+           and .violations.count == 0' "$work/stc.json" >/dev/null; then
+    passed=$((passed + 1))
+else
+    echo "FAIL stc json"; cat "$work/stc.json"; failed=$((failed + 1))
+fi
+
 echo "coherence-cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

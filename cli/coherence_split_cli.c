@@ -1,0 +1,160 @@
+/*
+ * coherence_split_cli.c - `stcsim coherence --bus split` (see
+ * coherence_split_cli.h): every record of the trace submitted, in trace
+ * order, to its core's queue of the split-transaction system; the
+ * scheduler interleaves the cores (docs/COHERENCE.md 10). Nothing is
+ * printed unless the whole trace was read.
+ */
+#include "coherence_split_cli.h"
+
+#include "coherent_common.h"
+#include "json.h"
+#include "mc_trace.h"
+#include "options.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+static const char program[] = "stcsim coherence";
+
+enum { ERR_LEN = 512 };
+
+/* Every record of the trace into the system. 0, or 1 after the message. */
+static int submit_trace(stc_cs_system *system, stc_mc_trace *trace, uint32_t line_bytes)
+{
+    uint64_t stores = 0;
+    stc_mc_ref ref;
+    int got;
+    while ((got = stc_mc_trace_next(trace, &ref)) > 0) {
+        if (ref.label == STC_MC_FETCH)
+            continue; /* not coherent, not counted on this bus */
+        if (ref.size > line_bytes) {
+            stc_cli_message(program, "%s:%" PRIu64 ": size %" PRIu32
+                                     " larger than the line (%" PRIu32 " bytes)",
+                            stc_mc_trace_name(trace), stc_mc_trace_line(trace), ref.size,
+                            line_bytes);
+            return 1;
+        }
+        /* the atomic run's store values: the n-th store writes splitmix(n) */
+        stc_coh_op op = ref.label == STC_MC_WRITE ? STC_COH_OP_STORE : STC_COH_OP_LOAD;
+        uint64_t n = stores;
+        uint64_t value = op == STC_COH_OP_STORE ? (stores++, stc_coh_splitmix_next(&n)) : 0;
+        if (stc_cs_submit(system, ref.core, op, ref.addr, ref.size, value, 0) != 0) {
+            stc_cli_message(program, "%s:%" PRIu64 ": %s", stc_mc_trace_name(trace),
+                            stc_mc_trace_line(trace), stc_cs_error(system));
+            return 1;
+        }
+    }
+    if (got < 0) {
+        stc_cli_message(program, "%s", stc_mc_trace_error(trace));
+        return 1;
+    }
+    stc_cs_drain(system);
+    return 0;
+}
+
+static void print_text(const stc_cs_system *system, const char *trace_name)
+{
+    const stc_cs_config *config = stc_cs_config_of(system);
+    stc_cs_counters total;
+    stc_cs_total(system, &total);
+    printf("stcsim coherence: %s: %u cores, %s, per core %" PRIu32 " B %" PRIu32
+           "-way %" PRIu32 " B lines, split bus, schedule %s, seed %" PRIu64 "\n",
+           trace_name, config->cores, stc_coh_protocol_name(config->protocol), config->size_bytes,
+           config->ways, config->line_bytes, stc_cs_schedule_name(config->schedule), config->seed);
+    printf("%-20s", "counter");
+    for (unsigned c = 0; c < config->cores; c++)
+        printf(" %12s%u", "core", c);
+    printf(" %13s\n", "total");
+    for (unsigned i = 0; i < STC_CS_COUNTER_COUNT; i++) {
+        printf("%-20s", stc_cs_counter_name(i));
+        for (unsigned c = 0; c < config->cores; c++)
+            printf(" %13" PRIu64, stc_cs_counter_value(stc_cs_core_counters(system, c), i));
+        printf(" %13" PRIu64 "\n", stc_cs_counter_value(&total, i));
+    }
+    printf("steps %" PRIu64 ", mean latency %.2f steps\n", stc_cs_steps(system),
+           total.transactions ? (double)total.latency_sum / (double)total.transactions : 0.0);
+    printf("violations: %" PRIu64, stc_cs_violation_count(system));
+    for (int k = 0; k < STC_CS_VIOL_KIND_COUNT; k++)
+        printf("%s%s %" PRIu64, k ? ", " : " (", stc_cs_violation_kind_name((stc_cs_violation_kind)k),
+               stc_cs_violation_kind_count(system, (stc_cs_violation_kind)k));
+    printf(")\n");
+    for (unsigned i = 0; stc_cs_violation_at(system, i); i++)
+        printf("  %s\n", stc_cs_violation_at(system, i)->text);
+    if (stc_cs_violation_count(system) > STC_COH_VIOLATIONS_KEPT)
+        printf("  ... and %" PRIu64 " more\n",
+               stc_cs_violation_count(system) - STC_COH_VIOLATIONS_KEPT);
+}
+
+static void print_counters_json(const stc_cs_counters *counters)
+{
+    printf("{");
+    for (unsigned i = 0; i < STC_CS_COUNTER_COUNT; i++)
+        printf("%s\"%s\": %" PRIu64, i ? ", " : "", stc_cs_counter_name(i),
+               stc_cs_counter_value(counters, i));
+    printf("}");
+}
+
+static void print_json(const stc_cs_system *system, const char *trace_name)
+{
+    const stc_cs_config *config = stc_cs_config_of(system);
+    stc_cs_counters total;
+    stc_cs_total(system, &total);
+    printf("{\"trace\": ");
+    stc_json_print_string(trace_name);
+    printf(", \"protocol\": \"%s\", \"cores\": %u, \"size\": %" PRIu32 ", \"ways\": %" PRIu32
+           ", \"line\": %" PRIu32 ", \"bus\": \"split\", \"schedule\": \"%s\", \"seed\": %" PRIu64
+           ", \"steps\": %" PRIu64 ",\n \"per_core\": [",
+           stc_coh_protocol_name(config->protocol), config->cores, config->size_bytes, config->ways,
+           config->line_bytes, stc_cs_schedule_name(config->schedule), config->seed,
+           stc_cs_steps(system));
+    for (unsigned c = 0; c < config->cores; c++) {
+        printf("%s\n  ", c ? "," : "");
+        print_counters_json(stc_cs_core_counters(system, c));
+    }
+    printf("],\n \"total\": ");
+    print_counters_json(&total);
+    printf(",\n \"violations\": {\"count\": %" PRIu64, stc_cs_violation_count(system));
+    for (int k = 0; k < STC_CS_VIOL_KIND_COUNT; k++)
+        printf(", \"%s\": %" PRIu64, stc_cs_violation_kind_name((stc_cs_violation_kind)k),
+               stc_cs_violation_kind_count(system, (stc_cs_violation_kind)k));
+    printf(", \"first\": [");
+    for (unsigned i = 0; stc_cs_violation_at(system, i); i++) {
+        printf("%s", i ? ", " : "");
+        stc_json_print_string(stc_cs_violation_at(system, i)->text);
+    }
+    printf("]}}\n");
+}
+
+int stc_coh_split_run(const stc_coh_config *config, stc_cs_schedule schedule, uint64_t seed,
+                      const char *trace_path, bool json)
+{
+    stc_cs_config split = {.cores = config->cores, .size_bytes = config->size_bytes,
+                           .ways = config->ways, .line_bytes = config->line_bytes,
+                           .protocol = config->protocol, .schedule = schedule, .seed = seed};
+    char err[ERR_LEN];
+    stc_cs_system *system = stc_cs_create(&split, err, sizeof err);
+    if (!system) {
+        stc_cli_message(program, "--size/--ways/--line: %s", err);
+        fputs("(stcsim coherence --help for usage)\n", stderr);
+        return STC_CLI_BAD_USAGE;
+    }
+    stc_mc_trace *trace = stc_mc_trace_open(trace_path, config->cores, err, sizeof err);
+    if (!trace) {
+        stc_cli_message(program, "%s", err);
+        stc_cs_destroy(system);
+        return 1;
+    }
+    int status = submit_trace(system, trace, config->line_bytes);
+    if (status == 0) {
+        if (json)
+            print_json(system, stc_mc_trace_name(trace));
+        else
+            print_text(system, stc_mc_trace_name(trace));
+        if (stc_cs_violation_count(system) > 0)
+            status = 3;
+    }
+    stc_mc_trace_close(trace);
+    stc_cs_destroy(system);
+    return status;
+}

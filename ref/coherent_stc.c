@@ -1,0 +1,799 @@
+/*
+ * coherent_stc.c - N coherent configurable caches on an atomic bus (the
+ * contract is coherent_stc.h; docs/COHERENCE.md section 11).
+ *
+ * The caches (cache.c) stay as they are; this layer wraps them:
+ * - before an access it reads the line's state (the cache's lookup finds
+ *   the slot, the layer's array holds its state) and the processor row;
+ *   a hit's BusUpgr is issued before the cache is called;
+ * - the cache's memory callbacks are the bus: a read burst of n physical
+ *   lines is n block transactions (BusRd, or the processor row's for the
+ *   requested line), a write burst is the Evict row of the line it writes
+ *   back (M, O: a BusWB);
+ * - after the cache returns, the slots of the logical line are reconciled:
+ *   a slot whose state says valid but which the cache dropped or refilled
+ *   lost a clean line (its Evict row runs now), and the lines the fill
+ *   brought take the states their transactions gave;
+ * - other cores' snoops act on their caches through the slot hooks
+ *   (stc_cache_invalidate_slot, stc_cache_set_slot_dirty).
+ * Blocks, memory, shadow, checks and miss classes are coherence_book.h's.
+ */
+#include "coherent_stc.h"
+
+#include "coherence_book.h"
+#include "counter_fields.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Why the cache is calling the memory: a miss's fill and evictions, or a
+ * reconfiguration's walk. */
+typedef enum { PHASE_ACCESS, PHASE_RECONFIG } cache_phase;
+
+/* A line a fill brought, with the state its transaction gave. */
+typedef struct {
+    uint64_t block;
+    uint32_t entry;
+    stc_coh_state next;
+} fetched_line;
+
+typedef struct core_side {
+    struct stc_cstc_system *system; /* the memory callbacks' way back */
+    unsigned core;
+    stc_cache *cache;
+    uint8_t *state;  /* [row * banks + bank]: stc_coh_state of the slot's line */
+    uint32_t *entry; /* [row * banks + bank]: the book entry that state is about */
+
+    /* The access in progress (PHASE_ACCESS). */
+    cache_phase phase;
+    uint64_t request_block;               /* the physical line the access wants */
+    const stc_coh_proc_row *request_row;  /* its processor row */
+    fetched_line fetched[STC_MAX_SUBLINES];
+    unsigned fetched_count;
+} core_side;
+
+struct stc_cstc_system {
+    stc_cstc_config config;
+    stc_coh_table table;
+    stc_coh_row_index rows; /* table's rows by pair */
+    uint32_t line; /* physical line bytes: the coherence unit */
+    core_side sides[STC_COH_MAX_CORES];
+    stc_coh_book book;
+    stc_coh_counters counters[STC_COH_MAX_CORES];
+    char error[256];
+};
+
+/* ------------------------------------------------------------ counters */
+
+#define CACHE_COUNTER(name) {"cache_" #name, offsetof(stc_counters, name)}
+static const stc_counter_field cache_counter_list[STC_CSTC_CACHE_COUNTER_COUNT] = {
+    CACHE_COUNTER(requests),          CACHE_COUNTER(request_misses),
+    CACHE_COUNTER(accesses),          CACHE_COUNTER(reads),
+    CACHE_COUNTER(writes),            CACHE_COUNTER(misses),
+    CACHE_COUNTER(read_misses),       CACHE_COUNTER(write_misses),
+    CACHE_COUNTER(first_probe_hits),  CACHE_COUNTER(second_probe_hits),
+    CACHE_COUNTER(fills),             CACHE_COUNTER(fill_bursts),
+    CACHE_COUNTER(writebacks),        CACHE_COUNTER(cycles),
+    CACHE_COUNTER(reconfigs),         CACHE_COUNTER(reconfig_cycles),
+    CACHE_COUNTER(walk_writebacks),   CACHE_COUNTER(walk_invalidations),
+    CACHE_COUNTER(walk_rows),         CACHE_COUNTER(banks_woken),
+};
+#undef CACHE_COUNTER
+_Static_assert(sizeof(stc_counters) == STC_CSTC_CACHE_COUNTER_COUNT * sizeof(uint64_t),
+               "cache_counter_list must name every counter");
+
+const char *stc_cstc_cache_counter_name(unsigned index)
+{
+    return index < STC_CSTC_CACHE_COUNTER_COUNT ? cache_counter_list[index].name : "?";
+}
+
+uint64_t stc_cstc_cache_counter_value(const stc_counters *counters, unsigned index)
+{
+    return index < STC_CSTC_CACHE_COUNTER_COUNT
+               ? stc_counter_field_get(counters, &cache_counter_list[index])
+               : 0;
+}
+
+/* ------------------------------------------------------------ slots */
+
+static const stc_geometry *geometry_of(const stc_cstc_system *system)
+{
+    return &system->config.geometry;
+}
+
+static uint64_t block_of(const stc_cstc_system *system, uint64_t addr)
+{
+    return (addr & geometry_of(system)->addr_mask) >> geometry_of(system)->offset_bits;
+}
+
+static uint64_t addr_of(const stc_cstc_system *system, uint64_t block)
+{
+    return block << geometry_of(system)->offset_bits;
+}
+
+static unsigned row_of(const stc_cstc_system *system, uint64_t block)
+{
+    return (unsigned)block & (geometry_of(system)->rows - 1);
+}
+
+static size_t slot_of(const stc_cstc_system *system, unsigned bank, unsigned row)
+{
+    return (size_t)row * geometry_of(system)->banks + bank;
+}
+
+/* The slot of core's cache holding block, or -1: the cache's lookup under
+ * its current configuration (every valid line is among its candidates). */
+static long find_slot(const stc_cstc_system *system, unsigned core, uint64_t block)
+{
+    int bank = stc_cache_lookup(system->sides[core].cache, addr_of(system, block));
+    return bank < 0 ? -1 : (long)slot_of(system, (unsigned)bank, row_of(system, block));
+}
+
+/* The slot whose state is about block, whatever the cache holds there now
+ * (during a walk the line may already be outside its candidates), or -1. */
+static long find_recorded_slot(const stc_cstc_system *system, const core_side *side,
+                               uint64_t block)
+{
+    unsigned row = row_of(system, block);
+    for (unsigned bank = 0; bank < geometry_of(system)->banks; bank++) {
+        size_t slot = slot_of(system, bank, row);
+        if (side->state[slot] != STC_COH_I &&
+            system->book.history[side->entry[slot]].block == block)
+            return (long)slot;
+    }
+    return -1;
+}
+
+/* Slot takes state for entry; the cache's dirty flag follows (memory is
+ * stale exactly in M and O). I drops the cache's line too. */
+static void set_slot_state(stc_cstc_system *system, core_side *side, size_t slot, uint32_t entry,
+                           stc_coh_state state)
+{
+    unsigned banks = geometry_of(system)->banks;
+    unsigned bank = (unsigned)(slot % banks), row = (unsigned)(slot / banks);
+    side->state[slot] = (uint8_t)state;
+    side->entry[slot] = entry;
+    if (state == STC_COH_I)
+        stc_cache_invalidate_slot(side->cache, bank, row);
+    else
+        stc_cache_set_slot_dirty(side->cache, bank, row,
+                                 state == STC_COH_M || state == STC_COH_O);
+}
+
+static const uint8_t *slot_bytes(const stc_cstc_system *system, const core_side *side, size_t slot)
+{
+    unsigned banks = geometry_of(system)->banks;
+    stc_slot view;
+    stc_cache_slot(side->cache, (unsigned)(slot % banks), (unsigned)(slot / banks), &view);
+    return view.data;
+}
+
+/* ------------------------------------------------------------ the bus */
+
+typedef struct {
+    bool shared;   /* some snooper asserted the shared line */
+    bool supplied; /* some snooper supplied */
+} bus_result;
+
+static void count_bus(stc_coh_counters *counters, stc_coh_bus bus)
+{
+    if (bus == STC_COH_BUS_RD)
+        counters->bus_rd++;
+    else if (bus == STC_COH_BUS_RDX)
+        counters->bus_rdx++;
+    else if (bus == STC_COH_BUS_UPGR)
+        counters->upgrades++;
+}
+
+/* Snooper d's valid copy (slot) applies its row for requester's bus
+ * transaction of entry: supplies into data, flushes to memory, asserts
+ * the shared line, takes the next state. */
+static void snoop_copy(stc_cstc_system *system, unsigned requester, unsigned d, size_t slot,
+                       stc_coh_bus bus, uint32_t entry, uint8_t *data, bus_result *result)
+{
+    core_side *side = &system->sides[d];
+    stc_coh_counters *req = &system->counters[requester];
+    stc_coh_counters *snooper = &system->counters[d];
+    uint64_t addr = addr_of(system, system->book.history[entry].block);
+    stc_coh_state state = (stc_coh_state)side->state[slot];
+    const stc_coh_snoop_row *row = system->rows.snoop[state][bus];
+    if (!row || row->impossible) {
+        stc_coh_book_violation(&system->book, STC_COH_VIOL_IMPOSSIBLE, requester, addr, 0, 0,
+                               "block 0x%llx: core %u in %s snoops %s (impossible row)",
+                               (unsigned long long)addr, d, stc_coh_state_name(state),
+                               stc_coh_bus_name(bus));
+        return;
+    }
+    const uint8_t *copy = slot_bytes(system, side, slot);
+    if (row->supplies) {
+        if (result->supplied)
+            stc_coh_book_violation(&system->book, STC_COH_VIOL_SUPPLIERS, requester, addr, 0, 0,
+                                   "block 0x%llx: core %u supplies %s too",
+                                   (unsigned long long)addr, d, stc_coh_bus_name(bus));
+        else if (data)
+            memcpy(data, copy, system->line);
+        result->supplied = true;
+        snooper->c2c_supplied++;
+    }
+    if (row->flushes) {
+        memcpy(stc_coh_book_memory(&system->book, entry), copy, system->line);
+        snooper->flushes++;
+        snooper->mem_writebacks++;
+    }
+    if (row->asserts_shared)
+        result->shared = true;
+    if (row->next == STC_COH_I) {
+        req->inv_sent++;
+        snooper->inv_received++;
+        stc_coh_book_invalidated(&system->book, d, entry);
+        if (system->config.breaks & STC_CSTC_BREAK_SNOOP_KEEPS_SLOT) {
+            side->state[slot] = STC_COH_I; /* the broken variant: the line stays */
+            return;
+        }
+    }
+    set_slot_state(system, side, slot, entry, row->next);
+}
+
+/* Broadcast requester's bus transaction for entry: every other cache
+ * probes its tags and every valid copy applies its snoop row. data (a
+ * BusRd/BusRdX's line, else NULL) receives the supplier's copy, else
+ * memory before the transaction. BusWB: memory takes wb_data first. */
+static bus_result broadcast(stc_cstc_system *system, unsigned requester, stc_coh_bus bus,
+                            uint32_t entry, const uint8_t *wb_data, uint8_t *data)
+{
+    bus_result result = {false, false};
+    uint8_t *memory = stc_coh_book_memory(&system->book, entry);
+    stc_coh_counters *req = &system->counters[requester];
+    count_bus(req, bus);
+    if (data)
+        memcpy(data, memory, system->line);
+    if (bus == STC_COH_BUS_WB) {
+        memcpy(memory, wb_data, system->line);
+        req->bus_wb++;
+        req->mem_writebacks++;
+    }
+    uint64_t block = system->book.history[entry].block;
+    for (unsigned d = 0; d < system->config.cores; d++) {
+        if (d == requester)
+            continue;
+        system->counters[d].snoop_lookups++;
+        long slot = find_slot(system, d, block);
+        if (slot >= 0 && system->sides[d].state[slot] != STC_COH_I)
+            snoop_copy(system, requester, d, (size_t)slot, bus, entry, data, &result);
+    }
+    if (bus == STC_COH_BUS_RD || bus == STC_COH_BUS_RDX) {
+        if (result.supplied)
+            req->c2c_received++;
+        else
+            req->mem_reads++;
+    }
+    return result;
+}
+
+/* The processor row's transaction, if any (data: where a BusRd/BusRdX's
+ * line goes). Returns the next state: next_shared only if a snooper
+ * asserted the shared line. */
+static stc_coh_state issue_row(stc_cstc_system *system, unsigned core, const stc_coh_proc_row *row,
+                               uint32_t entry, uint8_t *data)
+{
+    if (row->bus == STC_COH_BUS_NONE) {
+        if (data)
+            memcpy(data, stc_coh_book_memory(&system->book, entry), system->line);
+        return row->next_alone;
+    }
+    bus_result result = broadcast(system, core, row->bus, entry, NULL, data);
+    return result.shared ? row->next_shared : row->next_alone;
+}
+
+/* Core's copy of entry in slot (state) leaves the cache: its lifetime
+ * ends and its Evict row runs; a BusWB carries data (the line's last
+ * bytes) to memory, unless skip_writeback (the broken walk). */
+static void evict_copy(stc_cstc_system *system, unsigned core, size_t slot, const uint8_t *data,
+                       bool skip_writeback)
+{
+    core_side *side = &system->sides[core];
+    uint32_t entry = side->entry[slot];
+    stc_coh_state state = (stc_coh_state)side->state[slot];
+    uint64_t addr = addr_of(system, system->book.history[entry].block);
+    stc_coh_book_evicted(&system->book, core, entry);
+    const stc_coh_proc_row *evict = system->rows.proc[state][STC_COH_EVICT];
+    side->state[slot] = STC_COH_I;
+    if (!evict || evict->impossible)
+        stc_coh_book_violation(&system->book, STC_COH_VIOL_IMPOSSIBLE, core, addr, 0, 0,
+                               "Evict in %s (impossible row)", stc_coh_state_name(state));
+    else if (evict->bus != STC_COH_BUS_NONE && !skip_writeback)
+        broadcast(system, core, evict->bus, entry,
+                  data ? data : stc_coh_book_memory(&system->book, entry), NULL);
+}
+
+/* ------------------------------------------------ the cache's memory */
+
+/* The cache writes a dirty line back (a fill's victim, or a walk's): the
+ * Evict row of the line (M or O), now, in the cache's order. */
+static void cache_write_burst(void *context, uint64_t addr, const uint8_t *data, unsigned bytes)
+{
+    core_side *side = context;
+    stc_cstc_system *system = side->system;
+    for (unsigned at = 0; at < bytes; at += system->line) {
+        long slot = find_recorded_slot(system, side, block_of(system, addr + at));
+        if (slot < 0)
+            continue; /* a dirty line in state I: stc_cstc_check reports it */
+        bool broken = side->phase == PHASE_RECONFIG &&
+                      (system->config.breaks & STC_CSTC_BREAK_WALK_NO_WRITEBACK);
+        evict_copy(system, side->core, (size_t)slot, data + at, broken);
+    }
+}
+
+/* The cache fills a run of missing physical lines: one block transaction
+ * each, ascending; the requested line by its processor row, the others by
+ * the Load row. Their states are set once the cache has placed them. */
+static void cache_read_burst(void *context, uint64_t addr, uint8_t *data, unsigned bytes)
+{
+    core_side *side = context;
+    stc_cstc_system *system = side->system;
+    for (unsigned at = 0; at < bytes; at += system->line) {
+        uint64_t block = block_of(system, addr + at);
+        long entry = stc_coh_book_entry(&system->book, block);
+        if (entry < 0 || side->fetched_count == STC_MAX_SUBLINES)
+            abort(); /* out of memory, or a cache filling more than a logical line */
+        const stc_coh_proc_row *row = block == side->request_block
+                                          ? side->request_row
+                                          : system->rows.proc[STC_COH_I][STC_COH_LOAD];
+        stc_coh_state next = issue_row(system, side->core, row, (uint32_t)entry, data + at);
+        side->fetched[side->fetched_count++] = (fetched_line){block, (uint32_t)entry, next};
+    }
+}
+
+/* After the cache changed rows [first_row, first_row + rows): a slot whose
+ * state is valid but whose line the cache dropped or replaced lost a
+ * clean line (dirty ones left through cache_write_burst): its Evict row
+ * runs now. */
+static void reconcile_rows(stc_cstc_system *system, unsigned core, unsigned first_row,
+                           unsigned rows)
+{
+    core_side *side = &system->sides[core];
+    for (unsigned row = first_row; row < first_row + rows; row++) {
+        for (unsigned bank = 0; bank < geometry_of(system)->banks; bank++) {
+            size_t slot = slot_of(system, bank, row);
+            if (side->state[slot] == STC_COH_I)
+                continue;
+            stc_slot view;
+            stc_cache_slot(side->cache, bank, row, &view);
+            uint64_t held = system->book.history[side->entry[slot]].block;
+            if (!view.valid || view.line_addr != addr_of(system, held))
+                evict_copy(system, core, slot, NULL, false);
+        }
+    }
+}
+
+/* The lines the fill brought take their states, and are SWMR-checked. */
+static void place_fetched(stc_cstc_system *system, unsigned core);
+
+/* ------------------------------------------------------------ access */
+
+static void check_swmr(stc_cstc_system *system, unsigned requester, uint64_t block)
+{
+    stc_coh_state states[STC_COH_MAX_CORES];
+    unsigned valid = 0;
+    for (unsigned c = 0; c < system->config.cores; c++) {
+        long slot = find_slot(system, c, block);
+        if (slot >= 0 && system->sides[c].state[slot] != STC_COH_I)
+            states[valid++] = (stc_coh_state)system->sides[c].state[slot];
+    }
+    stc_coh_book_check_swmr(&system->book, requester, addr_of(system, block), states, valid);
+}
+
+static void place_fetched(stc_cstc_system *system, unsigned core)
+{
+    core_side *side = &system->sides[core];
+    for (unsigned i = 0; i < side->fetched_count; i++) {
+        const fetched_line *line = &side->fetched[i];
+        if (line->block != side->request_block)
+            stc_coh_book_fetched(&system->book, core, line->entry);
+        long slot = find_slot(system, core, line->block);
+        if (slot >= 0)
+            set_slot_state(system, side, (size_t)slot, line->entry, line->next);
+        check_swmr(system, core, line->block);
+    }
+}
+
+/* The cache's access itself (a hit, or a miss with its fill): the bytes
+ * move, the slot it used is returned (-1 on a misuse). */
+static long cache_access(stc_cstc_system *system, unsigned core, stc_coh_op op, uint64_t addr,
+                         uint32_t len, const uint8_t *value_bytes, uint8_t *loaded)
+{
+    core_side *side = &system->sides[core];
+    stc_access_result result;
+    int status = op == STC_COH_OP_STORE
+                     ? stc_cache_access(side->cache, STC_OP_WRITE, addr, len, value_bytes, NULL,
+                                        NULL, &result)
+                     : stc_cache_access(side->cache, STC_OP_READ, addr, len, NULL, NULL, loaded,
+                                        &result);
+    if (status != 0)
+        return -1;
+    return (long)slot_of(system, result.bank, row_of(system, block_of(system, addr)));
+}
+
+/* A miss: the cache fills the logical line (its callbacks issue the
+ * transactions), then its rows are reconciled and the fetched lines placed. */
+static long serve_miss(stc_cstc_system *system, unsigned core, const stc_coh_proc_row *row,
+                       uint64_t block, stc_coh_op op, uint64_t addr, uint32_t len,
+                       const uint8_t *value_bytes, uint8_t *loaded)
+{
+    core_side *side = &system->sides[core];
+    side->phase = PHASE_ACCESS;
+    side->request_block = block;
+    side->request_row = row;
+    side->fetched_count = 0;
+    long slot = cache_access(system, core, op, addr, len, value_bytes, loaded);
+    unsigned sublines = stc_cache_config(side->cache)->sublines;
+    reconcile_rows(system, core, row_of(system, block) & ~(sublines - 1), sublines);
+    place_fetched(system, core);
+    side->fetched_count = 0;
+    return slot;
+}
+
+/* One access of core to bytes [offset, offset + len) of physical line
+ * block; value_bytes is the store's data, loaded the load's result. */
+static int block_access(stc_cstc_system *system, unsigned core, stc_coh_op op, uint64_t block,
+                        uint32_t offset, uint32_t len, const uint8_t *value_bytes, uint8_t *loaded)
+{
+    core_side *side = &system->sides[core];
+    long entry = stc_coh_book_entry(&system->book, block);
+    if (entry < 0) {
+        snprintf(system->error, sizeof system->error, "out of memory");
+        return -1;
+    }
+    uint32_t e = (uint32_t)entry;
+    uint64_t addr = addr_of(system, block) + offset;
+    long slot = find_slot(system, core, block);
+    stc_coh_state state = slot >= 0 ? (stc_coh_state)side->state[slot] : STC_COH_I;
+    stc_coh_proc_event event = op == STC_COH_OP_STORE ? STC_COH_STORE : STC_COH_LOAD;
+    const stc_coh_proc_row *row = system->rows.proc[state][event];
+    if (!row || row->impossible) {
+        stc_coh_book_violation(&system->book, STC_COH_VIOL_IMPOSSIBLE, core, addr, 0, 0,
+                               "%s in %s (impossible row)", stc_coh_proc_event_name(event),
+                               stc_coh_state_name(state));
+        return 0;
+    }
+    uint64_t words = stc_coh_word_mask(offset, len);
+    stc_coh_book_access(&system->book, &system->counters[core], core, e, words, row->hit,
+                        state != STC_COH_I);
+    if (!row->hit && state != STC_COH_I) {
+        /* a table that misses on a valid copy: that copy is gone first */
+        set_slot_state(system, side, (size_t)slot, e, STC_COH_I);
+    }
+    if (row->hit) {
+        stc_coh_state next = issue_row(system, core, row, e, NULL);
+        slot = cache_access(system, core, op, addr, len, value_bytes, loaded);
+        if (slot >= 0)
+            set_slot_state(system, side, (size_t)slot, e, next);
+    } else {
+        slot = serve_miss(system, core, row, block, op, addr, len, value_bytes, loaded);
+    }
+    if (op == STC_COH_OP_STORE)
+        stc_coh_book_stored(&system->book, core, e, offset, len, value_bytes, words);
+    else
+        stc_coh_book_check_load(&system->book, core, e, offset, len, loaded,
+                                slot >= 0 ? (stc_coh_state)side->state[slot] : STC_COH_I);
+    check_swmr(system, core, block);
+    return 0;
+}
+
+static int check_core(stc_cstc_system *system, unsigned core)
+{
+    if (core < system->config.cores)
+        return 0;
+    snprintf(system->error, sizeof system->error, "core %u: the system has %u cores (0..%u)", core,
+             system->config.cores, system->config.cores - 1);
+    return -1;
+}
+
+int stc_cstc_access(stc_cstc_system *system, unsigned core, stc_coh_op op, uint64_t addr,
+                    uint32_t size, uint64_t value, uint64_t *loaded)
+{
+    if (check_core(system, core) != 0)
+        return -1;
+    if (op != STC_COH_OP_LOAD && op != STC_COH_OP_STORE) {
+        snprintf(system->error, sizeof system->error, "operation %d: not a load or a store",
+                 (int)op);
+        return -1;
+    }
+    if (size < 1 || size > system->line) {
+        snprintf(system->error, sizeof system->error, "size %u: must be 1..%u (the physical line)",
+                 size, system->line);
+        return -1;
+    }
+    uint8_t bytes[STC_COH_MAX_LINE];
+    uint8_t result[STC_COH_MAX_LINE];
+    for (uint32_t i = 0; i < size; i++)
+        bytes[i] = (uint8_t)(value >> (8 * (i % 8)));
+    stc_coh_counters *counters = &system->counters[core];
+    counters->references++;
+    if (op == STC_COH_OP_STORE)
+        counters->stores++;
+    else
+        counters->loads++;
+    addr &= geometry_of(system)->addr_mask;
+    uint32_t done = 0;
+    while (done < size) {
+        uint64_t at = (addr + done) & geometry_of(system)->addr_mask;
+        uint32_t offset = (uint32_t)(at & (system->line - 1));
+        uint32_t len = size - done;
+        if (len > system->line - offset)
+            len = system->line - offset;
+        if (block_access(system, core, op, block_of(system, at), offset, len, bytes + done,
+                         result + done) != 0)
+            return -1;
+        done += len;
+    }
+    if (loaded)
+        *loaded = op == STC_COH_OP_LOAD ? stc_coh_bytes_le(result, size) : 0;
+    system->book.reference++;
+    return 0;
+}
+
+int stc_cstc_fetch(stc_cstc_system *system, unsigned core)
+{
+    if (check_core(system, core) != 0)
+        return -1;
+    system->counters[core].fetches++;
+    return 0;
+}
+
+/* ------------------------------------------------------------ reconfigure */
+
+static uint32_t physical_lines(const stc_geometry *geometry, const stc_config *config)
+{
+    return (uint32_t)(stc_config_size_bytes(geometry, config) / geometry->line_bytes);
+}
+
+int stc_cstc_reconfigure(stc_cstc_system *system, unsigned core, const stc_config *next,
+                         stc_reconfig_result *result)
+{
+    if (check_core(system, core) != 0)
+        return -1;
+    const char *rule = stc_config_check(geometry_of(system), next);
+    if (rule) {
+        snprintf(system->error, sizeof system->error, "illegal configuration: %s", rule);
+        return -1;
+    }
+    core_side *side = &system->sides[core];
+    side->phase = PHASE_RECONFIG;
+    stc_cache_reconfigure(side->cache, next, result);
+    side->phase = PHASE_ACCESS;
+    reconcile_rows(system, core, 0, geometry_of(system)->rows);
+    system->config.configs[core] = *next;
+    stc_coh_book_resize_fa(&system->book, core, physical_lines(geometry_of(system), next));
+    return 0;
+}
+
+void stc_cstc_drain(stc_cstc_system *system)
+{
+    const stc_geometry *geometry = geometry_of(system);
+    for (unsigned c = 0; c < system->config.cores; c++) {
+        core_side *side = &system->sides[c];
+        for (size_t slot = 0; slot < (size_t)geometry->banks * geometry->rows; slot++) {
+            if (side->state[slot] == STC_COH_I)
+                continue;
+            uint32_t entry = side->entry[slot];
+            evict_copy(system, c, slot, slot_bytes(system, side, slot), false);
+            set_slot_state(system, side, slot, entry, STC_COH_I);
+        }
+    }
+}
+
+/* ------------------------------------------------------------ create */
+
+static const char *check_config(const stc_cstc_config *config, char *message, size_t len)
+{
+    if (config->cores < 1 || config->cores > STC_COH_MAX_CORES) {
+        snprintf(message, len, "cores %u: must be 1..%d", config->cores, STC_COH_MAX_CORES);
+        return message;
+    }
+    if (config->geometry.line_bytes < STC_COH_WORD_BYTES ||
+        config->geometry.line_bytes > STC_COH_MAX_LINE) {
+        snprintf(message, len, "physical line %u bytes: must be %d..%d",
+                 config->geometry.line_bytes, STC_COH_WORD_BYTES, STC_COH_MAX_LINE);
+        return message;
+    }
+    for (unsigned c = 0; c < config->cores; c++) {
+        const char *rule = stc_config_check(&config->geometry, &config->configs[c]);
+        if (rule) {
+            snprintf(message, len, "core %u: illegal configuration: %s", c, rule);
+            return message;
+        }
+    }
+    if (!config->table && (unsigned)config->protocol >= STC_COH_PROTOCOL_COUNT) {
+        snprintf(message, len, "protocol %d: unknown", (int)config->protocol);
+        return message;
+    }
+    char check[200];
+    const stc_coh_table *table = config->table ? config->table : stc_coh_table_of(config->protocol);
+    if (stc_coh_table_check(table, check, sizeof check) != 0) {
+        snprintf(message, len, "protocol table: %s", check);
+        return message;
+    }
+    return NULL;
+}
+
+static int create_side(stc_cstc_system *system, unsigned core, char *err, size_t err_len)
+{
+    const stc_geometry *geometry = geometry_of(system);
+    core_side *side = &system->sides[core];
+    size_t slots = (size_t)geometry->banks * geometry->rows;
+    side->system = system;
+    side->core = core;
+    stc_memory memory = {side, cache_read_burst, cache_write_burst};
+    side->cache = stc_cache_create(geometry, STC_DCACHE, &system->config.configs[core], &memory,
+                                   err, err_len);
+    side->state = calloc(slots, sizeof *side->state);
+    side->entry = calloc(slots, sizeof *side->entry);
+    if (!side->cache || !side->state || !side->entry) {
+        if (side->cache)
+            snprintf(err, err_len, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+stc_cstc_system *stc_cstc_create(const stc_cstc_config *config, char *err, size_t err_len)
+{
+    char message[256];
+    if (check_config(config, message, sizeof message)) {
+        snprintf(err, err_len, "%s", message);
+        return NULL;
+    }
+    stc_cstc_system *system = calloc(1, sizeof *system);
+    if (!system) {
+        snprintf(err, err_len, "out of memory");
+        return NULL;
+    }
+    system->config = *config;
+    system->table = config->table ? *config->table : *stc_coh_table_of(config->protocol);
+    system->config.table = NULL;
+    system->config.protocol = system->table.protocol;
+    system->line = config->geometry.line_bytes;
+    stc_coh_row_index_build(&system->rows, &system->table);
+    uint32_t most_lines = config->geometry.banks * config->geometry.rows;
+    snprintf(err, err_len, "out of memory");
+    if (stc_coh_book_init(&system->book, config->cores, system->line, most_lines) != 0) {
+        stc_cstc_destroy(system);
+        return NULL;
+    }
+    for (unsigned c = 0; c < config->cores; c++) {
+        if (create_side(system, c, err, err_len) != 0) {
+            stc_cstc_destroy(system);
+            return NULL;
+        }
+        stc_coh_book_resize_fa(&system->book, c,
+                               physical_lines(&config->geometry, &config->configs[c]));
+    }
+    return system;
+}
+
+void stc_cstc_destroy(stc_cstc_system *system)
+{
+    if (!system)
+        return;
+    for (unsigned c = 0; c < STC_COH_MAX_CORES; c++) {
+        stc_cache_destroy(system->sides[c].cache);
+        free(system->sides[c].state);
+        free(system->sides[c].entry);
+    }
+    stc_coh_book_free(&system->book);
+    free(system);
+}
+
+/* ------------------------------------------------------------ queries */
+
+const char *stc_cstc_error(const stc_cstc_system *system)
+{
+    return system->error;
+}
+
+void stc_cstc_core_counters(const stc_cstc_system *system, unsigned core, stc_cstc_counters *out)
+{
+    memset(out, 0, sizeof *out);
+    if (core >= system->config.cores)
+        return;
+    out->coherence = system->counters[core];
+    out->cache = *stc_cache_counters(system->sides[core].cache);
+}
+
+void stc_cstc_total(const stc_cstc_system *system, stc_cstc_counters *total)
+{
+    memset(total, 0, sizeof *total);
+    for (unsigned c = 0; c < system->config.cores; c++) {
+        stc_cstc_counters core;
+        stc_cstc_core_counters(system, c, &core);
+        stc_counters_add(&total->cache, &core.cache);
+        const uint64_t *from = (const uint64_t *)&core.coherence;
+        uint64_t *into = (uint64_t *)&total->coherence;
+        for (unsigned i = 0; i < STC_COH_COUNTER_COUNT; i++)
+            into[i] += from[i];
+    }
+}
+
+uint64_t stc_cstc_violation_count(const stc_cstc_system *system)
+{
+    return system->book.violations;
+}
+
+uint64_t stc_cstc_violation_kind_count(const stc_cstc_system *system, stc_coh_violation_kind kind)
+{
+    return stc_coh_book_violation_kind_count(&system->book, kind);
+}
+
+const stc_coh_violation *stc_cstc_violation_at(const stc_cstc_system *system, unsigned index)
+{
+    return stc_coh_book_violation_at(&system->book, index);
+}
+
+stc_coh_state stc_cstc_state_of(const stc_cstc_system *system, unsigned core, uint64_t addr)
+{
+    if (core >= system->config.cores)
+        return STC_COH_I;
+    long slot = find_slot(system, core, block_of(system, addr));
+    return slot < 0 ? STC_COH_I : (stc_coh_state)system->sides[core].state[slot];
+}
+
+uint64_t stc_cstc_memory_read(const stc_cstc_system *system, uint64_t addr, uint32_t size)
+{
+    return stc_coh_book_read(&system->book, false, addr & geometry_of(system)->addr_mask, size);
+}
+
+uint64_t stc_cstc_shadow_read(const stc_cstc_system *system, uint64_t addr, uint32_t size)
+{
+    return stc_coh_book_read(&system->book, true, addr & geometry_of(system)->addr_mask, size);
+}
+
+const stc_cache *stc_cstc_cache(const stc_cstc_system *system, unsigned core)
+{
+    return core < system->config.cores ? system->sides[core].cache : NULL;
+}
+
+const stc_cstc_config *stc_cstc_config_of(const stc_cstc_system *system)
+{
+    return &system->config;
+}
+
+/* One slot of core against the layer's invariants (stc_cstc_check). */
+static int check_slot(const stc_cstc_system *system, unsigned core, unsigned bank, unsigned row,
+                      char *err, size_t err_len)
+{
+    const core_side *side = &system->sides[core];
+    size_t slot = slot_of(system, bank, row);
+    stc_coh_state state = (stc_coh_state)side->state[slot];
+    stc_slot view;
+    stc_cache_slot(side->cache, bank, row, &view);
+    const char *why = NULL;
+    if (view.valid != (state != STC_COH_I))
+        why = view.valid ? "valid line in state I" : "state without a valid line";
+    else if (view.valid &&
+             view.line_addr != addr_of(system, system->book.history[side->entry[slot]].block))
+        why = "state about another line";
+    else if (view.valid && view.dirty != (state == STC_COH_M || state == STC_COH_O))
+        why = view.dirty ? "dirty line in a clean state" : "clean line in a dirty state";
+    if (!why)
+        return 0;
+    snprintf(err, err_len, "core %u bank %u row %u (line 0x%llx, %s): %s", core, bank, row,
+             (unsigned long long)view.line_addr, stc_coh_state_name(state), why);
+    return -1;
+}
+
+int stc_cstc_check(const stc_cstc_system *system, char *err, size_t err_len)
+{
+    const stc_geometry *geometry = geometry_of(system);
+    for (unsigned c = 0; c < system->config.cores; c++) {
+        if (stc_cache_check(system->sides[c].cache, err, err_len) != 0)
+            return -1;
+        for (unsigned row = 0; row < geometry->rows; row++)
+            for (unsigned bank = 0; bank < geometry->banks; bank++)
+                if (check_slot(system, c, bank, row, err, err_len) != 0)
+                    return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,876 @@
+/*
+ * test_coherent_split.c - the coherent system on the split-transaction bus
+ * (coherent_split.h, docs/COHERENCE.md section 10):
+ *   1. hand-driven sequences whose every transient state and counter is
+ *      worked out in the comments (GetS against an M owner; two racing
+ *      GetMs; an MI^A eviction snooped into II^A and its stale PutM; MOESI
+ *      O supplying; the MESI E grant);
+ *   2. the SERIAL schedule against the atomic model (coherent.h) on random
+ *      reference streams: every load's value, the shared counters, every
+ *      final state, the shadow and memory; and on three real 4-thread
+ *      traces when build/mc-traces holds them (run from the repository
+ *      root): the shared counters;
+ *   3. a random tester (random schedules, 2-8 cores, a few shared lines):
+ *      no violation, every reference performed, and the tester's own
+ *      per-writer coherence check;
+ *   4. the broken split tables (stc_coh_sp_table_apply_break), each caught;
+ *   5. litmus tests (CoRR, MP, SB, IRIW) over many random schedules: never
+ *      a non-SC outcome.
+ */
+#include "check.h"
+#include "splitmix.h"
+#include "coherent.h"
+#include "coherent_split.h"
+#include "mc_trace.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { ERR_LEN = 256, MAX_REFS = 40000 };
+
+static const stc_coh_protocol all_protocols[] = {STC_COH_MSI, STC_COH_MESI, STC_COH_MOESI};
+enum { PROTOCOLS = 3 };
+
+/* Loaded values by tag, filled by the completion callback. */
+typedef struct {
+    uint64_t loaded[MAX_REFS];
+    bool done[MAX_REFS];
+    unsigned completed;
+} results;
+
+static void record_result(void *context, unsigned core, uint64_t tag, uint64_t loaded)
+{
+    (void)core;
+    results *r = context;
+    if (tag < MAX_REFS) {
+        r->loaded[tag] = loaded;
+        r->done[tag] = true;
+    }
+    r->completed++;
+}
+
+static stc_cs_system *make_split(stc_coh_protocol protocol, unsigned cores, uint32_t size,
+                                 uint32_t ways, stc_cs_schedule schedule, uint64_t seed,
+                                 const stc_coh_sp_table *table, results *r)
+{
+    stc_cs_config config = {.cores = cores, .size_bytes = size, .ways = ways, .line_bytes = 32,
+                            .protocol = protocol, .table = table, .schedule = schedule,
+                            .seed = seed, .done = r ? record_result : NULL, .done_context = r,
+                            .watchdog_steps = 200000};
+    char err[ERR_LEN];
+    stc_cs_system *system = stc_cs_create(&config, err, sizeof err);
+    CHECK(system != NULL, "create: %s", err);
+    return system;
+}
+
+static void print_violations(const stc_cs_system *system, const char *what)
+{
+    for (unsigned i = 0; i < 3 && stc_cs_violation_at(system, i); i++)
+        fprintf(stderr, "  %s: %s\n", what, stc_cs_violation_at(system, i)->text);
+}
+
+#define RUN(system, kind, core) \
+    CHECK(stc_cs_run(system, kind, core) == 0, "%s %u not enabled", #kind, (unsigned)(core))
+#define STATE(system, core, addr, want)                                              \
+    CHECK(stc_cs_state_of(system, core, addr) == (want), "core %u: %s, want %s", core, \
+          stc_coh_sp_state_name(stc_cs_state_of(system, core, addr)),                \
+          stc_coh_sp_state_name(want))
+#define COUNTER(system, core, field, want) \
+    CHECK_EQ_U64(stc_cs_core_counters(system, core)->field, want, "core %u %s", core, #field)
+
+static const uint64_t A = 0x1000, B = 0x1020;
+
+/* -------------------------------------------------------- hand sequences */
+
+/* MSI, 3 cores. Core 0 stores A (GetM from memory), then core 1 loads A:
+ * its GetS is ordered while core 0 holds M. Steps (one event each):
+ *   1 core 0 attempts: I Store issues GetM -> IM^AD (a miss)
+ *   2 the GetM is ordered: memory owns, nothing pending: it sends its
+ *     zeros; cores 1, 2 observe Other-GetM in I; core 0 -> IM^D
+ *   3 core 0's data: IM^D Own-Data stores, -> M (latency 3 - 1 = 2)
+ *   4 core 1 attempts: I Load issues GetS -> IS^AD
+ *   5 the GetS is ordered: core 0 is the owner, so memory does not answer;
+ *     core 0's M Other-GetS sends the block to core 1 and to memory and
+ *     goes to S (memory owns again, one writeback pending); core 1 -> IS^D
+ *   6 core 1's data (from a cache): IS^D loads, -> S (latency 6 - 4 = 2)
+ *   7 memory receives the writeback: current again. */
+static void hand_gets_against_m(void)
+{
+    results r = {0};
+    stc_cs_system *s = make_split(STC_COH_MSI, 3, 8192, 4, STC_CS_SERIAL, 1, NULL, &r);
+    if (!s)
+        return;
+    stc_cs_submit(s, 0, STC_COH_OP_STORE, A, 4, 0x11111111, 0);
+    RUN(s, STC_CS_EV_ATTEMPT, 0);
+    STATE(s, 0, A, STC_COH_SP_IM_AD);
+    RUN(s, STC_CS_EV_ORDER, 0);
+    STATE(s, 0, A, STC_COH_SP_IM_D);
+    CHECK(stc_cs_shadow_read(s, A, 4) == 0x11111111, "the store is ordered: in the shadow");
+    RUN(s, STC_CS_EV_RESPONSE, 0);
+    STATE(s, 0, A, STC_COH_SP_M);
+    stc_cs_submit(s, 1, STC_COH_OP_LOAD, A, 4, 0, 1);
+    RUN(s, STC_CS_EV_ATTEMPT, 1);
+    STATE(s, 1, A, STC_COH_SP_IS_AD);
+    RUN(s, STC_CS_EV_ORDER, 1);
+    STATE(s, 0, A, STC_COH_SP_S);
+    STATE(s, 1, A, STC_COH_SP_IS_D);
+    CHECK(!stc_cs_memory_current(s, A), "a writeback is pending");
+    RUN(s, STC_CS_EV_RESPONSE, 1);
+    STATE(s, 1, A, STC_COH_SP_S);
+    CHECK(r.done[1] && r.loaded[1] == 0x11111111, "core 1 loads 0x%llx",
+          (unsigned long long)r.loaded[1]);
+    RUN(s, STC_CS_EV_WRITEBACK, 0);
+    CHECK(stc_cs_memory_current(s, A) && stc_cs_memory_read(s, A, 4) == 0x11111111,
+          "memory 0x%llx", (unsigned long long)stc_cs_memory_read(s, A, 4));
+    CHECK(stc_cs_step(s) == 0, "nothing left");
+    COUNTER(s, 0, misses, 1);
+    COUNTER(s, 0, getm, 1);
+    COUNTER(s, 0, data_from_memory, 1);
+    COUNTER(s, 0, writebacks, 1);
+    COUNTER(s, 0, snoop_observations, 1);
+    COUNTER(s, 0, latency_sum, 2);
+    COUNTER(s, 0, latency_max, 2);
+    COUNTER(s, 1, gets, 1);
+    COUNTER(s, 1, data_from_cache, 1);
+    COUNTER(s, 1, snoop_observations, 1);
+    COUNTER(s, 1, transactions, 1);
+    COUNTER(s, 1, latency_sum, 2);
+    COUNTER(s, 2, snoop_observations, 2);
+    CHECK_EQ_U64(stc_cs_steps(s), 7, "steps");
+    CHECK_EQ_U64(stc_cs_violation_count(s), 0, "violations");
+    print_violations(s, "gets against M");
+    stc_cs_destroy(s);
+}
+
+/* MSI, 3 cores, two GetMs racing on A: core 0 stores bytes 0-3, core 1
+ * bytes 4-7.
+ *   1, 2 both attempt: IM^AD, IM^AD
+ *   3 core 0's GetM ordered first: memory answers core 0 (zeros); core 1
+ *     observes Other-GetM in IM^AD: "-", it stays IM^AD; core 0 -> IM^D;
+ *     core 0 is memory's recorded owner
+ *   4 core 1's GetM ordered: memory does not answer (core 0 owns); core 0
+ *     observes Other-GetM in IM^D: it saves core 1 as the requester, ->
+ *     IM^D_I; core 1 -> IM^D (its data will come from core 0)
+ *   5 core 0's data: IM^D_I stores, sends the block (its store in it) to
+ *     core 1, -> I (latency 5 - 1 = 4)
+ *   6 core 1's data from core 0: it must be the shadow at step 4 (core 0's
+ *     store, nothing of core 1's); IM^D stores, -> M (latency 6 - 2 = 4). */
+static void hand_racing_getm(void)
+{
+    results r = {0};
+    stc_cs_system *s = make_split(STC_COH_MSI, 3, 8192, 4, STC_CS_SERIAL, 1, NULL, &r);
+    if (!s)
+        return;
+    stc_cs_submit(s, 0, STC_COH_OP_STORE, A, 4, 0xaaaaaaaa, 0);
+    stc_cs_submit(s, 1, STC_COH_OP_STORE, A + 4, 4, 0xbbbbbbbb, 1);
+    RUN(s, STC_CS_EV_ATTEMPT, 0);
+    RUN(s, STC_CS_EV_ATTEMPT, 1);
+    RUN(s, STC_CS_EV_ORDER, 0);
+    STATE(s, 0, A, STC_COH_SP_IM_D);
+    STATE(s, 1, A, STC_COH_SP_IM_AD);
+    RUN(s, STC_CS_EV_ORDER, 1);
+    STATE(s, 0, A, STC_COH_SP_IM_D_I);
+    STATE(s, 1, A, STC_COH_SP_IM_D);
+    CHECK(stc_cs_run(s, STC_CS_EV_RESPONSE, 1) == -1, "core 1 has no data yet");
+    RUN(s, STC_CS_EV_RESPONSE, 0);
+    STATE(s, 0, A, STC_COH_SP_I);
+    RUN(s, STC_CS_EV_RESPONSE, 1);
+    STATE(s, 1, A, STC_COH_SP_M);
+    CHECK(stc_cs_shadow_read(s, A, 8) == 0xbbbbbbbbaaaaaaaaull, "shadow 0x%llx",
+          (unsigned long long)stc_cs_shadow_read(s, A, 8));
+    CHECK(stc_cs_memory_read(s, A, 8) == 0 && !stc_cs_memory_current(s, A),
+          "memory stale, core 1 owns");
+    COUNTER(s, 0, data_from_memory, 1);
+    COUNTER(s, 1, data_from_cache, 1);
+    COUNTER(s, 0, latency_sum, 4);
+    COUNTER(s, 1, latency_sum, 4);
+    COUNTER(s, 0, snoop_observations, 1);
+    COUNTER(s, 1, snoop_observations, 1);
+    COUNTER(s, 2, snoop_observations, 2);
+    /* core 0 reads both words back: its GetS takes core 1's M to S */
+    stc_cs_submit(s, 0, STC_COH_OP_LOAD, A, 8, 0, 2);
+    stc_cs_drain(s);
+    CHECK(r.loaded[2] == 0xbbbbbbbbaaaaaaaaull, "core 0 loads 0x%llx",
+          (unsigned long long)r.loaded[2]);
+    CHECK_EQ_U64(stc_cs_violation_count(s), 0, "violations");
+    print_violations(s, "racing GetMs");
+    stc_cs_destroy(s);
+}
+
+/* MSI, 2 cores, caches of one 32-byte line (A and B share it). Core 0
+ * holds A in M and loads B; core 1's GetM for A is ordered before core
+ * 0's PutM.
+ *   1-3 core 0 stores A: M
+ *   4 core 0's load of B misses; the victim A runs M Evict: PutM, MI^A;
+ *     the load waits for it (a stall)
+ *   5 core 1 attempts its store to A: IM^AD
+ *   6 core 1's GetM ordered: core 0 (still the owner, in MI^A) sends A
+ *     to core 1 and goes to II^A; core 1 -> IM^D
+ *   7 core 0's PutM ordered: memory's owner is core 1, so it is stale and
+ *     ignored (stale_putm); II^A -> I (latency 7 - 4 = 3); no writeback
+ *   8 core 1's data (core 0's store in it): M
+ *   9-11 core 0 attempts again: the frame is free, GetS B, memory's
+ *     zeros, S. */
+static void hand_stale_putm(void)
+{
+    results r = {0};
+    stc_cs_system *s = make_split(STC_COH_MSI, 2, 32, 1, STC_CS_SERIAL, 1, NULL, &r);
+    if (!s)
+        return;
+    stc_cs_submit(s, 0, STC_COH_OP_STORE, A, 4, 0x11111111, 0);
+    RUN(s, STC_CS_EV_ATTEMPT, 0);
+    RUN(s, STC_CS_EV_ORDER, 0);
+    RUN(s, STC_CS_EV_RESPONSE, 0);
+    stc_cs_submit(s, 0, STC_COH_OP_LOAD, B, 4, 0, 1);
+    RUN(s, STC_CS_EV_ATTEMPT, 0);
+    STATE(s, 0, A, STC_COH_SP_MI_A);
+    STATE(s, 0, B, STC_COH_SP_I);
+    stc_cs_submit(s, 1, STC_COH_OP_STORE, A, 4, 0x22222222, 2);
+    RUN(s, STC_CS_EV_ATTEMPT, 1);
+    RUN(s, STC_CS_EV_ORDER, 1);
+    STATE(s, 0, A, STC_COH_SP_II_A);
+    STATE(s, 1, A, STC_COH_SP_IM_D);
+    CHECK(stc_cs_run(s, STC_CS_EV_ATTEMPT, 0) == -1, "core 0 waits for its PutM");
+    RUN(s, STC_CS_EV_ORDER, 0);
+    STATE(s, 0, A, STC_COH_SP_I);
+    CHECK(stc_cs_run(s, STC_CS_EV_WRITEBACK, 0) == -1, "a stale PutM sends no data");
+    RUN(s, STC_CS_EV_RESPONSE, 1);
+    STATE(s, 1, A, STC_COH_SP_M);
+    RUN(s, STC_CS_EV_ATTEMPT, 0);
+    STATE(s, 0, B, STC_COH_SP_IS_AD);
+    RUN(s, STC_CS_EV_ORDER, 0);
+    RUN(s, STC_CS_EV_RESPONSE, 0);
+    STATE(s, 0, B, STC_COH_SP_S);
+    CHECK(r.done[1] && r.loaded[1] == 0, "core 0 loads B = 0");
+    CHECK(stc_cs_shadow_read(s, A, 4) == 0x22222222, "core 1's store is the last");
+    CHECK(stc_cs_memory_read(s, A, 4) == 0 && !stc_cs_memory_current(s, A), "core 1 owns A");
+    COUNTER(s, 0, references, 2);
+    COUNTER(s, 0, misses, 2);
+    COUNTER(s, 0, putm, 1);
+    COUNTER(s, 0, stale_putm, 1);
+    COUNTER(s, 0, stalls, 1);
+    COUNTER(s, 0, writebacks, 0);
+    COUNTER(s, 0, data_from_memory, 2);
+    COUNTER(s, 0, transactions, 3);
+    COUNTER(s, 0, latency_max, 3);
+    COUNTER(s, 0, snoop_observations, 1);
+    COUNTER(s, 1, snoop_observations, 3);
+    COUNTER(s, 1, data_from_cache, 1);
+    CHECK_EQ_U64(stc_cs_violation_count(s), 0, "violations");
+    print_violations(s, "stale PutM");
+    stc_cs_destroy(s);
+}
+
+/* MOESI, 3 cores: core 0's M answers core 1's GetS by supplying and
+ * raising the shared line: M -> O, memory neither written nor told (it
+ * stays stale, core 0 still its recorded owner); core 1 IS^AD -> IS^D (line
+ * raised) -> S. Core 2's GetS: O supplies again (data_from_cache), core 1's
+ * S raises the line too. Then MESI: a lone GetS is granted E (IE^D),
+ * memory records the reader as owner, and its store is silent. */
+static void hand_moesi_owner(void)
+{
+    results r = {0};
+    stc_cs_system *s = make_split(STC_COH_MOESI, 3, 8192, 4, STC_CS_SERIAL, 1, NULL, &r);
+    if (!s)
+        return;
+    stc_cs_submit(s, 0, STC_COH_OP_STORE, A, 4, 0x11111111, 0);
+    stc_cs_drain(s);
+    stc_cs_submit(s, 1, STC_COH_OP_LOAD, A, 4, 0, 1);
+    RUN(s, STC_CS_EV_ATTEMPT, 1);
+    RUN(s, STC_CS_EV_ORDER, 1);
+    STATE(s, 0, A, STC_COH_SP_O);
+    STATE(s, 1, A, STC_COH_SP_IS_D);
+    RUN(s, STC_CS_EV_RESPONSE, 1);
+    stc_cs_submit(s, 2, STC_COH_OP_LOAD, A, 4, 0, 2);
+    stc_cs_drain(s);
+    STATE(s, 0, A, STC_COH_SP_O);
+    STATE(s, 1, A, STC_COH_SP_S);
+    STATE(s, 2, A, STC_COH_SP_S);
+    CHECK(r.loaded[1] == 0x11111111 && r.loaded[2] == 0x11111111, "both read core 0's store");
+    CHECK(stc_cs_memory_read(s, A, 4) == 0 && !stc_cs_memory_current(s, A),
+          "memory stale: O owns");
+    COUNTER(s, 0, writebacks, 0);
+    COUNTER(s, 1, data_from_cache, 1);
+    COUNTER(s, 2, data_from_cache, 1);
+    CHECK_EQ_U64(stc_cs_violation_count(s), 0, "violations");
+    stc_cs_destroy(s);
+
+    s = make_split(STC_COH_MESI, 2, 8192, 4, STC_CS_SERIAL, 1, NULL, &r);
+    if (!s)
+        return;
+    stc_cs_submit(s, 0, STC_COH_OP_LOAD, A, 4, 0, 3);
+    RUN(s, STC_CS_EV_ATTEMPT, 0);
+    RUN(s, STC_CS_EV_ORDER, 0);
+    STATE(s, 0, A, STC_COH_SP_IE_D);
+    CHECK(!stc_cs_memory_current(s, A), "E granted: memory records the owner");
+    RUN(s, STC_CS_EV_RESPONSE, 0);
+    STATE(s, 0, A, STC_COH_SP_E);
+    stc_cs_submit(s, 0, STC_COH_OP_STORE, A, 4, 0x33333333, 4);
+    RUN(s, STC_CS_EV_ATTEMPT, 0);
+    STATE(s, 0, A, STC_COH_SP_M);
+    COUNTER(s, 0, hits, 1);
+    COUNTER(s, 0, getm, 0);
+    CHECK_EQ_U64(stc_cs_violation_count(s), 0, "violations");
+    stc_cs_destroy(s);
+}
+
+/* -------------------------------------------------------- serial = atomic */
+
+/* The counters the split bus shares with the atomic one agree, per core,
+ * when the split system ran the same references serially (section 10.2). */
+static void compare_counters(const stc_coh_system *atomic, const stc_cs_system *split,
+                             unsigned cores, const char *p)
+{
+    uint64_t putm_e_total = 0;
+    for (unsigned c = 0; c < cores; c++)
+        putm_e_total += stc_cs_core_counters(split, c)->putm_e;
+    for (unsigned c = 0; c < cores; c++) {
+        const stc_coh_counters *a = stc_coh_core_counters(atomic, c);
+        const stc_cs_counters *sp = stc_cs_core_counters(split, c);
+        CHECK_EQ_U64(sp->references, a->references, "%s core %u references", p, c);
+        CHECK_EQ_U64(sp->loads, a->loads, "%s core %u loads", p, c);
+        CHECK_EQ_U64(sp->stores, a->stores, "%s core %u stores", p, c);
+        CHECK_EQ_U64(sp->hits, a->hits, "%s core %u hits", p, c);
+        CHECK_EQ_U64(sp->misses, a->misses, "%s core %u misses", p, c);
+        CHECK_EQ_U64(sp->gets, a->bus_rd, "%s core %u GetS = BusRd", p, c);
+        CHECK_EQ_U64(sp->getm, a->bus_rdx + a->upgrades, "%s core %u GetM = BusRdX + BusUpgr", p, c);
+        CHECK_EQ_U64(sp->upgrades, a->upgrades, "%s core %u upgrades", p, c);
+        CHECK_EQ_U64(sp->putm - sp->putm_e, a->bus_wb, "%s core %u PutM not from E = BusWB", p, c);
+        CHECK_EQ_U64(sp->snoop_observations, a->snoop_lookups + putm_e_total - sp->putm_e,
+                     "%s core %u observations = lookups + others' PutMs from E", p, c);
+        CHECK_EQ_U64(sp->stale_putm, 0, "%s core %u: no stale PutM when serial", p, c);
+    }
+}
+
+/* 4 cores, 12 blocks over 4 sets of 256 B 2-way caches (evictions and
+ * writebacks), loads and stores of 4 or 8 bytes, some straddling two
+ * blocks. */
+static void serial_matches_atomic(stc_coh_protocol protocol, uint64_t seed, unsigned refs)
+{
+    enum { CORES = 4, BLOCKS = 12 };
+    static results r;
+    memset(&r, 0, sizeof r);
+    stc_coh_config atomic_config = {.cores = CORES, .size_bytes = 256, .ways = 2,
+                                    .line_bytes = 32, .protocol = protocol};
+    char err[ERR_LEN];
+    stc_coh_system *atomic = stc_coh_create(&atomic_config, err, sizeof err);
+    stc_cs_system *split = make_split(protocol, CORES, 256, 2, STC_CS_SERIAL, seed, NULL, &r);
+    CHECK(atomic != NULL, "%s", err);
+    if (!atomic || !split)
+        return;
+    static uint64_t atomic_loaded[MAX_REFS];
+    static bool is_load[MAX_REFS];
+    uint64_t rng = seed;
+    for (unsigned i = 0; i < refs; i++) {
+        unsigned core = (unsigned)(rng_next(&rng) % CORES);
+        uint64_t addr = 0x8000 + (rng_next(&rng) % BLOCKS) * 32 + (rng_next(&rng) % 8) * 4;
+        uint32_t size = rng_next(&rng) % 4 == 0 ? 8 : 4;
+        stc_coh_op op = rng_next(&rng) % 5 < 2 ? STC_COH_OP_STORE : STC_COH_OP_LOAD;
+        uint64_t value = rng_next(&rng);
+        is_load[i] = op == STC_COH_OP_LOAD;
+        stc_coh_access(atomic, core, op, addr, size, value, &atomic_loaded[i]);
+        stc_cs_submit(split, core, op, addr, size, value, i);
+    }
+    stc_cs_drain(split);
+    CHECK_EQ_U64(r.completed, refs, "%s: every reference performed", stc_coh_protocol_name(protocol));
+    unsigned differ = 0;
+    for (unsigned i = 0; i < refs; i++)
+        differ += is_load[i] && r.loaded[i] != atomic_loaded[i];
+    CHECK_EQ_U64(differ, 0, "%s: loads whose value differs", stc_coh_protocol_name(protocol));
+    compare_counters(atomic, split, CORES, stc_coh_protocol_name(protocol));
+    unsigned states_differ = 0, memory_differs = 0, shadow_differs = 0;
+    for (unsigned blk = 0; blk < BLOCKS; blk++) {
+        uint64_t addr = 0x8000 + blk * 32;
+        for (unsigned c = 0; c < CORES; c++)
+            states_differ += stc_coh_sp_permission(stc_cs_state_of(split, c, addr)) !=
+                             stc_coh_state_of(atomic, c, addr);
+        for (uint64_t at = addr; at < addr + 32; at += 8) {
+            shadow_differs += stc_cs_shadow_read(split, at, 8) != stc_coh_shadow_read(atomic, at, 8);
+            /* the split bus writes memory less often (no flush on a GetM):
+             * they agree wherever memory owns the block */
+            if (stc_cs_memory_current(split, at))
+                memory_differs += stc_cs_memory_read(split, at, 8) != stc_coh_memory_read(atomic, at, 8);
+        }
+    }
+    CHECK_EQ_U64(states_differ, 0, "%s: final states", stc_coh_protocol_name(protocol));
+    CHECK_EQ_U64(shadow_differs, 0, "%s: shadow", stc_coh_protocol_name(protocol));
+    CHECK_EQ_U64(memory_differs, 0, "%s: memory", stc_coh_protocol_name(protocol));
+    CHECK_EQ_U64(stc_cs_violation_count(split), 0, "%s: violations", stc_coh_protocol_name(protocol));
+    CHECK_EQ_U64(stc_coh_violation_count(atomic), 0, "atomic violations");
+    print_violations(split, "serial");
+    stc_cs_destroy(split);
+    stc_coh_destroy(atomic);
+}
+
+/* Three of the real 4-thread traces (make mc-traces), when there, one per
+ * protocol, with 512 B 4-way caches (4 sets: much replacement, PutMs from
+ * E, M and O): serial = atomic, counter for counter. */
+static void serial_matches_atomic_on_traces(void)
+{
+    static const char *const kernels[] = {"stencil", "lock", "migratory"};
+    static const stc_coh_protocol protocols[] = {STC_COH_MSI, STC_COH_MESI, STC_COH_MOESI};
+    unsigned runs = 0;
+    uint64_t putm = 0;
+    for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++)
+        for (size_t p = k; p == k; p++) {
+            char path[256], err[ERR_LEN] = "";
+            snprintf(path, sizeof path, "build/mc-traces/%s.t4.mc.zst", kernels[k]);
+            stc_mc_trace *trace = stc_mc_trace_open(path, 4, err, sizeof err);
+            if (!trace) {
+                printf("test_coherent_split: %s: skipped (%s)\n", path, err);
+                continue;
+            }
+            stc_coh_config config = {.cores = 4, .size_bytes = 512, .ways = 4, .line_bytes = 32,
+                                     .protocol = protocols[p]};
+            stc_coh_system *atomic = stc_coh_create(&config, err, sizeof err);
+            stc_cs_system *split = make_split(protocols[p], 4, 512, 4, STC_CS_SERIAL, 1, NULL, NULL);
+            stc_mc_ref ref;
+            uint64_t stores = 0;
+            while (atomic && split && stc_mc_trace_next(trace, &ref) > 0) {
+                if (ref.label == STC_MC_FETCH)
+                    continue;
+                stc_coh_op op = ref.label == STC_MC_WRITE ? STC_COH_OP_STORE : STC_COH_OP_LOAD;
+                stc_coh_access(atomic, ref.core, op, ref.addr, ref.size, ++stores, NULL);
+                stc_cs_submit(split, ref.core, op, ref.addr, ref.size, stores, 0);
+            }
+            if (atomic && split) {
+                stc_cs_drain(split);
+                char what[300];
+                snprintf(what, sizeof what, "%s %s", path, stc_coh_protocol_name(protocols[p]));
+                compare_counters(atomic, split, 4, what);
+                CHECK_EQ_U64(stc_cs_violation_count(split), 0, "%s: violations", what);
+                stc_cs_counters total;
+                stc_cs_total(split, &total);
+                putm += total.putm;
+                runs++;
+            }
+            stc_cs_destroy(split);
+            stc_coh_destroy(atomic);
+            stc_mc_trace_close(trace);
+        }
+    CHECK(runs == 0 || putm > 0, "the real traces evicted dirty lines");
+    printf("test_coherent_split: serial = atomic on %u runs of real traces (%llu PutMs)\n", runs,
+           (unsigned long long)putm);
+}
+
+/* -------------------------------------------------------- random tester */
+
+/* Every store writes words no other store writes: (core + 1) << 24 | its
+ * running count. A load's word must be 0 or such a value, and per (reader,
+ * word, writer) the counts a core sees never go back (a necessary
+ * condition of coherence that needs no knowledge of the bus order); a
+ * core's own store counts as seen. */
+enum { T_CORES = 8, T_WORDS = 48 };
+typedef struct {
+    stc_coh_op op[MAX_REFS];
+    uint64_t addr[MAX_REFS];
+    uint32_t size[MAX_REFS];
+    uint64_t value[MAX_REFS];
+    uint32_t seen[T_CORES][T_WORDS][T_CORES + 1];
+    uint64_t base;
+    unsigned words_per_line, stride_words;
+    unsigned completed, failures;
+    char first[300];
+} tester;
+
+static unsigned word_index(const tester *t, uint64_t addr)
+{
+    uint64_t offset = addr - t->base;
+    return (unsigned)((offset / 4 / t->stride_words) * t->words_per_line + (offset / 4) % t->stride_words);
+}
+
+static void tester_fail(tester *t, unsigned core, uint64_t tag, const char *what, uint32_t word)
+{
+    if (t->failures++ == 0)
+        snprintf(t->first, sizeof t->first, "core %u reference %llu at 0x%llx: %s (word 0x%x)",
+                 core, (unsigned long long)tag, (unsigned long long)t->addr[tag], what, word);
+}
+
+static void tester_done(void *context, unsigned core, uint64_t tag, uint64_t loaded)
+{
+    tester *t = context;
+    t->completed++;
+    for (uint32_t w = 0; w < t->size[tag] / 4; w++) {
+        unsigned word = word_index(t, t->addr[tag] + 4 * w);
+        uint32_t v = (uint32_t)((t->op[tag] == STC_COH_OP_STORE ? t->value[tag] : loaded) >> (32 * w));
+        unsigned writer = v >> 24;
+        uint32_t count = v & 0xffffff;
+        if (v != 0 && (writer < 1 || writer > T_CORES)) {
+            tester_fail(t, core, tag, "a value no store wrote", v);
+            continue;
+        }
+        if (count < t->seen[core][word][writer])
+            tester_fail(t, core, tag, "older than a value this core saw from that writer", v);
+        t->seen[core][word][writer] = count;
+    }
+}
+
+/* refs random references of cores on `lines` lines (stride bytes apart)
+ * under a random schedule; returns the system for the caller's checks. */
+static stc_cs_system *run_tester(tester *t, stc_coh_protocol protocol, unsigned cores,
+                                 uint32_t size, uint32_t ways, unsigned lines, uint64_t stride,
+                                 const stc_coh_sp_table *table, uint64_t seed, unsigned refs)
+{
+    memset(t, 0, sizeof *t);
+    t->base = 0x40000;
+    t->words_per_line = 8;
+    t->stride_words = (unsigned)(stride / 4);
+    stc_cs_config config = {.cores = cores, .size_bytes = size, .ways = ways, .line_bytes = 32,
+                            .protocol = protocol, .table = table, .schedule = STC_CS_RANDOM,
+                            .seed = seed, .done = tester_done, .done_context = t,
+                            .window = 1 + (unsigned)(seed % 4), .watchdog_steps = 100000};
+    char err[ERR_LEN];
+    stc_cs_system *s = stc_cs_create(&config, err, sizeof err);
+    CHECK(s != NULL, "create: %s", err);
+    if (!s)
+        return NULL;
+    uint64_t rng = seed * 7919 + 1;
+    uint32_t counts[T_CORES] = {0};
+    for (unsigned i = 0; i < refs; i++) {
+        unsigned core = (unsigned)(rng_next(&rng) % cores);
+        unsigned line = (unsigned)(rng_next(&rng) % lines);
+        unsigned word = (unsigned)(rng_next(&rng) % 8);
+        uint32_t bytes = rng_next(&rng) % 4 == 0 && (word < 7 || line + 1 < lines) ? 8 : 4;
+        if (bytes == 8 && word == 7 && stride != 32)
+            bytes = 4; /* straddle only into the adjacent line */
+        t->op[i] = rng_next(&rng) % 5 < 2 ? STC_COH_OP_STORE : STC_COH_OP_LOAD;
+        t->addr[i] = t->base + line * stride + word * 4;
+        t->size[i] = bytes;
+        uint64_t low = ((uint64_t)(core + 1) << 24) | ++counts[core];
+        uint64_t high = ((uint64_t)(core + 1) << 24) | ++counts[core];
+        t->value[i] = t->op[i] == STC_COH_OP_STORE ? (high << 32 | low) : 0;
+        stc_cs_submit(s, core, t->op[i], t->addr[i], bytes, t->value[i], i);
+    }
+    stc_cs_drain(s);
+    return s;
+}
+
+typedef struct {
+    const char *name;
+    uint32_t size, ways;
+    unsigned lines;
+    uint64_t stride;
+} tester_layout;
+
+static const tester_layout layouts[] = {
+    {"adjacent lines", 8192, 4, 4, 32},    /* sharing, straddling, no eviction */
+    {"one set", 256, 2, 6, 4096},          /* conflict evictions, PutMs, races with them */
+};
+
+static void random_tester(void)
+{
+    static tester t;
+    static const unsigned core_counts[] = {2, 4, 8};
+    uint64_t total = 0, stale = 0, stalls = 0, c2c = 0, latency_max = 0;
+    for (unsigned p = 0; p < PROTOCOLS; p++)
+        for (unsigned l = 0; l < 2; l++)
+            for (unsigned k = 0; k < 3; k++) {
+                uint64_t seed = 1000 + p * 100 + l * 10 + k;
+                unsigned refs = 6000;
+                stc_cs_system *s = run_tester(&t, all_protocols[p], core_counts[k], layouts[l].size,
+                                              layouts[l].ways, layouts[l].lines, layouts[l].stride,
+                                              NULL, seed, refs);
+                if (!s)
+                    continue;
+                const char *name = stc_coh_protocol_name(all_protocols[p]);
+                CHECK_EQ_U64(stc_cs_violation_count(s), 0, "%s %s %u cores seed %llu: violations",
+                             name, layouts[l].name, core_counts[k], (unsigned long long)seed);
+                print_violations(s, "tester");
+                CHECK_EQ_U64(t.completed, refs, "%s %s %u cores: performed", name,
+                             layouts[l].name, core_counts[k]);
+                CHECK(t.failures == 0, "%s %s %u cores: %u failures, first %s", name,
+                      layouts[l].name, core_counts[k], t.failures, t.first);
+                stc_cs_counters sum;
+                stc_cs_total(s, &sum);
+                total += sum.references;
+                stale += sum.stale_putm;
+                stalls += sum.stalls;
+                c2c += sum.data_from_cache;
+                if (sum.latency_max > latency_max)
+                    latency_max = sum.latency_max;
+                stc_cs_destroy(s);
+            }
+    /* the runs did race: stale PutMs (MI^A snooped into II^A) and
+     * cache-to-cache data */
+    CHECK(stale > 0 && stalls > 0 && c2c > 0, "stale %llu stalls %llu c2c %llu",
+          (unsigned long long)stale, (unsigned long long)stalls, (unsigned long long)c2c);
+    printf("random tester: %llu references, %llu stale PutMs, %llu stalls, %llu c2c, "
+           "max latency %llu steps\n",
+           (unsigned long long)total, (unsigned long long)stale, (unsigned long long)stalls,
+           (unsigned long long)c2c, (unsigned long long)latency_max);
+}
+
+/* Each broken table, in every protocol it applies to, is caught (a model
+ * violation or a tester failure) within a few random runs. */
+static void broken_tables(void)
+{
+    static tester t;
+    for (unsigned b = 0; b < STC_COH_SP_BREAK_COUNT; b++)
+        for (unsigned p = 0; p < PROTOCOLS; p++) {
+            stc_coh_sp_table table = *stc_coh_sp_table_of(all_protocols[p]);
+            char err[ERR_LEN];
+            if (stc_coh_sp_table_apply_break(&table, (stc_coh_sp_break)b, err, sizeof err) != 0)
+                continue; /* not in this protocol */
+            bool caught = false;
+            char what[400] = "";
+            for (unsigned seed = 1; seed <= 8 && !caught; seed++) {
+                const tester_layout *l = &layouts[seed % 2];
+                stc_cs_system *s = run_tester(&t, all_protocols[p], 4, l->size, l->ways, l->lines,
+                                              l->stride, &table, seed, 2000);
+                if (!s)
+                    break;
+                if (stc_cs_violation_count(s) > 0) {
+                    caught = true;
+                    snprintf(what, sizeof what, "%s", stc_cs_violation_at(s, 0)->text);
+                } else if (t.failures > 0) {
+                    caught = true;
+                    snprintf(what, sizeof what, "tester: %s", t.first);
+                }
+                stc_cs_destroy(s);
+            }
+            CHECK(caught, "break %s in %s not caught", stc_coh_sp_break_name((stc_coh_sp_break)b),
+                  stc_coh_protocol_name(all_protocols[p]));
+            printf("  %s, %s: %s\n", stc_coh_sp_break_name((stc_coh_sp_break)b),
+                   stc_coh_protocol_name(all_protocols[p]), what);
+        }
+}
+
+/* An edited row marked impossible but reachable (S seeing Other-GetM) is
+ * an IMPOSSIBLE violation; an I Load row that does nothing makes a core
+ * attempt forever without progress: the watchdog's bound calls it a
+ * deadlock. */
+static void impossible_and_watchdog(void)
+{
+    stc_coh_sp_table table = *stc_coh_sp_table_of(STC_COH_MSI);
+    stc_coh_sp_row *row = (stc_coh_sp_row *)stc_coh_sp_lookup(&table, STC_COH_SP_S,
+                                                              STC_COH_SP_OTHER_GETM);
+    *row = (stc_coh_sp_row){.state = row->state, .event = row->event,
+                            .outcome = STC_COH_SP_IMPOSSIBLE, .next = row->state,
+                            .next_shared = row->state};
+    stc_cs_system *s = make_split(STC_COH_MSI, 2, 8192, 4, STC_CS_SERIAL, 1, &table, NULL);
+    if (s) {
+        stc_cs_submit(s, 0, STC_COH_OP_LOAD, A, 4, 0, 0);
+        stc_cs_submit(s, 1, STC_COH_OP_STORE, A, 4, 5, 1);
+        stc_cs_drain(s);
+        CHECK_EQ_U64(stc_cs_violation_kind_count(s, STC_CS_VIOL_IMPOSSIBLE), 1, "impossible");
+        CHECK(stc_cs_violation_at(s, 0) && strstr(stc_cs_violation_at(s, 0)->text,
+                                                  "Other-GetM in S (impossible row)"),
+              "%s", stc_cs_violation_at(s, 0) ? stc_cs_violation_at(s, 0)->text : "none");
+        stc_cs_destroy(s);
+    }
+    table = *stc_coh_sp_table_of(STC_COH_MSI);
+    row = (stc_coh_sp_row *)stc_coh_sp_lookup(&table, STC_COH_SP_I, STC_COH_SP_LOAD);
+    row->issue = STC_COH_SP_REQ_NONE;
+    row->next = row->next_shared = STC_COH_SP_I;
+    char err[ERR_LEN];
+    if (stc_coh_sp_table_check(&table, err, sizeof err) != 0) {
+        printf("  (watchdog: the self-check refuses a do-nothing I Load row: %s)\n", err);
+        return;
+    }
+    s = make_split(STC_COH_MSI, 2, 8192, 4, STC_CS_RANDOM, 1, &table, NULL);
+    if (s) {
+        stc_cs_submit(s, 0, STC_COH_OP_LOAD, A, 4, 0, 0);
+        stc_cs_drain(s);
+        CHECK_EQ_U64(stc_cs_violation_kind_count(s, STC_CS_VIOL_DEADLOCK), 1, "watchdog");
+        CHECK_EQ_U64(stc_cs_steps(s), 200001, "steps until the watchdog");
+        stc_cs_destroy(s);
+    }
+}
+
+/* -------------------------------------------------------- litmus */
+
+/* A litmus test: per thread up to 2 operations ("W x", "R y"), stores
+ * write 1; `forbidden` is the outcome SC excludes, the loads' results in
+ * thread order. Locations x and y are in different lines (or, with
+ * same_line, two words of one line). */
+typedef struct {
+    const char *name;
+    unsigned threads;
+    const char *ops[4][2];
+    const char *forbidden; /* e.g. "10": first load read 1, second 0 */
+} litmus;
+
+static const litmus litmus_tests[] = {
+    {"CoRR", 2, {{"W x", NULL}, {"R x", "R x"}}, "10"},
+    {"MP", 2, {{"W x", "W y"}, {"R y", "R x"}}, "10"},
+    {"SB", 2, {{"W x", "R y"}, {"W y", "R x"}}, "00"},
+    {"IRIW", 4, {{"W x", NULL}, {"W y", NULL}, {"R x", "R y"}, {"R y", "R x"}}, "1010"},
+};
+
+typedef struct {
+    uint64_t value[32];
+} litmus_result;
+
+static void litmus_done(void *context, unsigned core, uint64_t tag, uint64_t loaded)
+{
+    (void)core;
+    ((litmus_result *)context)->value[tag] = loaded;
+}
+
+/* One run: the loads' values in thread order, as "01..", in outcome; then
+ * every core loads x and y, and a stale copy left behind shows as
+ * final_disagree (in SC every core reads the same last values). Returns
+ * the model's violation count. */
+static uint64_t run_litmus(const litmus *test, stc_coh_protocol protocol, bool same_line,
+                           const stc_coh_sp_table *table, uint64_t seed, char *outcome,
+                           bool *final_disagree)
+{
+    litmus_result result = {{0}};
+    stc_cs_config config = {.cores = test->threads, .size_bytes = 8192, .ways = 4,
+                            .line_bytes = 32, .protocol = protocol, .table = table,
+                            .schedule = STC_CS_RANDOM, .seed = seed, .max_delay = 1 + seed % 6,
+                            .done = litmus_done, .done_context = &result,
+                            .watchdog_steps = 10000};
+    char err[ERR_LEN];
+    stc_cs_system *s = stc_cs_create(&config, err, sizeof err);
+    CHECK(s != NULL, "%s", err);
+    outcome[0] = '\0';
+    *final_disagree = false;
+    if (!s)
+        return 1;
+    uint64_t x = 0x2000, y = same_line ? 0x2004 : 0x3000;
+    for (unsigned th = 0; th < test->threads; th++)
+        for (unsigned i = 0; i < 2 && test->ops[th][i]; i++) {
+            const char *op = test->ops[th][i];
+            uint64_t addr = op[2] == 'x' ? x : y;
+            stc_cs_submit(s, th, op[0] == 'W' ? STC_COH_OP_STORE : STC_COH_OP_LOAD, addr, 4,
+                          op[0] == 'W' ? 1 : 0, th * 2 + i);
+        }
+    stc_cs_drain(s);
+    for (unsigned th = 0; th < test->threads; th++) {
+        stc_cs_submit(s, th, STC_COH_OP_LOAD, x, 4, 0, 16 + th * 2);
+        stc_cs_submit(s, th, STC_COH_OP_LOAD, y, 4, 0, 17 + th * 2);
+    }
+    stc_cs_drain(s);
+    unsigned n = 0;
+    for (unsigned th = 0; th < test->threads; th++)
+        for (unsigned i = 0; i < 2 && test->ops[th][i]; i++)
+            if (test->ops[th][i][0] == 'R')
+                outcome[n++] = (char)('0' + (result.value[th * 2 + i] & 1));
+    outcome[n] = '\0';
+    *final_disagree = false;
+    for (unsigned th = 1; th < test->threads; th++)
+        *final_disagree |= result.value[16 + th * 2] != result.value[16] ||
+                           result.value[17 + th * 2] != result.value[17];
+    uint64_t violations = stc_cs_violation_count(s);
+    stc_cs_destroy(s);
+    return violations;
+}
+
+/* Runs of test under random schedules: how many gave the forbidden
+ * outcome or disagreeing final values (non-SC), how many violations, and
+ * how many distinct outcomes. */
+typedef struct {
+    unsigned non_sc, violations, distinct;
+} litmus_tally;
+
+static litmus_tally litmus_runs(const litmus *test, stc_coh_protocol protocol, bool same_line,
+                                const stc_coh_sp_table *table, unsigned runs)
+{
+    litmus_tally tally = {0};
+    char seen[16][16];
+    for (uint64_t seed = 1; seed <= runs; seed++) {
+        char outcome[16];
+        bool disagree = false;
+        tally.violations += run_litmus(test, protocol, same_line, table, seed * 31, outcome,
+                                       &disagree) > 0;
+        tally.non_sc += !strcmp(outcome, test->forbidden) || disagree;
+        bool known = false;
+        for (unsigned k = 0; k < tally.distinct; k++)
+            known |= !strcmp(seen[k], outcome);
+        if (!known && tally.distinct < 16)
+            snprintf(seen[tally.distinct++], sizeof seen[0], "%s", outcome);
+    }
+    return tally;
+}
+
+enum { LITMUS_TESTS = sizeof litmus_tests / sizeof litmus_tests[0] };
+
+static void litmus_tests_run(void)
+{
+    for (unsigned t = 0; t < LITMUS_TESTS; t++)
+        for (unsigned p = 0; p < PROTOCOLS; p++)
+            for (unsigned same = 0; same < 2; same++) {
+                const litmus *test = &litmus_tests[t];
+                litmus_tally tally = litmus_runs(test, all_protocols[p], same, NULL, 300);
+                CHECK(tally.non_sc == 0 && tally.violations == 0,
+                      "%s %s %s: %u non-SC outcomes, %u runs with violations", test->name,
+                      stc_coh_protocol_name(all_protocols[p]), same ? "one line" : "two lines",
+                      tally.non_sc, tally.violations);
+                /* the schedules did interleave: more than one SC outcome */
+                CHECK(tally.distinct >= 2, "%s %s: only %u outcome(s)", test->name,
+                      stc_coh_protocol_name(all_protocols[p]), tally.distinct);
+            }
+    /* The outcome check itself can fail: on a table that leaves a stale
+     * copy behind, some test gives a non-SC outcome (its violations
+     * aside). no-transient-invalidate and no-shared need a store to a
+     * shared copy, which these tests do not make. */
+    static const struct {
+        stc_coh_sp_break which;
+        stc_coh_protocol protocol;
+    } broken[] = {{STC_COH_SP_BREAK_NO_IS_D_I, STC_COH_MSI},
+                  {STC_COH_SP_BREAK_NO_IS_D_I, STC_COH_MOESI}};
+    for (unsigned b = 0; b < sizeof broken / sizeof broken[0]; b++) {
+        stc_coh_sp_table table = *stc_coh_sp_table_of(broken[b].protocol);
+        char err[ERR_LEN];
+        CHECK(stc_coh_sp_table_apply_break(&table, broken[b].which, err, sizeof err) == 0, "%s",
+              err);
+        unsigned non_sc = 0;
+        for (unsigned t = 0; t < LITMUS_TESTS; t++)
+            non_sc += litmus_runs(&litmus_tests[t], broken[b].protocol, false, &table, 100).non_sc;
+        CHECK(non_sc > 0, "litmus: %s gave no non-SC outcome",
+              stc_coh_sp_break_name(broken[b].which));
+        printf("  litmus on %s %s: %u non-SC runs of %u\n", stc_coh_sp_break_name(broken[b].which),
+               stc_coh_protocol_name(broken[b].protocol), non_sc, 100 * LITMUS_TESTS);
+    }
+}
+
+/* -------------------------------------------------------- arguments */
+
+static void bad_arguments(void)
+{
+    char err[ERR_LEN];
+    stc_cs_config config = {.cores = 9, .size_bytes = 8192, .ways = 4, .line_bytes = 32};
+    CHECK(!stc_cs_create(&config, err, sizeof err) && strstr(err, "cores 9"), "%s", err);
+    config.cores = 2;
+    config.schedule = STC_CS_SCHEDULE_COUNT;
+    CHECK(!stc_cs_create(&config, err, sizeof err) && strstr(err, "schedule"), "%s", err);
+    config.schedule = STC_CS_RANDOM;
+    config.window = 65;
+    CHECK(!stc_cs_create(&config, err, sizeof err) && strstr(err, "window"), "%s", err);
+    config.window = 0;
+    stc_cs_system *s = stc_cs_create(&config, err, sizeof err);
+    CHECK(s != NULL, "%s", err);
+    if (!s)
+        return;
+    CHECK(stc_cs_submit(s, 2, STC_COH_OP_LOAD, 0, 4, 0, 0) == -1 &&
+              strstr(stc_cs_error(s), "core 2"), "%s", stc_cs_error(s));
+    CHECK(stc_cs_submit(s, 0, STC_COH_OP_LOAD, 0, 33, 0, 0) == -1 &&
+              strstr(stc_cs_error(s), "size 33"), "%s", stc_cs_error(s));
+    stc_cs_destroy(s);
+    stc_cs_schedule schedule;
+    CHECK(stc_cs_schedule_parse("serial", &schedule, err, sizeof err) == 0 &&
+              schedule == STC_CS_SERIAL, "serial");
+    CHECK(stc_cs_schedule_parse("fifo", &schedule, err, sizeof err) == -1 && strstr(err, "fifo"),
+          "%s", err);
+}
+
+int main(void)
+{
+    hand_gets_against_m();
+    hand_racing_getm();
+    hand_stale_putm();
+    hand_moesi_owner();
+    for (unsigned p = 0; p < PROTOCOLS; p++)
+        for (uint64_t seed = 1; seed <= 2; seed++)
+            serial_matches_atomic(all_protocols[p], seed, 15000);
+    serial_matches_atomic_on_traces();
+    random_tester();
+    broken_tables();
+    impossible_and_watchdog();
+    litmus_tests_run();
+    bad_arguments();
+    return check_done("test_coherent_split");
+}
