@@ -16,6 +16,10 @@ static const debug_break breaks[] = {
     {"skip-writeback", STCGEN_BREAK_CTRL, "a miss drops its dirty victim line without writing it back",
      "  wire        needs_wb    = !present && valid_sub[miss_victim] && dirty_sub[miss_victim];",
      "  wire        needs_wb    = 1'b0;  // BROKEN: skip-writeback"},
+    {"whole-line-always", STCGEN_BREAK_CTRL,
+     "every miss takes its whole logical line unchecked, even where the row state shows a fragment",
+     "        if (sub_q == 3'd0 && known_absent) begin",
+     "        if (sub_q == 3'd0) begin  // BROKEN: whole-line-always"},
     {"tag-bit", STCGEN_BREAK_CTRL, "the tag compare ignores the most significant tag bit",
      "      assign tag_eq[gb]  = (tag_rdata_i[gb*@TB@ +: @TB@] == cur_tag);",
      "      assign tag_eq[gb]  = (tag_rdata_i[gb*@TB@ +: @TBM1@] == cur_tag[@TBM1@-1:0]);"

@@ -6,7 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { SLOT_VALID = 1, SLOT_DIRTY = 2 };
+/* Per slot: valid, dirty, and the logical line the line was filled with
+ * (log2 of its sublines; 0 for a line a fill left in place beside
+ * sublines it brought: a fragment): ARCHITECTURE.md 10's whole-line rule. */
+enum { SLOT_VALID = 1, SLOT_DIRTY = 2, SLOT_FILL_SHIFT = 2, SLOT_FILL_MASK = 3 << SLOT_FILL_SHIFT };
+
+static unsigned log2_of_sublines(unsigned sublines)
+{
+    return sublines == 4 ? 2 : sublines == 2 ? 1 : 0;
+}
 
 struct stc_cache {
     stc_geometry geometry;
@@ -263,24 +271,56 @@ static unsigned write_back_if_dirty(stc_cache *cache, unsigned bank, unsigned ro
     return memory_cycles(cache, 1);
 }
 
+/* Whether the row state alone shows the logical line at first_row absent
+ * (its requested subline having missed): in every candidate bank the
+ * line's rows are all invalid, or all valid and filled with a logical line
+ * at least as long as the current one, so each candidate holds one whole
+ * other line or nothing (ARCHITECTURE.md 10). */
+static bool whole_line_known_absent(const stc_cache *cache, uint64_t tag, unsigned first_row)
+{
+    unsigned sublines = cache->config.sublines;
+    unsigned need = log2_of_sublines(sublines);
+    for (unsigned j = 0; j < cache->config.ways; j++) {
+        unsigned bank = candidate_bank(cache, tag, j);
+        unsigned valid = 0, long_enough = 0;
+        for (unsigned sub = 0; sub < sublines; sub++) {
+            uint8_t flags = cache->flags[slot_index(cache, bank, first_row + sub)];
+            valid += (flags & SLOT_VALID) != 0;
+            long_enough += (flags & SLOT_VALID) &&
+                           (unsigned)(flags & SLOT_FILL_MASK) >> SLOT_FILL_SHIFT >= need;
+        }
+        if (valid != 0 && long_enough != sublines) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Bring the missing physical lines of the logical line containing addr into
- * victim. Returns the memory cycles; fills in the result's counts. */
+ * victim. Returns the memory cycles; fills in the result's counts. A miss
+ * whose line the row state shows absent (whole_line_known_absent) takes
+ * every subline without checking each (*known_absent true). */
 static unsigned fill_logical_line(stc_cache *cache, uint64_t addr, unsigned victim,
-                                  stc_access_result *result)
+                                  stc_access_result *result, bool *known_absent)
 {
     const stc_geometry *geometry = &cache->geometry;
     unsigned sublines = cache->config.sublines;
     uint64_t tag = tag_of(cache, addr);
     unsigned first_row = row_of(cache, addr) & ~(sublines - 1);
+    uint8_t filled_flags = (uint8_t)(SLOT_VALID | log2_of_sublines(sublines) << SLOT_FILL_SHIFT);
     bool missing[STC_MAX_SUBLINES];
     unsigned cycles = 0;
 
+    *known_absent = whole_line_known_absent(cache, tag, first_row);
     /* 1. Which physical lines are missing, and evict what the victim bank
-     *    holds in their rows (writebacks in ascending row order). */
+     *    holds in their rows (writebacks in ascending row order). A line
+     *    the victim keeps beside sublines present elsewhere is a fragment
+     *    from now on. */
     for (unsigned sub = 0; sub < sublines; sub++) {
         unsigned row = first_row + sub;
-        missing[sub] = find_bank(cache, tag, row) < 0;
+        missing[sub] = *known_absent || find_bank(cache, tag, row) < 0;
         if (!missing[sub]) {
+            cache->flags[slot_index(cache, victim, row)] &= (uint8_t)~SLOT_FILL_MASK;
             continue;
         }
         unsigned wb_cycles = write_back_if_dirty(cache, victim, row);
@@ -325,7 +365,7 @@ static unsigned fill_logical_line(stc_cache *cache, uint64_t addr, unsigned vict
         for (unsigned line = 0; line < run; line++) {
             size_t slot = slot_index(cache, victim, first_row + sub + line);
             cache->tags[slot] = tag;
-            cache->flags[slot] = SLOT_VALID;
+            cache->flags[slot] = filled_flags;
         }
         cycles += memory_cycles(cache, run);
         result->fills += run;
@@ -416,9 +456,13 @@ static ALWAYS_INLINE unsigned serve_miss(stc_cache *cache, stc_op op, uint64_t a
     unsigned bank = choose_victim(cache, tag, first_row);
     /* The controller's cycles depend on the fill's bursts and writebacks:
      * the fill must be done before they are computed. */
-    unsigned memory_wait = fill_logical_line(cache, addr, bank, fill);
-    *access_cycles += memory_wait + (unsigned)stc_miss_controller_cycles(
-                                        cache->config.sublines, fill->bursts, fill->writebacks);
+    bool known_absent;
+    unsigned memory_wait = fill_logical_line(cache, addr, bank, fill, &known_absent);
+    *access_cycles += memory_wait +
+                      (unsigned)(known_absent
+                                     ? stc_whole_line_miss_controller_cycles(fill->writebacks)
+                                     : stc_miss_controller_cycles(cache->config.sublines,
+                                                                  fill->bursts, fill->writebacks));
     counters->misses++;
     if (op == STC_OP_WRITE) {
         counters->write_misses++;
@@ -783,6 +827,7 @@ void stc_cache_slot(const stc_cache *cache, unsigned bank, unsigned row, stc_slo
     size_t index = slot_index(cache, bank, row);
     slot->valid = (cache->flags[index] & SLOT_VALID) != 0;
     slot->dirty = (cache->flags[index] & SLOT_DIRTY) != 0;
+    slot->fill_sublines = 1u << ((cache->flags[index] & SLOT_FILL_MASK) >> SLOT_FILL_SHIFT);
     slot->tag = cache->tags[index];
     slot->line_addr = line_addr_of(cache, cache->tags[index], row);
     slot->data = cache->has_data ? cache->data + index * cache->geometry.line_bytes : NULL;

@@ -154,6 +154,11 @@ int stc_cache_lookup(const stc_cache *cache, uint64_t addr);
 typedef struct {
     bool valid;
     bool dirty;
+    /* The logical line (in sublines) the line was filled with, 1 for a line
+     * a fill left beside sublines it brought (ARCHITECTURE.md 10: a miss
+     * skips its presence checks when every candidate's rows of the line are
+     * invalid, or valid and filled with at least the current sublines). */
+    unsigned fill_sublines;
     uint64_t tag;         /* addr >> bank_shift of the line held */
     uint64_t line_addr;   /* address of the line held */
     const uint8_t *data;  /* line_bytes bytes */

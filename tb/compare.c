@@ -85,18 +85,21 @@ void compare_counters(harness *h, const char *when)
 void compare_rows(harness *h, unsigned first, unsigned count, uint32_t slots, const char *when)
 {
     for (unsigned row = first; row < first + count; row++) {
-        uint32_t valid = 0, dirty = 0, rtl_valid, rtl_dirty;
+        uint32_t valid = 0, dirty = 0, fill = 0, rtl_valid, rtl_dirty, rtl_fill;
         stc_slot slots_of_row[BANKS];
         for (unsigned bank = 0; bank < BANKS; bank++) {
             const stc_slot *slot = &slots_of_row[bank];
             stc_cache_slot(h->model, bank, row, &slots_of_row[bank]);
             valid |= (uint32_t)slot->valid << bank;
             dirty |= (uint32_t)(slot->valid && slot->dirty) << bank;
+            unsigned fill_log = slot->fill_sublines == 4 ? 2u : slot->fill_sublines == 2 ? 1u : 0u;
+            fill |= (uint32_t)(slot->valid ? fill_log : 0u) << (2 * bank);
         }
-        dut_row_state(h->rtl, row, &rtl_valid, &rtl_dirty);
-        if (valid != rtl_valid || dirty != rtl_dirty) {
-            mismatch(h, "RTL", "%s: row %u: valid bits (bank b = bit b) model 0x%x, RTL 0x%x; dirty model 0x%x, RTL 0x%x",
-                     when, row, valid, rtl_valid, dirty, rtl_dirty);
+        dut_row_state(h->rtl, row, &rtl_valid, &rtl_dirty, &rtl_fill);
+        if (valid != rtl_valid || dirty != rtl_dirty || fill != rtl_fill) {
+            mismatch(h, "RTL", "%s: row %u: valid bits (bank b = bit b) model 0x%x, RTL 0x%x; dirty model 0x%x, RTL 0x%x; "
+                     "fill lengths (bank b at bits 2b+1..2b) model 0x%x, RTL 0x%x",
+                     when, row, valid, rtl_valid, dirty, rtl_dirty, fill, rtl_fill);
         }
         /* Every valid slot: the tag and the line in the SRAMs. */
         for (unsigned bank = 0; bank < BANKS; bank++) {

@@ -58,9 +58,11 @@ void dut_edge(dut *d, dut_pins *pins);
 
 /* Internal state (read through Verilator's public scopes). */
 void dut_counters(dut *d, uint64_t out[DUT_COUNTERS]);
-/* Valid and dirty bits of one row, bit b = bank b (from the row-state
- * register file; dirty reported for valid slots only). */
-void dut_row_state(dut *d, unsigned row, uint32_t *valid, uint32_t *dirty);
+/* Valid and dirty bits of one row, bit b = bank b, and the fill lengths
+ * (log2 of the sublines each line was filled with, bank b at bits 2b+1..2b)
+ * (from the row-state register file; dirty and fill reported for valid
+ * slots only). */
+void dut_row_state(dut *d, unsigned row, uint32_t *valid, uint32_t *dirty, uint32_t *fill);
 /* Banks whose tag or data SRAM is accessed in the settled cycle. */
 uint32_t dut_sram_access(dut *d);
 /* The bank the controller touches (serves) in the settled cycle. */

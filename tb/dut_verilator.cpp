@@ -380,13 +380,14 @@ extern "C" dut *dut_open(const char *wave_path, unsigned tag_bits, char *err, si
         d->banks = d->tag_req.width;
         // The row-state words (ARCHITECTURE.md 15.1): one per group of 4
         // rows, row j at [j*W/4 +: W/4]: its valid bits, its recency (one
-        // bit per pair of banks, at least one), then a D-cache's dirty bits.
+        // bit per pair of banks, at least one), then a D-cache's dirty bits,
+        // then 2 bits of fill length per bank.
         unsigned pairs = d->banks * (d->banks - 1) / 2;
         d->recency_bits = pairs ? pairs : 1u;
         unsigned row_bits = d->row_state.width / 4;
-        d->has_dirty = row_bits == 2 * d->banks + d->recency_bits;
+        d->has_dirty = row_bits == 4 * d->banks + d->recency_bits;
         ok = d->row_state.width % 4 == 0 &&
-             (d->has_dirty || row_bits == d->banks + d->recency_bits);
+             (d->has_dirty || row_bits == 3 * d->banks + d->recency_bits);
     }
     if (ok) {
         for (unsigned bank = 0; bank < d->banks; bank++) {
@@ -599,9 +600,9 @@ extern "C" void dut_counters(dut *d, uint64_t out[DUT_COUNTERS])
     }
 }
 
-extern "C" void dut_row_state(dut *d, unsigned row, uint32_t *valid, uint32_t *dirty)
+extern "C" void dut_row_state(dut *d, unsigned row, uint32_t *valid, uint32_t *dirty, uint32_t *fill)
 {
-    *valid = *dirty = 0;
+    *valid = *dirty = *fill = 0;
     if (row / 4 >= d->row_state.elements || d->tag_array.empty() || row >= d->tag_array[0].elements) {
         return;
     }
@@ -612,6 +613,13 @@ extern "C" void dut_row_state(dut *d, unsigned row, uint32_t *valid, uint32_t *d
     if (d->has_dirty) {
         *dirty = *valid & read_element_bits(d->row_state, row / 4, row_at + d->banks + d->recency_bits,
                                             d->banks);
+    }
+    unsigned fill_at = row_at + d->banks + d->recency_bits + (d->has_dirty ? d->banks : 0);
+    uint32_t fills = read_element_bits(d->row_state, row / 4, fill_at, 2 * d->banks);
+    for (unsigned bank = 0; bank < d->banks; bank++) {
+        if (*valid >> bank & 1) {
+            *fill |= (fills >> (2 * bank) & 3u) << (2 * bank);
+        }
     }
 }
 

@@ -11,7 +11,7 @@ LS := $(B)/lockstep
 # The four geometries tests/rtl-checks.sh checks, plus 16-bit counters
 # (saturation) and no way prediction (way-predicted configurations illegal).
 LS_GEOMETRIES := default banks8 line32 banks2 c16 nowp
-LS_BREAKS := skip-writeback tag-bit lru-order no-invalidate store-clean init-short store-lane clear-late store-forward tuner-window \
+LS_BREAKS := skip-writeback whole-line-always tag-bit lru-order no-invalidate store-clean init-short store-lane clear-late store-forward tuner-window \
     tuner-mux tuner-steal
 LS_ARGS_default :=
 LS_ARGS_banks8 := --banks 8

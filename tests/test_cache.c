@@ -535,7 +535,8 @@ static void test_logical_lines(void)
 
     /* 8K_1W_64B, load 4 bytes at 0x1234: row 35, first row 32, bank
      * addr[12:11] = 2; the logical line 0x1200..0x123f comes in one burst:
-     * 1 + 20 + 4 x 4 + the controller's 4 checks + 1 (burst) = 42 cycles. */
+     * 1 + 20 + 4 x 4 + the controller's 2 = 39 cycles (the empty cache's
+     * row state shows the whole line absent: no subline is checked). */
     stc_cache *cache = make_cache(&geometry, STC_DCACHE, "8K_1W_64B", &port);
     if (cache) {
         uint8_t got[4];
@@ -547,7 +548,7 @@ static void test_logical_lines(void)
         CHECK_EQ_U64(result.fills, 4, "64B fills");
         CHECK_EQ_U64(result.bursts, 1, "64B bursts");
         CHECK_EQ_U64(result.writebacks, 0, "64B writebacks");
-        CHECK_EQ_U64(result.cycles, 42, "64B miss cycles: 1 + 20 + 16 + 5");
+        CHECK_EQ_U64(result.cycles, 39, "64B miss cycles: 1 + 20 + 16 + 2");
         const memory_transaction one_burst[] = {{'R', 0x1200, 64}};
         expect_log(&memory, one_burst, 1, "64B miss");
         CHECK(memcmp(got, memory.bytes + 0x1234, 4) == 0, "64B load data");
@@ -726,7 +727,7 @@ static void test_straddle(void)
 
     /* 32 B logical lines: the same 8 bytes lie in logical line 0x1000..0x101f,
      * so the first piece misses (fills both physical lines: 1 + 20 + 8 +
-     * 2 checks + 1 burst = 32)
+     * 2 = 31)
      * and the second hits (1). */
     cache = make_cache(&geometry, STC_DCACHE, "8K_4W_32B", NULL);
     if (cache) {
@@ -739,13 +740,13 @@ static void test_straddle(void)
         CHECK_EQ_U64(counters->request_misses, 1, "32B straddle request misses");
         CHECK_EQ_U64(counters->fills, 2, "32B straddle fills");
         CHECK_EQ_U64(counters->fill_bursts, 1, "32B straddle bursts");
-        CHECK_EQ_U64(cycles, 33, "32B straddle cycles 32 + 1");
+        CHECK_EQ_U64(cycles, 32, "32B straddle cycles 31 + 1");
         /* Crossing into the next logical line (0x101c..0x1023): the first
          * piece hits, the second misses; still one request miss. */
         CHECK_EQ_U64(stc_cache_request(cache, STC_OP_READ, 0x101c, 8, NULL, NULL, &cycles), 1,
                      "crossing logical lines");
         CHECK_EQ_U64(counters->request_misses, 2, "request misses after crossing");
-        CHECK_EQ_U64(cycles, 33, "crossing cycles 1 + 32");
+        CHECK_EQ_U64(cycles, 32, "crossing cycles 1 + 31");
         stc_cache_destroy(cache);
     }
 
@@ -1147,24 +1148,24 @@ static void test_timing_accesses(test_memory *memory, const stc_memory *port,
         CHECK_EQ_U64(stc_cache_counters(cache)->cycles, 28 + 28 + 1 + 2 + 54, "wp cycles counter");
         stc_cache_destroy(cache);
     }
-    /* 32 B clean miss: 1 + 20 + 2 x 4 + 2 checks + 1 = 32. */
+    /* 32 B clean miss: 1 + 20 + 2 x 4 + 2 = 31 (the line known absent). */
     cache = make_cache(geometry, STC_DCACHE, "8K_1W_32B", port);
     if (cache) {
-        CHECK_EQ_U64(timed(cache, STC_OP_READ, 0x0010), 32, "32B miss");
+        CHECK_EQ_U64(timed(cache, STC_OP_READ, 0x0010), 31, "32B miss");
         stc_cache_destroy(cache);
     }
-    /* 64 B: clean miss 1 + 20 + 16 + 4 checks + 1 = 42; with a dirty 16 B
-     * victim in each of the 4 rows 42 + 4 x 26 = 146; with 2 dirty sublines
-     * 42 + 2 x 26 = 94.
+    /* 64 B (every line filled at 64 B: each miss's line known absent):
+     * clean miss 1 + 20 + 16 + 2 = 39; with a dirty 16 B victim in each of
+     * the 4 rows 39 + 4 x 26 = 143; with 2 dirty sublines 39 + 2 x 26 = 91.
      * 0x0000, 0x2000 and 0x4000 all map to bank 0 rows 0..3 in 8K_1W. */
     cache = make_cache(geometry, STC_DCACHE, "8K_1W_64B", port);
     if (cache) {
-        CHECK_EQ_U64(timed(cache, STC_OP_READ, 0x0000), 42, "64B clean miss");
+        CHECK_EQ_U64(timed(cache, STC_OP_READ, 0x0000), 39, "64B clean miss");
         for (uint64_t sub = 0; sub < 4; sub++) {
             CHECK_EQ_U64(timed(cache, STC_OP_WRITE, 0x0000 + 0x10 * sub), 1, "64B store hit");
         }
         log_clear(memory);
-        CHECK_EQ_U64(timed(cache, STC_OP_READ, 0x2000), 146, "64B miss, 4 dirty victims");
+        CHECK_EQ_U64(timed(cache, STC_OP_READ, 0x2000), 143, "64B miss, 4 dirty victims");
         const memory_transaction four[] = {{'W', 0x0000, 16}, {'W', 0x0010, 16},
                                            {'W', 0x0020, 16}, {'W', 0x0030, 16},
                                            {'R', 0x2000, 64}};
@@ -1172,11 +1173,11 @@ static void test_timing_accesses(test_memory *memory, const stc_memory *port,
         CHECK_EQ_U64(timed(cache, STC_OP_WRITE, 0x2010), 1, "store hit subline 1");
         CHECK_EQ_U64(timed(cache, STC_OP_WRITE, 0x2030), 1, "store hit subline 3");
         log_clear(memory);
-        CHECK_EQ_U64(timed(cache, STC_OP_READ, 0x4020), 94, "64B miss, 2 dirty victims");
+        CHECK_EQ_U64(timed(cache, STC_OP_READ, 0x4020), 91, "64B miss, 2 dirty victims");
         const memory_transaction two[] = {{'W', 0x2010, 16}, {'W', 0x2030, 16}, {'R', 0x4000, 64}};
         expect_log(memory, two, 3, "64B partly dirty miss");
         const stc_counters *counters = stc_cache_counters(cache);
-        CHECK_EQ_U64(counters->cycles, 42 + 4 + 146 + 2 + 94, "64B cycles counter");
+        CHECK_EQ_U64(counters->cycles, 39 + 4 + 143 + 2 + 91, "64B cycles counter");
         CHECK_EQ_U64(counters->writebacks, 6, "64B writebacks counter");
         CHECK_EQ_U64(counters->fills, 12, "64B fills counter");
         CHECK_EQ_U64(counters->fill_bursts, 3, "64B bursts counter");
@@ -1371,7 +1372,7 @@ static void test_timing(void)
 
     /* Other memory parameters: T_mem = 30, T_wake = 7, P = 32 (8 beats).
      * 32 B miss 1 + 30 + 8 + 2 = 41; 64 B logical line (2 sublines)
-     * 1 + 30 + 16 + 2 checks + 1 = 50; 2K_1W -> 4K_1W: 7 + R (2048/32 = 64)
+     * 1 + 30 + 16 + 2 = 49; 2K_1W -> 4K_1W: 7 + R (2048/32 = 64)
      * + 1 = 72. */
     stc_geometry slow;
     if (make_geometry("mem_latency=30,wake_cycles=7,line_bytes=32", &slow)) {
@@ -1382,7 +1383,7 @@ static void test_timing(void)
         }
         cache = make_cache(&slow, STC_DCACHE, "2K_1W_64B", NULL);
         if (cache) {
-            CHECK_EQ_U64(touch(cache, STC_OP_READ, 0x40).cycles, 50, "slow 64B miss");
+            CHECK_EQ_U64(touch(cache, STC_OP_READ, 0x40).cycles, 49, "slow 64B miss");
             stc_reconfig_result result;
             reconfigure_to(cache, "4K_1W_64B", &result);
             expect_reconfig(&result, 72, 1, 0, 64, 0, 0, "slow 2K_1W -> 4K_1W");

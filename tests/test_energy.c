@@ -340,8 +340,8 @@ static void test_default_numbers(void)
     CHECK_NJ(t.hit_nj[2][1], 0.1482, "hit 8K_2W");
     CHECK_NJ(t.hit_nj[2][2], 0.2826, "hit 8K_4W");
     CHECK_NJ(t.miss_nj[0], 29.97, "miss 16B");
-    CHECK_NJ(t.miss_nj[1], 41.51, "miss 32B");
-    CHECK_NJ(t.miss_nj[2], 64.58, "miss 64B");
+    CHECK_NJ(t.miss_nj[1], 41.26, "miss 32B");
+    CHECK_NJ(t.miss_nj[2], 63.83, "miss 64B");
     CHECK_NJ(t.static_nj_per_cycle[0], 0.0002985, "static 2K");
     CHECK_NJ(t.static_nj_per_cycle[1], 0.0005217, "static 4K");
     CHECK_NJ(t.static_nj_per_cycle[2], 0.000968, "static 8K");

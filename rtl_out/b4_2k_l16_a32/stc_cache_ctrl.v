@@ -227,7 +227,8 @@ module stc_cache_ctrl #(
   reg  [31:0]         cap_q, cap_d;            // the requested word, caught from the fill
   reg                 wb_walk_q, wb_walk_d;    // writeback for the walk (else a miss)
   reg  [1:0]          wb_bank_q, wb_bank_d;
-  reg  [27:0]         wb_line_q, wb_line_d;
+  reg  [6:0]          wb_row_q, wb_row_d;      // the row written back (its tag: the tag SRAM's output)
+  reg                 fast_q, fast_d;          // this miss takes its whole line unchecked
   reg  [6:0]          walk_row_q, walk_row_d;
   reg  [3:0]          walk_mask_q, walk_mask_d;
   reg  [3:0]          on_req_q, on_req_d;
@@ -248,9 +249,11 @@ module stc_cache_ctrl #(
   // [j*RSW +: RSW]: its valid bits (bank b at bit b), then its recency,
   // one bit per pair of banks i < j (bit 4 + i*(2*4-i-1)/2 + j-i-1):
   // 1 = bank i more recent than bank j; then a D-cache's dirty bits (bank b
-  // at bit 4 + 6 + b).
+  // at bit 4 + 6 + b); then per bank the log2 of the sublines its
+  // line was filled with (0 also for a fragment a fill left in place).
   localparam integer DIRTY_BITS = (READ_ONLY != 0) ? 0 : 4;
-  localparam integer RSW = 4 + 6 + DIRTY_BITS;  // bits per row
+  localparam integer FOFF = 4 + 6 + DIRTY_BITS;  // fill lengths: bank b at [FOFF + 2b +: 2]
+  localparam integer RSW = FOFF + 2 * 4;              // bits per row
   localparam integer GW  = 4 * RSW;                   // bits per word
   wire [GW-1:0]   rs_word;                     // the addressed group, read now
   reg  [GW-1:0]   rs_wmask, rs_wdata;
@@ -417,6 +420,54 @@ module stc_cache_ctrl #(
     end
   endfunction
 
+  // The whole-line rule (ARCHITECTURE.md 10): in the first S_MCHK the row
+  // state of r0's group shows the logical line absent if in every
+  // candidate its rows are all invalid, or all valid and filled with
+  // logical lines at least as long as the current one; the miss then
+  // takes every subline without checking it. vdirty_new / vdirty_cur: the
+  // group's rows (bit j: row j of the word) holding a valid dirty line of
+  // the victim being chosen / chosen.
+  reg         known_absent;
+  reg         ka_any, ka_long;
+  reg  [3:0]  ka_valid, ka_dirty;
+  reg  [3:0]  vdirty_new, vdirty_cur;
+  reg  [1:0]  vdirty_first, vdirty_next;       // lowest of vdirty_new; of vdirty_cur above wb_row_q
+  reg         vdirty_more;                      // vdirty_cur has a row above wb_row_q
+  integer     ka_b, ka_j;
+  always @(*) begin
+    known_absent = 1'b1;
+    for (ka_b = 0; ka_b < 4; ka_b = ka_b + 1) begin
+      ka_any  = 1'b0;
+      ka_long = 1'b1;
+      for (ka_j = 0; ka_j < 4; ka_j = ka_j + 1) begin
+        if ((ka_j[1:0] & ~submask[1:0]) == r0[1:0]) begin
+          ka_any  = ka_any | rs_word[ka_j * RSW + ka_b];
+          ka_long = ka_long & rs_word[ka_j * RSW + ka_b]
+                    & (rs_word[ka_j * RSW + FOFF + 2 * ka_b +: 2] >= llog_q);
+        end
+      end
+      if (cand[ka_b] && ka_any && !ka_long) known_absent = 1'b0;
+    end
+    vdirty_new   = 4'd0;
+    vdirty_cur   = 4'd0;
+    vdirty_first = 2'd0;
+    vdirty_next  = 2'd0;
+    vdirty_more  = 1'b0;
+    for (ka_j = 3; ka_j >= 0; ka_j = ka_j - 1) begin
+      ka_valid = rs_word[ka_j * RSW +: 4];
+      ka_dirty = rs_word[ka_j * RSW + 4 + 6 +: 4];   // (an I-cache: no dirty bits)
+      if ((ka_j[1:0] & ~submask[1:0]) == r0[1:0] && READ_ONLY == 0) begin
+        vdirty_new[ka_j] = ka_valid[victim_idx] & ka_dirty[victim_idx];
+        vdirty_cur[ka_j] = ka_valid[victim_q] & ka_dirty[victim_q];
+      end
+      if (vdirty_new[ka_j]) vdirty_first = ka_j[1:0];
+      if (vdirty_cur[ka_j] && ka_j[1:0] > wb_row_q[1:0]) begin
+        vdirty_next = ka_j[1:0];
+        vdirty_more = 1'b1;
+      end
+    end
+  end
+
   // S_MCHK: the miss's victim (chosen at the first subline from r0's
   // state), whether this subline evicts a dirty line of it, and the
   // missing sublines with this one's verdict. At the last subline without
@@ -448,6 +499,9 @@ module stc_cache_ctrl #(
   reg  [3:0]  valid_we, valid_wd;  // valid bits written (one per bank), new values
   reg  [1:0]  dirty_row;         // the row whose dirty bits are written
   reg  [3:0]  dirty_we, dirty_wd;  // dirty bits written (one per bank), new values
+  reg  [1:0]  fill_row;          // the row whose fill lengths are written
+  reg  [3:0]  fill_we;           // fill lengths written (one per bank) ...
+  reg  [1:0]  fill_wd;           // ... all with this value
   reg         m_req_valid, m_req_we, m_wvalid;
   reg  [27:0] m_req_line;
   reg  [2:0]  m_req_lines;
@@ -475,7 +529,8 @@ module stc_cache_ctrl #(
     cap_d       = cap_q;
     wb_walk_d   = wb_walk_q;
     wb_bank_d   = wb_bank_q;
-    wb_line_d   = wb_line_q;
+    wb_row_d    = wb_row_q;
+    fast_d      = fast_q;
     walk_row_d  = walk_row_q;
     walk_mask_d = walk_mask_q;
     on_req_d    = on_req_q;
@@ -489,6 +544,9 @@ module stc_cache_ctrl #(
     dirty_row   = cur_row[1:0];
     dirty_we    = 4'd0;
     dirty_wd    = 4'd0;
+    fill_row    = cur_row[1:0];
+    fill_we     = 4'd0;
+    fill_wd     = 2'd0;
     s_tag_req   = 4'd0;
     s_tag_we    = 4'd0;
     s_data_req  = 4'd0;
@@ -501,7 +559,7 @@ module stc_cache_ctrl #(
     rsp_rdata   = 32'd0;
     m_req_valid = 1'b0;
     m_req_we    = 1'b0;
-    m_req_line  = wb_line_q;
+    m_req_line  = {cur_tag, r0};
     m_req_lines = 3'd1;
     m_wvalid    = 1'b0;
     c_done      = 1'b0;
@@ -585,24 +643,63 @@ module stc_cache_ctrl #(
         end
       end
       S_MRD: begin
-        s_addr    = sub_row;
-        s_tag_req = cand;
-        state_d   = S_MCHK;
+        if (fast_q) begin
+          // The next dirty victim line's tag, for its writeback.
+          s_addr              = wb_row_q;
+          s_tag_req[victim_q] = 1'b1;
+          state_d             = S_WBREQ;
+        end else begin
+          s_addr    = sub_row;
+          s_tag_req = cand;
+          state_d   = S_MCHK;
+        end
       end
       S_MCHK: begin
         // The victim is chosen at the first subline (the row state read
         // now is r0's group; in S_LOOKUP it was the port's).
         victim_d = miss_victim;
         missing_d[sub_q[1:0]] = !present;
-        if (needs_wb) begin
+        if (sub_q == 3'd0 && known_absent) begin
+          // The whole line, unchecked: the victim's dirty lines in its
+          // rows go first (the first one's tag read now), then one burst.
+          fast_d    = 1'b1;
+          missing_d = ~(4'hf << nsub);
+          if (|vdirty_new) begin
+            wb_walk_d              = 1'b0;
+            wb_bank_d              = victim_idx;
+            wb_row_d               = {r0[6:2], vdirty_first};
+            s_addr                 = {r0[6:2], vdirty_first};
+            s_tag_req[victim_idx]  = 1'b1;
+            state_d                = S_WBREQ;
+          end else begin
+            m_req_valid = 1'b1;
+            m_req_line  = {cur_tag, r0};
+            m_req_lines = nsub;
+            if (mem_req_ready_i) begin
+              fstart_d = 2'd0;
+              flen_d   = nsub;
+              beat_d   = 2'd0;
+              fline_d  = 2'd0;
+              state_d  = S_FDATA;
+            end else begin
+              state_d  = S_FREQ;
+            end
+          end
+        end else if (needs_wb) begin
+          fast_d    = 1'b0;
           wb_walk_d = 1'b0;
           wb_bank_d = miss_victim;
-          wb_line_d = {tag_rdata_i[miss_victim * 21 +: 21], sub_row};
+          wb_row_d  = sub_row;
           state_d   = S_WBREQ;
         end else begin
+          fast_d = 1'b0;
           if (!present) begin
             vd_row                = sub_row[1:0];
             valid_we[miss_victim] = 1'b1;
+          end else begin
+            // The victim's line in this row stays: a fragment now.
+            fill_row              = sub_row[1:0];
+            fill_we[miss_victim]  = 1'b1;
           end
           if (sub_q + 3'd1 == nsub) begin
             // The first run, requested now.
@@ -631,11 +728,13 @@ module stc_cache_ctrl #(
       S_WBREQ: begin
         // The line to write back is read with the request: its beats start
         // in the next cycle.
+        // (the tag SRAMs still show the row's tags: nothing has read them
+        // since the cycle that chose this writeback)
         m_req_valid = 1'b1;
         m_req_we    = 1'b1;
-        m_req_line  = wb_line_q;
+        m_req_line  = {tag_rdata_i[wb_bank_q * 21 +: 21], wb_row_q};
         m_req_lines = 3'd1;
-        s_addr      = wb_line_q[6:0];
+        s_addr      = wb_row_q;
         s_data_req[wb_bank_q] = 1'b1;
         if (mem_req_ready_i) begin
           beat_d  = 2'd0;
@@ -653,7 +752,7 @@ module stc_cache_ctrl #(
       end
       S_WBACK: begin
         if (mem_bvalid_i) begin
-          vd_row              = wb_line_q[1:0];
+          vd_row              = wb_row_q[1:0];
           valid_we[wb_bank_q] = 1'b1;
           if (wb_walk_q) begin
             inc[6*C_WALK_WRITEBACKS +: 6]    = 6'd1;
@@ -661,12 +760,23 @@ module stc_cache_ctrl #(
             state_d = S_WALK;
           end else begin
             inc[6*C_WRITEBACKS +: 6] = 6'd1;
-            sub_d = sub_q + 3'd1;
-            if (sub_q + 3'd1 == nsub) begin
-              sub_d   = 3'd0;
-              state_d = S_FREQ;
+            if (fast_q) begin
+              // The next dirty victim line, or the whole line's burst.
+              if (vdirty_more) begin
+                wb_row_d = {r0[6:2], vdirty_next};
+                state_d  = S_MRD;
+              end else begin
+                sub_d   = 3'd0;
+                state_d = S_FREQ;
+              end
             end else begin
-              state_d = S_MRD;
+              sub_d = sub_q + 3'd1;
+              if (sub_q + 3'd1 == nsub) begin
+                sub_d   = 3'd0;
+                state_d = S_FREQ;
+              end else begin
+                state_d = S_MRD;
+              end
             end
           end
         end
@@ -702,6 +812,9 @@ module stc_cache_ctrl #(
             valid_wd[victim_q] = 1'b1;
             dirty_row          = s_addr[1:0];
             dirty_we[victim_q] = 1'b1;      // filled clean
+            fill_row           = s_addr[1:0];
+            fill_we[victim_q]  = 1'b1;
+            fill_wd            = llog_q;
             inc[6*C_FILLS +: 6] = 6'd1;
             fline_d = fline_q + 2'd1;
             if ({1'b0, fline_q} + 3'd1 == flen_q) begin
@@ -751,7 +864,7 @@ module stc_cache_ctrl #(
         if (|walk_dirty) begin
           wb_walk_d = 1'b1;
           wb_bank_d = first_index(walk_dirty);
-          wb_line_d = {tag_rdata_i[first_index(walk_dirty) * 21 +: 21], walk_row_q};
+          wb_row_d  = walk_row_q;
           state_d   = S_WBREQ;
         end else begin
           vd_row   = walk_row_q[1:0];
@@ -858,7 +971,8 @@ module stc_cache_ctrl #(
       cap_q       <= 32'd0;
       wb_walk_q   <= 1'b0;
       wb_bank_q   <= 2'd0;
-      wb_line_q   <= 28'd0;
+      wb_row_q    <= 7'd0;
+      fast_q      <= 1'b0;
       walk_row_q  <= 7'd0;
       walk_mask_q <= 4'd0;
       on_req_q    <= {4{1'b1}};
@@ -891,7 +1005,8 @@ module stc_cache_ctrl #(
       cap_q       <= cap_d;
       wb_walk_q   <= wb_walk_d;
       wb_bank_q   <= wb_bank_d;
-      wb_line_q   <= wb_line_d;
+      wb_row_q    <= wb_row_d;
+      fast_q      <= fast_d;
       walk_row_q  <= walk_row_d;
       walk_mask_q <= walk_mask_d;
       on_req_q    <= on_req_d;
@@ -960,7 +1075,7 @@ module stc_cache_ctrl #(
   // every row of group init_q, invalid, clean, bank 0 most recent and bank
   // 3 least.
   wire [GW-1:0] dirty_wmask, dirty_wdata;    // the dirty bits' part of the write
-  integer ti;
+  integer ti, fi;
   generate
     if (READ_ONLY != 0) begin : g_dirty_keep
       assign dirty_wmask = {GW{1'b0}};
@@ -987,6 +1102,12 @@ module stc_cache_ctrl #(
     rs_wmask = dirty_wmask;
     rs_wdata = dirty_wdata;
     for (ti = 0; ti < 4; ti = ti + 1) begin
+      for (fi = 0; fi < 4; fi = fi + 1) begin
+        if (fill_row == ti[1:0]) begin
+          rs_wmask[ti * RSW + FOFF + 2 * fi +: 2] = {2{fill_we[fi]}};
+          rs_wdata[ti * RSW + FOFF + 2 * fi +: 2] = fill_wd;
+        end
+      end
       if (vd_row == ti[1:0]) begin
         rs_wmask[ti * RSW +: 4] = valid_we;
         rs_wdata[ti * RSW +: 4] = valid_wd;

@@ -109,20 +109,20 @@ module stc_monitor_tuner #(
         7'd4: begin st_op = OP_LOAD; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd18; end  // probe_2K_1W
         7'd5: begin st_op = OP_ADD; st_cnt = 6'd17; st_close = 1'b1; st_code = 9'h000; end
         7'd6: begin st_op = OP_ADD; st_cnt = 6'd18; end
-        7'd7: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10629; end  // miss_2K_32B
+        7'd7: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10565; end  // miss_2K_32B
         7'd8: begin st_op = OP_LOAD; st_cnt = 6'd34; st_mac = 1'b1; st_coef = 16'd18; end  // probe_2K_1W
         7'd9: begin st_op = OP_ADD; st_cnt = 6'd32; st_close = 1'b1; st_code = 9'h040; end
         7'd10: begin st_op = OP_ADD; st_cnt = 6'd33; end
-        7'd11: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16536; end  // miss_2K_64B
+        7'd11: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16343; end  // miss_2K_64B
         7'd12: begin st_op = OP_LOAD; st_cnt = 6'd10; st_mac = 1'b1; st_coef = 16'd18; end  // probe_2K_1W
         7'd13: begin st_op = OP_ADD; st_cnt = 6'd9; st_close = 1'b1; st_code = 9'h080; end
         7'd14: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7676; end  // miss_4K_16B
         7'd15: begin st_op = OP_LOAD; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
         7'd16: begin st_op = OP_ADD; st_cnt = 6'd24; st_close = 1'b1; st_code = 9'h001; end
-        7'd17: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10631; end  // miss_4K_32B
+        7'd17: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10567; end  // miss_4K_32B
         7'd18: begin st_op = OP_LOAD; st_cnt = 6'd40; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
         7'd19: begin st_op = OP_ADD; st_cnt = 6'd39; st_close = 1'b1; st_code = 9'h041; end
-        7'd20: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16538; end  // miss_4K_64B
+        7'd20: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16346; end  // miss_4K_64B
         7'd21: begin st_op = OP_LOAD; st_cnt = 6'd4; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
         7'd22: begin st_op = OP_ADD; st_cnt = 6'd3; st_close = 1'b1; st_code = 9'h081; end
         7'd23: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7676; end  // miss_4K_16B
@@ -133,26 +133,26 @@ module stc_monitor_tuner #(
         7'd28: begin st_op = OP_HIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_4K
         7'd29: begin st_op = OP_LOAD; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
         7'd30: begin st_op = OP_ADD; st_cnt = 6'd18; st_close = 1'b1; st_code = 9'h109; end
-        7'd31: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10631; end  // miss_4K_32B
+        7'd31: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10567; end  // miss_4K_32B
         7'd32: begin st_op = OP_LOAD; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
         7'd33: begin st_op = OP_ADD; st_cnt = 6'd18; st_close = 1'b1; st_code = 9'h049; end
-        7'd34: begin st_op = OP_MISSED; st_cnt = 6'd16; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10631; end  // miss_4K_32B
+        7'd34: begin st_op = OP_MISSED; st_cnt = 6'd16; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10567; end  // miss_4K_32B
         7'd35: begin st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
         7'd36: begin st_op = OP_HIT; st_cnt = 6'd16; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_4K
         7'd37: begin st_op = OP_LOAD; st_cnt = 6'd34; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
         7'd38: begin st_op = OP_ADD; st_cnt = 6'd33; st_close = 1'b1; st_code = 9'h149; end
-        7'd39: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16538; end  // miss_4K_64B
+        7'd39: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16346; end  // miss_4K_64B
         7'd40: begin st_op = OP_LOAD; st_cnt = 6'd34; st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
         7'd41: begin st_op = OP_ADD; st_cnt = 6'd33; st_close = 1'b1; st_code = 9'h089; end
-        7'd42: begin st_op = OP_MISSED; st_cnt = 6'd31; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16538; end  // miss_4K_64B
+        7'd42: begin st_op = OP_MISSED; st_cnt = 6'd31; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16346; end  // miss_4K_64B
         7'd43: begin st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
         7'd44: begin st_op = OP_HIT; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_4K
         7'd45: begin st_op = OP_LOAD; st_cnt = 6'd14; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
         7'd46: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; st_close = 1'b1; st_code = 9'h189; end  // miss_8K_16B
         7'd47: begin st_op = OP_LOAD; st_cnt = 6'd29; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd48: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10634; st_close = 1'b1; st_code = 9'h002; end  // miss_8K_32B
+        7'd48: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; st_close = 1'b1; st_code = 9'h002; end  // miss_8K_32B
         7'd49: begin st_op = OP_LOAD; st_cnt = 6'd44; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd50: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16543; st_close = 1'b1; st_code = 9'h042; end  // miss_8K_64B
+        7'd50: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; st_close = 1'b1; st_code = 9'h042; end  // miss_8K_64B
         7'd51: begin st_op = OP_LOAD; st_cnt = 6'd10; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
         7'd52: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; st_close = 1'b1; st_code = 9'h082; end  // miss_8K_16B
         7'd53: begin st_op = OP_LOAD; st_cnt = 6'd10; st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
@@ -160,15 +160,15 @@ module stc_monitor_tuner #(
         7'd55: begin st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
         7'd56: begin st_op = OP_HIT; st_cnt = 6'd8; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
         7'd57: begin st_op = OP_LOAD; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd58: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10634; st_close = 1'b1; st_code = 9'h10a; end  // miss_8K_32B
+        7'd58: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; st_close = 1'b1; st_code = 9'h10a; end  // miss_8K_32B
         7'd59: begin st_op = OP_LOAD; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd60: begin st_op = OP_MISSED; st_cnt = 6'd23; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10634; st_close = 1'b1; st_code = 9'h04a; end  // miss_8K_32B
+        7'd60: begin st_op = OP_MISSED; st_cnt = 6'd23; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; st_close = 1'b1; st_code = 9'h04a; end  // miss_8K_32B
         7'd61: begin st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
         7'd62: begin st_op = OP_HIT; st_cnt = 6'd23; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
         7'd63: begin st_op = OP_LOAD; st_cnt = 6'd40; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd64: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16543; st_close = 1'b1; st_code = 9'h14a; end  // miss_8K_64B
+        7'd64: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; st_close = 1'b1; st_code = 9'h14a; end  // miss_8K_64B
         7'd65: begin st_op = OP_LOAD; st_cnt = 6'd40; st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd66: begin st_op = OP_MISSED; st_cnt = 6'd38; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16543; st_close = 1'b1; st_code = 9'h08a; end  // miss_8K_64B
+        7'd66: begin st_op = OP_MISSED; st_cnt = 6'd38; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; st_close = 1'b1; st_code = 9'h08a; end  // miss_8K_64B
         7'd67: begin st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
         7'd68: begin st_op = OP_HIT; st_cnt = 6'd38; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
         7'd69: begin st_op = OP_LOAD; st_cnt = 6'd4; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
@@ -178,15 +178,15 @@ module stc_monitor_tuner #(
         7'd73: begin st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
         7'd74: begin st_op = OP_HIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
         7'd75: begin st_op = OP_LOAD; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd76: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10634; st_close = 1'b1; st_code = 9'h112; end  // miss_8K_32B
+        7'd76: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; st_close = 1'b1; st_code = 9'h112; end  // miss_8K_32B
         7'd77: begin st_op = OP_LOAD; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd78: begin st_op = OP_MISSED; st_cnt = 6'd16; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10634; st_close = 1'b1; st_code = 9'h052; end  // miss_8K_32B
+        7'd78: begin st_op = OP_MISSED; st_cnt = 6'd16; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; st_close = 1'b1; st_code = 9'h052; end  // miss_8K_32B
         7'd79: begin st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
         7'd80: begin st_op = OP_HIT; st_cnt = 6'd16; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
         7'd81: begin st_op = OP_LOAD; st_cnt = 6'd34; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd82: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16543; st_close = 1'b1; st_code = 9'h152; end  // miss_8K_64B
+        7'd82: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; st_close = 1'b1; st_code = 9'h152; end  // miss_8K_64B
         7'd83: begin st_op = OP_LOAD; st_cnt = 6'd34; st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd84: begin st_op = OP_MISSED; st_cnt = 6'd31; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16543; st_close = 1'b1; st_code = 9'h092; end  // miss_8K_64B
+        7'd84: begin st_op = OP_MISSED; st_cnt = 6'd31; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; st_close = 1'b1; st_code = 9'h092; end  // miss_8K_64B
         7'd85: begin st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
         7'd86: begin st_op = OP_HIT; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
         7'd87: begin st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
@@ -204,12 +204,12 @@ module stc_monitor_tuner #(
         7'd5: begin st_op = OP_LOAD; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd18; end  // probe_2K_1W
         7'd6: begin st_op = OP_ADD; st_cnt = 6'd17; st_close = 1'b1; st_code = 9'h000; end
         7'd7: begin st_op = OP_ADD; st_cnt = 6'd18; end
-        7'd8: begin st_op = OP_LOAD; st_cnt = 6'd20; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10629; end  // miss_2K_32B
+        7'd8: begin st_op = OP_LOAD; st_cnt = 6'd20; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10565; end  // miss_2K_32B
         7'd9: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7656; end  // writeback_2K
         7'd10: begin st_op = OP_LOAD; st_cnt = 6'd34; st_mac = 1'b1; st_coef = 16'd18; end  // probe_2K_1W
         7'd11: begin st_op = OP_ADD; st_cnt = 6'd32; st_close = 1'b1; st_code = 9'h040; end
         7'd12: begin st_op = OP_ADD; st_cnt = 6'd33; end
-        7'd13: begin st_op = OP_LOAD; st_cnt = 6'd35; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16536; end  // miss_2K_64B
+        7'd13: begin st_op = OP_LOAD; st_cnt = 6'd35; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16343; end  // miss_2K_64B
         7'd14: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7656; end  // writeback_2K
         7'd15: begin st_op = OP_LOAD; st_cnt = 6'd10; st_mac = 1'b1; st_coef = 16'd18; end  // probe_2K_1W
         7'd16: begin st_op = OP_ADD; st_cnt = 6'd9; st_close = 1'b1; st_code = 9'h080; end
@@ -217,11 +217,11 @@ module stc_monitor_tuner #(
         7'd18: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
         7'd19: begin st_op = OP_LOAD; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
         7'd20: begin st_op = OP_ADD; st_cnt = 6'd24; st_close = 1'b1; st_code = 9'h001; end
-        7'd21: begin st_op = OP_LOAD; st_cnt = 6'd26; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10631; end  // miss_4K_32B
+        7'd21: begin st_op = OP_LOAD; st_cnt = 6'd26; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10567; end  // miss_4K_32B
         7'd22: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
         7'd23: begin st_op = OP_LOAD; st_cnt = 6'd40; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
         7'd24: begin st_op = OP_ADD; st_cnt = 6'd39; st_close = 1'b1; st_code = 9'h041; end
-        7'd25: begin st_op = OP_LOAD; st_cnt = 6'd41; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16538; end  // miss_4K_64B
+        7'd25: begin st_op = OP_LOAD; st_cnt = 6'd41; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16346; end  // miss_4K_64B
         7'd26: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
         7'd27: begin st_op = OP_LOAD; st_cnt = 6'd4; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
         7'd28: begin st_op = OP_ADD; st_cnt = 6'd3; st_close = 1'b1; st_code = 9'h081; end
@@ -235,21 +235,21 @@ module stc_monitor_tuner #(
         7'd36: begin st_op = OP_HIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_4K
         7'd37: begin st_op = OP_LOAD; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
         7'd38: begin st_op = OP_ADD; st_cnt = 6'd18; st_close = 1'b1; st_code = 9'h109; end
-        7'd39: begin st_op = OP_LOAD; st_cnt = 6'd21; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10631; end  // miss_4K_32B
+        7'd39: begin st_op = OP_LOAD; st_cnt = 6'd21; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10567; end  // miss_4K_32B
         7'd40: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
         7'd41: begin st_op = OP_LOAD; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
         7'd42: begin st_op = OP_ADD; st_cnt = 6'd18; st_close = 1'b1; st_code = 9'h049; end
-        7'd43: begin st_op = OP_LOAD; st_cnt = 6'd21; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10631; end  // miss_4K_32B
+        7'd43: begin st_op = OP_LOAD; st_cnt = 6'd21; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10567; end  // miss_4K_32B
         7'd44: begin st_op = OP_MISSED; st_cnt = 6'd16; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
         7'd45: begin st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
         7'd46: begin st_op = OP_HIT; st_cnt = 6'd16; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_4K
         7'd47: begin st_op = OP_LOAD; st_cnt = 6'd34; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
         7'd48: begin st_op = OP_ADD; st_cnt = 6'd33; st_close = 1'b1; st_code = 9'h149; end
-        7'd49: begin st_op = OP_LOAD; st_cnt = 6'd36; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16538; end  // miss_4K_64B
+        7'd49: begin st_op = OP_LOAD; st_cnt = 6'd36; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16346; end  // miss_4K_64B
         7'd50: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
         7'd51: begin st_op = OP_LOAD; st_cnt = 6'd34; st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
         7'd52: begin st_op = OP_ADD; st_cnt = 6'd33; st_close = 1'b1; st_code = 9'h089; end
-        7'd53: begin st_op = OP_LOAD; st_cnt = 6'd36; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16538; end  // miss_4K_64B
+        7'd53: begin st_op = OP_LOAD; st_cnt = 6'd36; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16346; end  // miss_4K_64B
         7'd54: begin st_op = OP_MISSED; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
         7'd55: begin st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
         7'd56: begin st_op = OP_HIT; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_4K
@@ -257,10 +257,10 @@ module stc_monitor_tuner #(
         7'd58: begin st_op = OP_LOAD; st_cnt = 6'd15; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; st_close = 1'b1; st_code = 9'h189; end  // miss_8K_16B
         7'd59: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
         7'd60: begin st_op = OP_LOAD; st_cnt = 6'd29; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd61: begin st_op = OP_LOAD; st_cnt = 6'd30; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10634; st_close = 1'b1; st_code = 9'h002; end  // miss_8K_32B
+        7'd61: begin st_op = OP_LOAD; st_cnt = 6'd30; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; st_close = 1'b1; st_code = 9'h002; end  // miss_8K_32B
         7'd62: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
         7'd63: begin st_op = OP_LOAD; st_cnt = 6'd44; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd64: begin st_op = OP_LOAD; st_cnt = 6'd45; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16543; st_close = 1'b1; st_code = 9'h042; end  // miss_8K_64B
+        7'd64: begin st_op = OP_LOAD; st_cnt = 6'd45; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; st_close = 1'b1; st_code = 9'h042; end  // miss_8K_64B
         7'd65: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
         7'd66: begin st_op = OP_LOAD; st_cnt = 6'd10; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
         7'd67: begin st_op = OP_LOAD; st_cnt = 6'd12; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; st_close = 1'b1; st_code = 9'h082; end  // miss_8K_16B
@@ -271,18 +271,18 @@ module stc_monitor_tuner #(
         7'd72: begin st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
         7'd73: begin st_op = OP_HIT; st_cnt = 6'd8; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
         7'd74: begin st_op = OP_LOAD; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd75: begin st_op = OP_LOAD; st_cnt = 6'd27; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10634; st_close = 1'b1; st_code = 9'h10a; end  // miss_8K_32B
+        7'd75: begin st_op = OP_LOAD; st_cnt = 6'd27; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; st_close = 1'b1; st_code = 9'h10a; end  // miss_8K_32B
         7'd76: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
         7'd77: begin st_op = OP_LOAD; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd78: begin st_op = OP_LOAD; st_cnt = 6'd27; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10634; st_close = 1'b1; st_code = 9'h04a; end  // miss_8K_32B
+        7'd78: begin st_op = OP_LOAD; st_cnt = 6'd27; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; st_close = 1'b1; st_code = 9'h04a; end  // miss_8K_32B
         7'd79: begin st_op = OP_MISSED; st_cnt = 6'd23; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
         7'd80: begin st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
         7'd81: begin st_op = OP_HIT; st_cnt = 6'd23; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
         7'd82: begin st_op = OP_LOAD; st_cnt = 6'd40; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd83: begin st_op = OP_LOAD; st_cnt = 6'd42; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16543; st_close = 1'b1; st_code = 9'h14a; end  // miss_8K_64B
+        7'd83: begin st_op = OP_LOAD; st_cnt = 6'd42; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; st_close = 1'b1; st_code = 9'h14a; end  // miss_8K_64B
         7'd84: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
         7'd85: begin st_op = OP_LOAD; st_cnt = 6'd40; st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd86: begin st_op = OP_LOAD; st_cnt = 6'd42; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16543; st_close = 1'b1; st_code = 9'h08a; end  // miss_8K_64B
+        7'd86: begin st_op = OP_LOAD; st_cnt = 6'd42; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; st_close = 1'b1; st_code = 9'h08a; end  // miss_8K_64B
         7'd87: begin st_op = OP_MISSED; st_cnt = 6'd38; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
         7'd88: begin st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
         7'd89: begin st_op = OP_HIT; st_cnt = 6'd38; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
@@ -295,18 +295,18 @@ module stc_monitor_tuner #(
         7'd96: begin st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
         7'd97: begin st_op = OP_HIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
         7'd98: begin st_op = OP_LOAD; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd99: begin st_op = OP_LOAD; st_cnt = 6'd22; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10634; st_close = 1'b1; st_code = 9'h112; end  // miss_8K_32B
+        7'd99: begin st_op = OP_LOAD; st_cnt = 6'd22; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; st_close = 1'b1; st_code = 9'h112; end  // miss_8K_32B
         7'd100: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
         7'd101: begin st_op = OP_LOAD; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd102: begin st_op = OP_LOAD; st_cnt = 6'd22; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10634; st_close = 1'b1; st_code = 9'h052; end  // miss_8K_32B
+        7'd102: begin st_op = OP_LOAD; st_cnt = 6'd22; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; st_close = 1'b1; st_code = 9'h052; end  // miss_8K_32B
         7'd103: begin st_op = OP_MISSED; st_cnt = 6'd16; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
         7'd104: begin st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
         7'd105: begin st_op = OP_HIT; st_cnt = 6'd16; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
         7'd106: begin st_op = OP_LOAD; st_cnt = 6'd34; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd107: begin st_op = OP_LOAD; st_cnt = 6'd37; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16543; st_close = 1'b1; st_code = 9'h152; end  // miss_8K_64B
+        7'd107: begin st_op = OP_LOAD; st_cnt = 6'd37; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; st_close = 1'b1; st_code = 9'h152; end  // miss_8K_64B
         7'd108: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
         7'd109: begin st_op = OP_LOAD; st_cnt = 6'd34; st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd110: begin st_op = OP_LOAD; st_cnt = 6'd37; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16543; st_close = 1'b1; st_code = 9'h092; end  // miss_8K_64B
+        7'd110: begin st_op = OP_LOAD; st_cnt = 6'd37; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; st_close = 1'b1; st_code = 9'h092; end  // miss_8K_64B
         7'd111: begin st_op = OP_MISSED; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
         7'd112: begin st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
         7'd113: begin st_op = OP_HIT; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K

@@ -135,15 +135,16 @@ module tb_cache;
     // 8. A 64-byte logical line: F is row 4 (r0 = 4, rows 4..7), tag bit 0
     //    = addr[11] = 0: candidates banks 0 and 2, both invalid there, so
     //    the victim is bank 0. One read burst of 4 lines from line F >> 4.
-    //    2 probes + T + 16 = 38, + 4 checks (the last requests the burst)
-    //    + the answer = 43.
+    //    2 probes + T + 16 = 38, + 2: the row state shows the whole line
+    //    absent (both candidates' rows 4..7 invalid), so the cycle after
+    //    the probes requests all 4 lines unchecked, and the answer = 40.
     reads_before = n_reads;
     access(1'b0, F, 4'h0, 32'h0);
     check_eq("64B miss data", got, pattern(F >> 2));
     check_eq("64B miss one burst", n_reads, reads_before + 1);
     check_eq("64B burst lines", last_read_lines, 4);
     check_eq("64B burst line", last_read_line, F >> 4);
-    check_eq("64B miss latency", latency, 43);
+    check_eq("64B miss latency", latency, 40);
     //    Another subline (row 7) of the same logical line: predicted bank =
     //    the most recent candidate there = bank 0: first-probe hit, 1 cycle.
     access(1'b0, F + 32'h3C, 4'h0, 32'h0);
@@ -154,7 +155,7 @@ module tb_cache;
     //    probe hit, 2 cycles.
     access(1'b0, G, 4'h0, 32'h0);
     check_eq("G data", got, pattern(G >> 2));
-    check_eq("G latency", latency, 43);
+    check_eq("G latency", latency, 40);   // bank 0 holds F whole (filled at 64 B)
     access(1'b0, F + 32'h10, 4'h0, 32'h0);
     check_eq("second-probe hit data", got, pattern((F + 32'h10) >> 2));
     check_eq("second-probe hit latency", latency, 2);
@@ -252,9 +253,9 @@ module tb_cache;
     //     rows 4 and 6; K (same rows) fills bank 1 (invalid); M then evicts
     //     the least recent, bank 0: two write bursts (rows 4 and 6,
     //     ascending), then one 4-line read burst. 2 + 2 (T + 4) +
-    //     (T + 16) = 86, + 4 checks (the last requests the burst) + the
-    //     answer + 2 per writeback (its request, then the next row's tags
-    //     read again: rows 5 and 7) = 95.
+    //     (T + 16) = 86, + 2 (banks 0 and 1 each hold one whole line filled
+    //     at 64 B: M known absent, no check) + 2 per writeback (its
+    //     request, then row 6's tag read, or the burst's request) = 92.
     access(1'b1, F, 4'b1111, 32'hF0F0_0004);
     access(1'b1, F + 32'h20, 4'b1111, 32'hF0F0_0006);
     access(1'b0, K, 4'h0, 32'h0);
@@ -266,7 +267,7 @@ module tb_cache;
     check_eq("logical eviction: last writeback line", last_write_line, (F >> 4) + 2);
     check_eq("logical eviction: stored word written back", wb_beats[0], 32'hF0F0_0006);
     check_eq("logical eviction: one read burst", n_reads, reads_before + 1);
-    check_eq("logical eviction latency", latency, 95);
+    check_eq("logical eviction latency", latency, 92);
     check_eq("row 4 written back", mem[F >> 2], 32'hF0F0_0004);
 
     // 9. An illegal configuration (a > k) is refused and changes nothing.

@@ -49,13 +49,13 @@ module tb_fixed;
     check_eq("all banks stay on", pwr_en, 4'hf);
 
     // 3. A read miss fetches the 32-byte logical line in one 2-line burst:
-    //    section 10: 1 + 20 + 2 x 4 + 2 checks (the last requests the
-    //    burst) + the answer = 32.
+    //    section 10: 1 + 20 + 2 x 4 + 2 (the line known absent: the cycle
+    //    after the probe requests it whole, and the answer) = 31.
     access(1'b0, A, 4'h0, 32'h0);
     check_eq("miss data", got, pattern(A >> 2));
     check_eq("miss burst line", last_read_line, 28'h110);
     check_eq("miss burst lines", last_read_lines, 2);
-    check_eq("miss latency", latency, 32);
+    check_eq("miss latency", latency, 31);
     // 4. The other physical line of the logical line hits: 1 cycle.
     access(1'b0, A + 32'h10, 4'h0, 32'h0);
     check_eq("subline hit data", got, pattern((A + 32'h10) >> 2));
