@@ -63,6 +63,11 @@ static const debug_break breaks[] = {
      "the tuner's measurement window ends one access late",
      "  wire        win_end   = (acc_q >= win_len_q);",
      "  wire        win_end   = (acc_q > win_len_q);  // BROKEN: tuner-window"},
+    {"tuner-radix", STCGEN_BREAK_TUNER,
+     "the radix multiplier's step ends one digit early (each count's top digit is lost)",
+     "@IF_RADIX@  wire        step_done = (mbit_q == @MBITW@'d@MBITLAST@);",
+     "@IF_RADIX@  wire        step_done = (mbit_q == @MBITW@'d@MBITLAST@ - @MBITW@'d1);"
+     "  // BROKEN: tuner-radix"},
     {"b2b-array", STCGEN_BREAK_TOP,
      "the top accepts the next request in the cycle after the monitor's array access (it drops it)",
      "assign back_to_back = !mon_array && !tun_last_step;",

@@ -7,8 +7,9 @@
  * marks are filled from stcgen_params:
  * - @NAME@ tokens inside a line: a literal (widths, register indices,
  *   the coefficients' reset vector);
- * - a line starting with @IF_SERIAL@, @IF_ARRAY@, @IF_REGS@ or @IF_CONST@:
- *   kept (without the mark) only for that multiplier or coefficient option;
+ * - a line starting with @IF_SERIAL@, @IF_ARRAY@, @IF_RADIX@ (radix 4 or
+ *   16), @IF_REGS@, @IF_CONST@, @IF_FULL@ or @IF_LEAN@: kept (without the
+ *   mark) only for that multiplier, coefficient or register-block option;
  * - a line holding only @@NAME@@: replaced by generated lines (the
  *   coefficient table and the multiplexers over it).
  */
@@ -44,12 +45,47 @@ static void make_tokens(const stcgen_params *params, stcgen_tokens *tokens)
     stcgen_tokens_set(tokens, "STATIC_BASE", "%zu", stc_tuner_coef_static(g, 0));
     stcgen_tokens_set(tokens, "STALL_IDX", "%zu", g->banks > 1 ? stc_tuner_coef_stall(g) : (size_t)63);
     stcgen_tokens_set(tokens, "WP_BUILT", "%s", params->way_prediction ? "1'b1" : "1'b0");
+    bool radix = params->tuner_mult >= STC_TUNER_MULT_RADIX4;
     stcgen_tokens_set(tokens, "BUILD_WORD", "%zu",
-        params->tuner_coefs | (params->tuner_serial ? 1u : 0u) << 8 |
-            (params->tuner_const_coefs ? 1u : 0u) << 9 | (params->way_prediction ? 1u : 0u) << 10);
-    stcgen_tokens_set(tokens, "MULT_WHAT", "%s",
-        params->tuner_serial ? "serial: shift-and-add, 16 cycles per step"
-                             : "array: one cycle per step");
+        params->tuner_coefs | (params->tuner_mult == STC_TUNER_MULT_SERIAL ? 1u : 0u) << 8 |
+            (params->tuner_const_coefs ? 1u : 0u) << 9 | (params->way_prediction ? 1u : 0u) << 10 |
+            (radix ? params->tuner_mult : 0u) << 12 | (params->tuner_lean_regs ? 1u : 0u) << 15);
+    stcgen_tokens_set(tokens, "LEAN_NOTE", "%s",
+                      params->tuner_lean_regs
+                          ? "; lean (--tuner-regs lean): only STATUS [3:0], CONFIG [8:0],"
+                            " TUNED [15:0] of 4-11; COEF, ENERGY, BEST, COMPUTE, COUNT_A/B read 0"
+                          : "");
+    static const char *const mult_what[4] = {
+        "array: one cycle per step", "serial: shift-and-add, 16 cycles per step",
+        "radix 4: 2 bits a cycle, 8 cycles per step",
+        "radix 16: 4 bits a cycle, 4 cycles per step"};
+    stcgen_tokens_set(tokens, "MULT_WHAT", "%s", mult_what[params->tuner_mult & 3]);
+    stcgen_tokens_set(tokens, "BUILD_RADIX_NOTE", "%s",
+                      radix || params->tuner_lean_regs
+                          ? " [13:12] radix multiplier (2 radix 4, 3 radix 16) [15] lean"
+                          : "");
+    /* RETUNE and its window count: 16 bits, 8 in the lean register block */
+    unsigned retune_bits = params->tuner_lean_regs ? STC_TUNER_LEAN_RETUNE_BITS : 16;
+    stcgen_tokens_set(tokens, "RTW", "%u", retune_bits);
+    stcgen_tokens_set(tokens, "RTW1", "%u", retune_bits + 1);
+    stcgen_tokens_set(tokens, "RTM1", "%u", retune_bits - 1);
+    stcgen_tokens_set(tokens, "RTPAD", "%u", 32 - retune_bits);
+    stcgen_tokens_set(tokens, "RTMAX", "%x", (1u << retune_bits) - 1);
+    if (radix) {
+        /* the radix multiplier: digit bits r, 16 / r cycles a step */
+        unsigned r = stc_tuner_hw_digit_bits(params->tuner_mult);
+        unsigned steps = 16 / r, mbit_bits = r == 2 ? 3 : 2;
+        stcgen_tokens_set(tokens, "RADIX", "%u", 1u << r);
+        stcgen_tokens_set(tokens, "DIGITBITS", "%u", r);
+        stcgen_tokens_set(tokens, "DIGITM1", "%u", r - 1);
+        stcgen_tokens_set(tokens, "DIGITZEROS", "%s", r == 2 ? "1'b0" : "2'b00");
+        stcgen_tokens_set(tokens, "STEPCYCLES", "%u", steps);
+        stcgen_tokens_set(tokens, "PPM1", "%u", 16 + r - 1);
+        stcgen_tokens_set(tokens, "PPPAD", "%u", 16 - r);
+        stcgen_tokens_set(tokens, "MBITW", "%u", mbit_bits);
+        stcgen_tokens_set(tokens, "MBITM1", "%u", mbit_bits - 1);
+        stcgen_tokens_set(tokens, "MBITLAST", "%u", steps - 1);
+    }
     stcgen_tokens_set(tokens, "COEF_WHAT", "%s",
         params->tuner_const_coefs ? "constants" : "registers, loadable by software");
     stcgen_tokens_set(tokens, "COEF_ACCESS", "%s",
@@ -96,17 +132,24 @@ static bool keep_line(const stcgen_params *params, const char **line)
 {
     static const struct {
         const char *mark;
-        int which; /* 0 serial, 1 array, 2 regs, 3 const */
-    } marks[] = {{"@IF_SERIAL@", 0}, {"@IF_ARRAY@", 1}, {"@IF_REGS@", 2}, {"@IF_CONST@", 3}};
+        int which; /* 0 serial, 1 array, 2 regs, 3 const, 4 radix 4 or 16, 5 full, 6 lean */
+    } marks[] = {{"@IF_SERIAL@", 0}, {"@IF_ARRAY@", 1}, {"@IF_REGS@", 2}, {"@IF_CONST@", 3},
+                 {"@IF_RADIX@", 4},  {"@IF_FULL@", 5},  {"@IF_LEAN@", 6}};
     for (size_t index = 0; index < sizeof marks / sizeof marks[0]; index++) {
         size_t len = strlen(marks[index].mark);
         if (strncmp(*line, marks[index].mark, len) == 0) {
             *line += len;
             switch (marks[index].which) {
             case 0:
-                return params->tuner_serial;
+                return params->tuner_mult == STC_TUNER_MULT_SERIAL;
             case 1:
-                return !params->tuner_serial;
+                return params->tuner_mult == STC_TUNER_MULT_ARRAY;
+            case 4:
+                return params->tuner_mult >= STC_TUNER_MULT_RADIX4;
+            case 5:
+                return !params->tuner_lean_regs;
+            case 6:
+                return params->tuner_lean_regs;
             case 2:
                 return !params->tuner_const_coefs;
             default:
@@ -142,10 +185,10 @@ void stcgen_emit_tuner(stcgen_text *text, const stcgen_file *file, const stcgen_
             emit_block(text, params, name);
             continue;
         }
+        /* a break's line is the template's, option mark included */
+        line = stcgen_debug_break_line(params->debug_break, STCGEN_BREAK_TUNER, line);
         if (keep_line(params, &line)) {
-            stcgen_tokens_emit_line(text, &tokens,
-                                    stcgen_debug_break_line(params->debug_break, STCGEN_BREAK_TUNER,
-                                                            line));
+            stcgen_tokens_emit_line(text, &tokens, line);
         }
     }
 }

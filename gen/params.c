@@ -176,12 +176,19 @@ static int make_name(stcgen_params *params)
     if (params->counter_bits != STCGEN_DEFAULT_COUNTER_BITS) {
         snprintf(counters, sizeof counters, "_c%u", params->counter_bits);
     }
-    static const char *const tuner_suffix[2][2] = {{"_seed", "_seed_coefconst"},
-                                                   {"_seed_serial", "_seed_serial_coefconst"}};
+    static const char *const tuner_suffix[4][2][2] = {
+        {{"_seed", "_seed_lean"}, {"_seed_coefconst", "_seed_coefconst_lean"}},
+        {{"_seed_serial", "_seed_serial_lean"},
+         {"_seed_serial_coefconst", "_seed_serial_coefconst_lean"}},
+        {{"_seed_radix4", "_seed_radix4_lean"},
+         {"_seed_radix4_coefconst", "_seed_radix4_coefconst_lean"}},
+        {{"_seed_radix16", "_seed_radix16_lean"},
+         {"_seed_radix16_coefconst", "_seed_radix16_coefconst_lean"}}};
     const char *tuner = params->fixed                   ? ""
                         : stcgen_monitor_tuner(params)   ? ""
                         : params->tuner
-                            ? tuner_suffix[params->tuner_serial][params->tuner_const_coefs]
+                            ? tuner_suffix[params->tuner_mult & 3][params->tuner_const_coefs]
+                                          [params->tuner_lean_regs]
                             : "_notuner";
     char fixed[8 + STC_CONFIG_NAME_MAX] = "";
     if (params->fixed) {
@@ -254,9 +261,10 @@ int stcgen_params_init(stcgen_params *params, char *err, size_t err_len)
         }
         params->tuner = false; /* nothing to tune */
     } else {
-        if (stcgen_monitor_tuner(params) && (params->tuner_serial || params->tuner_const_coefs)) {
-            snprintf(err, err_len, "tuner=monitor: --tuner-mult and --tuner-coeff are options "
-                     "of the seed tuner (add --tuner seed)");
+        if (stcgen_monitor_tuner(params) && (params->tuner_mult || params->tuner_const_coefs ||
+                                               params->tuner_lean_regs)) {
+            snprintf(err, err_len, "tuner=monitor: --tuner-mult, --tuner-coeff and --tuner-regs "
+                     "are options of the seed tuner (add --tuner seed)");
             return -1;
         }
         params->reset = stc_config_reset(geometry);
@@ -323,13 +331,20 @@ int stcgen_params_init(stcgen_params *params, char *err, size_t err_len)
         params->tuner_coefs =
             stc_tuner_coef_registers(geometry, &fixed, params->tuner_coef_reset);
         params->tuner_nj_per_unit = fixed.nj_per_unit;
-        params->tuner_step_cycles = params->tuner_serial ? STC_TUNER_SERIAL_STEP : 1;
-        stc_tuner_hw_longest_search(geometry, params->way_prediction, params->tuner_serial,
+        stc_tuner_hw_build build = {
+            *geometry, params->tuner_mult,
+            (params->tuner_const_coefs ? STC_TUNER_OPT_CONST_COEFS : 0u) |
+                (params->tuner_lean_regs ? STC_TUNER_OPT_LEAN_REGS : 0u),
+            params->way_prediction};
+        params->tuner_step_cycles = stc_tuner_hw_step_cycles(&build);
+        stc_tuner_hw_longest_search(geometry, params->way_prediction, params->tuner_step_cycles,
                                     &params->tuner_longest_candidates,
                                     &params->tuner_longest_compute);
     }
     return 0;
 }
+
+const char *const stcgen_tuner_mult_names[4] = {"array", "serial", "radix4", "radix16"};
 
 bool stcgen_seed_tuner(const stcgen_params *params)
 {
@@ -369,8 +384,18 @@ size_t stcgen_params_values(const stcgen_params *params, stcgen_value *out, size
     n = add_value(out, max, n, "tuner_monitor", stcgen_monitor_tuner(params),
                   "1: the monitor tuner (sections 17-18), 0: the seed tuner", false);
     if (stcgen_seed_tuner(params)) {
-        n = add_value(out, max, n, "tuner_serial", params->tuner_serial,
+        n = add_value(out, max, n, "tuner_serial", params->tuner_mult == STC_TUNER_MULT_SERIAL,
                       "1: serial tuner multiplier, 0: array", false);
+        if (params->tuner_mult >= STC_TUNER_MULT_RADIX4) {
+            /* listed only for the radix multipliers: the other options' files unchanged */
+            n = add_value(out, max, n, "tuner_mult", params->tuner_mult,
+                          "tuner multiplier: 2 radix 4, 3 radix 16 (0 array, 1 serial)", false);
+        }
+        if (params->tuner_lean_regs) {
+            /* listed only when lean: the other options' files unchanged */
+            n = add_value(out, max, n, "tuner_lean_regs", params->tuner_lean_regs,
+                          "1: lean tuner register block", false);
+        }
         n = add_value(out, max, n, "tuner_const_coefs", params->tuner_const_coefs,
                       "1: tuner coefficients constant, 0: registers", false);
     }

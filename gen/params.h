@@ -80,8 +80,10 @@ typedef struct {
     unsigned counter_bits; /* saturating event counters (section 9) */
     bool way_prediction;   /* build the second-probe logic (section 8) */
     bool tuner;            /* build the hardware tuner (ARCHITECTURE.md section 16) */
-    bool tuner_serial;     /* tuner multiplier: serial (16 cycles a step) instead of array */
+    unsigned tuner_mult;   /* tuner multiplier, STC_TUNER_MULT_* (ref/tuner_hw.h): array,
+                              serial (16 cycles a step), radix 4 (8), radix 16 (4) */
     bool tuner_const_coefs; /* tuner coefficients are constants instead of registers */
+    bool tuner_lean_regs;  /* the seed tuner's lean register block (ARCHITECTURE.md 16.7) */
     bool tuner_monitor;    /* the tuner is the monitor tuner (stc_monitor and
                               stc_monitor_tuner, sections 17-18) instead of the
                               seed heuristic's stc_tuner (section 16) */
@@ -151,6 +153,8 @@ typedef struct {
 /* Whether stc_tuner (the seed heuristic's tuner, section 16) is built,
  * and whether the monitor tuner is (sections 17-18): at most one of the two. */
 bool stcgen_seed_tuner(const stcgen_params *params);
+/* --tuner-mult's values, indexed by STC_TUNER_MULT_*. */
+extern const char *const stcgen_tuner_mult_names[4];
 bool stcgen_monitor_tuner(const stcgen_params *params);
 
 /* One named number for the file headers and the C header. */

@@ -40,10 +40,14 @@ static const char usage_text[] =
     "  --tuner T            the hardware tuner: monitor (default: shadow tags and a\n"
     "                       decision unit, ARCHITECTURE.md 17-18) or seed (the\n"
     "                       seed's heuristic search, stc_tuner, 16)\n"
-    "  --tuner-mult M       seed tuner multiplier: array (one cycle a step, default)\n"
-    "                       or serial (16 cycles a step, smaller)\n"
+    "  --tuner-mult M       seed tuner multiplier: array (one cycle a step, default),\n"
+    "                       serial (16 cycles a step, smaller), radix4 (2 bits a\n"
+    "                       cycle, 8 cycles a step) or radix16 (4 bits, 4 cycles)\n"
     "  --tuner-coeff C      seed tuner energy coefficients: regs (loadable, default)\n"
     "                       or const (constants, smaller)\n"
+    "  --tuner-regs R       seed tuner register block: full (default) or lean (only\n"
+    "                       control, status, chosen configuration and tuned misses\n"
+    "                       readable; no compute, examined or search counters)\n"
     "  --monitor            with the seed tuner, also write stc_monitor.v and\n"
     "                       stc_monitor_tuner.v (not instantiated: to study them)\n"
     "  --monitor-sample-bits K  watch 1/2^K of the sets at a time (default 2)\n"
@@ -184,7 +188,7 @@ static void print_summary(const stcgen_params *params, const char *out_dir, size
     }
     unsigned m = params->tuner_step_cycles;
     printf("tuner: %s multiplier (%u cycle%s per step), %zu coefficient %s, unit %g nJ\n",
-           params->tuner_serial ? "serial" : "array", m, m == 1 ? "" : "s",
+           stcgen_tuner_mult_names[params->tuner_mult & 3], m, m == 1 ? "" : "s",
            params->tuner_coefs, params->tuner_const_coefs ? "constants" : "registers",
            params->tuner_nj_per_unit);
     printf("tuner: compute cycles per candidate %u (way prediction %u), longest search "
@@ -215,8 +219,8 @@ int main(int argc, char **argv)
     };
     const word_option words[] = {
         {"--tuner", "seed", "monitor", &params.tuner_monitor},
-        {"--tuner-mult", "array", "serial", &params.tuner_serial},
         {"--tuner-coeff", "regs", "const", &params.tuner_const_coefs},
+        {"--tuner-regs", "full", "lean", &params.tuner_lean_regs},
     };
 
     for (int index = 1; index < argc; index++) {
@@ -257,7 +261,9 @@ int main(int argc, char **argv)
         bool is_fixed = name_len == strlen("--fixed") && strncmp(arg, "--fixed", name_len) == 0;
         bool is_break = name_len == strlen("--debug-break") &&
                         strncmp(arg, "--debug-break", name_len) == 0;
-        bool takes_value = is_out || is_fixed || is_break;
+        bool is_mult = name_len == strlen("--tuner-mult") &&
+                       strncmp(arg, "--tuner-mult", name_len) == 0;
+        bool takes_value = is_out || is_fixed || is_break || is_mult;
         const word_option *word = NULL;
         for (size_t which = 0; which < sizeof words / sizeof words[0]; which++) {
             if (strlen(words[which].option) == name_len &&
@@ -299,6 +305,20 @@ int main(int argc, char **argv)
                 return EXIT_USAGE;
             }
             params.debug_break = value;
+            continue;
+        }
+        if (is_mult) {
+            /* four values: STC_TUNER_MULT_* in the order of the names */
+            unsigned mult = 0;
+            while (mult < 4 && strcmp(value, stcgen_tuner_mult_names[mult]) != 0) {
+                mult++;
+            }
+            if (mult == 4) {
+                fprintf(stderr, "stcgen: --tuner-mult %s: must be array, serial, radix4 or "
+                        "radix16\n", value);
+                return EXIT_USAGE;
+            }
+            params.tuner_mult = mult;
             continue;
         }
         if (word) {

@@ -130,10 +130,32 @@ void stc_tuner_hw_outputs(const stc_tuner_hw *tuner, stc_tuner_hw_out *out)
 
 static uint32_t coef_value(const stc_tuner_hw *tuner, size_t index)
 {
-    return tuner->build.constant_coefs ? tuner->coef_reset[index] : tuner->q.coef[index];
+    return (tuner->build.options & STC_TUNER_OPT_CONST_COEFS) ? tuner->coef_reset[index]
+                                                               : tuner->q.coef[index];
 }
 
-uint32_t stc_tuner_hw_read(const stc_tuner_hw *tuner, unsigned addr)
+/* The lean register block's read port (tuner_hw.h): 0 for what it lacks. */
+static uint32_t read_lean(const stc_tuner_hw_regs *q, unsigned addr, uint32_t full)
+{
+    switch (addr) {
+    case STC_TREG_CTRL:
+    case STC_TREG_WINDOW:
+    case STC_TREG_RETUNE:
+    case STC_TREG_THRESHOLD:
+    case STC_TREG_BUILD:
+        return full;
+    case STC_TREG_STATUS:
+        return full & 0xf;
+    case STC_TREG_CONFIG:
+        return q->best;
+    case STC_TREG_TUNED:
+        return q->ref_miss;
+    default:
+        return 0;
+    }
+}
+
+static uint32_t read_full(const stc_tuner_hw *tuner, unsigned addr)
 {
     const stc_tuner_hw_regs *q = &tuner->q;
     switch (addr) {
@@ -163,15 +185,34 @@ uint32_t stc_tuner_hw_read(const stc_tuner_hw *tuner, unsigned addr)
     case STC_TREG_TUNED:
         return q->ref_miss | q->since << 16;
     case STC_TREG_BUILD:
-        return (uint32_t)tuner->coef_count | (tuner->build.serial_multiplier ? 1u : 0u) << 8 |
-               (tuner->build.constant_coefs ? 1u : 0u) << 9 |
-               (tuner->build.way_prediction ? 1u : 0u) << 10;
+        return (uint32_t)tuner->coef_count |
+               (tuner->build.multiplier == STC_TUNER_MULT_SERIAL ? 1u : 0u) << 8 |
+               ((tuner->build.options & STC_TUNER_OPT_CONST_COEFS) ? 1u : 0u) << 9 |
+               (tuner->build.way_prediction ? 1u : 0u) << 10 |
+               (tuner->build.multiplier >= STC_TUNER_MULT_RADIX4 ? tuner->build.multiplier : 0u)
+                   << 12 |
+               ((tuner->build.options & STC_TUNER_OPT_LEAN_REGS) ? 1u : 0u) << 15;
     default:
         if (addr >= STC_TREG_COEF && addr - STC_TREG_COEF < tuner->coef_count) {
             return coef_value(tuner, addr - STC_TREG_COEF);
         }
         return 0;
     }
+}
+
+uint32_t stc_tuner_hw_read(const stc_tuner_hw *tuner, unsigned addr)
+{
+    uint32_t full = read_full(tuner, addr);
+    return (tuner->build.options & STC_TUNER_OPT_LEAN_REGS) ? read_lean(&tuner->q, addr, full)
+                                                            : full;
+}
+
+/* RETUNE's and the window count's largest value: 16 bits, 8 when lean. */
+static uint32_t retune_max(const stc_tuner_hw *tuner)
+{
+    return (tuner->build.options & STC_TUNER_OPT_LEAN_REGS)
+               ? (1u << STC_TUNER_LEAN_RETUNE_BITS) - 1
+               : U16_MAX;
 }
 
 static uint32_t inc16_sat(uint32_t value, bool event)
@@ -294,7 +335,17 @@ static void calculate(const stc_tuner_hw *tuner, stc_tuner_hw_regs *d)
     uint32_t count, coefficient;
     operands(tuner, q->csm, &count, &coefficient);
     bool step_done;
-    if (tuner->build.serial_multiplier) {
+    unsigned radix = stc_tuner_hw_digit_bits(tuner->build.multiplier);
+    if (radix > 1 && radix < 16) {
+        /* Radix 2^radix: this digit of the counter times the coefficient,
+         * shifted to the digit's place and added into the energy with
+         * saturation (all addends >= 0: the step's sum is the product's). */
+        unsigned shift = q->mbit * radix;
+        uint32_t digit = count >> shift & ((1u << radix) - 1);
+        d->energy = add32_sat(q->energy, coefficient * digit << shift);
+        step_done = q->mbit == STC_TUNER_SERIAL_STEP / radix - 1;
+        d->mbit = step_done ? 0 : q->mbit + 1;
+    } else if (radix == 1) {
         /* Shift-and-add: the high half plus this bit's multiple of the
          * coefficient (17 bits), shifted right into the register. */
         uint32_t bit = count >> q->mbit & 1;
@@ -354,7 +405,7 @@ static bool idle_step(const stc_tuner_hw *tuner, stc_tuner_hw_regs *d, const stc
         return false;
     }
     clear_counters(d);
-    d->since = q->since < U16_MAX ? q->since + 1 : q->since;
+    d->since = q->since < retune_max(tuner) ? q->since + 1 : q->since;
     if (!q->have_ref) {
         d->have_ref = 1;
         d->ref_miss = q->miss;
@@ -379,13 +430,13 @@ static bool write_register(const stc_tuner_hw *tuner, stc_tuner_hw_regs *d,
         d->win_len = in->reg_wdata & U16_MAX;
         break;
     case STC_TREG_RETUNE:
-        d->retune = in->reg_wdata & U16_MAX;
+        d->retune = in->reg_wdata & retune_max(tuner);
         break;
     case STC_TREG_THRESHOLD:
         d->thresh = in->reg_wdata & U16_MAX;
         break;
     default:
-        if (!tuner->build.constant_coefs && addr >= STC_TREG_COEF &&
+        if (!(tuner->build.options & STC_TUNER_OPT_CONST_COEFS) && addr >= STC_TREG_COEF &&
             addr - STC_TREG_COEF < tuner->coef_count) {
             d->coef[addr - STC_TREG_COEF] = (uint16_t)in->reg_wdata;
         }
@@ -523,16 +574,28 @@ void stc_tuner_hw_step(stc_tuner_hw *tuner, const stc_tuner_hw_in *in)
     tuner->q = d;
 }
 
-unsigned stc_tuner_hw_compute_cycles(bool serial, unsigned candidates, unsigned wp_candidates,
-                                     unsigned failed_steps)
+unsigned stc_tuner_hw_digit_bits(unsigned multiplier)
 {
-    unsigned m = serial ? STC_TUNER_SERIAL_STEP : 1;
+    static const unsigned bits[] = {16, 1, 2, 4};
+    return multiplier < sizeof bits / sizeof bits[0] ? bits[multiplier] : 16;
+}
+
+unsigned stc_tuner_hw_step_cycles(const stc_tuner_hw_build *build)
+{
+    return STC_TUNER_SERIAL_STEP / stc_tuner_hw_digit_bits(build->multiplier);
+}
+
+unsigned stc_tuner_hw_compute_cycles(unsigned step_cycles, unsigned candidates,
+                                     unsigned wp_candidates, unsigned failed_steps)
+{
+    unsigned m = step_cycles;
     unsigned plain = candidates - wp_candidates;
     return plain * (1 + 1 + 3 * m + 1) + wp_candidates * (1 + 1 + 5 * m + 1) + failed_steps + 1;
 }
 
-void stc_tuner_hw_longest_search(const stc_geometry *geometry, bool way_prediction, bool serial,
-                                 unsigned *candidates, unsigned *compute_cycles)
+void stc_tuner_hw_longest_search(const stc_geometry *geometry, bool way_prediction,
+                                 unsigned step_cycles, unsigned *candidates,
+                                 unsigned *compute_cycles)
 {
     unsigned logb = geometry->bank_bits;
     unsigned wp = way_prediction && logb > 0 ? 1 : 0;
@@ -540,5 +603,5 @@ void stc_tuner_hw_longest_search(const stc_geometry *geometry, bool way_predicti
     *candidates = 1 + logb + 2 + logb + wp;
     /* every walk, wp included, ends with a proposal that finds no value */
     unsigned failed = 4;
-    *compute_cycles = stc_tuner_hw_compute_cycles(serial, *candidates, wp, failed);
+    *compute_cycles = stc_tuner_hw_compute_cycles(step_cycles, *candidates, wp, failed);
 }

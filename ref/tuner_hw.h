@@ -19,7 +19,9 @@
  *   (accesses - fph) x hit[k][a], and with way prediction (accesses - fph) x
  *   stall, fph x hit[k][1]). The array multiplier takes one cycle per step,
  *   the serial one 16 (one multiplier bit per cycle, shift-and-add into a
- *   32-bit product register).
+ *   32-bit product register), the radix-4 / radix-16 one 8 / 4 (2 / 4 bits
+ *   of the counter a cycle: coefficient x digit, shifted to the digit's
+ *   place, added straight into the energy; no product register).
  *
  * The search is the seed's heuristic exactly as ref/search.c runs it
  * (ascending, order size, line, assoc, wp, from 1 bank, 1 way, 1 subline,
@@ -85,10 +87,37 @@ enum {
     STC_TREG_COUNT_B = 10,  /* R: [15:0] cycles [31:16] first-probe hits */
     STC_TREG_TUNED = 11,    /* R: [15:0] tuned window's misses [31:16] windows since search */
     STC_TREG_BUILD = 12,    /* R: [5:0] coefficients [8] serial multiplier [9] constant
-                               coefficients [10] way prediction built */
+                               coefficients [10] way prediction built [13:12] radix
+                               multiplier: 2 radix 4, 3 radix 16 (0 array or serial)
+                               [15] lean register block */
     STC_TREG_COEF = 32,     /* R/W (R only when constant) 32 + i: coefficient register i */
     STC_TREG_ADDR_BITS = 6
 };
+
+/* The multiplier (stc_tuner_hw_build.multiplier). Radix 4 / 16 takes 2 / 4
+ * bits of the counter a cycle (8 / 4 cycles a step): coefficient x digit,
+ * shifted to the digit's place and added straight into the saturating
+ * energy (no product register). */
+enum {
+    STC_TUNER_MULT_ARRAY = 0,
+    STC_TUNER_MULT_SERIAL = 1,
+    STC_TUNER_MULT_RADIX4 = 2,
+    STC_TUNER_MULT_RADIX16 = 3
+};
+
+/* stc_tuner_hw_build.options. The lean register block (--tuner-regs lean)
+ * has no compute, examined or searches flops (the model still counts them,
+ * for the tests; the lockstep does not compare them) and reads only CTRL,
+ * WINDOW, RETUNE, THRESHOLD, STATUS [3:0], CONFIG [8:0], TUNED [15:0] and
+ * BUILD; every other address reads 0 (coefficient registers are
+ * write-only). */
+enum { STC_TUNER_OPT_CONST_COEFS = 1, STC_TUNER_OPT_LEAN_REGS = 2 };
+/* ... and its RETUNE register and monitored-window count are 8 bits (a
+ * re-tune every 1 to 255 windows; the count saturates at 255). */
+enum { STC_TUNER_LEAN_RETUNE_BITS = 8 };
+
+/* Counter bits the multiplier takes a cycle: 16 array, 1 serial, 2, 4. */
+unsigned stc_tuner_hw_digit_bits(unsigned multiplier);
 
 enum {
     STC_TUNER_MAX_COEFS = STC_MAX_SIZES * (STC_MAX_SIZES + 1) / 2 + STC_LINE_SIZES + STC_MAX_SIZES + 1,
@@ -109,10 +138,15 @@ void stc_tuner_size_name(const stc_geometry *geometry, unsigned size_index, char
 /* What the hardware was generated with. */
 typedef struct {
     stc_geometry geometry;
-    bool serial_multiplier; /* else array: one step per cycle */
-    bool constant_coefs;    /* coefficients are constants (writes ignored) */
+    unsigned multiplier;    /* STC_TUNER_MULT_*: 0 array (one step per cycle), 1 serial
+                               (so a bool "serial" initialises it), 2 radix 4, 3 radix 16 */
+    unsigned options;       /* STC_TUNER_OPT_*: 1 constant coefficients (writes ignored; so a
+                               bool "constant" initialises it), 2 lean register block */
     bool way_prediction;    /* the cache has way prediction (else the wp walk is skipped) */
 } stc_tuner_hw_build;
+
+/* Cycles per multiplier step: 1 array, 16 serial, 16 / radix_bits radix. */
+unsigned stc_tuner_hw_step_cycles(const stc_tuner_hw_build *build);
 
 /* The coefficient registers in register order: hit (size s, ways w) at
  * s(s+1)/2 + w, then miss[0..2], then static[0..n-1], then the stall
@@ -132,7 +166,7 @@ size_t stc_tuner_coef_stall(const stc_geometry *geometry);
 /* Every flop of stc_tuner, named as in the RTL (without _q). */
 typedef struct {
     uint32_t psm, vsm, csm;
-    uint32_t mbit;          /* serial: multiplier bit in this step (0 when array) */
+    uint32_t mbit;          /* serial: multiplier bit in this step; radix: digit (0 when array) */
     uint32_t prod;          /* serial: shift-add product register (0 when array) */
     uint32_t phase_en;
     uint32_t win_len, retune, thresh;
@@ -189,16 +223,18 @@ void stc_tuner_hw_step(stc_tuner_hw *tuner, const stc_tuner_hw_in *in);
  * `candidates` measured configurations of which `wp_candidates` had way
  * prediction, and `failed_steps` value proposals that found no legal next
  * value. Each candidate costs V0 + CALC + CMP = 1 + (1 + steps x M) + 1,
- * steps 3 or 5, M = 1 (array) or 16 (serial); each failed proposal 1; the
- * final application of the best 1. */
-unsigned stc_tuner_hw_compute_cycles(bool serial, unsigned candidates, unsigned wp_candidates,
-                                     unsigned failed_steps);
+ * steps 3 or 5, M = step_cycles (stc_tuner_hw_step_cycles: 1 array, 16
+ * serial, 8 radix 4, 4 radix 16); each failed proposal 1; the final
+ * application of the best 1. */
+unsigned stc_tuner_hw_compute_cycles(unsigned step_cycles, unsigned candidates,
+                                     unsigned wp_candidates, unsigned failed_steps);
 
 /* The longest heuristic search of a geometry (every value lower than the
  * one before, so every walk runs to its end: 1 + log2 B + 2 + log2 B + 1
  * candidates with way prediction, the last with prediction on, and 4
  * failed proposals, one per walk): its candidates and compute cycles. */
-void stc_tuner_hw_longest_search(const stc_geometry *geometry, bool way_prediction, bool serial,
-                                 unsigned *candidates, unsigned *compute_cycles);
+void stc_tuner_hw_longest_search(const stc_geometry *geometry, bool way_prediction,
+                                 unsigned step_cycles, unsigned *candidates,
+                                 unsigned *compute_cycles);
 
 #endif

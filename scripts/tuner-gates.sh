@@ -1,17 +1,19 @@
 #!/bin/bash
 # tuner-gates.sh STCGEN - gate-equivalent estimate of the seed tuner
-# stc_tuner (stcgen --tuner seed) for each multiplier and coefficient
-# option (default geometry): Yosys `synth
-# -flatten; abc -g NAND,NOR,AND,OR,XOR,XNOR,MUX`, then each cell weighted by
+# stc_tuner (stcgen --tuner seed) for each multiplier (array, serial,
+# radix4, radix16), coefficient and register-block option (default
+# geometry): Yosys `synth -flatten; abc -g NAND,NOR,AND,OR,XOR,XNOR,MUX`,
+# then each cell weighted by
 # its NanGate 45 nm area in NAND2 units (INV 0.667, NAND2/NOR2 1, AND2/OR2
 # 1.333, XOR2/XNOR2 2, MUX2 2.333, flop with asynchronous reset 6.667;
 # docs/ARCHITECTURE.md 16.8). The ABC script moves such numbers by up to
 # ~30 %: compare the options with each other, not with other tools.
-# Last four rows: the default tuner's monitor (ARCHITECTURE.md 17) of a
+# Then four rows: the default tuner's monitor (ARCHITECTURE.md 17) of a
 # D-cache and an I-cache (READ_ONLY), its arrays left out (stc_sram read
 # as a black box: they are SRAM bits, like the cache's), and the monitor
-# tuner's decision unit stc_monitor_tuner (section 18) for each.
-set -eu
+# tuner's decision unit stc_monitor_tuner (section 18) for each. Last, the
+# smallest seed option within the seed's 164 cycles by part.
+set -eu -o pipefail
 STCGEN=${1:?usage: tuner-gates.sh STCGEN}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -30,7 +32,11 @@ synth_row() {
 }
 
 printf '%-28s %7s %7s %7s\n' options cells flops GE
-for options in "" "--tuner-mult serial" "--tuner-coeff const" "--tuner-mult serial --tuner-coeff const"; do
+for options in "" "--tuner-mult serial" "--tuner-coeff const" "--tuner-mult serial --tuner-coeff const" \
+    "--tuner-mult radix4" "--tuner-mult radix16" "--tuner-mult radix4 --tuner-coeff const" \
+    "--tuner-mult radix16 --tuner-coeff const" "--tuner-regs lean" \
+    "--tuner-mult radix16 --tuner-regs lean" "--tuner-mult radix4 --tuner-coeff const --tuner-regs lean" \
+    "--tuner-mult radix16 --tuner-coeff const --tuner-regs lean"; do
     rm -rf "$work/out"
     # shellcheck disable=SC2086
     "$STCGEN" --tuner seed $options --out "$work/out"
@@ -48,3 +54,32 @@ for read_only in 0 1; do
     [ "$read_only" = 1 ] && name="decision unit, I-cache"
     synth_row "$name" stc_monitor_tuner "read_verilog $work/out/stc_monitor_tuner.v; chparam -set READ_ONLY $read_only stc_monitor_tuner"
 done
+
+# Where the gates of the smallest seed option that meets the seed's 164
+# cycles are (radix 16, constants, lean registers): its RTL with one part
+# cut out at a time (a sed on the generated file; the script stops if the
+# line is not there), each row the GE without the part and the part's share.
+rm -rf "$work/out"
+"$STCGEN" --tuner seed --tuner-mult radix16 --tuner-coeff const --tuner-regs lean --out "$work/out"
+row=$(synth_row whole stc_tuner "read_verilog $work/out/stc_tuner.v")
+whole=$(echo "$row" | awk '{ print $NF }')
+printf '%s\n' "parts of seed radix16 const lean ($whole GE): GE without the part, the part"
+echo "$row" | awk '{ printf "  %-26s %7s %7d %7s %7.0f\n", "its flops", "", $3, "", 6.667 * $3 }'
+# cut NAME SED...: synthesise the seed file with the sed expressions applied.
+cut() {
+    local name=$1
+    shift
+    sed "$@" "$work/out/stc_tuner.v" >"$work/cut.v"
+    if cmp -s "$work/out/stc_tuner.v" "$work/cut.v"; then
+        echo "tuner-gates: the cut of '$name' matched nothing in stc_tuner.v" >&2
+        exit 1
+    fi
+    synth_row "  $name" stc_tuner "read_verilog $work/cut.v" |
+        awk -v whole="$whole" '{ printf "%s %7.0f\n", $0, whole - $NF }'
+}
+# shellcheck disable=SC2016
+cut "multiplier and coefficients" -e 's/^  wire \[31:0\] product   = .*/  wire [31:0] product   = {16'"'"'d0, op_count};/'
+cut "coefficient constants" -e 's/^  wire \[15:0\] op_coef = .*/  wire [15:0] op_coef = {10'"'"'d0, op_idx};/'
+cut "register read port" -e 's/^  assign reg_rdata_o     = rdata;/  assign reg_rdata_o     = 32'"'"'d0;/'
+cut "phase and periodic triggers" \
+    -e 's/^\( *if (sw_start\) || (tuned_q && win_end && (trig_phase || trig_period))\() begin\)$/\1\2/'

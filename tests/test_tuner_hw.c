@@ -45,6 +45,16 @@ static stc_geometry geometry_of(unsigned banks)
     return geometry;
 }
 
+/* The multipliers: array, serial, radix 4, radix 16 (ARCHITECTURE.md 16.7). */
+enum { MULTS = 4 };
+static const char *const mult_name[MULTS] = {"array", "serial", "radix4", "radix16"};
+
+static stc_tuner_hw_build build_of(const stc_geometry *geometry, unsigned mult, bool wp)
+{
+    stc_tuner_hw_build build = {*geometry, mult, false, wp};
+    return build;
+}
+
 static void default_coefficients(const stc_geometry *geometry, stc_fixed_coefficients *fixed,
                                  uint16_t registers[STC_TUNER_MAX_COEFS])
 {
@@ -166,8 +176,8 @@ static void test_random_landscapes(void)
         stc_fixed_coefficients fixed;
         uint16_t registers[STC_TUNER_MAX_COEFS];
         default_coefficients(&geometry, &fixed, registers);
-        for (unsigned variant = 0; variant < 4; variant++) {
-            stc_tuner_hw_build build = {geometry, (variant & 1) != 0, false, (variant & 2) == 0};
+        for (unsigned variant = 0; variant < 2 * MULTS; variant++) {
+            stc_tuner_hw_build build = build_of(&geometry, variant % MULTS, variant < MULTS);
             for (unsigned seed = 1; seed <= 60; seed++) {
                 const unsigned window = 64 + seed * 7;
                 stc_tuner_hw tuner;
@@ -188,14 +198,15 @@ static void test_random_landscapes(void)
                     CHECK_EQ_U64(log.wp_candidates, 0, "%s: no wp without way prediction", what);
                 }
                 CHECK_EQ_U64(log.compute,
-                             stc_tuner_hw_compute_cycles(build.serial_multiplier, log.count,
+                             stc_tuner_hw_compute_cycles(stc_tuner_hw_step_cycles(&build),
+                                                         log.count,
                                                          log.wp_candidates, log.failed_steps),
                              "%s: compute cycles", what);
                 runs++;
             }
         }
     }
-    CHECK(runs == 720, "ran %u searches", runs);
+    CHECK(runs == 1440, "ran %u searches", runs);
 }
 
 /* The seed's example (docs/TUNING.md 1.1) with hand-counted cycles:
@@ -204,7 +215,8 @@ static void test_random_landscapes(void)
  * proposal), 4K_2W_32B_P (not) -> 4K_2W_32B. Per candidate V0 + CLEAR +
  * 3 or 5 steps + CMP; array: 6 x (1 + 1 + 3 + 1) + (1 + 1 + 5 + 1) + 1
  * failed + 1 final = 46; serial: 6 x (1 + 1 + 48 + 1) + (1 + 1 + 80 + 1) +
- * 1 + 1 = 391. */
+ * 1 + 1 = 391; radix 4 (8 cycles a step) 6 x 27 + 43 + 2 = 207; radix 16
+ * (4 cycles a step) 6 x 15 + 23 + 2 = 115. */
 static void test_seed_example(void)
 {
     stc_geometry geometry = geometry_of(4);
@@ -218,9 +230,9 @@ static void test_seed_example(void)
         {"2K_1W_16B", 300}, {"4K_1W_16B", 200}, {"8K_1W_16B", 200}, {"4K_1W_32B", 90},
         {"4K_1W_64B", 90},  {"4K_2W_32B", 60},  {"4K_2W_32B_P", 60},
     };
-    static const unsigned want_compute[2] = {46, 391};
-    for (unsigned serial = 0; serial < 2; serial++) {
-        stc_tuner_hw_build build = {geometry, serial != 0, false, true};
+    static const unsigned want_compute[MULTS] = {46, 391, 207, 115};
+    for (unsigned mult = 0; mult < MULTS; mult++) {
+        stc_tuner_hw_build build = build_of(&geometry, mult, true);
         stc_tuner_hw tuner;
         stc_tuner_hw_reset(&tuner, &build, registers);
         tuner_env env;
@@ -246,12 +258,12 @@ static void test_seed_example(void)
         CHECK(!strcmp(name, "4K_2W_32B"), "seed example chose %s", name);
         CHECK_EQ_U64(log.count, 7, "seed example examined");
         CHECK_EQ_U64(log.failed_steps, 1, "seed example failed proposals");
-        CHECK_EQ_U64(log.compute, want_compute[serial], "seed example compute cycles, %s",
-                     serial ? "serial" : "array");
-        CHECK_EQ_U64(stc_tuner_hw_read(&tuner, STC_TREG_COMPUTE), want_compute[serial],
+        CHECK_EQ_U64(log.compute, want_compute[mult], "seed example compute cycles, %s",
+                     mult_name[mult]);
+        CHECK_EQ_U64(stc_tuner_hw_read(&tuner, STC_TREG_COMPUTE), want_compute[mult],
                      "compute register");
         printf("seed example (7 examined): %u compute cycles with the %s multiplier "
-               "(seed: 164)\n", log.compute, serial ? "serial" : "array");
+               "(seed: 164)\n", log.compute, mult_name[mult]);
     }
 }
 
@@ -266,8 +278,8 @@ static void test_mpeg2_case(void)
     stc_fixed_coefficients fixed;
     uint16_t registers[STC_TUNER_MAX_COEFS];
     default_coefficients(&geometry, &fixed, registers);
-    for (unsigned serial = 0; serial < 2; serial++) {
-        stc_tuner_hw_build build = {geometry, serial != 0, false, true};
+    for (unsigned mult = 0; mult < MULTS; mult++) {
+        stc_tuner_hw_build build = build_of(&geometry, mult, true);
         stc_tuner_hw tuner;
         stc_tuner_hw_reset(&tuner, &build, registers);
         tuner.q.win_len = 4096;
@@ -320,7 +332,8 @@ static void test_mpeg2_case(void)
         stc_config_name(&geometry, &optimum, name, sizeof name);
         CHECK(!strcmp(name, "8K_2W_16B"), "mpeg2 optimum %s", name);
         CHECK_EQ_U64(log.compute,
-                     stc_tuner_hw_compute_cycles(serial, 6, 1, 1), "mpeg2 compute cycles");
+                     stc_tuner_hw_compute_cycles(stc_tuner_hw_step_cycles(&build), 6, 1, 1),
+                     "mpeg2 compute cycles");
     }
 }
 
@@ -334,9 +347,9 @@ static void test_longest_search(void)
         stc_fixed_coefficients fixed;
         uint16_t registers[STC_TUNER_MAX_COEFS];
         default_coefficients(&geometry, &fixed, registers);
-        for (unsigned variant = 0; variant < 4; variant++) {
-            bool serial = (variant & 1) != 0, wp = (variant & 2) == 0;
-            stc_tuner_hw_build build = {geometry, serial, false, wp};
+        for (unsigned variant = 0; variant < 2 * MULTS; variant++) {
+            bool wp = variant < MULTS;
+            stc_tuner_hw_build build = build_of(&geometry, variant % MULTS, wp);
             stc_tuner_hw tuner;
             stc_tuner_hw_reset(&tuner, &build, registers);
             tuner_env env;
@@ -355,7 +368,8 @@ static void test_longest_search(void)
             search_log log;
             run_one_search(&tuner, &env, &fixed, &log);
             unsigned candidates, compute;
-            stc_tuner_hw_longest_search(&geometry, wp, serial, &candidates, &compute);
+            stc_tuner_hw_longest_search(&geometry, wp, stc_tuner_hw_step_cycles(&build),
+                                        &candidates, &compute);
             CHECK_EQ_U64(log.count, candidates, "longest search B=%u variant %u: candidates",
                          banks_list[b], variant);
             CHECK_EQ_U64(log.compute, compute, "longest search B=%u variant %u: compute",
@@ -363,7 +377,7 @@ static void test_longest_search(void)
             CHECK_EQ_U64(log.failed_steps, 4, "longest search: every walk ends by proposal");
             if (banks_list[b] == 4 && wp) {
                 printf("longest search (%u examined): %u compute cycles with the %s multiplier "
-                       "(seed: 164)\n", candidates, compute, serial ? "serial" : "array");
+                       "(seed: 164)\n", candidates, compute, mult_name[variant % MULTS]);
             }
         }
     }
@@ -411,6 +425,53 @@ static void test_coefficients(void)
                      "build register");
         CHECK_EQ_U64(stc_tuner_hw_read(&tuner, STC_TREG_COEF + 13), 0, "beyond the last");
     }
+}
+
+/* The lean register block (--tuner-regs lean): the same search (the seed
+ * example's choice and cycles, radix 16), coefficient registers written but
+ * not read back, and only CTRL, WINDOW, RETUNE, THRESHOLD, STATUS [3:0],
+ * CONFIG [8:0], TUNED [15:0] and BUILD readable. */
+static void test_lean(void)
+{
+    stc_geometry geometry = geometry_of(4);
+    stc_fixed_coefficients fixed;
+    uint16_t registers[STC_TUNER_MAX_COEFS];
+    default_coefficients(&geometry, &fixed, registers);
+    stc_tuner_hw_build full = build_of(&geometry, STC_TUNER_MULT_RADIX16, true);
+    stc_tuner_hw_build lean = full;
+    lean.options |= STC_TUNER_OPT_LEAN_REGS;
+    stc_tuner_hw a, b;
+    stc_tuner_hw_reset(&a, &full, registers);
+    stc_tuner_hw_reset(&b, &lean, registers);
+    tuner_env env_a, env_b;
+    tuner_env_init(&env_a, &geometry, 300, 3);
+    set_landscape_random(&env_a, 300);
+    env_b = env_a;
+    a.q.win_len = b.q.win_len = 300;
+    search_log log_a, log_b;
+    run_one_search(&a, &env_a, &fixed, &log_a);
+    run_one_search(&b, &env_b, &fixed, &log_b);
+    CHECK(memcmp(&a.q, &b.q, sizeof a.q) == 0, "lean: the same flops after a search");
+    CHECK_EQ_U64(log_b.compute, log_a.compute, "lean: the same compute cycles");
+    for (unsigned addr = 0; addr < 1u << STC_TREG_ADDR_BITS; addr++) {
+        uint32_t got = stc_tuner_hw_read(&b, addr), all = stc_tuner_hw_read(&a, addr);
+        uint32_t want = addr == STC_TREG_STATUS   ? (all & 0xf)
+                        : addr == STC_TREG_CONFIG ? (all & 0x1ff)
+                        : addr == STC_TREG_TUNED  ? (all & 0xffff)
+                        : addr == STC_TREG_BUILD  ? (all | 1u << 15)
+                        : addr <= STC_TREG_THRESHOLD ? all
+                                                     : 0;
+        CHECK_EQ_U64(got, want, "lean: read at address %u", addr);
+    }
+    CHECK_EQ_U64(stc_tuner_hw_read(&b, STC_TREG_BUILD), 13u | 1u << 10 | 3u << 12 | 1u << 15,
+                 "lean: build register (radix 16, lean)");
+    stc_tuner_hw_in in = {0};
+    in.reg_we = true;
+    in.reg_addr = STC_TREG_COEF + 8;
+    in.reg_wdata = 0x2345;
+    stc_tuner_hw_step(&b, &in);
+    CHECK_EQ_U64(b.q.coef[8], 0x2345u, "lean: coefficient written");
+    CHECK_EQ_U64(stc_tuner_hw_read(&b, STC_TREG_COEF + 8), 0, "lean: coefficient not read back");
 }
 
 /* After a search the tuner monitors windows: the phase trigger fires when
@@ -494,6 +555,7 @@ static void test_triggers(void)
 int main(void)
 {
     test_coefficients();
+    test_lean();
     test_seed_example();
     test_mpeg2_case();
     test_longest_search();

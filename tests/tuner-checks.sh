@@ -2,7 +2,9 @@
 # The hardware tuner stc_tuner (docs/ARCHITECTURE.md section 16):
 #   - for four geometries (the default, 8 banks, 32-byte lines, 2 banks) and
 #     the default without way prediction, and
-#     each multiplier (array, serial) and coefficient option (regs, const):
+#     each multiplier (array, serial, radix4, radix16) and coefficient option
+#     (regs, const), and the lean register block (radix16 + const, array +
+#     regs):
 #     stc_tuner.v is `verilator --lint-only -Wall` clean with and without
 #     SYNTHESIS, compiles in Icarus (-g2005 -Wall) without a warning, passes
 #     Yosys `proc; check -assert` with no latch; the file is there exactly
@@ -10,10 +12,12 @@
 #     carries the options;
 #   - the lockstep test (tests/rtl/tuner_lockstep.c through the Verilator
 #     shim tests/rtl/tb_tuner.cpp): the RTL against ref/tuner_hw.c every
-#     cycle (outputs, every register address, every flop) for the default
-#     geometry with all four option pairs, the other geometries with both
-#     multipliers, and the default without way prediction; the seed's example and
-#     the mpeg2 case on the default;
+#     cycle (outputs, every register address, every flop; each window's
+#     energy against stc_fixed_energy) for the default geometry with all
+#     ten option sets, the other geometries with the array, serial and
+#     radix-16 multipliers, and the default without way prediction; the
+#     seed's example and the mpeg2 case on the default; a radix multiplier
+#     whose step ends one digit early (--debug-break tuner-radix) must fail;
 #   - the tuner in the top (tests/rtl/tb_tuner_top.v, Icarus and Verilator):
 #     a search on a real CPU stream through the controller, software's
 #     configuration port held off meanwhile, the window counters wired;
@@ -43,6 +47,28 @@ done
 # shellcheck disable=SC2016
 YOSYS_CHECK='proc; check -assert; select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$sr'
 
+# lockstep_build TAG OUT DIR: the lockstep harness for the stc_tuner.v in
+# OUT, built into $work/vl-DIR/tb; fails TAG when it does not build.
+lockstep_build() {
+    if ! "$CC" -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Wall -Wextra -Werror \
+        -I"$root/ref" -I"$root/tests" -I"$root/tests/rtl" -I"$2" \
+        -c "$root/tests/rtl/tuner_lockstep.c" -o "$work/lockstep.o" >"$work/log" 2>&1; then
+        fail "$1: tuner_lockstep.c compiles"
+        return 1
+    fi
+    rm -f "$work/libtl.a"
+    ar rcs "$work/libtl.a" "$work/lockstep.o" "$lib"/*.o
+    # (the shim is testbench code: only the generated RTL is held to -Wall)
+    if ! verilator --cc --exe --build -j 2 --public-flat-rw -Wno-fatal -Wno-lint -Wno-style \
+        --top-module stc_tuner --Mdir "$work/vl-$3" -o tb \
+        -CFLAGS "-I$root/ref -I$root/tests -I$root/tests/rtl -I$2" \
+        "$root/tests/rtl/tb_tuner.cpp" "$work/libtl.a" "$2/stc_tuner.v" \
+        >"$work/log" 2>&1; then
+        fail "$1: lockstep harness builds"
+        return 1
+    fi
+}
+
 # The model's objects for the lockstep harness, built once.
 lib="$work/lib"
 mkdir -p "$lib"
@@ -65,6 +91,12 @@ options=(
     "serial-regs|--tuner seed --tuner-mult serial"
     "array-const|--tuner seed --tuner-coeff const"
     "serial-const|--tuner seed --tuner-mult serial --tuner-coeff const"
+    "radix16-regs|--tuner seed --tuner-mult radix16"
+    "radix4-regs|--tuner seed --tuner-mult radix4"
+    "radix16-const|--tuner seed --tuner-mult radix16 --tuner-coeff const"
+    "radix4-const|--tuner seed --tuner-mult radix4 --tuner-coeff const"
+    "radix16-const-lean|--tuner seed --tuner-mult radix16 --tuner-coeff const --tuner-regs lean"
+    "array-regs-lean|--tuner seed --tuner-regs lean"
 )
 
 for entry in "${geometries[@]}"; do
@@ -79,9 +111,11 @@ for entry in "${geometries[@]}"; do
         quiet "$tag: stcgen" "$STCGEN" $gargs $oargs --out "$out"
         [ -f "$out/stc_tuner.v" ] || { fail "$tag: stc_tuner.v written"; continue; }
         name=$(sed -n 's/^#define STC_GEN_NAME "\(.*\)"/\1/p' "$out/stc_geometry_gen.h")
+        # tag MULT-COEF[-lean]: _seed[_MULT][_coefconst][_lean]
         suffix="_seed"
-        case $otag in serial-*) suffix="_seed_serial" ;; esac
-        case $otag in *-const) suffix="${suffix}_coefconst" ;; esac
+        case $otag in array-*) ;; *) suffix="${suffix}_${otag%%-*}" ;; esac
+        case $otag in *-const*) suffix="${suffix}_coefconst" ;; esac
+        case $otag in *-lean) suffix="${suffix}_lean" ;; esac
         [ "$gtag" = nowp ] && suffix="_nowp$suffix"
         check "$tag: name $name ends in '$suffix'" bash -c "[[ '$name' == *_a32$suffix ]]"
         for define in "" -DSYNTHESIS; do
@@ -97,25 +131,10 @@ for entry in "${geometries[@]}"; do
         quiet "$tag: yosys stc_tuner" \
             yosys -q -p "read_verilog $out/stc_tuner.v; hierarchy -check -top stc_tuner; $YOSYS_CHECK"
 
-        # Lockstep: all options on the default geometry, both multipliers
-        # with loadable coefficients on the others.
-        if [ "$gtag" != default ] && [ "$otag" != array-regs ] && [ "$otag" != serial-regs ]; then
-            continue
-        fi
-        if ! "$CC" -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Wall -Wextra -Werror \
-            -I"$root/ref" -I"$root/tests" -I"$root/tests/rtl" -I"$out" \
-            -c "$root/tests/rtl/tuner_lockstep.c" -o "$work/lockstep.o" >"$work/log" 2>&1; then
-            fail "$tag: tuner_lockstep.c compiles"
-            continue
-        fi
-        rm -f "$work/libtl.a"
-        ar rcs "$work/libtl.a" "$work/lockstep.o" "$lib"/*.o
-        # (the shim is testbench code: only the generated RTL is held to -Wall)
-        if verilator --cc --exe --build -j 2 --public-flat-rw -Wno-fatal -Wno-lint -Wno-style \
-            --top-module stc_tuner --Mdir "$work/vl-$gtag-$otag" -o tb \
-            -CFLAGS "-I$root/ref -I$root/tests -I$root/tests/rtl -I$out" \
-            "$root/tests/rtl/tb_tuner.cpp" "$work/libtl.a" "$out/stc_tuner.v" \
-            >"$work/log" 2>&1; then
+        # Lockstep: all options on the default geometry, the array, serial
+        # and radix-16 multipliers with loadable coefficients on the others.
+        case $otag in array-regs | serial-regs | radix16-regs) ;; *) [ "$gtag" != default ] && continue ;; esac
+        if lockstep_build "$tag" "$out" "$gtag-$otag"; then
             if "$work/vl-$gtag-$otag/tb" >"$work/log" 2>&1 && grep -q "tuner_lockstep: PASS" "$work/log"; then
                 passed=$((passed + 1))
                 if [ "$gtag" = default ]; then sed 's/^/    /' "$work/log" | grep -E "seed|mpeg2"; fi
@@ -123,26 +142,44 @@ for entry in "${geometries[@]}"; do
                 fail "$tag: lockstep RTL = model every cycle"
             fi
             rm -rf "$work/vl-$gtag-$otag"
-        else
-            fail "$tag: lockstep harness builds"
         fi
     done
 done
 
-# The tuner inside the top, default geometry: tests/rtl/tb_tuner_top.v in
-# Icarus and Verilator.
-out="$work/default-array-regs"
-if iverilog -g2005 -Wall -I"$root/tests/rtl" -o "$work/tt.vvp" "$root/tests/rtl/tb_tuner_top.v" \
-    "$out"/*.v >"$work/log" 2>&1 && [ ! -s "$work/log" ]; then
-    if vvp -n "$work/tt.vvp" >"$work/log" 2>&1 && grep -q "tb_tuner_top: PASS" "$work/log"; then
-        passed=$((passed + 1))
-        grep "search examined" "$work/log" | sed 's/^/    /'
+# A broken radix multiplier (each step one digit short: the top digit of
+# every count lost) must be caught by the lockstep.
+out="$work/broken-radix"
+quiet "stcgen --debug-break tuner-radix" "$STCGEN" --tuner seed --tuner-mult radix16 \
+    --debug-break tuner-radix --out "$out"
+if lockstep_build "broken radix" "$out" broken-radix; then
+    if "$work/vl-broken-radix/tb" >"$work/log" 2>&1; then
+        fail "broken radix multiplier (tuner-radix) caught by the lockstep"
     else
-        fail "tb_tuner_top (Icarus)"
+        cp "$work/log" "$work/broken.log"
+        check "broken radix multiplier (tuner-radix) caught by the lockstep" \
+            grep -q "tuner_lockstep: FAIL" "$work/broken.log"
+        grep -m1 "tuner_lockstep: FAIL" "$work/broken.log" | sed 's/^/    /'
     fi
-else
-    fail "tb_tuner_top compiles in Icarus"
+    rm -rf "$work/vl-broken-radix"
 fi
+
+# The tuner inside the top, default geometry: tests/rtl/tb_tuner_top.v in
+# Icarus (array and radix-16 multipliers) and Verilator (array).
+for otag in array-regs radix16-const; do
+    out="$work/default-$otag"
+    if iverilog -g2005 -Wall -I"$root/tests/rtl" -o "$work/tt.vvp" "$root/tests/rtl/tb_tuner_top.v" \
+        "$out"/*.v >"$work/log" 2>&1 && [ ! -s "$work/log" ]; then
+        if vvp -n "$work/tt.vvp" >"$work/log" 2>&1 && grep -q "tb_tuner_top: PASS" "$work/log"; then
+            passed=$((passed + 1))
+            grep "search examined" "$work/log" | sed "s/^/    $otag: /"
+        else
+            fail "tb_tuner_top (Icarus, $otag)"
+        fi
+    else
+        fail "tb_tuner_top compiles in Icarus ($otag)"
+    fi
+done
+out="$work/default-array-regs"
 if verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style --top-module tb_tuner_top \
     -I"$root/tests/rtl" --Mdir "$work/vl-top" -o tb "$root/tests/rtl/tb_tuner_top.v" \
     "$out"/*.v >"$work/log" 2>&1; then
@@ -171,13 +208,30 @@ check "summary: array 55 compute cycles" bash -c \
     "'$STCGEN' --tuner seed --out '$work/sum1' --summary | grep -q 'longest search (8 configurations) 55 compute cycles'"
 check "summary: serial 445 compute cycles" bash -c \
     "'$STCGEN' --tuner seed --tuner-mult serial --out '$work/sum2' --summary | grep -q 'longest search (8 configurations) 445 compute cycles'"
+check "summary: radix4 237 compute cycles" bash -c \
+    "'$STCGEN' --tuner seed --tuner-mult radix4 --out '$work/sum3' --summary | grep -q 'longest search (8 configurations) 237 compute cycles'"
+check "summary: radix16 133 compute cycles" bash -c \
+    "'$STCGEN' --tuner seed --tuner-mult radix16 --out '$work/sum4' --summary | grep -q 'longest search (8 configurations) 133 compute cycles'"
+check "header: radix16 lists tuner_mult 3" grep -q "define STC_GEN_TUNER_MULT  *3u" "$work/sum4/stc_geometry_gen.h"
+check "header: array does not list tuner_mult" bash -c "! grep -q STC_GEN_TUNER_MULT '$work/sum1/stc_geometry_gen.h'"
 check "--summary is not in the command of the headers" bash -c \
     "grep -qx '//   stcgen --tuner seed' '$work/sum1/stc_tuner.v'"
 if "$STCGEN" --tuner-mult fast --out "$work/bad" >"$work/err" 2>&1; then
     fail "--tuner-mult fast is refused"
 else
-    check "--tuner-mult fast: message" grep -q "stcgen: --tuner-mult fast: must be array or serial" "$work/err"
+    check "--tuner-mult fast: message" grep -q "stcgen: --tuner-mult fast: must be array, serial, radix4 or radix16" "$work/err"
     check "--tuner-mult fast: nothing written" test ! -e "$work/bad"
+fi
+if "$STCGEN" --tuner seed --tuner-regs small --out "$work/bad" >"$work/err" 2>&1; then
+    fail "--tuner-regs small is refused"
+else
+    check "--tuner-regs small: message" grep -q "stcgen: --tuner-regs small: must be full or lean" "$work/err"
+fi
+if "$STCGEN" --tuner-regs lean --out "$work/bad" >"$work/err" 2>&1; then
+    fail "--tuner-regs lean without --tuner seed is refused"
+else
+    check "--tuner-regs lean with the monitor tuner: message" \
+        grep -q "are options of the seed tuner (add --tuner seed)" "$work/err"
 fi
 
 echo "tuner-checks: $passed passed, $failed failed"

@@ -81,6 +81,8 @@ extern "C" void tuner_dut_flops(tuner_dut *dut, stc_tuner_hw_regs *r)
 #if STC_GEN_TUNER_SERIAL
     r->mbit = q->stc_tuner__DOT__mbit_q;
     r->prod = q->stc_tuner__DOT__prod_q;
+#elif defined(STC_GEN_TUNER_MULT)
+    r->mbit = q->stc_tuner__DOT__mbit_q; // radix 4 / 16: a digit counter, no product register
 #endif
     r->phase_en = q->stc_tuner__DOT__phase_en_q;
     r->win_len = q->stc_tuner__DOT__win_len_q;
@@ -95,14 +97,18 @@ extern "C" void tuner_dut_flops(tuner_dut *dut, stc_tuner_hw_regs *r)
     r->cfg_sent = q->stc_tuner__DOT__cfg_sent_q;
     r->energy = q->stc_tuner__DOT__energy_q;
     r->best_energy = q->stc_tuner__DOT__best_energy_q;
+#ifndef STC_GEN_TUNER_LEAN_REGS
     r->examined = q->stc_tuner__DOT__examined_q;
     r->compute = q->stc_tuner__DOT__compute_q;
+#endif
     r->done = q->stc_tuner__DOT__done_q;
     r->tuned = q->stc_tuner__DOT__tuned_q;
     r->have_ref = q->stc_tuner__DOT__have_ref_q;
     r->ref_miss = q->stc_tuner__DOT__ref_miss_q;
     r->since = q->stc_tuner__DOT__since_q;
+#ifndef STC_GEN_TUNER_LEAN_REGS
     r->searches = q->stc_tuner__DOT__searches_q;
+#endif
 }
 
 int main(int argc, char **argv)

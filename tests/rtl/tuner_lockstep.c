@@ -25,6 +25,21 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The multiplier (STC_TUNER_MULT_*): the header lists tuner_mult only for
+ * the radix ones. */
+#ifdef STC_GEN_TUNER_MULT
+#define TUNER_MULT STC_GEN_TUNER_MULT
+#else
+#define TUNER_MULT (STC_GEN_TUNER_SERIAL != 0 ? STC_TUNER_MULT_SERIAL : STC_TUNER_MULT_ARRAY)
+#endif
+/* ... and tuner_lean_regs only for the lean register block. */
+#ifdef STC_GEN_TUNER_LEAN_REGS
+#define TUNER_LEAN STC_TUNER_OPT_LEAN_REGS
+#else
+#define TUNER_LEAN 0u
+#endif
+#define TUNER_OPTIONS ((STC_GEN_TUNER_CONST_COEFS != 0 ? STC_TUNER_OPT_CONST_COEFS : 0u) | TUNER_LEAN)
+
 typedef struct {
     tuner_dut *dut;
     stc_tuner_hw model;
@@ -72,9 +87,12 @@ static void compare_flops(harness *h)
     }
     FIELD(psm) FIELD(vsm) FIELD(csm) FIELD(mbit) FIELD(prod) FIELD(phase_en) FIELD(win_len)
     FIELD(retune) FIELD(thresh) FIELD(acc) FIELD(miss) FIELD(cyc) FIELD(fph) FIELD(cand)
-    FIELD(best) FIELD(cfg_sent) FIELD(energy) FIELD(best_energy) FIELD(examined)
-    FIELD(compute) FIELD(done) FIELD(tuned) FIELD(have_ref) FIELD(ref_miss) FIELD(since)
-    FIELD(searches)
+    FIELD(best) FIELD(cfg_sent) FIELD(energy) FIELD(best_energy) FIELD(done) FIELD(tuned)
+    FIELD(have_ref) FIELD(ref_miss) FIELD(since)
+#ifndef STC_GEN_TUNER_LEAN_REGS
+    /* the lean register block has no such flops (the model counts them) */
+    FIELD(examined) FIELD(compute) FIELD(searches)
+#endif
 #undef FIELD
 }
 
@@ -130,10 +148,24 @@ static void clock_once(harness *h, const stc_tuner_hw_in *write)
         in.reg_addr = write->reg_addr;
         in.reg_wdata = write->reg_wdata;
     }
+    uint32_t vsm_before = h->model.q.vsm;
     tuner_dut_step(h->dut, &in);
     stc_tuner_hw_step(&h->model, &in);
     h->cycle++;
     compare_flops(h);
+    /* A window's energy, when the calculation ends, is FIXED_POINT.md's
+     * (stc_fixed_energy of the window counters; not in the fuzz, whose
+     * writes change the coefficient registers). */
+    const stc_tuner_hw_regs *q = &h->model.q;
+    if (!h->fuzz && vsm_before == STC_VSM_CALC && q->vsm == STC_VSM_CMP) {
+        stc_config config = stc_tuner_config_unpack(q->cand);
+        stc_fixed_counters counters = {(uint16_t)q->acc, (uint16_t)q->miss, (uint16_t)q->cyc,
+                                       (uint16_t)q->fph};
+        uint32_t want = stc_fixed_energy(&h->fixed, &config, &counters);
+        if (q->energy != want) {
+            mismatch(h, "energy against stc_fixed_energy", q->energy, want);
+        }
+    }
 }
 
 static void write_reg(harness *h, unsigned addr, uint32_t data)
@@ -171,8 +203,8 @@ static void begin(harness *h, const char *scenario, unsigned window, uint32_t se
     tuner_dut_reset(h->dut);
     uint16_t registers[STC_TUNER_MAX_COEFS];
     stc_tuner_coef_registers(&h->geometry, &h->fixed, registers);
-    stc_tuner_hw_build build = {h->geometry, STC_GEN_TUNER_SERIAL != 0,
-                                STC_GEN_TUNER_CONST_COEFS != 0, STC_GEN_WAY_PREDICTION != 0};
+    stc_tuner_hw_build build = {h->geometry, TUNER_MULT, TUNER_OPTIONS,
+                                STC_GEN_WAY_PREDICTION != 0};
     stc_tuner_hw_reset(&h->model, &build, registers);
     tuner_env_init(&h->env, &h->geometry, window, seed);
     compare_flops(h);
@@ -236,9 +268,10 @@ static void scenario_seed(harness *h)
     check_choice(h, "4K_2W_32B");
     /* by hand (ARCHITECTURE.md 16.4): 6 x (1 + 1 + 3M + 1) + (1 + 1 + 5M + 1) + 1 failed
      * proposal + 1 final; without way prediction the 4K_2W_32B_P candidate
-     * is not measured and the wp walk's proposal fails: 6 x (3 + 3M) + 2 + 1 */
-    unsigned want = STC_GEN_WAY_PREDICTION ? (STC_GEN_TUNER_SERIAL ? 391 : 46)
-                                           : (STC_GEN_TUNER_SERIAL ? 309 : 39);
+     * is not measured and the wp walk's proposal fails: 6 x (3 + 3M) + 2 + 1;
+     * M = 1 array, 16 serial, 8 radix 4, 4 radix 16 */
+    static const unsigned want_of[4][2] = {{39, 46}, {309, 391}, {165, 207}, {93, 115}};
+    unsigned want = want_of[TUNER_MULT][STC_GEN_WAY_PREDICTION != 0];
     if (h->model.q.compute != want && !h->failed) {
         fprintf(stderr, "tuner_lockstep: FAIL seed example: %u compute cycles, want %u\n",
                 h->model.q.compute, want);
@@ -347,6 +380,44 @@ static void scenario_triggers(harness *h)
     }
 }
 
+/* The phase trigger at its edges, both ways: after a search tuned on 40
+ * misses a window, windows exactly THRESHOLD = 5 away (45, 35) must not
+ * start a search, windows 6 away (46, then after the new search 34) must. */
+static void scenario_phase_edges(harness *h)
+{
+    const unsigned w = 100;
+    static const struct {
+        unsigned misses;
+        bool trigger;
+    } steps[] = {{45, false}, {35, false}, {46, true}, {34, true}};
+    begin(h, "phase edges", w, 23);
+    h->env.max_delay = 2;
+    write_reg(h, STC_TREG_THRESHOLD, 5);
+    write_reg(h, STC_TREG_CTRL, 2); /* phase trigger on, no start */
+    set_all(h, w, 40, 900, 50);
+    run_search(h, 200000);
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0] && !h->failed; i++) {
+        /* the tuned window (40 misses) first, then three windows of the step */
+        for (unsigned n = 0; n < 2000 && !h->failed && !h->model.q.have_ref; n++) {
+            clock_once(h, NULL);
+        }
+        set_all(h, w, steps[i].misses, 900, 50);
+        unsigned searches = h->model.q.searches;
+        for (unsigned n = 0; n < 3000 && !h->failed && h->model.q.searches == searches; n++) {
+            clock_once(h, NULL);
+        }
+        if ((h->model.q.searches != searches) != steps[i].trigger && !h->failed) {
+            fprintf(stderr, "tuner_lockstep: FAIL phase edges: %u misses against 40 %s\n",
+                    steps[i].misses, steps[i].trigger ? "did not trigger" : "triggered");
+            h->failed = true;
+        }
+        if (steps[i].trigger) {
+            set_all(h, w, 40, 900, 50);
+            run_search(h, 200000);
+        }
+    }
+}
+
 /* Random events and random register writes (any address, any data, start
  * included) at random times, across searches and monitoring. */
 static void scenario_fuzz(harness *h, uint32_t seed)
@@ -406,6 +477,7 @@ int tuner_lockstep_main(tuner_dut *dut, int argc, char **argv)
     }
     if (!h.failed) scenario_saturate(&h);
     if (!h.failed) scenario_triggers(&h);
+    if (!h.failed) scenario_phase_edges(&h);
     if (!h.failed) scenario_fuzz(&h, 7);
     if (h.failed) {
         return 1;
