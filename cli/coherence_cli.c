@@ -56,8 +56,15 @@ static const char usage_text[] =
     "                           8K_2W_32B_P,2K_1W_16B), or all in its one name;\n"
     "                           coherent per physical line (docs/COHERENCE.md 11);\n"
     "                           not with --size, --ways, --line, --snoop-filter\n"
-    "  -g, --geometry LIST      with --stc-config: the caches' geometry, e.g.\n"
-    "                           banks=8,bank_bytes=1024 (as for stcsim)\n"
+    "      --stc-tune START     choose each core's stc configuration by oracle\n"
+    "                           coordinate descent on the system's energy from\n"
+    "                           START (names as for --stc-config, e.g. 8K_4W_32B),\n"
+    "                           and compare with START and with each core tuned\n"
+    "                           alone (docs/COHERENCE.md 11.8); not with\n"
+    "                           --stc-config\n"
+    "  -g, --geometry LIST      with --stc-config or --stc-tune: the caches'\n"
+    "                           geometry, e.g. banks=8,bank_bytes=1024 (as for\n"
+    "                           stcsim)\n"
     "      --json               machine-readable output\n"
     "  -h, --help               this text\n"
     "Exit status: 0 no violation, 1 bad trace, 2 bad usage, 3 violations found.\n";
@@ -222,13 +229,7 @@ static void print_energy_json(const stc_coh_system *system, const stc_coherence_
 {
     stc_coh_energy energy;
     energy_of(system, terms, filter_terms, c, &energy);
-    printf("{\"access\": %.6g, \"snoop\": %.6g, \"memory_read\": %.6g, \"c2c\": %.6g, "
-           "\"memory_write\": %.6g, \"bus\": %.6g, ",
-           energy.access_nj, energy.snoop_nj, energy.memory_read_nj, energy.c2c_nj,
-           energy.memory_write_nj, energy.bus_nj);
-    if (filter_terms)
-        printf("\"filter\": %.6g, ", energy.filter_nj);
-    printf("\"total\": %.6g}", energy.total_nj);
+    stc_coh_print_energy_json(&energy, filter_terms != NULL);
 }
 
 static void print_filter_counters_json(const stc_sf_counters *counters)
@@ -315,26 +316,40 @@ typedef struct {
     uint64_t seed;
     bool split_option_given; /* --schedule or --seed: only with --bus split */
     const char *stc_configs; /* --stc-config: stc caches (coherence_stc_cli.h), or NULL */
-    const char *geometry;    /* -g/--geometry: only with --stc-config */
+    const char *stc_tune;    /* --stc-tune: the descent's start (coherence_stc_cli.h), or NULL */
+    const char *geometry;    /* -g/--geometry: only with --stc-config or --stc-tune */
 } coh_options;
 
 /* --stc-config or -g/--geometry: kept as given; coherence_stc_cli.c reads
  * them once the geometry is known. Then the conventional cache's options
  * (still at their defaults) must not have been given. */
-static const char *const stc_options[] = {"--stc-config", "-g", "--geometry", NULL};
+static const char *const stc_options[] = {"--stc-config", "--stc-tune", "-g", "--geometry",
+                                          NULL};
+
+/* Where the value of an stc option goes. */
+static const char **stc_option_slot(coh_options *opts, const char *arg)
+{
+    if (!strcmp(arg, "--stc-config"))
+        return &opts->stc_configs;
+    return !strcmp(arg, "--stc-tune") ? &opts->stc_tune : &opts->geometry;
+}
 
 static int check_stc_options(const coh_options *opts)
 {
     const stc_coh_config *config = &opts->config;
-    if (!opts->stc_configs)
-        return opts->geometry ? usage_error("%s", "--geometry needs --stc-config")
+    if (opts->stc_configs && opts->stc_tune)
+        return usage_error("%s", "--stc-tune: not with --stc-config (it chooses the "
+                                 "configurations)");
+    const char *option = opts->stc_tune ? "--stc-tune" : "--stc-config";
+    if (!opts->stc_configs && !opts->stc_tune)
+        return opts->geometry ? usage_error("%s", "--geometry needs --stc-config or --stc-tune")
                               : STC_CLI_PARSED;
     if (opts->bus == STC_COH_BUS_SPLIT)
-        return usage_error("%s", "--stc-config: not on the split bus (--bus split)");
+        return usage_error("%s: not on the split bus (--bus split)", option);
     if (config->size_bytes != 8192 || config->ways != 4 || config->line_bytes != 32 ||
         config->snoop_filter.kind != STC_SF_NONE)
-        return usage_error("%s", "--stc-config: not with --size, --ways, --line or "
-                                 "--snoop-filter (the configurations give the caches)");
+        return usage_error("%s: not with --size, --ways, --line or --snoop-filter (the "
+                           "configurations give the caches)", option);
     return STC_CLI_PARSED;
 }
 
@@ -417,7 +432,7 @@ static int parse_options(int argc, char **argv, coh_options *opts)
         if (stc_cli_is_one_of(arg, stc_options)) {
             if (i + 1 >= argc)
                 return usage_error("%s needs a value", arg);
-            *(!strcmp(arg, "--stc-config") ? &opts->stc_configs : &opts->geometry) = argv[++i];
+            *stc_option_slot(opts, arg) = argv[++i];
             continue;
         }
         if (stc_cli_is_one_of(arg, valued)) {
@@ -490,10 +505,10 @@ int stc_coh_main(int argc, char **argv)
     if (opts.bus == STC_COH_BUS_SPLIT)
         return stc_coh_split_run(&opts.config, opts.schedule, opts.seed, opts.trace_path,
                                  opts.json);
-    if (opts.stc_configs)
+    if (opts.stc_configs || opts.stc_tune)
         return stc_coh_stc_run(&(stc_coh_stc_request){
             .program = program, .cores = opts.config.cores, .protocol = opts.config.protocol,
-            .stc_configs = opts.stc_configs, .geometry = opts.geometry,
+            .stc_configs = opts.stc_configs, .stc_tune = opts.stc_tune, .geometry = opts.geometry,
             .trace_path = opts.trace_path, .json = opts.json});
     char err[ERR_LEN];
     stc_coh_system *system = stc_coh_create(&opts.config, err, sizeof err);

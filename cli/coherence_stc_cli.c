@@ -3,12 +3,16 @@
  * is coherence_stc_cli.h; docs/COHERENCE.md section 11): every core's
  * D-cache an stc cache of the geometry in its own configuration, coherent
  * per physical line. Prints the coherence counters of section 9 and each
- * cache's own counters, per core and in total, and the checks' result.
- * The whole trace is read before anything is printed.
+ * cache's own counters, per core and in total, each core's energy priced
+ * by its configuration (docs/ENERGY.md 3.9.1), and the checks' result.
+ * With --stc-tune, the oracle coordinate descent of ref/coherent_tune.h
+ * and its comparison (docs/COHERENCE.md 11.8). The whole trace is read
+ * before anything is printed.
  */
 #include "coherence_stc_cli.h"
 
 #include "coherent_stc.h"
+#include "coherent_tune.h"
 #include "json.h"
 #include "mc_trace.h"
 #include "options.h"
@@ -28,32 +32,43 @@ static int usage_error(const char *program, const char *option, const char *what
     return STC_CLI_BAD_USAGE;
 }
 
-/* The configurations of --stc-config: one name for every core, or one per
- * core, comma-separated. */
-static int parse_configs(const stc_coh_stc_request *request, stc_cstc_config *config)
+/* The configurations of LIST (option --stc-config or --stc-tune): one
+ * name for every core, or one per core, comma-separated. */
+static int parse_configs(const stc_coh_stc_request *request, const char *option,
+                         const char *list_text, stc_cstc_config *config)
 {
     char list[ERR_LEN];
-    if (strlen(request->stc_configs) >= sizeof list)
-        return usage_error(request->program, "--stc-config", request->stc_configs,
-                           "too long");
-    strcpy(list, request->stc_configs);
+    if (strlen(list_text) >= sizeof list)
+        return usage_error(request->program, option, list_text, "too long");
+    strcpy(list, list_text);
     unsigned count = 0;
     char *save = NULL;
     for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
         char err[ERR_LEN];
         if (count == config->cores)
-            return usage_error(request->program, "--stc-config", request->stc_configs,
+            return usage_error(request->program, option, list_text,
                                "more names than cores (give one, or one per core)");
         if (stc_config_parse(&config->geometry, name, &config->configs[count], err, sizeof err))
-            return usage_error(request->program, "--stc-config", name, err);
+            return usage_error(request->program, option, name, err);
         count++;
     }
     if (count != 1 && count != config->cores)
-        return usage_error(request->program, "--stc-config", request->stc_configs,
+        return usage_error(request->program, option, list_text,
                            "fewer names than cores (give one, or one per core)");
     for (unsigned c = count; c < config->cores; c++)
         config->configs[c] = config->configs[0];
     return STC_CLI_PARSED;
+}
+
+/* The option that gave the configurations, and its text. */
+static const char *list_option(const stc_coh_stc_request *request)
+{
+    return request->stc_tune ? "--stc-tune" : "--stc-config";
+}
+
+static const char *list_text(const stc_coh_stc_request *request)
+{
+    return request->stc_tune ? request->stc_tune : request->stc_configs;
 }
 
 static int build_config(const stc_coh_stc_request *request, stc_cstc_config *config)
@@ -67,43 +82,31 @@ static int build_config(const stc_coh_stc_request *request, stc_cstc_config *con
     if (failed)
         return usage_error(request->program, "--geometry",
                            request->geometry ? request->geometry : "", err);
-    return parse_configs(request, config);
+    return parse_configs(request, list_option(request), list_text(request), config);
 }
 
-/* splitmix64: the value of the n-th store, as `stcsim coherence` gives it
- * without --stc-config, so the two runs store the same bytes. */
-static uint64_t store_value(uint64_t n)
-{
-    uint64_t z = n + 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+/* What is done with each record of the trace: 0, or -1 with why. */
+typedef int record_fn(void *context, const stc_mc_ref *ref, char *why, size_t why_len);
 
-static int run_trace(const stc_coh_stc_request *request, stc_cstc_system *system,
-                     stc_mc_trace *trace)
+/* Every record of the trace to visit, the size checked against the
+ * physical line first. Returns 0, or 1 after a FILE:LINE message. */
+static int read_records(const stc_coh_stc_request *request, stc_mc_trace *trace, uint32_t line,
+                        record_fn *visit, void *context)
 {
-    uint32_t line = stc_cstc_config_of(system)->geometry.line_bytes;
-    uint64_t stores = 0;
     stc_mc_ref ref;
     int got;
     while ((got = stc_mc_trace_next(trace, &ref)) > 0) {
-        if (ref.label == STC_MC_FETCH) {
-            stc_cstc_fetch(system, ref.core);
-            continue;
-        }
-        if (ref.size > line) {
+        char why[ERR_LEN];
+        if (ref.label != STC_MC_FETCH && ref.size > line) {
             stc_cli_message(request->program,
                             "%s:%" PRIu64 ": size %" PRIu32
                             " larger than the physical line (%" PRIu32 " bytes)",
                             stc_mc_trace_name(trace), stc_mc_trace_line(trace), ref.size, line);
             return 1;
         }
-        stc_coh_op op = ref.label == STC_MC_WRITE ? STC_COH_OP_STORE : STC_COH_OP_LOAD;
-        uint64_t value = op == STC_COH_OP_STORE ? store_value(stores++) : 0;
-        if (stc_cstc_access(system, ref.core, op, ref.addr, ref.size, value, NULL) != 0) {
+        if (visit(context, &ref, why, sizeof why) != 0) {
             stc_cli_message(request->program, "%s:%" PRIu64 ": %s", stc_mc_trace_name(trace),
-                            stc_mc_trace_line(trace), stc_cstc_error(system));
+                            stc_mc_trace_line(trace), why);
             return 1;
         }
     }
@@ -111,6 +114,45 @@ static int run_trace(const stc_coh_stc_request *request, stc_cstc_system *system
         stc_cli_message(request->program, "%s", stc_mc_trace_error(trace));
         return 1;
     }
+    return 0;
+}
+
+/* A run: the record into the system. */
+typedef struct {
+    stc_cstc_system *system;
+    uint64_t stores;
+} run_context;
+
+static int apply_record(void *context, const stc_mc_ref *ref, char *why, size_t why_len)
+{
+    run_context *run = context;
+    if (stc_cstc_apply(run->system, ref, &run->stores) == 0)
+        return 0;
+    snprintf(why, why_len, "%s", stc_cstc_error(run->system));
+    return -1;
+}
+
+/* The tuner's trace: every record kept (it is run once per candidate). */
+typedef struct {
+    stc_mc_ref *refs;
+    size_t count;
+    size_t capacity;
+} ref_list;
+
+static int keep_record(void *context, const stc_mc_ref *ref, char *why, size_t why_len)
+{
+    ref_list *list = context;
+    if (list->count == list->capacity) {
+        size_t capacity = list->capacity ? 2 * list->capacity : 4096;
+        stc_mc_ref *grown = realloc(list->refs, capacity * sizeof *grown);
+        if (!grown) {
+            snprintf(why, why_len, "out of memory keeping the trace");
+            return -1;
+        }
+        list->refs = grown;
+        list->capacity = capacity;
+    }
+    list->refs[list->count++] = *ref;
     return 0;
 }
 
@@ -143,13 +185,95 @@ static stc_cstc_counters counters_of(const stc_cstc_system *system, unsigned c)
     return counters;
 }
 
-static void print_text(const stc_cstc_system *system, const char *trace_name)
+/* The energy model of the run's geometry; priced false, with why, for a
+ * geometry beyond the default model (the counters are printed anyway). */
+typedef struct {
+    stc_cstc_energy_model model;
+    bool priced;
+    char why[ERR_LEN];
+} run_energy;
+
+static void energy_model_of(const stc_geometry *geometry, run_energy *energy)
+{
+    energy->priced = stc_cstc_energy_model_default(geometry, &energy->model, energy->why,
+                                                   sizeof energy->why) == 0;
+}
+
+/* Core c's energy, or the total (the cores' sum) for c == cores. */
+static stc_coh_energy energy_of(const stc_cstc_system *system, const stc_cstc_energy_model *model,
+                                unsigned c)
 {
     const stc_cstc_config *config = stc_cstc_config_of(system);
-    printf("stcsim coherence: %s: %u cores, %s, stc caches (%u banks x %u B, %u B physical "
+    stc_coh_energy energy = {0};
+    for (unsigned core = 0; core < config->cores; core++) {
+        if (c < config->cores && core != c)
+            continue;
+        stc_cstc_counters counters;
+        stc_cstc_core_counters(system, core, &counters);
+        stc_coh_energy part;
+        stc_cstc_energy_of(model, stc_cache_config(stc_cstc_cache(system, core)), &counters,
+                           &part);
+        stc_coh_energy_add(&energy, &part);
+    }
+    return energy;
+}
+
+enum { ENERGY_PARTS = 7 };
+static const char *const energy_part_names[ENERGY_PARTS] = {
+    "access_nj", "snoop_nj", "memory_read_nj", "c2c_nj", "memory_write_nj", "bus_nj", "total_nj"};
+
+static double energy_part(const stc_coh_energy *energy, unsigned part)
+{
+    const double values[ENERGY_PARTS] = {energy->access_nj,      energy->snoop_nj,
+                                         energy->memory_read_nj, energy->c2c_nj,
+                                         energy->memory_write_nj, energy->bus_nj,
+                                         energy->total_nj};
+    return values[part];
+}
+
+static void print_energy_text(const stc_cstc_system *system, const run_energy *energy)
+{
+    if (!energy->priced) {
+        printf("energy: not priced (%s)\n", energy->why);
+        return;
+    }
+    unsigned cores = stc_cstc_config_of(system)->cores;
+    for (unsigned part = 0; part < ENERGY_PARTS; part++) {
+        printf("%-24s", energy_part_names[part]);
+        for (unsigned c = 0; c <= cores; c++) {
+            stc_coh_energy e = energy_of(system, &energy->model, c);
+            printf(" %13.1f", energy_part(&e, part));
+        }
+        printf("\n");
+    }
+}
+
+static void print_violations_text(const stc_cstc_system *system)
+{
+    printf("violations: %" PRIu64, stc_cstc_violation_count(system));
+    for (int k = 0; k < STC_COH_VIOL_KIND_COUNT; k++)
+        printf("%s%s %" PRIu64, k ? ", " : " (",
+               stc_coh_violation_kind_name((stc_coh_violation_kind)k),
+               stc_cstc_violation_kind_count(system, (stc_coh_violation_kind)k));
+    printf(")\n");
+    for (unsigned i = 0; stc_cstc_violation_at(system, i); i++)
+        printf("  %s\n", stc_cstc_violation_at(system, i)->text);
+}
+
+static void print_header_text(const char *what, const stc_cstc_config *config,
+                              const char *trace_name)
+{
+    printf("stcsim coherence%s: %s: %u cores, %s, stc caches (%u banks x %u B, %u B physical "
            "lines = the coherence unit), atomic bus\n",
-           trace_name, config->cores, stc_coh_protocol_name(config->protocol),
+           what, trace_name, config->cores, stc_coh_protocol_name(config->protocol),
            config->geometry.banks, config->geometry.bank_bytes, config->geometry.line_bytes);
+}
+
+static void print_text(const stc_cstc_system *system, const run_energy *energy,
+                       const char *trace_name)
+{
+    const stc_cstc_config *config = stc_cstc_config_of(system);
+    print_header_text("", config, trace_name);
     printf("%-24s", "configuration");
     for (unsigned c = 0; c < config->cores; c++) {
         char name[STC_CONFIG_NAME_MAX];
@@ -169,14 +293,8 @@ static void print_text(const stc_cstc_system *system, const char *trace_name)
         }
         printf("\n");
     }
-    printf("violations: %" PRIu64, stc_cstc_violation_count(system));
-    for (int k = 0; k < STC_COH_VIOL_KIND_COUNT; k++)
-        printf("%s%s %" PRIu64, k ? ", " : " (",
-               stc_coh_violation_kind_name((stc_coh_violation_kind)k),
-               stc_cstc_violation_kind_count(system, (stc_coh_violation_kind)k));
-    printf(")\n");
-    for (unsigned i = 0; stc_cstc_violation_at(system, i); i++)
-        printf("  %s\n", stc_cstc_violation_at(system, i)->text);
+    print_energy_text(system, energy);
+    print_violations_text(system);
 }
 
 static void print_counters_json(const stc_cstc_counters *counters)
@@ -187,23 +305,90 @@ static void print_counters_json(const stc_cstc_counters *counters)
     printf("}");
 }
 
-static void print_json(const stc_cstc_system *system, const char *trace_name)
+void stc_coh_print_energy_json(const stc_coh_energy *energy, bool with_filter)
 {
-    const stc_cstc_config *config = stc_cstc_config_of(system);
+    printf("{\"access\": %.6g, \"snoop\": %.6g, \"memory_read\": %.6g, \"c2c\": %.6g, "
+           "\"memory_write\": %.6g, \"bus\": %.6g, ",
+           energy->access_nj, energy->snoop_nj, energy->memory_read_nj, energy->c2c_nj,
+           energy->memory_write_nj, energy->bus_nj);
+    if (with_filter)
+        printf("\"filter\": %.6g, ", energy->filter_nj);
+    printf("\"total\": %.6g}", energy->total_nj);
+}
+
+/* The price of each event for a core in config. */
+static void print_terms_json(const stc_cstc_energy_model *model, const stc_config *config)
+{
+    stc_coherence_energy terms;
+    stc_cstc_energy_terms(model, config, &terms);
+    unsigned k = stc_log2(config->banks_on);
+    printf("{\"access\": %.6g, \"first_probe\": %.6g, \"second_probe_stall\": %.6g, "
+           "\"snoop_lookup\": %.6g, \"memory_read\": %.6g, \"c2c\": %.6g, "
+           "\"memory_write\": %.6g, \"bus_address\": %.6g}",
+           terms.access_nj, model->table.hit_nj[k][0],
+           config->way_predict ? model->table.stall_nj_per_cycle : 0.0, terms.snoop_lookup_nj,
+           terms.memory_read_nj, terms.c2c_nj, terms.memory_write_nj, terms.bus_address_nj);
+}
+
+static void print_energy_json(const stc_cstc_system *system, const run_energy *energy)
+{
+    if (!energy->priced) {
+        printf(",\n \"energy_terms_nj\": null, \"energy_nj\": null, \"energy_note\": ");
+        stc_json_print_string(energy->why);
+        return;
+    }
+    unsigned cores = stc_cstc_config_of(system)->cores;
+    printf(",\n \"energy_terms_nj\": [");
+    for (unsigned c = 0; c < cores; c++) {
+        printf("%s\n  ", c ? "," : "");
+        print_terms_json(&energy->model, stc_cache_config(stc_cstc_cache(system, c)));
+    }
+    printf("],\n \"energy_nj\": {\"per_core\": [");
+    for (unsigned c = 0; c < cores; c++) {
+        printf("%s\n  ", c ? "," : "");
+        stc_coh_energy e = energy_of(system, &energy->model, c);
+        stc_coh_print_energy_json(&e, false);
+    }
+    printf("],\n  \"total\": ");
+    stc_coh_energy total = energy_of(system, &energy->model, cores);
+    stc_coh_print_energy_json(&total, false);
+    printf("}");
+}
+
+static void print_geometry_json(const stc_cstc_config *config, const char *trace_name)
+{
     const stc_geometry *geometry = &config->geometry;
     printf("{\"trace\": ");
     stc_json_print_string(trace_name);
     printf(", \"protocol\": \"%s\", \"cores\": %u, \"bus\": \"atomic\", \"geometry\": "
-           "{\"banks\": %u, \"bank_bytes\": %u, \"line_bytes\": %u, \"addr_bits\": %u},\n "
-           "\"stc_configs\": [",
+           "{\"banks\": %u, \"bank_bytes\": %u, \"line_bytes\": %u, \"addr_bits\": %u}",
            stc_coh_protocol_name(config->protocol), config->cores, geometry->banks,
            geometry->bank_bytes, geometry->line_bytes, geometry->addr_bits);
-    for (unsigned c = 0; c < config->cores; c++) {
+}
+
+static void print_config_names_json(const stc_geometry *geometry, const stc_config *configs,
+                                    unsigned cores)
+{
+    printf("[");
+    for (unsigned c = 0; c < cores; c++) {
         char name[STC_CONFIG_NAME_MAX];
-        stc_config_name(geometry, stc_cache_config(stc_cstc_cache(system, c)), name, sizeof name);
+        stc_config_name(geometry, &configs[c], name, sizeof name);
         printf("%s\"%s\"", c ? ", " : "", name);
     }
-    printf("],\n \"per_core\": [");
+    printf("]");
+}
+
+static void print_json(const stc_cstc_system *system, const run_energy *energy,
+                       const char *trace_name)
+{
+    const stc_cstc_config *config = stc_cstc_config_of(system);
+    print_geometry_json(config, trace_name);
+    printf(",\n \"stc_configs\": ");
+    stc_config configs[STC_COH_MAX_CORES];
+    for (unsigned c = 0; c < config->cores; c++)
+        configs[c] = *stc_cache_config(stc_cstc_cache(system, c));
+    print_config_names_json(&config->geometry, configs, config->cores);
+    printf(",\n \"per_core\": [");
     for (unsigned c = 0; c < config->cores; c++) {
         printf("%s\n  ", c ? "," : "");
         stc_cstc_counters counters = counters_of(system, c);
@@ -212,6 +397,7 @@ static void print_json(const stc_cstc_system *system, const char *trace_name)
     printf("],\n \"total\": ");
     stc_cstc_counters total = counters_of(system, config->cores);
     print_counters_json(&total);
+    print_energy_json(system, energy);
     printf(",\n \"violations\": {\"count\": %" PRIu64, stc_cstc_violation_count(system));
     for (int k = 0; k < STC_COH_VIOL_KIND_COUNT; k++)
         printf(", \"%s\": %" PRIu64, stc_coh_violation_kind_name((stc_coh_violation_kind)k),
@@ -224,6 +410,152 @@ static void print_json(const stc_cstc_system *system, const char *trace_name)
     printf("]}}\n");
 }
 
+/* ------------------------------------------------------------ one run */
+
+static int run_once(const stc_coh_stc_request *request, stc_cstc_system *system,
+                    const run_energy *energy, stc_mc_trace *trace)
+{
+    run_context run = {.system = system};
+    uint32_t line = stc_cstc_config_of(system)->geometry.line_bytes;
+    int status = read_records(request, trace, line, apply_record, &run);
+    if (status != 0)
+        return status;
+    if (request->json)
+        print_json(system, energy, stc_mc_trace_name(trace));
+    else
+        print_text(system, energy, stc_mc_trace_name(trace));
+    return stc_cstc_violation_count(system) > 0 ? 3 : 0;
+}
+
+/* ------------------------------------------------------------ the tuner */
+
+/* The three assignments --stc-tune reports. */
+typedef struct {
+    stc_ctune_assignment start;    /* the descent's start (the conventional cache) */
+    stc_ctune_assignment alone;    /* each core's single-cache choice, run coherent */
+    stc_ctune_assignment coherent; /* the descent's local optimum */
+    double single_nj[STC_COH_MAX_CORES]; /* the alone choices' single-cache energies */
+    unsigned rounds;
+    unsigned runs;
+} tune_report;
+
+static int tune(const stc_ctune_problem *problem, const stc_config *start, tune_report *report,
+                char *err, size_t err_len)
+{
+    stc_config alone[STC_COH_MAX_CORES];
+    if (stc_ctune_alone(problem, alone, report->single_nj, err, err_len) != 0 ||
+        stc_ctune_evaluate(problem, start, &report->start, err, err_len) != 0 ||
+        stc_ctune_evaluate(problem, alone, &report->alone, err, err_len) != 0)
+        return -1;
+    return stc_ctune_descend(problem, start, &report->coherent, &report->rounds, &report->runs,
+                             err, err_len);
+}
+
+static double percent_against(double value, double base)
+{
+    return base > 0.0 ? 100.0 * (value - base) / base : 0.0;
+}
+
+static void print_assignment_text(const stc_geometry *geometry, unsigned cores, const char *label,
+                                  const stc_ctune_assignment *assignment, double start_nj)
+{
+    printf("%-24s", label);
+    for (unsigned c = 0; c < cores; c++) {
+        char name[STC_CONFIG_NAME_MAX];
+        stc_config_name(geometry, &assignment->configs[c], name, sizeof name);
+        printf(" %13s", name);
+    }
+    printf("\n%-24s", "  energy_nj");
+    for (unsigned c = 0; c < cores; c++)
+        printf(" %13.1f", assignment->per_core[c].total_nj);
+    printf(" %13.1f %+7.2f %%  (%" PRIu64 " violations)\n", assignment->total.total_nj,
+           percent_against(assignment->total.total_nj, start_nj), assignment->violations);
+}
+
+static void print_tune_text(const stc_cstc_config *config, const tune_report *report,
+                            const char *trace_name)
+{
+    print_header_text(" --stc-tune", config, trace_name);
+    printf("oracle coordinate descent on the system's energy, whole trace: %u rounds, %u runs\n",
+           report->rounds, report->runs);
+    printf("%-24s", "assignment");
+    for (unsigned c = 0; c < config->cores; c++)
+        printf(" %12s%u", "core", c);
+    printf(" %13s %9s\n", "total", "vs start");
+    double start_nj = report->start.total.total_nj;
+    print_assignment_text(&config->geometry, config->cores, "start", &report->start, start_nj);
+    print_assignment_text(&config->geometry, config->cores, "alone", &report->alone, start_nj);
+    printf("%-24s", "  single_cache_nj");
+    for (unsigned c = 0; c < config->cores; c++)
+        printf(" %13.1f", report->single_nj[c]);
+    printf("\n");
+    print_assignment_text(&config->geometry, config->cores, "coherent", &report->coherent,
+                          start_nj);
+}
+
+static void print_assignment_json(const stc_geometry *geometry, unsigned cores,
+                                  const stc_ctune_assignment *assignment)
+{
+    printf("{\"configs\": ");
+    print_config_names_json(geometry, assignment->configs, cores);
+    printf(",\n   \"energy_nj\": {\"per_core\": [");
+    for (unsigned c = 0; c < cores; c++) {
+        printf("%s\n    ", c ? "," : "");
+        stc_coh_print_energy_json(&assignment->per_core[c], false);
+    }
+    printf("],\n    \"total\": ");
+    stc_coh_print_energy_json(&assignment->total, false);
+    printf("}, \"violations\": %" PRIu64 "}", assignment->violations);
+}
+
+static void print_tune_json(const stc_cstc_config *config, const tune_report *report,
+                            const char *trace_name)
+{
+    print_geometry_json(config, trace_name);
+    printf(",\n \"tune\": {\"search\": \"coordinate descent\", \"rounds\": %u, \"runs\": %u},",
+           report->rounds, report->runs);
+    printf("\n \"start\": ");
+    print_assignment_json(&config->geometry, config->cores, &report->start);
+    printf(",\n \"alone\": ");
+    print_assignment_json(&config->geometry, config->cores, &report->alone);
+    printf(",\n \"alone_single_cache_nj\": [");
+    for (unsigned c = 0; c < config->cores; c++)
+        printf("%s%.6g", c ? ", " : "", report->single_nj[c]);
+    printf("],\n \"coherent\": ");
+    print_assignment_json(&config->geometry, config->cores, &report->coherent);
+    printf("}\n");
+}
+
+static bool any_violation(const tune_report *report)
+{
+    return report->start.violations + report->alone.violations + report->coherent.violations > 0;
+}
+
+static int run_tune(const stc_coh_stc_request *request, const stc_cstc_config *config,
+                    const run_energy *energy, stc_mc_trace *trace)
+{
+    ref_list list = {0};
+    int status = read_records(request, trace, config->geometry.line_bytes, keep_record, &list);
+    if (status == 0) {
+        stc_ctune_problem problem = {.system = *config, .energy = &energy->model,
+                                     .refs = list.refs, .ref_count = list.count};
+        tune_report report;
+        char err[ERR_LEN];
+        if (tune(&problem, config->configs, &report, err, sizeof err) != 0) {
+            stc_cli_message(request->program, "%s: %s", stc_mc_trace_name(trace), err);
+            status = 1;
+        } else {
+            if (request->json)
+                print_tune_json(config, &report, stc_mc_trace_name(trace));
+            else
+                print_tune_text(config, &report, stc_mc_trace_name(trace));
+            status = any_violation(&report) ? 3 : 0;
+        }
+    }
+    free(list.refs);
+    return status;
+}
+
 int stc_coh_stc_run(const stc_coh_stc_request *request)
 {
     stc_cstc_config config;
@@ -231,24 +563,26 @@ int stc_coh_stc_run(const stc_coh_stc_request *request)
     if (status != STC_CLI_PARSED)
         return status;
     char err[ERR_LEN];
+    /* Bad configurations and an unpriced tuning are usage errors, found
+     * before the trace is opened. */
     stc_cstc_system *system = stc_cstc_create(&config, err, sizeof err);
     if (!system)
-        return usage_error(request->program, "--stc-config", request->stc_configs, err);
+        return usage_error(request->program, list_option(request), list_text(request), err);
+    run_energy energy;
+    energy_model_of(&config.geometry, &energy);
+    if (request->stc_tune && !energy.priced) {
+        stc_cstc_destroy(system);
+        return usage_error(request->program, "--geometry",
+                           request->geometry ? request->geometry : "", energy.why);
+    }
     stc_mc_trace *trace = stc_mc_trace_open(request->trace_path, config.cores, err, sizeof err);
     if (!trace) {
         stc_cli_message(request->program, "%s", err);
         stc_cstc_destroy(system);
         return 1;
     }
-    status = run_trace(request, system, trace);
-    if (status == 0) {
-        if (request->json)
-            print_json(system, stc_mc_trace_name(trace));
-        else
-            print_text(system, stc_mc_trace_name(trace));
-        if (stc_cstc_violation_count(system) > 0)
-            status = 3;
-    }
+    status = request->stc_tune ? run_tune(request, &config, &energy, trace)
+                               : run_once(request, system, &energy, trace);
     stc_mc_trace_close(trace);
     stc_cstc_destroy(system);
     return status;

@@ -1,12 +1,18 @@
 /*
  * coherence_stc_cli.h - `stcsim coherence --stc-config LIST`: the
  * multi-core trace through N coherent configurable stc caches
- * (ref/coherent_stc.h, docs/COHERENCE.md section 11). cli/coherence_cli.c
- * reads the command line and hands such a run over here.
+ * (ref/coherent_stc.h, docs/COHERENCE.md section 11), with each core's
+ * energy priced by its configuration (ref/coherence_energy.h,
+ * docs/ENERGY.md 3.9.1); and `stcsim coherence --stc-tune START`: every
+ * core's configuration chosen by oracle coordinate descent on the
+ * system's energy (ref/coherent_tune.h, docs/COHERENCE.md 11.8).
+ * cli/coherence_cli.c reads the command line and hands such a run over
+ * here.
  */
 #ifndef STC_CLI_COHERENCE_STC_H
 #define STC_CLI_COHERENCE_STC_H
 
+#include "coherence_energy.h"
 #include "coherence_protocol.h"
 
 #include <stdbool.h>
@@ -16,14 +22,24 @@ typedef struct {
     unsigned cores;
     stc_coh_protocol protocol;
     const char *stc_configs;  /* --stc-config: configuration names, one, or one per core */
+    const char *stc_tune;     /* --stc-tune: the descent's start, names as --stc-config;
+                                 exactly one of stc_configs and stc_tune is set */
     const char *geometry;     /* -g/--geometry's assignments, or NULL for the default */
     const char *trace_path;
     bool json;
 } stc_coh_stc_request;
 
-/* Build the system, run the trace, print. Returns the exit status of
- * `stcsim coherence`: 0, 1 (trace), 2 (a bad --stc-config or --geometry,
- * after a message naming the option), 3 (violations found). */
+/* Build the system, run the trace (with --stc-tune: tune, then run the
+ * start, the single-cache choices and the tuned assignment), print.
+ * Returns the exit status of `stcsim coherence`: 0, 1 (trace), 2 (a bad
+ * --stc-config, --stc-tune or --geometry, after a message naming the
+ * option), 3 (violations found). */
 int stc_coh_stc_run(const stc_coh_stc_request *request);
+
+/* An energy breakdown as one JSON object {"access": .., "snoop": ..,
+ * "memory_read": .., "c2c": .., "memory_write": .., "bus": ..,
+ * ["filter": .., if with_filter] "total": ..} (%.6g), as every
+ * `stcsim coherence` run prints it. */
+void stc_coh_print_energy_json(const stc_coh_energy *energy, bool with_filter);
 
 #endif

@@ -43,3 +43,50 @@ void stc_coh_energy_add_filter(const stc_sf_energy_terms *terms, const stc_sf_co
     energy->filter_nj += filter_nj;
     energy->total_nj += filter_nj;
 }
+
+int stc_cstc_energy_model_default(const stc_geometry *geometry, stc_cstc_energy_model *model,
+                                  char *err, size_t err_len)
+{
+    if (stc_energy_default(geometry, &model->table, err, err_len) != 0 ||
+        stc_energy_tag_probe_default(geometry, &model->probe, err, err_len) != 0)
+        return -1;
+    /* The conventional cache of one bank per way, every bank powered, IS
+     * the geometry: its per-line terms are the geometry's. */
+    return stc_energy_coherence_default(geometry->banks * geometry->bank_bytes, geometry->banks,
+                                        geometry->line_bytes, geometry->addr_bits, &model->line,
+                                        err, err_len);
+}
+
+void stc_cstc_energy_terms(const stc_cstc_energy_model *model, const stc_config *config,
+                           stc_coherence_energy *terms)
+{
+    *terms = model->line;
+    terms->access_nj = model->table.hit_nj[stc_log2(config->banks_on)][stc_log2(config->ways)];
+    terms->snoop_lookup_nj = config->ways * model->probe.bank_tag_probe_nj +
+                             config->banks_on * model->probe.route_per_bank_nj;
+}
+
+void stc_cstc_energy_of(const stc_cstc_energy_model *model, const stc_config *config,
+                        const stc_cstc_counters *counters, stc_coh_energy *energy)
+{
+    stc_coherence_energy terms;
+    stc_cstc_energy_terms(model, config, &terms);
+    stc_coh_energy_of(&terms, &counters->coherence, energy);
+    /* The cache's own probe counters, as the single-cache model prices
+     * them: they tell first-probe hits apart, hits + misses do not. */
+    energy->access_nj = stc_energy_of(&model->table, config, &counters->cache).probe_nj;
+    energy->total_nj = energy->access_nj + energy->snoop_nj + energy->memory_read_nj +
+                       energy->c2c_nj + energy->memory_write_nj + energy->bus_nj;
+}
+
+void stc_coh_energy_add(stc_coh_energy *sum, const stc_coh_energy *part)
+{
+    sum->access_nj += part->access_nj;
+    sum->snoop_nj += part->snoop_nj;
+    sum->memory_read_nj += part->memory_read_nj;
+    sum->c2c_nj += part->c2c_nj;
+    sum->memory_write_nj += part->memory_write_nj;
+    sum->bus_nj += part->bus_nj;
+    sum->filter_nj += part->filter_nj;
+    sum->total_nj += part->total_nj;
+}

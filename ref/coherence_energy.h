@@ -20,6 +20,7 @@
 #define STC_COHERENCE_ENERGY_H
 
 #include "coherent.h"
+#include "coherent_stc.h"
 #include "energy.h"
 
 typedef struct {
@@ -59,5 +60,55 @@ int stc_coh_filter_terms(const stc_sf_config *filter, unsigned line_bytes, unsig
  * energy: filter_nj and total_nj. */
 void stc_coh_energy_add_filter(const stc_sf_energy_terms *terms, const stc_sf_counters *counters,
                                stc_coh_energy *energy);
+
+/* ---- Configurable caches (coherent_stc.h; docs/ENERGY.md 3.9.1) ------
+ *
+ * A core whose D-cache is an stc cache in configuration (k banks powered,
+ * a ways, L-byte logical lines, way prediction or not) pays, per core:
+ *   access    = the single-cache probe energy of its cache's own counters
+ *               (stc_energy_of's probe_nj under the default table of the
+ *               geometry): accesses x hit(k, a), or with way prediction
+ *               first_probe_hits x hit(k, 1) + the rest x (hit(k, a) + stall);
+ *   snoop     = snoop_lookups x (a x bank_tag_probe + k x route_per_bank):
+ *               a snoop reads the tags of the a candidate banks of the
+ *               snooped line's row, with or without way prediction;
+ *   memory_read, c2c, memory_write, bus: per PHYSICAL line (the coherence
+ *               unit, every transaction one physical line), the terms of
+ *               stc_energy_coherence_default for the geometry (banks of
+ *               bank_bytes, line_bytes lines): the same for every
+ *               configuration.
+ * No leakage and no miss stall: the coherent model has no cycles. The one
+ * processor cycle priced is way prediction's second probe, as the
+ * single-cache model prices it, so that way prediction is not free here
+ * either. No reconfiguration is priced: the runs this prices start each
+ * core in its configuration and keep it. */
+typedef struct {
+    stc_energy_table table;       /* the geometry's default single-cache table */
+    stc_tag_probe_energy probe;   /* a snoop's per-bank tag probe and routing */
+    stc_coherence_energy line;    /* per physical line: memory_read, c2c, memory_write,
+                                     bus_address (its access_nj, snoop_lookup_nj: those of
+                                     every bank powered, every bank a way) */
+} stc_cstc_energy_model;
+
+/* The default 0.18 um model for geometry (which must have passed
+ * stc_geometry_init). Returns -1 with a message for a geometry the model
+ * does not price (stc_energy_default's limits). */
+int stc_cstc_energy_model_default(const stc_geometry *geometry, stc_cstc_energy_model *model,
+                                  char *err, size_t err_len);
+
+/* The price of each event for a core in config (a legal configuration of
+ * the model's geometry): access_nj = hit(k, a) (a probe without way
+ * prediction, or one that read all a), snoop_lookup_nj = a x tag probe +
+ * k x routing, the rest the model's per-line terms. */
+void stc_cstc_energy_terms(const stc_cstc_energy_model *model, const stc_config *config,
+                           stc_coherence_energy *terms);
+
+/* The energy of one core's counters, the core in config; filter_nj 0. */
+void stc_cstc_energy_of(const stc_cstc_energy_model *model, const stc_config *config,
+                        const stc_cstc_counters *counters, stc_coh_energy *energy);
+
+/* Add part into sum, field by field (cores in different configurations
+ * are priced apart, then added). */
+void stc_coh_energy_add(stc_coh_energy *sum, const stc_coh_energy *part);
 
 #endif

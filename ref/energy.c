@@ -287,6 +287,22 @@ int stc_energy_coherence_default(unsigned size_bytes, unsigned ways, unsigned li
     return 0;
 }
 
+int stc_energy_tag_probe_default(const stc_geometry *geometry, stc_tag_probe_energy *probe,
+                                 char *err, size_t err_len)
+{
+    /* stc_energy_default's checks: the same geometries are priced. */
+    stc_energy_table table;
+    if (stc_energy_default(geometry, &table, err, err_len) != 0)
+        return -1;
+    model m;
+    model_of(&table.geometry, &m);
+    /* The sum as stc_energy_coherence_default forms it, so the two agree to
+     * the bit where the geometries are the same. */
+    probe->bank_tag_probe_nj = m.tag_row_nj + m.tag_compare_nj;
+    probe->route_per_bank_nj = m.route_per_bank_nj;
+    return 0;
+}
+
 /* ------------------------------------------------------------------------
  * Entry names and the list of entries a geometry needs.
  * ------------------------------------------------------------------------ */

@@ -138,6 +138,20 @@ int stc_energy_coherence_default(unsigned size_bytes, unsigned ways, unsigned li
                                  unsigned addr_bits, stc_coherence_energy *terms, char *err,
                                  size_t err_len);
 
+/* A snoop's tag probe in a configurable cache (docs/ENERGY.md 3.9.1), by
+ * the default model for geometry: one bank's tag row read and compared
+ * with the snooped address (no data columns, no word out), and the
+ * address routing across one powered bank. A configuration of k banks
+ * powered and a ways pays a x bank_tag_probe_nj + k x route_per_bank_nj
+ * per snoop lookup. Returns -1 with a message as stc_energy_default. */
+typedef struct {
+    double bank_tag_probe_nj;
+    double route_per_bank_nj;
+} stc_tag_probe_energy;
+
+int stc_energy_tag_probe_default(const stc_geometry *geometry, stc_tag_probe_energy *probe,
+                                 char *err, size_t err_len);
+
 /* Add b into a, field by field. */
 void stc_energy_add(stc_energy *sum, const stc_energy *part);
 

@@ -320,7 +320,7 @@ expect_error stc-more     2 "more names than cores"           -- --cores 2 --stc
 expect_error stc-fewer    2 "fewer names than cores"          -- --cores 3 --stc-config 8K_4W_16B,4K_2W_32B "$work/tiny.txt"
 expect_error stc-value    2 "--stc-config needs a value"      -- --stc-config
 expect_error stc-geometry 2 "--geometry 'banks=3'"            -- --stc-config 8K_4W_16B -g banks=3 "$work/tiny.txt"
-expect_error stc-geo-only 2 "--geometry needs --stc-config"   -- --geometry banks=8 "$work/tiny.txt"
+expect_error stc-geo-only 2 "--geometry needs --stc-config or --stc-tune" -- --geometry banks=8 "$work/tiny.txt"
 expect_error stc-size     2 "--stc-config: not with --size"   -- --stc-config 8K_4W_16B --line 16 "$work/tiny.txt"
 expect_error stc-split    2 "--stc-config: not on the split bus" -- --stc-config 8K_4W_16B --bus split "$work/tiny.txt"
 expect_error stc-config-geo 2 "--stc-config '8K_4W_16B'"      -- --stc-config 8K_4W_16B -g banks=2 "$work/tiny.txt"
@@ -369,6 +369,89 @@ if command -v jq >/dev/null &&
     passed=$((passed + 1))
 else
     echo "FAIL stc json"; cat "$work/stc.json"; failed=$((failed + 1))
+fi
+
+# Energy of stc runs (docs/ENERGY.md 3.9.1), the stc64 trace on core 0 in
+# 8K_4W_64B and core 1 in 2K_1W_16B, worked out by hand. Core 0: 2
+# accesses x hit(8K, 4W) 0.2826; 1 snoop (core 1's BusRdX) x (4 tag probes
+# 11.714 pJ + 4 banks' routing 3.463 pJ = 0.06071); 4 memory reads (its
+# 64 B miss: 4 physical lines) x 23.4733; 1 block from core 1 (0.42086);
+# 5 BusRd address phases x 0.046656. Core 1: 1 access x hit(2K, 1W)
+# 0.07065; 5 snoops x (1 tag probe + 1 bank's routing = 0.015177); 1
+# memory read; 1 memory write (its M copy flushed, 23.3988); 1 address
+# phase. Total 142.239 nJ.
+if command -v jq >/dev/null &&
+    "$STCSIM" coherence --cores 2 --stc-config 8K_4W_64B,2K_1W_16B --json "$work/stc64.txt" >"$work/stc.json" &&
+    jq -e 'def near(a; b): ((a - b) | fabs) < 1e-4;
+           .energy_nj.per_core[0] as $c0 | .energy_nj.per_core[1] as $c1 | .energy_nj.total as $t |
+           near($c0.access; 2 * 0.2826) and near($c0.snoop; 0.0607095) and
+           near($c0.memory_read; 4 * 23.4733) and near($c0.c2c; 0.420861) and
+           $c0.memory_write == 0 and near($c0.bus; 5 * 0.046656) and
+           near($c1.access; 0.07065) and near($c1.snoop; 5 * 0.0151774) and
+           near($c1.memory_read; 23.4733) and $c1.c2c == 0 and
+           near($c1.memory_write; 23.3988) and near($c1.bus; 0.046656) and
+           near($t.total; 142.239) and (($t.total - $c0.total - $c1.total) | fabs) < 1e-3 and
+           .energy_terms_nj[0].snoop_lookup > .energy_terms_nj[1].snoop_lookup and
+           .energy_terms_nj[0].first_probe == 0.08104' "$work/stc.json" >/dev/null &&
+    "$STCSIM" coherence --cores 2 --stc-config 8K_4W_64B,2K_1W_16B "$work/stc64.txt" >"$work/stc-energy.out" &&
+    [ "$(awk '$1 == "total_nj" { print $NF }' "$work/stc-energy.out")" = 142.2 ] &&
+    [ "$(awk '$1 == "snoop_nj" { print $2 }' "$work/stc-energy.out")" = 0.1 ]; then
+    passed=$((passed + 1))
+else
+    echo "FAIL stc energy: not the hand-worked parts"; sed -n '/energy_terms/,$p' "$work/stc.json"
+    failed=$((failed + 1))
+fi
+# With way prediction the first-probe hits cost hit(k, 1), the rest
+# hit(k, a) + the stall cycle (0.25): c0 reads 0x100 twice in
+# 8K_4W_16B_P: a miss (0.2826 + 0.25), then a first-probe hit (0.08104).
+printf '0 0 100\n0 0 100\n' >"$work/stc-wp.txt"
+if command -v jq >/dev/null &&
+    "$STCSIM" coherence --cores 1 --stc-config 8K_4W_16B_P --json "$work/stc-wp.txt" >"$work/wp.json" &&
+    jq -e '((.energy_nj.total.access - (0.2826 + 0.25 + 0.08104)) | fabs) < 1e-9
+           and .energy_nj.total.snoop == 0' "$work/wp.json" >/dev/null; then
+    passed=$((passed + 1))
+else
+    echo "FAIL stc energy, way prediction"; sed -n '/energy_nj/,$p' "$work/wp.json"; failed=$((failed + 1))
+fi
+# A geometry beyond the default model: counters printed, energy unpriced.
+if "$STCSIM" coherence --stc-config 128K_4W_32B -g bank_bytes=32768 "$work/tiny.txt" >"$work/unpriced.out" &&
+    grep -q '^energy: not priced (energy model: a bank of 2048 rows' "$work/unpriced.out" &&
+    "$STCSIM" coherence --stc-config 128K_4W_32B -g bank_bytes=32768 --json "$work/tiny.txt" |
+        grep -q '"energy_nj": null, "energy_note": '; then
+    passed=$((passed + 1))
+else
+    echo "FAIL stc energy unpriced"; tail -3 "$work/unpriced.out"; failed=$((failed + 1))
+fi
+
+# --stc-tune (docs/COHERENCE.md 11.8): bad values exit 2 naming the option.
+expect_error tune-name    2 "--stc-tune '8K_4W_17B'"          -- --stc-tune 8K_4W_17B "$work/tiny.txt"
+expect_error tune-value   2 "--stc-tune needs a value"        -- --stc-tune
+expect_error tune-more    2 "more names than cores"           -- --cores 2 --stc-tune 8K_4W_16B,4K_2W_32B,2K_1W_16B "$work/tiny.txt"
+expect_error tune-both    2 "--stc-tune: not with --stc-config" -- --stc-tune 8K_4W_32B --stc-config 8K_4W_32B "$work/tiny.txt"
+expect_error tune-size    2 "--stc-tune: not with --size"     -- --stc-tune 8K_4W_32B --ways 2 "$work/tiny.txt"
+expect_error tune-split   2 "--stc-tune: not on the split bus" -- --stc-tune 8K_4W_32B --bus split "$work/tiny.txt"
+expect_error tune-geo     2 "--stc-tune '8K_4W_32B'"          -- --stc-tune 8K_4W_32B -g banks=2 "$work/tiny.txt"
+expect_error tune-unpriced 2 "--geometry 'bank_bytes=32768': energy model" -- --stc-tune 128K_4W_32B -g bank_bytes=32768 "$work/tiny.txt"
+expect_error tune-wide    1 "stc-wide.txt:1: size 32 larger than the physical line" -- --stc-tune 8K_4W_32B "$work/stc-wide.txt"
+# Two cores each writing their own line 50 times: no sharing, so the
+# system's optimum and each core's single-cache choice agree (2K_1W_16B,
+# the cheapest probe and the cheapest single miss); the tuned assignment's
+# energy is what --stc-config prints for it; two runs print the same bytes.
+awk 'BEGIN { for (i = 0; i < 50; i++) printf "0 1 40 4\n1 1 8000 4\n" }' >"$work/own-lines.txt"
+if command -v jq >/dev/null &&
+    "$STCSIM" coherence --cores 2 --stc-tune 8K_4W_32B --json "$work/own-lines.txt" >"$work/tune.json" &&
+    "$STCSIM" coherence --cores 2 --stc-tune 8K_4W_32B --json "$work/own-lines.txt" | cmp -s - "$work/tune.json" &&
+    "$STCSIM" coherence --cores 2 --stc-config 2K_1W_16B --json "$work/own-lines.txt" >"$work/tuned-run.json" &&
+    jq -e --slurpfile run "$work/tuned-run.json" '
+           .coherent.configs == ["2K_1W_16B", "2K_1W_16B"] and .alone.configs == .coherent.configs
+           and .start.configs == ["8K_4W_32B", "8K_4W_32B"] and .tune.rounds == 2
+           and .coherent.energy_nj.total.total == $run[0].energy_nj.total.total
+           and .coherent.energy_nj.total.total < .start.energy_nj.total.total
+           and .coherent.violations == 0' "$work/tune.json" >/dev/null &&
+    "$STCSIM" coherence --cores 2 --stc-tune 8K_4W_32B "$work/own-lines.txt" | grep -q '^coherent  *2K_1W_16B  *2K_1W_16B$'; then
+    passed=$((passed + 1))
+else
+    echo "FAIL stc tune"; cat "$work/tune.json"; failed=$((failed + 1))
 fi
 
 echo "coherence-cli: $passed passed, $failed failed"

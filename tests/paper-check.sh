@@ -10,8 +10,13 @@
 #      against 8K_4W_32B) recomputed from a fresh `stcsim --json` run, and
 #      Figure 6's 8 KB point equal to the default-geometry sweep of the same
 #      program, and the coherence Figure 5.13's false sharing at 32-byte
-#      blocks recomputed from the same stcsim coherence runs made afresh.
-# STCSIM (default build/gcc/stcsim) is the simulator for step 3.
+#      blocks recomputed from the same stcsim coherence runs made afresh,
+#      and one point of the stc snoop figure (the first kernel, all cores
+#      in 2K_1W_16B: snoop lookups per 1000 references and their energy)
+#      from a fresh `stcsim coherence --stc-config` run.
+# STCSIM is the simulator for step 3 (default: the one the page's jobs ran,
+# jobs.tsv's first command, so `make B=DIR paper-check` checks DIR's page
+# with DIR's stcsim; else build/gcc/stcsim).
 # Exit 0 all good, 1 a check failed, 2 bad usage.
 set -euo pipefail
 
@@ -22,6 +27,7 @@ usage() {
 [ $# -eq 1 ] || usage
 dir=$1
 [ -d "$dir" ] || { echo "paper-check: no folder '$dir' (run make paper first)" >&2; usage; }
+STCSIM=${STCSIM:-$(awk -F'\t' 'NR == 1 { split($2, words, " "); print words[1] }' "$dir/jobs.tsv" 2>/dev/null || true)}
 STCSIM=${STCSIM:-build/gcc/stcsim}
 [ -x "$STCSIM" ] || { echo "paper-check: no stcsim at '$STCSIM' (run make, or set STCSIM)" >&2; usage; }
 command -v jq >/dev/null || { echo "paper-check: jq is needed (scripts/ensure-tools.sh jq:jq)" >&2; exit 2; }
@@ -39,7 +45,7 @@ html=$dir/index.html
 # 1. Complete.
 for f in "$md" "$html"; do [ -s "$f" ] || fail "$f missing or empty"; done
 [ -s "$md" ] || { echo "paper-check: cannot go on without $md" >&2; exit 1; }
-for fig in fig3 fig5 fig6 fig7 fig8 fig-tuner fig-flush fig-cost fig-coh-size fig-coh-cores fig-coh-line; do
+for fig in fig3 fig5 fig6 fig7 fig8 fig-tuner fig-flush fig-cost fig-coh-size fig-coh-cores fig-coh-line fig-coh-stc-snoop; do
     if ! [ -s "$dir/$fig.svg" ] || ! grep -q '<svg' "$dir/$fig.svg"; then
         fail "$fig.svg missing, empty or not SVG"
     fi
@@ -57,6 +63,11 @@ for heading in '## Figure 3' '## Figures 5-6' '## Figures 7-8' '## Table 1' '## 
     '## Coherence' "## The paper's values"; do
     grep -qF -- "$heading" "$md" || fail "section '$heading' missing"
 done
+grep -q '^| kernel | 8K_4W_32B, uJ | each core tuned alone |' "$md" ||
+    fail "the coherence section has no table of the coherent tuner against 8K_4W_32B and alone"
+tuned_rows=$(awk '/^\| kernel \| 8K_4W_32B, uJ \|/ { on = 1; next } on && /^\|---/ { next }
+                  on && /^\| / { n++; next } on { on = 0 } END { print n + 0 }' "$md")
+[ "$tuned_rows" -ge 1 ] || fail "the coherent tuner's table has no kernel rows"
 grep -q '^| Fig. 5.13, block 32 to 256 B: true sharing |' "$md" ||
     fail "the coherence section has no table of the seed's trends"
 
@@ -75,7 +86,7 @@ tables=$(sed -n 's/^tables //p' "$tmp")
 if grep '^|' "$md" | grep -qiwE 'nan|-?inf|null|undefined'; then
     fail "a table holds nan/inf/null: $(grep '^|' "$md" | grep -iwE 'nan|-?inf|null|undefined' | head -1)"
 fi
-for data in fig3 fig56 fig78 tuner flush cost coh-size coh-cores coh-line; do
+for data in fig3 fig56 fig78 tuner flush cost coh-size coh-cores coh-line coh-stc-snoop; do
     f=$dir/data/$data.tsv
     [ -s "$f" ] || { fail "data/$data.tsv missing"; continue; }
     [ "$(grep -vc '^#' "$f")" -gt 0 ] || fail "data/$data.tsv has no rows"
@@ -135,8 +146,31 @@ else
     fi
 fi
 
+# The stc snoop figure: the first kernel with every core in 2K_1W_16B, from
+# its job's command run afresh.
+stc_cmd=$(awk -F'\t' '$1 ~ /^coh-stc-.*-2K_1W_16B$/ { print $2; exit }' "$dir/jobs.tsv")
+if [ -z "$stc_cmd" ]; then
+    fail "jobs.tsv has no coh-stc-*-2K_1W_16B run"
+else
+    # shellcheck disable=SC2086
+    set -- $stc_cmd
+    shift # the page's stcsim; this check uses STCSIM
+    kernel=$(awk -F'\t' '$1 ~ /^coh-stc-.*-2K_1W_16B$/ { sub(/^coh-stc-/, "", $1); sub(/-2K_1W_16B$/, "", $1); print $1; exit }' "$dir/jobs.tsv")
+    fresh=$("$STCSIM" "$@" | jq -r '"\(.total.snoop_lookups * 1000 / .total.references) \(.energy_nj.total.snoop / 1000)"') ||
+        fresh="no energy from $STCSIM"
+    page=$(awk -F'\t' '/^#/ { for (i = 2; i <= NF; i++) if ($i == "lookups_'"$kernel"'") l = i; else if ($i == "snoop_uJ_'"$kernel"'") e = i }
+                      !/^#/ && $1 == "2K_1W_16B" { print $l, $e }' "$dir/data/coh-stc-snoop.tsv")
+    if [ -n "$page" ] && awk -v p="$page" -v f="$fresh" 'BEGIN { split(p, a, " "); split(f, b, " ")
+            d1 = a[1] - b[1]; d2 = a[2] - b[2]; if (d1 < 0) d1 = -d1; if (d2 < 0) d2 = -d2
+            exit !(d1 <= 5e-4 && d2 <= 5e-5 && b[1] > 0) }'; then
+        echo "paper-check: stc snoops, $kernel at 2K_1W_16B: $page (lookups per 1000 references, uJ) on the page, $fresh from stcsim: agree"
+    else
+        fail "stc snoops, $kernel at 2K_1W_16B: page says '$page', stcsim says '$fresh'"
+    fi
+fi
+
 if [ "$fails" -ne 0 ]; then
     echo "paper-check: $fails check(s) failed" >&2
     exit 1
 fi
-echo "paper-check: $dir complete: 11 figures (SVG + PNG), $tables tables, data and links present, no empty or nan cells"
+echo "paper-check: $dir complete: 12 figures (SVG + PNG), $tables tables, data and links present, no empty or nan cells"

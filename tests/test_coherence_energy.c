@@ -2,10 +2,15 @@
  * test_coherence_energy.c - the coherent model's energy (docs/ENERGY.md
  * 3.9): terms recomputed by hand from the documented constants, agreement
  * with the single-cache table for the same cache, the per-core sums, and
- * geometries the model refuses.
+ * geometries the model refuses; and the configurable caches' energy
+ * (ENERGY.md 3.9.1): the per-configuration terms by hand, a tiny trace
+ * through two configurations with every term worked out, and agreement
+ * with the conventional model where the two price the same cache.
  */
 #include "check.h"
 #include "coherence_energy.h"
+#include "coherent.h"
+#include "coherent_stc.h"
 #include "energy.h"
 #include "geometry.h"
 
@@ -165,11 +170,282 @@ static void test_filter_terms(void)
           energy.total_nj);
 }
 
+/* ---- configurable caches (ENERGY.md 3.9.1) ---------------------------- */
+
+static stc_geometry default_geometry(void)
+{
+    stc_geometry geometry;
+    char err[256] = "";
+    stc_geometry_default(&geometry);
+    CHECK(stc_geometry_init(&geometry, err, sizeof err) == 0, "%s", err);
+    return geometry;
+}
+
+static stc_config config_named(const stc_geometry *geometry, const char *name)
+{
+    stc_config config = {0};
+    char err[256] = "";
+    CHECK(stc_config_parse(geometry, name, &config, err, sizeof err) == 0, "%s: %s", name, err);
+    return config;
+}
+
+static stc_cstc_energy_model default_model(const stc_geometry *geometry)
+{
+    stc_cstc_energy_model model;
+    char err[256] = "";
+    CHECK(stc_cstc_energy_model_default(geometry, &model, err, sizeof err) == 0, "%s", err);
+    return model;
+}
+
+/* The default geometry's snoop probe by hand (ENERGY.md 3.2 constants):
+ * 4 banks of 2 KiB, 16 B lines, so R = 128 rows, a 32 - 11 = 21-bit tag,
+ * 128 + 21 = 149 columns; bank pitch sqrt(128 x 149 x 4.5 x 1.3) um. */
+static double hand_bank_tag_probe_nj(void)
+{
+    const double v2 = 1.8 * 1.8 * 1e-6;                   /* fF x V^2 in nJ */
+    double decode = 7 * 0.5 * (100 + 128 * 1.0) * v2;     /* log2 R bits */
+    double bitlines = 21 * (128 * 2.0 + 20) * 1.8 * 0.5 * 1e-6; /* 0.5 V swing */
+    double wordline = 21 * 2.5 * v2;                      /* the tag cells only */
+    double sense = 21 * 45 * v2;
+    double compare = 21 * 0.5 * 20 * v2;
+    return decode + bitlines + wordline + sense + compare; /* 11.71 pJ */
+}
+
+static double hand_route_per_bank_nj(void)
+{
+    const double v2 = 1.8 * 1.8 * 1e-6;
+    double pitch_um = sqrt(128 * 149 * 4.5 * 1.3);        /* 334.0 um */
+    return (32 + 32) * 0.25 * pitch_um * 0.2 * v2;        /* address + data bus: 3.46 pJ */
+}
+
+static void test_stc_terms(void)
+{
+    stc_geometry geometry = default_geometry();
+    stc_cstc_energy_model model = default_model(&geometry);
+    double tag = hand_bank_tag_probe_nj(), route = hand_route_per_bank_nj();
+    CHECK(near(model.probe.bank_tag_probe_nj, tag, 1e-9) && near(tag, 0.011714, 1e-6),
+          "tag probe %.7f nJ, by hand %.7f", model.probe.bank_tag_probe_nj, tag);
+    CHECK(near(model.probe.route_per_bank_nj, route, 1e-9) && near(route, 0.0034631, 1e-7),
+          "routing %.7f nJ, by hand %.7f", model.probe.route_per_bank_nj, route);
+    /* access = hit(k, a) of the table (ENERGY.md 3.6); snoop = a tag
+     * probes + k banks' routing, with or without way prediction. */
+    static const struct {
+        const char *name;
+        double hit, ways, banks;
+    } cases[] = {{"8K_4W_32B", 0.2826, 4, 4}, {"8K_2W_16B_P", 0.1482, 2, 4},
+                 {"2K_1W_64B", 0.07065, 1, 1}, {"4K_2W_16B", 0.1413, 2, 2}};
+    for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        stc_config config = config_named(&geometry, cases[i].name);
+        stc_coherence_energy terms;
+        stc_cstc_energy_terms(&model, &config, &terms);
+        double snoop = cases[i].ways * tag + cases[i].banks * route;
+        CHECK(terms.access_nj == cases[i].hit && near(terms.snoop_lookup_nj, snoop, 1e-9),
+              "%s: access %.5f (table %.5f), snoop %.6f (by hand %.6f)", cases[i].name,
+              terms.access_nj, cases[i].hit, terms.snoop_lookup_nj, snoop);
+        CHECK(terms.memory_read_nj == model.line.memory_read_nj &&
+                  terms.bus_address_nj == model.line.bus_address_nj,
+              "%s: per-line terms are the geometry's", cases[i].name);
+    }
+}
+
+/* Every part of got as want has it, and the total their sum. */
+static void expect_energy(const char *who, const stc_coh_energy *got, const stc_coh_energy *want)
+{
+    const double got_parts[] = {got->access_nj,      got->snoop_nj,        got->memory_read_nj,
+                                got->c2c_nj,         got->memory_write_nj, got->bus_nj};
+    const double want_parts[] = {want->access_nj,  want->snoop_nj,        want->memory_read_nj,
+                                 want->c2c_nj,     want->memory_write_nj, want->bus_nj};
+    static const char *const names[] = {"access", "snoop", "memory read", "c2c", "memory write",
+                                        "bus"};
+    double total = 0;
+    for (unsigned i = 0; i < 6; i++) {
+        CHECK(near(got_parts[i], want_parts[i], 1e-9), "%s: %s %.6f nJ, by hand %.6f", who,
+              names[i], got_parts[i], want_parts[i]);
+        total += want_parts[i];
+    }
+    CHECK(near(got->total_nj, total, 1e-9) && got->filter_nj == 0, "%s: total %.6f, by hand %.6f",
+          who, got->total_nj, total);
+}
+
+/* Two cores, MESI, core 0 in 8K_4W_32B (k 4, a 4, 2 physical lines a
+ * logical line), core 1 in 8K_2W_16B_P (k 4, a 2, way prediction):
+ *   1. core 0 loads 0x1000: a miss; its logical line is 0x1000 and 0x1010:
+ *      2 BusRd, both from memory; core 1 snoops 2.
+ *   2. core 1 loads 0x1000: a miss, 1 BusRd from memory (core 0's E
+ *      copy becomes S); core 0 snoops 1.
+ *   3. core 1 loads 0x1000 again: a hit in the bank just filled, the
+ *      predicted one: a first-probe hit.
+ *   4. core 1 stores 0x1010: a miss, 1 BusRdX from memory (core 0's E
+ *      copy of 0x1010 is invalidated); core 0 snoops 1.
+ *   5. core 0 loads 0x1010: its logical line misses the one physical line
+ *      0x1010 (0x1000 is still there): 1 BusRd, supplied by core 1's M
+ *      copy, which flushes (memory write) and becomes S; core 1 snoops 1.
+ * Core 0: 2 accesses, 2 memory reads, 1 block from core 1, 3 BusRd,
+ * 2 snoop lookups. Core 1: 3 accesses (1 first-probe hit, 2 misses that
+ * read both candidates and waited a second cycle), 2 memory reads, 1
+ * memory write, BusRd + BusRdX, 3 snoop lookups. */
+static void test_stc_tiny_trace(void)
+{
+    stc_geometry geometry = default_geometry();
+    stc_cstc_energy_model model = default_model(&geometry);
+    stc_cstc_config config = {.cores = 2, .geometry = geometry, .protocol = STC_COH_MESI};
+    config.configs[0] = config_named(&geometry, "8K_4W_32B");
+    config.configs[1] = config_named(&geometry, "8K_2W_16B_P");
+    char err[256] = "";
+    stc_cstc_system *system = stc_cstc_create(&config, err, sizeof err);
+    CHECK(system != NULL, "%s", err);
+    if (!system)
+        return;
+    static const struct {
+        unsigned core;
+        stc_coh_op op;
+        uint64_t addr;
+    } steps[] = {{0, STC_COH_OP_LOAD, 0x1000},
+                 {1, STC_COH_OP_LOAD, 0x1000},
+                 {1, STC_COH_OP_LOAD, 0x1000},
+                 {1, STC_COH_OP_STORE, 0x1010},
+                 {0, STC_COH_OP_LOAD, 0x1010}};
+    for (unsigned i = 0; i < sizeof steps / sizeof steps[0]; i++)
+        CHECK(stc_cstc_access(system, steps[i].core, steps[i].op, steps[i].addr, 4, i + 1,
+                              NULL) == 0,
+              "step %u: %s", i + 1, stc_cstc_error(system));
+    stc_cstc_counters core0, core1;
+    stc_cstc_core_counters(system, 0, &core0);
+    stc_cstc_core_counters(system, 1, &core1);
+    CHECK(core0.cache.accesses == 2 && core0.coherence.mem_reads == 2 &&
+              core0.coherence.c2c_received == 1 && core0.coherence.bus_rd == 3 &&
+              core0.coherence.snoop_lookups == 2 && core0.coherence.mem_writebacks == 0,
+          "core 0's counters as worked out");
+    CHECK(core1.cache.accesses == 3 && core1.cache.first_probe_hits == 1 &&
+              core1.coherence.mem_reads == 2 && core1.coherence.mem_writebacks == 1 &&
+              core1.coherence.bus_rd + core1.coherence.bus_rdx == 2 &&
+              core1.coherence.snoop_lookups == 3 && core1.coherence.c2c_received == 0,
+          "core 1's counters as worked out");
+    double tag = hand_bank_tag_probe_nj(), route = hand_route_per_bank_nj();
+    const stc_coherence_energy *line = &model.line;
+    /* Core 0: 2 x hit(8K, 4W) = 2 x 0.2826; snoops 2 x (4 tag probes + 4
+     * banks' routing); 2 memory reads, 1 transfer, 3 address phases. */
+    stc_coh_energy want0 = {.access_nj = 2 * 0.2826, .snoop_nj = 2 * (4 * tag + 4 * route),
+                            .memory_read_nj = 2 * line->memory_read_nj, .c2c_nj = line->c2c_nj,
+                            .bus_nj = 3 * line->bus_address_nj};
+    /* Core 1: 1 x hit(8K, 1W) + 2 x (hit(8K, 2W) + stall) = 0.08104 +
+     * 2 x (0.1482 + 0.25); snoops 3 x (2 tag probes + 4 banks' routing);
+     * 2 memory reads, 1 memory write (the flush), 2 address phases. */
+    stc_coh_energy want1 = {.access_nj = 0.08104 + 2 * (0.1482 + 0.25),
+                            .snoop_nj = 3 * (2 * tag + 4 * route),
+                            .memory_read_nj = 2 * line->memory_read_nj,
+                            .memory_write_nj = line->memory_write_nj,
+                            .bus_nj = 2 * line->bus_address_nj};
+    stc_coh_energy e0, e1;
+    stc_cstc_energy_of(&model, &config.configs[0], &core0, &e0);
+    stc_cstc_energy_of(&model, &config.configs[1], &core1, &e1);
+    expect_energy("core 0", &e0, &want0);
+    expect_energy("core 1", &e1, &want1);
+    stc_coh_energy sum = e0;
+    stc_coh_energy_add(&sum, &e1);
+    CHECK(near(sum.total_nj, e0.total_nj + e1.total_nj, 1e-12) && sum.filter_nj == 0,
+          "the cores add up");
+    stc_cstc_destroy(system);
+}
+
+/* With every bank powered, every bank a way and 16 B logical lines, an
+ * stc cache IS the conventional cache the 3.9 terms price (banks of the
+ * same rows and columns, the same routing): the snoop lookup and the
+ * per-line terms are the same doubles; the access differs only by the
+ * table's rounding to 4 significant digits (stc_energy_default rounds,
+ * stc_energy_coherence_default does not). Where way concatenation puts
+ * two banks in one way (8K_2W) the conventional 2-way cache has 2 banks
+ * of 4 KiB, taller: its probes cost more, so the two must differ. */
+static void test_stc_agrees_with_conventional(void)
+{
+    stc_geometry geometry = default_geometry();
+    stc_cstc_energy_model model = default_model(&geometry);
+    stc_coherence_energy stc, conventional;
+    char err[256] = "";
+    stc_config full = config_named(&geometry, "8K_4W_16B");
+    stc_cstc_energy_terms(&model, &full, &stc);
+    CHECK(stc_energy_coherence_default(8192, 4, 16, 32, &conventional, err, sizeof err) == 0,
+          "%s", err);
+    CHECK(stc.snoop_lookup_nj == conventional.snoop_lookup_nj &&
+              stc.memory_read_nj == conventional.memory_read_nj &&
+              stc.c2c_nj == conventional.c2c_nj &&
+              stc.memory_write_nj == conventional.memory_write_nj &&
+              stc.bus_address_nj == conventional.bus_address_nj,
+          "8K_4W_16B: snoop %.9f against %.9f, per-line terms equal", stc.snoop_lookup_nj,
+          conventional.snoop_lookup_nj);
+    CHECK(stc.access_nj != conventional.access_nj &&
+              near(stc.access_nj, conventional.access_nj, 5e-4 * conventional.access_nj),
+          "8K_4W_16B access: the table's %.6f, unrounded %.6f", stc.access_nj,
+          conventional.access_nj);
+    stc_config concatenated = config_named(&geometry, "8K_2W_16B");
+    stc_cstc_energy_terms(&model, &concatenated, &stc);
+    CHECK(stc_energy_coherence_default(8192, 2, 16, 32, &conventional, err, sizeof err) == 0,
+          "%s", err);
+    CHECK(stc.snoop_lookup_nj < conventional.snoop_lookup_nj &&
+              stc.access_nj < conventional.access_nj,
+          "8K_2W: two 2 KiB banks a way (snoop %.5f, access %.5f) against two 4 KiB banks "
+          "(%.5f, %.5f)",
+          stc.snoop_lookup_nj, stc.access_nj, conventional.snoop_lookup_nj,
+          conventional.access_nj);
+}
+
+/* The same random traffic through the conventional model (8 KiB, 4 ways,
+ * 16 B) and through stc caches in 8K_4W_16B: every counter the energy
+ * uses is the same (COHERENCE.md 11.5), so every part is the same but
+ * the access, which the table rounds. */
+static void test_stc_run_agrees_with_conventional(void)
+{
+    stc_geometry geometry = default_geometry();
+    stc_cstc_energy_model model = default_model(&geometry);
+    stc_coh_config plain = {.cores = 3, .size_bytes = 8192, .ways = 4, .line_bytes = 16,
+                            .protocol = STC_COH_MOESI};
+    stc_cstc_config configurable = {.cores = 3, .geometry = geometry, .protocol = STC_COH_MOESI};
+    for (unsigned c = 0; c < 3; c++)
+        configurable.configs[c] = config_named(&geometry, "8K_4W_16B");
+    char err[256] = "";
+    stc_coh_system *conventional = stc_coh_create(&plain, err, sizeof err);
+    stc_cstc_system *stc = stc_cstc_create(&configurable, err, sizeof err);
+    CHECK(conventional && stc, "%s", err);
+    if (!conventional || !stc)
+        return;
+    uint64_t r = 12345;
+    for (unsigned i = 0; i < 6000; i++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        unsigned core = (unsigned)(r >> 60) % 3;
+        stc_coh_op op = (r >> 40) & 3 ? STC_COH_OP_LOAD : STC_COH_OP_STORE;
+        uint64_t addr = ((r >> 20) & 1 ? (r >> 8) % 512 : (r >> 8) % 24576) & ~3ull;
+        stc_coh_access(conventional, core, op, addr, 4, i, NULL);
+        stc_cstc_access(stc, core, op, addr, 4, i, NULL);
+    }
+    stc_coherence_energy terms;
+    CHECK(stc_energy_coherence_default(8192, 4, 16, 32, &terms, err, sizeof err) == 0, "%s", err);
+    for (unsigned c = 0; c < 3; c++) {
+        stc_coh_energy want, got;
+        stc_cstc_counters counters;
+        stc_coh_energy_of(&terms, stc_coh_core_counters(conventional, c), &want);
+        stc_cstc_core_counters(stc, c, &counters);
+        stc_cstc_energy_of(&model, &configurable.configs[c], &counters, &got);
+        CHECK(got.snoop_nj == want.snoop_nj && got.memory_read_nj == want.memory_read_nj &&
+                  got.c2c_nj == want.c2c_nj && got.memory_write_nj == want.memory_write_nj &&
+                  got.bus_nj == want.bus_nj && want.snoop_nj > 0 && want.c2c_nj > 0,
+              "core %u: snoop %.3f / %.3f, memory read %.3f / %.3f", c, got.snoop_nj,
+              want.snoop_nj, got.memory_read_nj, want.memory_read_nj);
+        CHECK(near(got.access_nj, want.access_nj, 5e-4 * want.access_nj),
+              "core %u: access %.3f, conventional %.3f", c, got.access_nj, want.access_nj);
+    }
+    stc_coh_destroy(conventional);
+    stc_cstc_destroy(stc);
+}
+
 int main(void)
 {
     test_terms();
     test_refused();
     test_sums();
     test_filter_terms();
+    test_stc_terms();
+    test_stc_tiny_trace();
+    test_stc_agrees_with_conventional();
+    test_stc_run_agrees_with_conventional();
     return check_done("test_coherence_energy");
 }

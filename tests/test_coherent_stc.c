@@ -14,12 +14,17 @@
  *      writing M lines back by BusWB, and random runs without violation,
  *      memory equal to the shadow after a final drain;
  *  (d) the deliberately broken variants (a walk dropping M lines without
- *      BusWB, a snoop leaving the slot valid) caught by the checks.
+ *      BusWB, a snoop leaving the slot valid) caught by the checks;
+ *  (e) the coherent tuner (coherent_tune.h, COHERENCE.md 11.8): on a
+ *      crafted trace where coherence makes the single-cache choice wrong
+ *      it picks differently (and the result is a local optimum), on one
+ *      without sharing the two agree.
  */
 #include "check.h"
 #include "splitmix.h"
 #include "coherent.h"
 #include "coherent_stc.h"
+#include "coherent_tune.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -488,6 +493,264 @@ static void bad_arguments(void)
           "9 cores refused: %s", err);
 }
 
+/* ---- (e) the coherent tuner ------------------------------------------ */
+
+enum { MAX_TUNE_REFS = 2048 };
+
+typedef struct {
+    stc_mc_ref refs[MAX_TUNE_REFS];
+    size_t count;
+} tune_trace;
+
+static void add_ref(tune_trace *trace, unsigned core, stc_mc_label label, uint64_t addr,
+                    uint32_t size)
+{
+    if (trace->count < MAX_TUNE_REFS)
+        trace->refs[trace->count++] = (stc_mc_ref){.addr = addr, .size = size, .core = core,
+                                                   .label = label};
+}
+
+static stc_ctune_problem tune_problem(const tune_trace *trace,
+                                      const stc_cstc_energy_model *model)
+{
+    stc_ctune_problem problem = {.system = {.cores = 2, .geometry = default_geometry(),
+                                            .protocol = STC_COH_MESI},
+                                 .energy = model, .refs = trace->refs,
+                                 .ref_count = trace->count};
+    return problem;
+}
+
+static stc_cstc_energy_model energy_model(void)
+{
+    stc_geometry geometry = default_geometry();
+    stc_cstc_energy_model model;
+    char err[ERR_LEN] = "";
+    CHECK(stc_cstc_energy_model_default(&geometry, &model, err, sizeof err) == 0, "%s", err);
+    return model;
+}
+
+/* The descent from every core in 8K_4W_32B. */
+static stc_ctune_assignment descend_from_conventional(const stc_ctune_problem *problem,
+                                                      unsigned *rounds, unsigned *runs)
+{
+    stc_config start[STC_COH_MAX_CORES];
+    for (unsigned c = 0; c < problem->system.cores; c++)
+        start[c] = parse_config("8K_4W_32B");
+    stc_ctune_assignment best = {0};
+    char err[ERR_LEN] = "";
+    CHECK(stc_ctune_descend(problem, start, &best, rounds, runs, err, sizeof err) == 0, "%s", err);
+    return best;
+}
+
+/* Each core's single-cache choice. */
+static void choose_alone(const stc_ctune_problem *problem, stc_config *alone)
+{
+    double single_nj[STC_COH_MAX_CORES];
+    char err[ERR_LEN] = "";
+    CHECK(stc_ctune_alone(problem, alone, single_nj, err, sizeof err) == 0, "%s", err);
+}
+
+/* No single core's change lowers the system's energy (what coordinate
+ * descent promises, nothing more). */
+static void expect_local_optimum(const stc_ctune_problem *problem,
+                                 const stc_ctune_assignment *best)
+{
+    stc_config all[STC_MAX_CONFIGS];
+    size_t count = stc_config_enumerate(&problem->system.geometry, all, STC_MAX_CONFIGS);
+    unsigned cheaper = 0;
+    for (unsigned c = 0; c < problem->system.cores; c++) {
+        for (size_t i = 0; i < count; i++) {
+            stc_config trial[STC_COH_MAX_CORES];
+            memcpy(trial, best->configs, sizeof trial);
+            trial[c] = all[i];
+            stc_ctune_assignment run;
+            char err[ERR_LEN] = "";
+            CHECK(stc_ctune_evaluate(problem, trial, &run, err, sizeof err) == 0, "%s", err);
+            cheaper += run.total.total_nj < best->total.total_nj;
+        }
+    }
+    CHECK_EQ_U64(cheaper, 0, "single-core changes cheaper than the descent's result");
+}
+
+/* Core 0 streams 16 KiB once (one 16 B read per physical line: alone, a
+ * longer logical line is one burst for 2 or 4 lines, cheaper), then reads
+ * word 0x0 while core 1 writes 0x0 and 0x10 in turn, 200 times. With 16 B
+ * lines core 0's miss on 0x0 fetches 0x0 only; with 32 or 64 B it also
+ * fetches 0x10 by BusRd, which demotes core 1's M copy (a flush: a memory
+ * write) whose next store then needs a BusUpgr: coherence makes the long
+ * line core 0 picks alone the wrong one. */
+static void tuner_differs_from_alone(void)
+{
+    static tune_trace trace;
+    trace.count = 0;
+    for (uint64_t line = 0; line < 1024; line++)
+        add_ref(&trace, 0, STC_MC_READ, 0x100000 + 16 * line, 16);
+    for (unsigned i = 0; i < 200; i++) {
+        add_ref(&trace, 1, STC_MC_WRITE, 0x0, 4);
+        add_ref(&trace, 1, STC_MC_WRITE, 0x10, 4);
+        add_ref(&trace, 0, STC_MC_READ, 0x0, 4);
+    }
+    stc_cstc_energy_model model = energy_model();
+    char err[ERR_LEN] = "";
+    stc_ctune_problem problem = tune_problem(&trace, &model);
+    stc_config alone[STC_COH_MAX_CORES];
+    choose_alone(&problem, alone);
+    CHECK(alone[0].sublines > 1, "alone, core 0's stream wants a long line (%u sublines)",
+          alone[0].sublines);
+    unsigned rounds = 0, runs = 0;
+    stc_ctune_assignment best = descend_from_conventional(&problem, &rounds, &runs), alone_run;
+    CHECK(stc_ctune_evaluate(&problem, alone, &alone_run, err, sizeof err) == 0, "%s", err);
+    CHECK(best.configs[0].sublines == 1, "with coherence core 0 takes 16 B lines (%u sublines)",
+          best.configs[0].sublines);
+    CHECK(best.total.total_nj < alone_run.total.total_nj && best.violations == 0,
+          "coherent choice %.1f nJ against the single-cache choices' %.1f nJ",
+          best.total.total_nj, alone_run.total.total_nj);
+    CHECK(alone_run.per_core[1].memory_write_nj > best.per_core[1].memory_write_nj,
+          "the long line's sibling BusRds flush core 1's M copy: %.1f against %.1f nJ",
+          alone_run.per_core[1].memory_write_nj, best.per_core[1].memory_write_nj);
+    /* Rounds until one changes nothing; each tries every configuration of
+     * every core once, assignments already run not run again. */
+    CHECK(rounds >= 2 && runs >= 2 * 26 && runs <= rounds * 2 * 26 + 1, "%u rounds, %u runs",
+          rounds, runs);
+    expect_local_optimum(&problem, &best);
+}
+
+/* Each core writes its own line, far from the other's, 300 times: no
+ * sharing, one miss each whatever the configuration. Alone and coherent
+ * both take the cheapest probe with the cheapest single miss: 2K_1W_16B. */
+static void tuner_agrees_without_sharing(void)
+{
+    static tune_trace trace;
+    trace.count = 0;
+    for (unsigned i = 0; i < 300; i++) {
+        add_ref(&trace, 0, STC_MC_WRITE, 0x40, 4);
+        add_ref(&trace, 1, STC_MC_WRITE, 0x8000, 4);
+    }
+    stc_cstc_energy_model model = energy_model();
+    stc_ctune_problem problem = tune_problem(&trace, &model);
+    stc_config alone[STC_COH_MAX_CORES];
+    choose_alone(&problem, alone);
+    unsigned rounds = 0, runs = 0;
+    stc_ctune_assignment best = descend_from_conventional(&problem, &rounds, &runs);
+    stc_config smallest = parse_config("2K_1W_16B");
+    for (unsigned c = 0; c < 2; c++)
+        CHECK(stc_config_equal(&alone[c], &smallest) &&
+                  stc_config_equal(&best.configs[c], &smallest),
+              "core %u: alone and coherent both 2K_1W_16B", c);
+    CHECK(rounds == 2, "one round moves both cores, the second confirms (%u)", rounds);
+}
+
+/* Random heavy sharing on 4 cores (a hot 256 B region and a 12 KiB one):
+ * the descent's result is a local optimum of the SYSTEM's energy (a
+ * descent on each core's own energy would leave cores whose change
+ * costs the others more than it saves them). */
+static void tuner_random_sharing(void)
+{
+    static tune_trace trace;
+    trace.count = 0;
+    uint64_t state = 99;
+    for (unsigned i = 0; i < 1500; i++) {
+        uint64_t r = rng_next(&state);
+        uint64_t addr = ((r >> 8) & 1 ? (r >> 16) % 256 : (r >> 16) % 12288) & ~3ull;
+        add_ref(&trace, (unsigned)(r >> 60) % 4, (r >> 40) % 3 ? STC_MC_READ : STC_MC_WRITE, addr,
+                4);
+    }
+    stc_cstc_energy_model model = energy_model();
+    char err[ERR_LEN] = "";
+    stc_ctune_problem problem = tune_problem(&trace, &model);
+    problem.system.cores = 4;
+    unsigned rounds = 0, runs = 0;
+    stc_ctune_assignment best = descend_from_conventional(&problem, &rounds, &runs), first;
+    stc_config start[STC_COH_MAX_CORES];
+    for (unsigned c = 0; c < 4; c++)
+        start[c] = parse_config("8K_4W_32B");
+    CHECK(stc_ctune_evaluate(&problem, start, &first, err, sizeof err) == 0, "%s", err);
+    CHECK(best.total.total_nj < first.total.total_nj && best.violations == 0,
+          "the descent lowers the system's energy: %.1f from %.1f nJ", best.total.total_nj,
+          first.total.total_nj);
+    expect_local_optimum(&problem, &best);
+}
+
+/* A line length that is cheaper for core 0 and dearer for the system.
+ * (1) Core 1 writes 20 odd physical lines; core 0 reads their even
+ * neighbours: with 32 B lines it takes the odd ones too, cheaply from
+ * core 1's M copies (0.66 nJ each; core 1 flushes, 33.6 nJ); core 1 then
+ * streams 16 KiB, evicting what it held (16 B for core 0: the M copies
+ * are written back, the same 33.6 nJ); core 0 reads the odd lines: a hit
+ * with 32 B, a memory read (33.6 nJ) with 16 B. (2) 60 times core 1
+ * writes 0x30000 and 0x30010 and core 0 reads 0x30000: with 32 B core 0
+ * also takes 0x30010, so core 1 flushes it every time and upgrades it
+ * again. Core 0's own energy favours 32 B by about 20 x 33 - 60 x 0.7 nJ;
+ * the system's favours 16 B by about 60 x 34 - 20 x 33 nJ. */
+static void tuner_counts_other_cores(void)
+{
+    static tune_trace trace;
+    trace.count = 0;
+    for (uint64_t j = 0; j < 20; j++)
+        add_ref(&trace, 1, STC_MC_WRITE, 0x20000 + 32 * j + 16, 4);
+    for (uint64_t j = 0; j < 20; j++)
+        add_ref(&trace, 0, STC_MC_READ, 0x20000 + 32 * j, 4);
+    for (uint64_t line = 0; line < 1024; line++)
+        add_ref(&trace, 1, STC_MC_READ, 0x100000 + 16 * line, 16);
+    for (uint64_t j = 0; j < 20; j++)
+        add_ref(&trace, 0, STC_MC_READ, 0x20000 + 32 * j + 16, 4);
+    for (unsigned i = 0; i < 60; i++) {
+        add_ref(&trace, 1, STC_MC_WRITE, 0x30000, 4);
+        add_ref(&trace, 1, STC_MC_WRITE, 0x30010, 4);
+        add_ref(&trace, 0, STC_MC_READ, 0x30000, 4);
+    }
+    stc_cstc_energy_model model = energy_model();
+    char err[ERR_LEN] = "";
+    stc_ctune_problem problem = tune_problem(&trace, &model);
+    unsigned rounds = 0, runs = 0;
+    stc_ctune_assignment best = descend_from_conventional(&problem, &rounds, &runs), longer;
+    CHECK(best.configs[0].sublines == 1, "the system's optimum gives core 0 16 B lines (%u)",
+          best.configs[0].sublines);
+    stc_config trial[STC_COH_MAX_CORES] = {best.configs[0], best.configs[1]};
+    trial[0].sublines = 2;
+    CHECK(stc_ctune_evaluate(&problem, trial, &longer, err, sizeof err) == 0, "%s", err);
+    CHECK(longer.per_core[0].total_nj < best.per_core[0].total_nj &&
+              longer.total.total_nj > best.total.total_nj,
+          "32 B: core 0 %.1f nJ (16 B: %.1f), the system %.1f nJ (16 B: %.1f)",
+          longer.per_core[0].total_nj, best.per_core[0].total_nj, longer.total.total_nj,
+          best.total.total_nj);
+}
+
+/* Only instruction fetches: every assignment costs 0 nJ, so every
+ * candidate ties and the descent keeps the start (a tie is no reason to
+ * move) after one round of 1 + 2 x 26 runs. */
+static void tuner_ties_keep_start(void)
+{
+    static tune_trace trace;
+    trace.count = 0;
+    for (unsigned i = 0; i < 10; i++)
+        add_ref(&trace, i % 2, STC_MC_FETCH, 0x400 + 4 * i, 4);
+    stc_cstc_energy_model model = energy_model();
+    stc_ctune_problem problem = tune_problem(&trace, &model);
+    unsigned rounds = 0, runs = 0;
+    stc_ctune_assignment best = descend_from_conventional(&problem, &rounds, &runs);
+    stc_config start = parse_config("8K_4W_32B");
+    CHECK(stc_config_equal(&best.configs[0], &start) &&
+              stc_config_equal(&best.configs[1], &start) && best.total.total_nj == 0,
+          "ties keep 8K_4W_32B");
+    CHECK(rounds == 1 && runs == 1 + 2 * 26, "%u rounds, %u runs", rounds, runs);
+}
+
+static void tuner_bad_arguments(void)
+{
+    static tune_trace trace;
+    trace.count = 0;
+    add_ref(&trace, 0, STC_MC_READ, 0x0, 32); /* wider than the 16 B physical line */
+    stc_cstc_energy_model model = energy_model();
+    char err[ERR_LEN] = "";
+    stc_ctune_problem problem = tune_problem(&trace, &model);
+    stc_config start[STC_COH_MAX_CORES] = {parse_config("8K_4W_32B"), parse_config("8K_4W_32B")};
+    stc_ctune_assignment run;
+    CHECK(stc_ctune_evaluate(&problem, start, &run, err, sizeof err) == -1 &&
+              strstr(err, "record 1") && strstr(err, "physical line"),
+          "a record the system refuses is named: %s", err);
+}
+
 int main(void)
 {
     oracle_agrees();
@@ -502,5 +765,11 @@ int main(void)
     snoop_keeps_slot();
     random_reconfigurations(STC_CSTC_BREAK_SNOOP_KEEPS_SLOT);
     bad_arguments();
+    tuner_differs_from_alone();
+    tuner_agrees_without_sharing();
+    tuner_random_sharing();
+    tuner_counts_other_cores();
+    tuner_ties_keep_start();
+    tuner_bad_arguments();
     return check_done("test_coherent_stc");
 }

@@ -123,6 +123,67 @@ snoop=$(jqp -r -s '
      | "| \($k) | \($cmr * 100 | fixed(2)) % | \(if $cmr == 0 then "any" else ($share / ($refs_per_cycle * $cmr * $cy)) as $max | if $max < 1 then "fewer than 1" else ($max | floor | tostring) end end) |")
 ' "${kernel_files[@]}")
 
+# The configurable caches under coherence (docs/COHERENCE.md 11, 11.8):
+# every kernel with every core in each of the 27 stc configurations, and
+# the oracle coordinate descent on the system's energy against the
+# conventional start and each core tuned alone. Run here, two at a time,
+# and added to jobs.tsv (the page's list of exact commands).
+COH_STC_CONFIGS="2K_1W_16B 2K_1W_32B 2K_1W_64B 4K_1W_16B 4K_1W_32B 4K_1W_64B
+ 4K_2W_16B 4K_2W_16B_P 4K_2W_32B 4K_2W_32B_P 4K_2W_64B 4K_2W_64B_P
+ 8K_1W_16B 8K_1W_32B 8K_1W_64B 8K_2W_16B 8K_2W_16B_P 8K_2W_32B 8K_2W_32B_P 8K_2W_64B
+ 8K_2W_64B_P 8K_4W_16B 8K_4W_16B_P 8K_4W_32B 8K_4W_32B_P 8K_4W_64B 8K_4W_64B_P"
+stc_jobs=$PAPER_OUT/jobs-coh-stc.tsv
+{
+    for k in "${kernels[@]}"; do
+        printf 'coh-tune-%s\t%s\n' "$k" "$STCSIM coherence --json --cores 4 --protocol mesi --stc-tune 8K_4W_32B $MC_TRACEDIR/$k.t4.mc.zst"
+        for c in $COH_STC_CONFIGS; do
+            printf 'coh-stc-%s-%s\t%s\n' "$k" "$c" "$STCSIM coherence --json --cores 4 --protocol mesi --stc-config $c $MC_TRACEDIR/$k.t4.mc.zst"
+        done
+    done
+} >"$stc_jobs"
+"$PAPER_DIR/run-jobs.sh" "$stc_jobs" "$raw"
+cat "$stc_jobs" >>"$PAPER_OUT/jobs.tsv"
+rm "$stc_jobs"
+for f in "$raw"/coh-stc-*.json; do
+    jq -e '.violations.count == 0 and .energy_nj != null' "$f" >/dev/null || die "$f: violations or no energy"
+done
+for f in "$raw"/coh-tune-*.json; do
+    jq -e '[.start, .alone, .coherent | .violations] | add == 0' "$f" >/dev/null || die "$f: coherence violations"
+done
+# Per configuration: each kernel's snoop lookups per 1000 references, then
+# each kernel's snoop energy in uJ.
+{
+    printf '# configuration'
+    for k in "${kernels[@]}"; do printf '\tlookups_%s' "$k"; done
+    for k in "${kernels[@]}"; do printf '\tsnoop_uJ_%s' "$k"; done
+    printf '\n'
+    for c in $COH_STC_CONFIGS; do
+        files=()
+        for k in "${kernels[@]}"; do files+=("$raw/coh-stc-$k-$c.json"); done
+        jqp -r -s --arg c "$c" '
+          include "fmt";
+          [$c] + [.[] | .total.snoop_lookups * 1000 / .total.references | fixed(3)]
+          + [.[] | .energy_nj.total.snoop / 1000 | fixed(4)] | @tsv' "${files[@]}"
+    done
+} >"$PAPER_OUT/data/coh-stc-snoop.tsv"
+plot coh-stc.gp fig-coh-stc-snoop "file='coh-stc-snoop.tsv'" "names='${kernels[*]}'" \
+    "title_text='Snoop lookups and their energy per stc configuration (4 cores, all in one configuration, MESI)'"
+# The tuned assignments against the conventional start and the single-cache choices.
+tune_files=()
+for k in "${kernels[@]}"; do tune_files+=("$raw/coh-tune-$k.json"); done
+stc_tune=$(jqp -r -s '
+  include "fmt";
+  def uj: . / 1000 | fixed(1);
+  def pct($base): (100 * (. - $base) / $base) | (if . >= 0 then "+" else "" end) + fixed(1) + " %";
+  def names: if (unique | length) == 1 then "4 x " + .[0] else join(", ") end;
+  "| kernel | 8K_4W_32B, uJ | each core tuned alone | uJ (vs 8K_4W_32B) | coherent tuner | uJ (vs 8K_4W_32B) | coherent vs alone | runs |",
+  "|---|---:|---|---:|---|---:|---:|---:|",
+  (.[] | (.trace | split("/")[-1] | split(".")[0]) as $k
+   | .start.energy_nj.total.total as $s | .alone.energy_nj.total.total as $a
+   | .coherent.energy_nj.total.total as $c
+   | "| \($k) | \($s | uj) | \(.alone.configs | names) | \($a | uj) (\($a | pct($s))) | \(.coherent.configs | names) | \($c | uj) (\($c | pct($s))) | \($c | pct($a)) | \(.tune.runs) |")
+' "${tune_files[@]}")
+
 {
     printf '## Coherence: the snooping seed'"'"'s Figures 5.11-5.13 on multi-threaded kernels\n\n'
     printf 'The second seed (Hennessy & Patterson 5.3) classifies the misses of a 4-processor OLTP workload into compulsory, capacity/conflict, true sharing and false sharing and shows how they move with cache size (Figure 5.11), processor count (5.12) and block size (5.13). Here the same classification (docs/COHERENCE.md 9.3: sharing decided word by word at the miss; capacity against conflict by a fully associative LRU cache of the same size) is measured by `stcsim coherence` (atomic bus, MESI unless said) on the project'"'"'s seven multi-threaded kernels, traced with one reference per core in turn (`make mc-traces`, traces/mc/README.md): %s. Rates are misses per 1000 data references of all seven kernels together; the seed'"'"'s are per 1000 instructions of a commercial workload, so the trends compare, the magnitudes do not.\n\n' "$(printf '%s, ' "${kernels[@]}" | sed 's/, $//')"
@@ -138,5 +199,12 @@ snoop=$(jqp -r -s '
         "stcsim coherence --json --cores N $MC_TRACEDIR/K.tN.mc.zst" \
         "stcsim coherence --json --cores 4 --line BYTES $MC_TRACEDIR/K.t4.mc.zst" \
         "stcsim coherence --json --cores 4 --protocol msi|mesi|moesi $MC_TRACEDIR/K.t4.mc.zst"
-    printf '```\n\n(raw/coh-*.json hold each run'"'"'s output; jobs.tsv the exact command lines.) Not yet here: the split-transaction bus, cycles, and the configurable cache under coherence (issue 16).\n\n'
+    printf '```\n\n(raw/coh-*.json hold each run'"'"'s output; jobs.tsv the exact command lines.)\n\n'
+    printf '### The configurable cache under coherence\n\n'
+    printf 'Every core'"'"'s D-cache an stc cache, coherent per 16 B physical line (docs/COHERENCE.md 11), each core'"'"'s energy priced by its configuration (docs/ENERGY.md 3.9.1: an access the configuration'"'"'s probe, a snoop lookup the tags of its candidate banks, every physical line its own transaction). The snoop lookups other cores'"'"' transactions cost, with all four cores in one configuration:\n\n'
+    figure_md fig-coh-stc-snoop "Snoop lookups per 1000 references and their energy per stc configuration, per kernel (data: data/coh-stc-snoop.tsv)"
+    printf 'Choosing each core'"'"'s configuration with coherence in the cost (docs/COHERENCE.md 11.8): oracle coordinate descent on the whole system'"'"'s energy from all cores in 8K_4W_32B, against each core tuned alone (its own references through one stc cache, the cheapest of the 27 by the single-cache model, then run coherent); energies in uJ, MESI, 4 cores:\n\n%s\n\n' "$stc_tune"
+    printf 'Commands (per kernel K, configuration C of the 27):\n\n```\n%s\n%s\n```\n\nNot yet here: the split-transaction bus, cycles and leakage (issue 16).\n\n' \
+        "stcsim coherence --json --cores 4 --protocol mesi --stc-config C $MC_TRACEDIR/K.t4.mc.zst" \
+        "stcsim coherence --json --cores 4 --protocol mesi --stc-tune 8K_4W_32B $MC_TRACEDIR/K.t4.mc.zst"
 } >"$out"
