@@ -92,9 +92,9 @@ check "8 bank SRAMs, 9 monitor arrays and the row-state register file blackboxed
     jq -e '([.srams[] | select(.instance | test("^u_bank"))] | length) == 8
            and ([.srams[] | select((.instance | test("^u_bank")) and .kind == "sram" and .depth == 128 and (.width == 21 or .width == 128))] | length) == 8
            and ([.srams[] | select(.instance | test("u_array$"))] | length) == 9
-           and ([.srams[] | select(.instance == "u_rowstate" and .kind == "regfile" and .depth == 32 and .width == 56)] | length) == 1
+           and ([.srams[] | select(.instance == "u_rowstate" and .kind == "regfile" and .depth == 32 and .width == 88)] | length) == 1
            and (.srams | length) == 18
-           and .sram_bits == 4 * 128 * (21 + 128) + 8352 and .regfile_bits == 32 * 56' "$r/report.json"
+           and .sram_bits == 4 * 128 * (21 + 128) + 8352 and .regfile_bits == 32 * 88' "$r/report.json"
 check "the monitor tuner reported as the tuner, its decision length given" \
     jq -e '.tuner.present and (.tuner.search_cycles | startswith("117 accesses"))
            and ([.modules[] | select(.role == "tuner") | .name] | sort) == ["stc_monitor", "stc_monitor_tuner"]' "$r/report.json"
@@ -102,9 +102,9 @@ check "controller and power controller reported" \
     jq -e '([.modules[].name] | index("stc_cache_ctrl") != null and index("stc_power_ctrl") != null)
            and all(.modules[] | select(.name != "stc_cache"); .osu_area_um2 > 0 and (.reg2reg_ns | type) == "number")' "$r/report.json"
 check "no flop-exploded SRAM in the logic (fewer than 8000 flops)" jq -e '.totals.flops < 8000' "$r/report.json"
-check "array bits by role: tags, lines, row state (valid, dirty, recency), monitor" \
+check "array bits by role: tags, lines, row state (valid, recency, dirty, fill length), monitor" \
     jq -e '.array_bits_by_role == {tag: (4 * 128 * 21), data: (4 * 128 * 128),
-                                   row_state: 1792, monitor: 8352}' "$r/report.json"
+                                   row_state: (32 * 4 * (4 + 6 + 4 + 8)), monitor: 8352}' "$r/report.json"
 check "no per-row state in the controller's flops (fewer than 1000)" \
     jq -e '[.modules[] | select(.name == "stc_cache_ctrl") | .flops][0] < 1000' "$r/report.json"
 
