@@ -78,6 +78,7 @@ unit: deps $(foreach v,gcc clang asan,$(addprefix $(B)/$(v)/,$(TESTS) stcsim stc
 # Traces first: test_fixed also checks the fixed-point order on them, and
 # test_coherent the coherent model against its plain oracle on the kernels.
 test: traces mc-traces unit synth-check
+	@scripts/ensure-tools.sh gnuplot:gnuplot-nox jq:jq
 	tests/cli-errors.sh $(B)/asan/stcsim
 	tests/coherence-cli.sh $(B)/asan/stcsim
 	tests/explore-cli.sh $(B)/asan/stcsim $(B)/asan/stcgen $(B)/traces

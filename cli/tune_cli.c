@@ -60,6 +60,11 @@ static const char usage_text[] =
     "                           (default 16; 0: unbounded)\n"
     "                           (the monitor's lookups and leakage are charged in\n"
     "                           the run's energy)\n"
+    "      --timeline N         hardware: each cache's energy so far every N of its\n"
+    "                           accesses and at the end, its configuration and\n"
+    "                           changes so far, beside the two conventional caches'\n"
+    "                           energy so far (a table after the rows, or \"timeline\"\n"
+    "                           in each cache's JSON; TUNING.md 4.1)\n"
     "      --walk-min N         monitor: offer a change that walks the banks (fewer\n"
     "                           banks, or more bank groups) only from a decision\n"
     "                           on at least N watched accesses (default 256; 0: any)\n"
@@ -84,6 +89,12 @@ static const char usage_text[] =
     "      --json               machine-readable output\n"
     "  -h, --help               this text\n";
 
+/* One cache's timeline, copied out of its run. */
+typedef struct {
+    stc_timeline_point *points;
+    size_t count;
+} timeline_copy;
+
 typedef struct {
     const char **traces;
     size_t trace_count;
@@ -103,7 +114,7 @@ static const char *const valued_options[] = {
     "--mode",   "--search", "--order", "--window", "--warmup",   "--retune-every",
     "--phase-threshold", "--energy", "-g", "--geometry", "-f", "--format", "--limit",
     "--margin", "--probe-rounds", "--sample-bits", "--decay", "--rotate", "--tag-bits",
-    "--counter-bits", "--walk-min", NULL,
+    "--counter-bits", "--walk-min", "--timeline", NULL,
 };
 
 /* What parse_options remembers across options: what is applied once all
@@ -152,6 +163,8 @@ static const number_option hardware_numbers[] = {
      offsetof(stc_tune_options, monitor_counter_bits), false},
     {"--walk-min", 0, 65535, false, "0..65535", offsetof(stc_tune_options, monitor_walk_min),
      false},
+    {"--timeline", 1, UINT64_MAX, false, "a positive number of accesses",
+     offsetof(stc_tune_options, timeline_interval), true},
 };
 
 static const number_option *hardware_number(const char *arg)
@@ -361,9 +374,28 @@ static int parse_options(int argc, char **argv, tune_options *opts)
     return status == STC_CLI_PARSED ? load_tables(opts, &parse.given) : status;
 }
 
+/* Keep the run's timelines (--timeline) past the run. Returns 0, or 1 with
+ * the message printed. */
+static int copy_timelines(const stc_tune_run *run, const char *path,
+                          timeline_copy timelines[2])
+{
+    for (int kind = STC_ICACHE; kind <= STC_DCACHE; kind++) {
+        const stc_timeline_point *points;
+        size_t count = stc_tune_run_timeline(run, (stc_cache_kind)kind, &points);
+        timelines[kind].points = count ? malloc(count * sizeof *points) : NULL;
+        if (!timelines[kind].points) {
+            stc_cli_message(program, "%s: out of memory for the timeline", path);
+            return 1;
+        }
+        memcpy(timelines[kind].points, points, count * sizeof *points);
+        timelines[kind].count = count;
+    }
+    return 0;
+}
+
 /* Run one trace to its end. Returns 0, or 1 with the message printed. */
 static int tune_trace(const tune_options *opts, const char *path, stc_ref *batch,
-                      stc_tune_result *result)
+                      stc_tune_result *result, timeline_copy timelines[2])
 {
     char err[ERR_LEN] = "";
     stc_tune_run *run =
@@ -408,6 +440,9 @@ static int tune_trace(const tune_options *opts, const char *path, stc_ref *batch
     if (status == 0 && stc_tune_run_finish(run, result, err, sizeof err) != 0) {
         stc_cli_message(program, "%s: %s", path, err);
         status = 1;
+    }
+    if (status == 0 && opts->tune.timeline_interval) {
+        status = copy_timelines(run, path, timelines);
     }
     stc_tune_run_destroy(run);
     return status;
@@ -654,6 +689,37 @@ static void print_row(const tune_options *opts, const char *path, const stc_tune
     putchar('\n');
 }
 
+/* --timeline: one table per trace and cache. */
+static void print_timelines(const tune_options *opts, const stc_tune_result *results,
+                            timeline_copy (*timelines)[2])
+{
+    const stc_geometry *geometry = &opts->geometry;
+    for (size_t index = 0; index < opts->trace_count; index++) {
+        char name[256], base_name[STC_TUNE_BASELINES][STC_CONFIG_NAME_MAX];
+        stc_trace_short_name(opts->traces[index], name, sizeof name);
+        for (int base = 0; base < STC_TUNE_BASELINES; base++) {
+            stc_config_name(geometry, &results[index].baselines[base], base_name[base],
+                            sizeof base_name[base]);
+        }
+        for (int kind = STC_ICACHE; kind <= STC_DCACHE; kind++) {
+            const timeline_copy *timeline = &timelines[index][kind];
+            printf("\ntimeline: %s %c-cache, a point every %" PRIu64
+                   " accesses and at the end; energy so far in nJ\n",
+                   name, "ID"[kind], opts->tune.timeline_interval);
+            printf("%12s %14s %-14s %7s %14s %14s %14s\n", "accesses", "cycles", "config",
+                   "changes", "tuned_nj", base_name[0], base_name[1]);
+            for (size_t point = 0; point < timeline->count; point++) {
+                const stc_timeline_point *at = &timeline->points[point];
+                char config[STC_CONFIG_NAME_MAX];
+                stc_config_name(geometry, &at->config, config, sizeof config);
+                printf("%12" PRIu64 " %14" PRIu64 " %-14s %7" PRIu64 " %14.1f %14.1f %14.1f\n",
+                       at->accesses, at->cycles, config, at->changes, at->tuned_nj,
+                       at->baseline_nj[0], at->baseline_nj[1]);
+            }
+        }
+    }
+}
+
 static void print_table(const tune_options *opts, const stc_tune_result *results)
 {
     print_heading(opts);
@@ -667,14 +733,19 @@ static void print_table(const tune_options *opts, const stc_tune_result *results
     }
 }
 
+static void print_json_config_value(const stc_geometry *geometry, const stc_config *config)
+{
+    char name[STC_CONFIG_NAME_MAX];
+    stc_config_name(geometry, config, name, sizeof name);
+    stc_json_print_string(name);
+}
+
 static void print_json_config(const stc_geometry *geometry, const char *key,
                               const stc_config *config, bool valid)
 {
-    char name[STC_CONFIG_NAME_MAX];
     printf("\"%s\":", key);
     if (valid) {
-        stc_config_name(geometry, config, name, sizeof name);
-        stc_json_print_string(name);
+        print_json_config_value(geometry, config);
     } else {
         printf("null");
     }
@@ -716,7 +787,24 @@ static void print_json_hardware(const stc_geometry *geometry, const stc_tuned_re
     printf("}");
 }
 
-static void print_json(const tune_options *opts, const stc_tune_result *results)
+static void print_json_timeline(const stc_geometry *geometry, const timeline_copy *timeline,
+                                uint64_t interval)
+{
+    printf(",\n   \"timeline\":{\"interval\":%" PRIu64 ",\"columns\":[\"accesses\",\"cycles\","
+           "\"config\",\"changes\",\"tuned_nj\",\"baseline_nj\"],\"points\":[",
+           interval);
+    for (size_t point = 0; point < timeline->count; point++) {
+        const stc_timeline_point *at = &timeline->points[point];
+        printf("%s\n    [%" PRIu64 ",%" PRIu64 ",", point ? "," : "", at->accesses, at->cycles);
+        print_json_config_value(geometry, &at->config);
+        printf(",%" PRIu64 ",%.9g,[%.9g,%.9g]]", at->changes, at->tuned_nj, at->baseline_nj[0],
+               at->baseline_nj[1]);
+    }
+    printf("]}");
+}
+
+static void print_json(const tune_options *opts, const stc_tune_result *results,
+                       timeline_copy (*timelines)[2])
 {
     const stc_geometry *geometry = &opts->geometry;
     const stc_search_plan *plan = &opts->tune.plan;
@@ -797,6 +885,10 @@ static void print_json(const tune_options *opts, const stc_tune_result *results)
             if (opts->hardware) {
                 print_json_hardware(geometry, &cache->hardware);
             }
+            if (opts->tune.timeline_interval) {
+                print_json_timeline(geometry, &timelines[index][kind],
+                                    opts->tune.timeline_interval);
+            }
             printf("}");
         }
         printf("}%s\n", index + 1 < opts->trace_count ? "," : "");
@@ -813,22 +905,31 @@ int stc_tune_main(int argc, char **argv)
         return status == STC_CLI_HELP_SHOWN ? 0 : status;
     }
     stc_tune_result *results = calloc(opts.trace_count, sizeof *results);
+    timeline_copy(*timelines)[2] = calloc(opts.trace_count, sizeof *timelines);
     stc_ref *batch = malloc(BATCH_REFS * sizeof *batch);
-    if (!results || !batch) {
+    if (!results || !timelines || !batch) {
         stc_cli_message(program, "out of memory");
         status = 1;
     }
     for (size_t index = 0; status == 0 && index < opts.trace_count; index++) {
-        status = tune_trace(&opts, opts.traces[index], batch, &results[index]);
+        status = tune_trace(&opts, opts.traces[index], batch, &results[index], timelines[index]);
     }
     if (status == 0) {
         if (opts.json) {
-            print_json(&opts, results);
+            print_json(&opts, results, timelines);
         } else {
             print_table(&opts, results);
+            if (opts.tune.timeline_interval) {
+                print_timelines(&opts, results, timelines);
+            }
         }
         status = stc_cli_finish_report(program);
     }
+    for (size_t index = 0; timelines && index < opts.trace_count; index++) {
+        free(timelines[index][STC_ICACHE].points);
+        free(timelines[index][STC_DCACHE].points);
+    }
+    free(timelines);
     free(results);
     free(batch);
     free(opts.traces);

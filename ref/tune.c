@@ -176,6 +176,9 @@ struct stc_tuned_cache {
     stc_monitor_program monitor_program;
     stc_monitor_tuner monitor_unit; /* the decision unit, stepped once per access */
 
+    uint64_t changes;          /* reconfigurations that changed the configuration */
+    stc_timeline *timeline;    /* NULL unless options.timeline_interval */
+
     stc_tuned_report report;
 };
 
@@ -196,6 +199,7 @@ static stc_counters harvest(stc_tuned_cache *tuned, stc_energy *energy)
  * counters clear for the next window. */
 static void apply(stc_tuned_cache *tuned, const stc_config *config)
 {
+    tuned->changes += !stc_config_equal(config, stc_cache_config(tuned->cache));
     stc_cache_reconfigure(tuned->cache, config, NULL);
     stc_energy energy;
     stc_counters walk = harvest(tuned, &energy);
@@ -562,6 +566,17 @@ stc_tuned_cache *stc_tuned_cache_create(const stc_geometry *geometry, stc_cache_
         free(tuned);
         return NULL;
     }
+    if (options->timeline_interval) {
+        stc_config baselines[STC_TUNE_BASELINES];
+        stc_tune_baselines(geometry, baselines);
+        tuned->timeline = stc_timeline_create(geometry, kind, table, baselines,
+                                              options->timeline_interval, err, err_len);
+        if (!tuned->timeline) {
+            stc_cache_destroy(tuned->cache);
+            free(tuned);
+            return NULL;
+        }
+    }
     if (options->plan.kind == STC_SEARCH_PROBE) {
         probe_plan(tuned);
         stc_cache_track_depths(tuned->cache, true);
@@ -578,6 +593,7 @@ stc_tuned_cache *stc_tuned_cache_create(const stc_geometry *geometry, stc_cache_
                                    "most 65536 accesses",
                      (unsigned long long)options->window);
             stc_monitor_destroy(tuned->monitor);
+            stc_timeline_destroy(tuned->timeline);
             stc_cache_destroy(tuned->cache);
             free(tuned);
             return NULL;
@@ -595,6 +611,7 @@ stc_tuned_cache *stc_tuned_cache_create(const stc_geometry *geometry, stc_cache_
             stc_monitor_tuner_reset(&tuned->monitor_unit, &build, &tuned->monitor_program, err,
                                     err_len) != 0) {
             stc_monitor_destroy(tuned->monitor);
+            stc_timeline_destroy(tuned->timeline);
             stc_cache_destroy(tuned->cache);
             free(tuned);
             return NULL;
@@ -609,16 +626,16 @@ void stc_tuned_cache_destroy(stc_tuned_cache *tuned)
 {
     if (tuned) {
         stc_monitor_destroy(tuned->monitor);
+        stc_timeline_destroy(tuned->timeline);
         stc_cache_destroy(tuned->cache);
         free(tuned);
     }
 }
 
-int stc_tuned_cache_request(stc_tuned_cache *tuned, stc_op op, uint64_t addr, unsigned bytes)
+/* The tuner's part of a request the cache has served: the monitor and its
+ * decision unit, or the window and warm-up accounting of a search. */
+static void tuner_after_request(stc_tuned_cache *tuned, stc_op op, uint64_t addr, unsigned bytes)
 {
-    if (stc_cache_request(tuned->cache, op, addr, bytes, NULL, NULL, NULL) < 0) {
-        return -1;
-    }
     if (tuned->monitor) {
         /* The same pieces the cache performed, one per physical line: the
          * decision unit's step reads the counts of the accesses before
@@ -630,7 +647,7 @@ int stc_tuned_cache_request(stc_tuned_cache *tuned, stc_op op, uint64_t addr, un
             stc_monitor_observe(tuned->monitor, line << offset_bits, op != STC_OP_READ);
         }
         monitor_unit_change(tuned);
-        return 0;
+        return;
     }
     uint64_t accesses = stc_cache_counters(tuned->cache)->accesses;
     if (tuned->warming) {
@@ -640,6 +657,24 @@ int stc_tuned_cache_request(stc_tuned_cache *tuned, stc_op op, uint64_t addr, un
         }
     } else if (accesses >= tuned->options.window) {
         end_window(tuned);
+    }
+}
+
+static void timeline_record(stc_tuned_cache *tuned);
+
+int stc_tuned_cache_request(stc_tuned_cache *tuned, stc_op op, uint64_t addr, unsigned bytes)
+{
+    if (stc_cache_request(tuned->cache, op, addr, bytes, NULL, NULL, NULL) < 0) {
+        return -1;
+    }
+    tuner_after_request(tuned, op, addr, bytes);
+    if (tuned->timeline) {
+        stc_timeline_request(tuned->timeline, op, addr, bytes);
+        uint64_t accesses =
+            tuned->report.counters.accesses + stc_cache_counters(tuned->cache)->accesses;
+        if (stc_timeline_due(tuned->timeline, accesses)) {
+            timeline_record(tuned);
+        }
     }
     return 0;
 }
@@ -664,37 +699,75 @@ void stc_tuned_cache_run(stc_tuned_cache *tuned, const stc_ref *refs, size_t cou
 /* The monitor is hardware beside the cache: its lookups and leakage are
  * the same whatever configuration runs, so they are charged once, at the
  * end, into the run's probe and static energy. */
-static void charge_monitor(stc_tuned_cache *tuned)
+static stc_energy monitor_energy(const stc_tuned_cache *tuned, uint64_t cycles, uint64_t *bits)
 {
     stc_monitor_array arrays[STC_MONITOR_MAX_ARRAYS];
     size_t count = stc_monitor_arrays(tuned->monitor, arrays, STC_MONITOR_MAX_ARRAYS);
-    stc_tuned_report *report = &tuned->report;
-    report->monitor_array_accesses = stc_monitor_array_accesses(tuned->monitor);
+    uint64_t array_accesses = stc_monitor_array_accesses(tuned->monitor);
     /* Every array access reads a row of every array; only a row it
      * changes is written back (monitor.h). */
     double access_nj = 0.0, leak_nj = 0.0;
-    uint64_t bits = 0;
+    *bits = 0;
     for (size_t index = 0; index < count; index++) {
         stc_small_sram_energy array = stc_energy_small_sram(
             arrays[index].rows, arrays[index].row_bits, arrays[index].compare_bits);
-        access_nj += (double)report->monitor_array_accesses * array.read_nj +
+        access_nj += (double)array_accesses * array.read_nj +
                      (double)stc_monitor_row_writes(tuned->monitor, index) *
                          (array.rmw_nj - array.read_nj);
         leak_nj += array.leak_nj_per_cycle;
-        bits += (uint64_t)arrays[index].rows * arrays[index].row_bits;
+        *bits += (uint64_t)arrays[index].rows * arrays[index].row_bits;
     }
-    report->monitor_bits = bits;
+    stc_energy energy;
+    memset(&energy, 0, sizeof energy);
+    energy.probe_nj = access_nj;
+    energy.static_nj = (double)cycles * leak_nj;
+    energy.total_nj = energy.probe_nj + energy.static_nj;
+    return energy;
+}
+
+static void charge_monitor(stc_tuned_cache *tuned)
+{
+    stc_tuned_report *report = &tuned->report;
+    report->monitor_array_accesses = stc_monitor_array_accesses(tuned->monitor);
     report->monitor_lookups = stc_monitor_lookups(tuned->monitor);
-    memset(&report->monitor_energy, 0, sizeof report->monitor_energy);
-    report->monitor_energy.probe_nj = access_nj;
-    report->monitor_energy.static_nj = (double)report->counters.cycles * leak_nj;
-    report->monitor_energy.total_nj =
-        report->monitor_energy.probe_nj + report->monitor_energy.static_nj;
+    report->monitor_energy = monitor_energy(tuned, report->counters.cycles, &report->monitor_bits);
     stc_energy_add(&report->energy, &report->monitor_energy);
+}
+
+/* A timeline point: what the run has cost so far, the counters not yet
+ * charged taken as a segment in the configuration they ran in (energy is
+ * linear in the counters, so charging them later gives the same sum). */
+static void timeline_record(stc_tuned_cache *tuned)
+{
+    const stc_counters *pending = stc_cache_counters(tuned->cache);
+    const stc_config *config = stc_cache_config(tuned->cache);
+    stc_timeline_point point;
+    memset(&point, 0, sizeof point);
+    point.accesses = tuned->report.counters.accesses + pending->accesses;
+    point.cycles = tuned->report.counters.cycles + pending->cycles;
+    point.config = *config;
+    point.changes = tuned->changes;
+    point.tuned_nj = tuned->report.energy.total_nj +
+                     stc_energy_of(&tuned->table, config, pending).total_nj;
+    if (tuned->monitor) {
+        uint64_t bits;
+        point.tuned_nj += monitor_energy(tuned, point.cycles, &bits).total_nj;
+    }
+    stc_timeline_record(tuned->timeline, &point);
 }
 
 void stc_tuned_cache_finish(stc_tuned_cache *tuned, stc_tuned_report *report)
 {
+    if (tuned->timeline) {
+        /* The end of the run, unless a point was just taken there. */
+        const stc_timeline_point *points;
+        size_t count = stc_timeline_points(tuned->timeline, &points);
+        uint64_t accesses =
+            tuned->report.counters.accesses + stc_cache_counters(tuned->cache)->accesses;
+        if (count == 0 || points[count - 1].accesses != accesses) {
+            timeline_record(tuned);
+        }
+    }
     /* The partial window counts in the energy but is not a measurement. */
     account_unmeasured(tuned);
     settle_estimate(tuned);
@@ -718,6 +791,15 @@ const stc_search *stc_tuned_cache_search(const stc_tuned_cache *tuned)
 bool stc_tuned_cache_searching(const stc_tuned_cache *tuned)
 {
     return tuned->searching;
+}
+
+size_t stc_tuned_cache_timeline(const stc_tuned_cache *tuned, const stc_timeline_point **points)
+{
+    if (!tuned->timeline) {
+        *points = NULL;
+        return 0;
+    }
+    return stc_timeline_points(tuned->timeline, points);
 }
 
 /* ---- One trace, both caches ------------------------------------------ */
@@ -871,4 +953,14 @@ int stc_tune_run_finish(stc_tune_run *run, stc_tune_result *result, char *err, s
     }
     free(oracle);
     return 0;
+}
+
+size_t stc_tune_run_timeline(const stc_tune_run *run, stc_cache_kind kind,
+                             const stc_timeline_point **points)
+{
+    if (!run->hardware) {
+        *points = NULL;
+        return 0;
+    }
+    return stc_tuned_cache_timeline(run->tuned[kind], points);
 }

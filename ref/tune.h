@@ -32,13 +32,14 @@
 #include "geometry.h"
 #include "search.h"
 #include "stack.h"
+#include "timeline.h"
 #include "trace.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-enum { STC_TUNE_BASELINES = 2 };
+enum { STC_TUNE_BASELINES = STC_TIMELINE_BASELINES };
 
 /* The conventional caches a tuned one is compared with: the largest size
  * with every way, and the largest size direct-mapped, both with 2-subline
@@ -110,6 +111,9 @@ typedef struct {
     unsigned monitor_walk_min;        /* monitor search: watched accesses a decision needs
                                          before it may offer a change that walks
                                          (stc_monitor_tuner_build.walk_min; 0: none) */
+    uint64_t timeline_interval;       /* hardware mode: record each cache's energy over the
+                                         run every this many accesses (timeline.h); 0: no
+                                         timeline */
 } stc_tune_options;
 
 /* The seed's heuristic, 1024-access windows, no warm-up, one-off tuning. */
@@ -183,6 +187,11 @@ const stc_cache *stc_tuned_cache_model(const stc_tuned_cache *tuned);
 const stc_search *stc_tuned_cache_search(const stc_tuned_cache *tuned);
 bool stc_tuned_cache_searching(const stc_tuned_cache *tuned);
 
+/* The timeline's points (options.timeline_interval), the last one at the
+ * end of the run once finished. Returns 0 with *points NULL when there is
+ * no timeline or it ran out of memory. */
+size_t stc_tuned_cache_timeline(const stc_tuned_cache *tuned, const stc_timeline_point **points);
+
 /* ---- One trace, both caches, either mode ---------------------------- */
 
 typedef struct {
@@ -220,6 +229,11 @@ void stc_tune_run_feed(stc_tune_run *run, const stc_ref *refs, size_t count);
 
 /* After the last reference. Returns -1 with a message on a malformed plan. */
 int stc_tune_run_finish(stc_tune_run *run, stc_tune_result *result, char *err, size_t err_len);
+
+/* Hardware mode with options.timeline_interval: the cache's timeline
+ * (stc_tuned_cache_timeline), complete after stc_tune_run_finish. */
+size_t stc_tune_run_timeline(const stc_tune_run *run, stc_cache_kind kind,
+                             const stc_timeline_point **points);
 
 
 #endif

@@ -13,7 +13,9 @@
 #      blocks recomputed from the same stcsim coherence runs made afresh,
 #      and one point of the stc snoop figure (the first kernel, all cores
 #      in 2K_1W_16B: snoop lookups per 1000 references and their energy)
-#      from a fresh `stcsim coherence --stc-config` run.
+#      from a fresh `stcsim coherence --stc-config` run, and the run over
+#      time's last point (the monitor's D-cache saving) equal to a fresh
+#      `stcsim tune --mode hardware` run without --timeline.
 # STCSIM is the simulator for step 3 (default: the one the page's jobs ran,
 # jobs.tsv's first command, so `make B=DIR paper-check` checks DIR's page
 # with DIR's stcsim; else build/gcc/stcsim).
@@ -45,7 +47,7 @@ html=$dir/index.html
 # 1. Complete.
 for f in "$md" "$html"; do [ -s "$f" ] || fail "$f missing or empty"; done
 [ -s "$md" ] || { echo "paper-check: cannot go on without $md" >&2; exit 1; }
-for fig in fig3 fig5 fig6 fig7 fig8 fig-tuner fig-flush fig-cost fig-coh-size fig-coh-cores fig-coh-line fig-coh-stc-snoop; do
+for fig in fig3 fig5 fig6 fig7 fig8 fig-tuner fig-timeline fig-flush fig-cost fig-coh-size fig-coh-cores fig-coh-line fig-coh-stc-snoop; do
     if ! [ -s "$dir/$fig.svg" ] || ! grep -q '<svg' "$dir/$fig.svg"; then
         fail "$fig.svg missing, empty or not SVG"
     fi
@@ -59,7 +61,8 @@ while read -r target; do
     [ -s "$dir/$target" ] || fail "index.md links to $target, which is missing or empty"
 done < <(grep -o '](\([^)#:]*\))' "$md" | sed 's/^](//; s/)$//' | sort -u)
 for heading in '## Figure 3' '## Figures 5-6' '## Figures 7-8' '## Table 1' '## The search order' \
-    '## The flush contrast' '## The hardware tuner on real programs' '## What tuning costs' \
+    '## The flush contrast' '## The hardware tuner on real programs' '## One run over time' \
+    '## What tuning costs' \
     '## Coherence' "## The paper's values"; do
     grep -qF -- "$heading" "$md" || fail "section '$heading' missing"
 done
@@ -86,7 +89,7 @@ tables=$(sed -n 's/^tables //p' "$tmp")
 if grep '^|' "$md" | grep -qiwE 'nan|-?inf|null|undefined'; then
     fail "a table holds nan/inf/null: $(grep '^|' "$md" | grep -iwE 'nan|-?inf|null|undefined' | head -1)"
 fi
-for data in fig3 fig56 fig78 tuner flush cost coh-size coh-cores coh-line coh-stc-snoop; do
+for data in fig3 fig56 fig78 tuner timeline flush cost coh-size coh-cores coh-line coh-stc-snoop; do
     f=$dir/data/$data.tsv
     [ -s "$f" ] || { fail "data/$data.tsv missing"; continue; }
     [ "$(grep -vc '^#' "$f")" -gt 0 ] || fail "data/$data.tsv has no rows"
@@ -169,8 +172,31 @@ else
     fi
 fi
 
+# The run over time: its last point is the whole run, which a run without
+# --timeline reports by itself.
+timeline_cmd=$(awk -F'\t' '$1 == "t-timeline-monitor" { print $2 }' "$dir/jobs.tsv")
+if [ -z "$timeline_cmd" ]; then
+    fail "jobs.tsv has no t-timeline-monitor run"
+else
+    # shellcheck disable=SC2086
+    set -- $timeline_cmd
+    shift # the page's stcsim; this check uses STCSIM
+    args=()
+    while [ $# -gt 0 ]; do
+        if [ "$1" = --timeline ]; then shift 2; else args+=("$1"); shift; fi
+    done
+    fresh=$("$STCSIM" "${args[@]}" | jq '.traces[0].dcache | 100 * (1 - .run_nj.total / .baseline_nj[0])') ||
+        fresh="no run from $STCSIM"
+    page=$(grep -v '^#' "$dir/data/timeline.tsv" | tail -1 | cut -f2)
+    if [ -n "$page" ] && awk -v a="$page" -v b="$fresh" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 5e-3) }'; then
+        echo "paper-check: run over time: the monitor's D-cache saved $page % at the end of the timeline, $fresh % in a run without it: agree"
+    else
+        fail "run over time: the timeline ends at '$page' % saved, a run without --timeline says '$fresh'"
+    fi
+fi
+
 if [ "$fails" -ne 0 ]; then
     echo "paper-check: $fails check(s) failed" >&2
     exit 1
 fi
-echo "paper-check: $dir complete: 12 figures (SVG + PNG), $tables tables, data and links present, no empty or nan cells"
+echo "paper-check: $dir complete: 13 figures (SVG + PNG), $tables tables, data and links present, no empty or nan cells"

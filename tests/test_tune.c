@@ -685,6 +685,107 @@ static void test_monitor_walk_evidence(void)
     free(s.refs);
 }
 
+/* True when a and b agree to a relative 1e-9 (sums taken in another order). */
+static bool close_to(double a, double b)
+{
+    return fabs(a - b) <= 1e-9 * (fabs(a) + fabs(b)) + 1e-9;
+}
+
+/* The timeline (timeline.h) on a run with a start-up phase, a steady phase
+ * and stores: points every `interval` accesses of each cache and one at the
+ * end; the last point is the run's energy; each baseline's energy, from a
+ * plain cache model fed the requests, equals the oracle's (a stack sweep);
+ * energies and changes never fall; and recording changes nothing. */
+static void test_timeline(void)
+{
+    stc_geometry geometry = default_geometry();
+    stc_energy_table table = test_table(&geometry);
+    stream s = startup_then_steady();
+    add_loops(&s, 6, 1024, 16384, DATA_BASE, STC_REF_STORE); /* writebacks in every 8K cache */
+    const uint64_t interval = 500;
+    for (int search = 0; search < 2; search++) {
+        stc_tune_options options = stc_tune_options_default();
+        if (search == 0) {
+            options.plan.kind = STC_SEARCH_MONITOR;
+            options.plan.margin_shift = 6;
+            options.window = 256;
+            options.monitor_walk_min = 0;
+        }
+        stc_tune_result plain;
+        if (run_stream(&s, &options, true, &plain) != 0) {
+            break;
+        }
+        options.timeline_interval = interval;
+        char err[ERR_LEN];
+        stc_tune_run *run =
+            stc_tune_run_create(&geometry, &table, &options, true, err, sizeof err);
+        CHECK(run != NULL, "timeline run: %s", err);
+        if (!run) {
+            break;
+        }
+        stc_tune_run_feed(run, s.refs, s.count);
+        stc_tune_result result;
+        CHECK(stc_tune_run_finish(run, &result, err, sizeof err) == 0, "finish: %s", err);
+        for (int kind = STC_ICACHE; kind <= STC_DCACHE; kind++) {
+            const stc_tune_cache_result *cache = &result.cache[kind];
+            const stc_timeline_point *points;
+            size_t count = stc_tune_run_timeline(run, (stc_cache_kind)kind, &points);
+            uint64_t accesses = cache->hardware.counters.accesses;
+            size_t want = (size_t)((accesses + interval - 1) / interval);
+            CHECK(count == want && count > 2, "search %d cache %d: %zu points for %llu accesses",
+                  search, kind, count, (unsigned long long)accesses);
+            if (count != want || count == 0) {
+                continue;
+            }
+            for (size_t index = 0; index < count; index++) {
+                const stc_timeline_point *at = &points[index];
+                uint64_t mark = index + 1 < count ? (index + 1) * interval : accesses;
+                CHECK(at->accesses == mark, "point %zu at %llu accesses, want %llu", index,
+                      (unsigned long long)at->accesses, (unsigned long long)mark);
+                if (index > 0) {
+                    const stc_timeline_point *before = &points[index - 1];
+                    CHECK(at->tuned_nj >= before->tuned_nj && at->cycles >= before->cycles &&
+                              at->changes >= before->changes &&
+                              at->baseline_nj[0] >= before->baseline_nj[0],
+                          "point %zu falls below the one before", index);
+                }
+            }
+            const stc_timeline_point *last = &points[count - 1];
+            CHECK(close_to(last->tuned_nj, cache->run_energy.total_nj),
+                  "search %d cache %d: the timeline ends at %.6f nJ, the run cost %.6f", search,
+                  kind, last->tuned_nj, cache->run_energy.total_nj);
+            CHECK(last->cycles == cache->run_cycles, "timeline cycles %llu, run %llu",
+                  (unsigned long long)last->cycles, (unsigned long long)cache->run_cycles);
+            CHECK(stc_config_equal(&last->config, &cache->hardware.final_config),
+                  "the timeline ends in the final configuration");
+            for (int base = 0; base < STC_TUNE_BASELINES; base++) {
+                CHECK(close_to(last->baseline_nj[base], cache->baseline_energy[base].total_nj),
+                      "baseline %d: the cache model's %.6f nJ, the stack sweep's %.6f", base,
+                      last->baseline_nj[base], cache->baseline_energy[base].total_nj);
+            }
+            if (search == 0) {
+                CHECK(last->changes == cache->hardware.switches && last->changes > 0,
+                      "monitor: %llu changes in the timeline, %u switches",
+                      (unsigned long long)last->changes, cache->hardware.switches);
+            } else {
+                /* The first candidate at the start, then at most one
+                 * change at the end of each window (to the next
+                 * candidate or to the search's choice). */
+                CHECK(last->changes > 0 && last->changes <= cache->hardware.windows + 1,
+                      "heuristic: %llu changes for %llu windows",
+                      (unsigned long long)last->changes,
+                      (unsigned long long)cache->hardware.windows);
+            }
+            CHECK(!memcmp(&cache->run_energy, &plain.cache[kind].run_energy,
+                          sizeof cache->run_energy) &&
+                      cache->run_cycles == plain.cache[kind].run_cycles,
+                  "search %d cache %d: recording a timeline changed the run", search, kind);
+        }
+        stc_tune_run_destroy(run);
+    }
+    free(s.refs);
+}
+
 static void test_options(void)
 {
     stc_tune_options options = stc_tune_options_default();
@@ -726,6 +827,7 @@ int main(void)
     test_probe_search();
     test_monitor_search();
     test_monitor_walk_evidence();
+    test_timeline();
     test_options();
     return check_done("test_tune");
 }

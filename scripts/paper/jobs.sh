@@ -7,7 +7,7 @@
 set -euo pipefail
 # shellcheck source=scripts/paper/lib.sh
 . "$(dirname "$0")/lib.sh"
-need PAPER_OUT STCSIM UCURVE_TRACE ENERGY_FILE MC_TRACEDIR MC_KERNELS
+need PAPER_OUT STCSIM UCURVE_TRACE TIMELINE_TRACE ENERGY_FILE MC_TRACEDIR MC_KERNELS
 load_traces
 T="${TRACES[*]}"
 
@@ -31,6 +31,10 @@ phase1)
     job t-hw-monitor "$hw $T"
     job t-hw-probe "$hw --search probe --probe-rounds 4 --margin 4 $T"
     job t-hw-seed "$hw --search heuristic $T"
+    # One program's D-cache over time (timeline.sh), a point every
+    # decision window of the monitor.
+    job t-timeline-monitor "$hw --timeline 256 $TIMELINE_TRACE"
+    job t-timeline-seed "$hw --search heuristic --timeline 256 $TIMELINE_TRACE"
     job t-flush-asc "$flush $T"
     job t-flush-desc "$flush --descending $T"
     job t-flush-asc-re "$flush --retune-every 100000 $T"

@@ -10,6 +10,8 @@
 #
 # Environment: PAPER_UCURVE  the program of Figures 5-6 (default gzip, see
 #                            fig56.sh for why)
+#              PAPER_TIMELINE  the program of the run over time (default
+#                            cjpeg, see timeline.sh)
 set -euo pipefail
 PAPER_DIR=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/paper/lib.sh
@@ -34,13 +36,17 @@ done
 # The traces: the real programs in the recorded architecture, not the
 # *.main variants, in C-locale order (the page's row order).
 ARCH=$("$PAPER_DIR/../trace-arch.sh" "$TRACEDIR")
-mapfile -t TRACE_LIST < <(find "$TRACEDIR" -maxdepth 1 -name "*.$ARCH.lackey.zst" ! -name '*.main.*' |
+# (TRACEDIR/: a folder that is a symbolic link is followed.)
+mapfile -t TRACE_LIST < <(find "$TRACEDIR/" -maxdepth 1 -name "*.$ARCH.lackey.zst" ! -name '*.main.*' |
     LC_ALL=C sort)
 [ "${#TRACE_LIST[@]}" -gt 0 ] || die "no $TRACEDIR/*.$ARCH.lackey.zst traces (make traces)"
 
 UCURVE=${PAPER_UCURVE:-gzip}
 UCURVE_TRACE=$TRACEDIR/$UCURVE.$ARCH.lackey.zst
 [ -f "$UCURVE_TRACE" ] || die "no trace $UCURVE_TRACE for Figures 5-6 (PAPER_UCURVE names a program)"
+TIMELINE=${PAPER_TIMELINE:-cjpeg}
+TIMELINE_TRACE=$TRACEDIR/$TIMELINE.$ARCH.lackey.zst
+[ -f "$TIMELINE_TRACE" ] || die "no trace $TIMELINE_TRACE for the run over time (PAPER_TIMELINE names a program)"
 # The multi-core traces of the coherence section (make mc-traces): every
 # kernel of their index at 1, 2, 4 and 8 threads.
 MC_TRACEDIR=${PAPER_MC_TRACES:-$(dirname "$TRACEDIR")/mc-traces}
@@ -60,7 +66,8 @@ WORK=$OUT.new
 rm -rf "$WORK"
 mkdir -p "$WORK/raw" "$WORK/data" "$WORK/sections"
 printf '%s\n' "${TRACE_LIST[@]}" >"$WORK/traces.txt"
-export PAPER_DIR PAPER_OUT=$WORK STCSIM STCGEN TRACEDIR ARCH UCURVE UCURVE_TRACE ENERGY_FILE \
+export PAPER_DIR PAPER_OUT=$WORK STCSIM STCGEN TRACEDIR ARCH UCURVE UCURVE_TRACE TIMELINE \
+    TIMELINE_TRACE ENERGY_FILE \
     MC_TRACEDIR MC_KERNELS
 export LC_ALL=C
 
@@ -74,7 +81,7 @@ rm "$WORK/jobs2.tsv"
 
 # One script per section; each writes WORK/sections/NN-name.md and its
 # figures and data files.
-for section in setup fig3 fig56 fig78 table1 order flush tuner cost coherence values; do
+for section in setup fig3 fig56 fig78 table1 order flush tuner timeline cost coherence values; do
     echo "paper: section $section" >&2
     "$PAPER_DIR/$section.sh"
 done
