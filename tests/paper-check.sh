@@ -102,6 +102,20 @@ done
 [ "$(grep -o '<img ' "$html" | wc -l)" -eq "$(grep -c '^!\[' "$md")" ] ||
     fail "index.html and index.md show different numbers of images"
 
+# afresh COMMAND [OPTION]: a job's command (jobs.tsv) run again with this
+# check's STCSIM in place of the page's, leaving out OPTION and its value.
+afresh() {
+    local drop=${2:-}
+    # shellcheck disable=SC2086
+    set -- $1
+    shift # the page's stcsim
+    local args=()
+    while [ $# -gt 0 ]; do
+        if [ -n "$drop" ] && [ "$1" = "$drop" ]; then shift 2; else args+=("$1"); shift; fi
+    done
+    "$STCSIM" "${args[@]}"
+}
+
 # 3. True. Figure 3, first program: optimum (each cache's minimum over the 27)
 # over 8K_4W_32B, from a fresh stcsim run, against the data file.
 row=$(grep -v '^#' "$dir/data/fig3.tsv" | head -1)
@@ -135,10 +149,7 @@ if [ "${#coh_cmds[@]}" -eq 0 ]; then
     fail "jobs.tsv has no coh-line-*-32 runs"
 else
     for c in "${coh_cmds[@]}"; do
-        # shellcheck disable=SC2086
-        set -- $c
-        shift # the page's stcsim; this check uses STCSIM
-        "$STCSIM" "$@"
+        afresh "$c"
     done | jq -s '([.[].total.miss_false_sharing] | add) * 1000 / ([.[].total.references] | add)' >"$tmp"
     fresh=$(cat "$tmp")
     page=$(awk -F'\t' '!/^#/ && $1 == "32 B" { print $6 }' "$dir/data/coh-line.tsv")
@@ -155,11 +166,8 @@ stc_cmd=$(awk -F'\t' '$1 ~ /^coh-stc-.*-2K_1W_16B$/ { print $2; exit }' "$dir/jo
 if [ -z "$stc_cmd" ]; then
     fail "jobs.tsv has no coh-stc-*-2K_1W_16B run"
 else
-    # shellcheck disable=SC2086
-    set -- $stc_cmd
-    shift # the page's stcsim; this check uses STCSIM
     kernel=$(awk -F'\t' '$1 ~ /^coh-stc-.*-2K_1W_16B$/ { sub(/^coh-stc-/, "", $1); sub(/-2K_1W_16B$/, "", $1); print $1; exit }' "$dir/jobs.tsv")
-    fresh=$("$STCSIM" "$@" | jq -r '"\(.total.snoop_lookups * 1000 / .total.references) \(.energy_nj.total.snoop / 1000)"') ||
+    fresh=$(afresh "$stc_cmd" | jq -r '"\(.total.snoop_lookups * 1000 / .total.references) \(.energy_nj.total.snoop / 1000)"') ||
         fresh="no energy from $STCSIM"
     page=$(awk -F'\t' '/^#/ { for (i = 2; i <= NF; i++) if ($i == "lookups_'"$kernel"'") l = i; else if ($i == "snoop_uJ_'"$kernel"'") e = i }
                       !/^#/ && $1 == "2K_1W_16B" { print $l, $e }' "$dir/data/coh-stc-snoop.tsv")
@@ -178,14 +186,7 @@ timeline_cmd=$(awk -F'\t' '$1 == "t-timeline-monitor" { print $2 }' "$dir/jobs.t
 if [ -z "$timeline_cmd" ]; then
     fail "jobs.tsv has no t-timeline-monitor run"
 else
-    # shellcheck disable=SC2086
-    set -- $timeline_cmd
-    shift # the page's stcsim; this check uses STCSIM
-    args=()
-    while [ $# -gt 0 ]; do
-        if [ "$1" = --timeline ]; then shift 2; else args+=("$1"); shift; fi
-    done
-    fresh=$("$STCSIM" "${args[@]}" | jq '.traces[0].dcache | 100 * (1 - .run_nj.total / .baseline_nj[0])') ||
+    fresh=$(afresh "$timeline_cmd" --timeline | jq '.traces[0].dcache | 100 * (1 - .run_nj.total / .baseline_nj[0])') ||
         fresh="no run from $STCSIM"
     page=$(grep -v '^#' "$dir/data/timeline.tsv" | tail -1 | cut -f2)
     if [ -n "$page" ] && awk -v a="$page" -v b="$fresh" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 5e-3) }'; then
