@@ -4,8 +4,9 @@
  *
  * Layout: frames [core][set][way] and their bytes, as coherent.c; every
  * block touched has an entry in the book (coherence_book.h, shared with
- * the atomic models: memory's bytes and the shadow's) and, at the same
- * index here, memory's bookkeeping of 8.1 item 4;
+ * the atomic models: memory's bytes and the shadow's, and the miss
+ * classes, told in the coherence order: COHERENCE.md 10.4) and, at the
+ * same index here, memory's bookkeeping of 8.1 item 4;
  * per core the queue of submitted references, the one outstanding request,
  * the promised requester (`fwd`), the shadow snapshot taken at its own
  * request's ordering (`expect`) and its response channel; writebacks in
@@ -76,6 +77,8 @@ typedef struct {
     uint32_t done;                   /* bytes of the head reference performed */
     uint8_t loaded[STC_COH_MAX_LINE];
     bool counted;                    /* the current block access is in hits/misses */
+    bool hit;                        /* ... as a hit (its block readable at the first attempt) */
+    bool booked;                     /* ... and told to the book (at its ordering point) */
     bool stalled;                    /* ... and in stalls */
     stc_coh_sp_req req;              /* the outstanding request */
     bool ordered;
@@ -106,7 +109,7 @@ struct stc_cs_system {
     frame *frames;
     uint8_t *data;
 
-    stc_coh_book book;     /* memory's and the shadow's bytes; its miss classes unused */
+    stc_coh_book book;     /* memory's and the shadow's bytes, the miss classes */
     block_entry *entries;  /* [book entry] */
     uint32_t entry_count, entry_capacity;
 
@@ -126,6 +129,9 @@ struct stc_cs_system {
     unsigned touched_count;
 
     stc_cs_counters counters[STC_COH_MAX_CORES];
+    /* The book counts in the atomic models' counters; their miss classes
+     * are copied into `counters` after every access told to it. */
+    stc_coh_counters book_counters[STC_COH_MAX_CORES];
     uint64_t violations;
     uint64_t violations_of[STC_CS_VIOL_KIND_COUNT];
     stc_cs_violation kept[STC_COH_VIOLATIONS_KEPT];
@@ -142,7 +148,9 @@ static const stc_counter_field counter_list[STC_CS_COUNTER_COUNT] = {
     COUNTER(putm_e),       COUNTER(data_from_memory), COUNTER(data_from_cache),
     COUNTER(writebacks),   COUNTER(stale_putm),   COUNTER(stalls),
     COUNTER(snoop_observations), COUNTER(transactions), COUNTER(latency_sum),
-    COUNTER(latency_max),
+    COUNTER(latency_max),  COUNTER(miss_compulsory), COUNTER(miss_true_sharing),
+    COUNTER(miss_false_sharing), COUNTER(miss_capacity), COUNTER(miss_conflict),
+    COUNTER(miss_true_dubois), COUNTER(miss_false_dubois),
 };
 #undef COUNTER
 _Static_assert(sizeof(stc_cs_counters) == STC_CS_COUNTER_COUNT * sizeof(uint64_t),
@@ -348,7 +356,7 @@ static void access_done(stc_cs_system *system, unsigned core)
     reference *ref = head_of(system, core);
     block_access a = current_access(system, core);
     cs->done += a.len;
-    cs->counted = cs->stalled = false;
+    cs->counted = cs->hit = cs->booked = cs->stalled = false;
     system->last_progress = system->steps;
     if (cs->done < ref->size)
         return;
@@ -413,6 +421,78 @@ static void perform_load(stc_cs_system *system, unsigned core, uint32_t e, const
 static const uint8_t *store_bytes(stc_cs_system *system, unsigned core)
 {
     return head_of(system, core)->bytes + system->core[core].done;
+}
+
+/* ------------------------------------------------------------ miss classes */
+
+/* Whether a cache in state holds its block in the COHERENCE ORDER (the
+ * order of the ordering points, COHERENCE.md 10.3), the order the book is
+ * told things in, so that it classifies as the atomic bus would have with
+ * the accesses in that order (COHERENCE.md 10.4): from the ordering of the
+ * cache's own GetS/GetM (its data may still be on the way) until another
+ * cache's GetM is ordered or its Evict row runs. */
+static bool holds_in_order(stc_coh_sp_state state)
+{
+    switch (state) {
+    case STC_COH_SP_S:
+    case STC_COH_SP_E:
+    case STC_COH_SP_O:
+    case STC_COH_SP_M:
+    case STC_COH_SP_SM_AD:   /* readable; its upgrade not ordered yet */
+    case STC_COH_SP_OM_AD:
+    case STC_COH_SP_IS_D:    /* its request ordered, the data on the way */
+    case STC_COH_SP_IE_D:
+    case STC_COH_SP_IM_D:
+    case STC_COH_SP_SM_D:
+    case STC_COH_SP_IM_D_S:  /* ... and a GetS since: it ends in S */
+    case STC_COH_SP_SM_D_S:
+    case STC_COH_SP_IE_D_S:
+        return true;
+    default:
+        /* I; IS^AD, IM^AD (not ordered yet); the ^D_I and ^D_SI states
+         * (another GetM ordered since: they perform once and end in I);
+         * MI^A, OI^A (evicted: the processor gave the block up when its
+         * Evict row ran); II^A */
+        return false;
+    }
+}
+
+/* Core's current block access (on entry e, core's copy in state) is told
+ * to the book, once, at its ordering point, as the hit or miss its first
+ * attempt counted; the classes are copied into the counters. */
+static void book_access(stc_cs_system *system, unsigned core, uint32_t e, stc_coh_sp_state state)
+{
+    core_state *cs = &system->core[core];
+    if (cs->booked)
+        return;
+    cs->booked = true;
+    bool holds = holds_in_order(state);
+    /* An upgrade whose S/O copy another GetM invalidated while its own
+     * GetM waited (SM^AD, OM^AD to IM^AD): counted a hit at its attempt,
+     * it fetches the block again, a fill the book counts in no class. */
+    if (cs->hit && !holds)
+        stc_coh_book_fetched(&system->book, core, e);
+    block_access a = current_access(system, core);
+    stc_coh_counters *book_counts = &system->book_counters[core];
+    stc_coh_book_access(&system->book, book_counts, core, e, stc_coh_word_mask(a.offset, a.len),
+                        cs->hit, holds);
+    stc_cs_counters *counters = &system->counters[core];
+    counters->miss_compulsory = book_counts->miss_compulsory;
+    counters->miss_true_sharing = book_counts->miss_true_sharing;
+    counters->miss_false_sharing = book_counts->miss_false_sharing;
+    counters->miss_capacity = book_counts->miss_capacity;
+    counters->miss_conflict = book_counts->miss_conflict;
+    counters->miss_true_dubois = book_counts->miss_true_dubois;
+    counters->miss_false_dubois = book_counts->miss_false_dubois;
+}
+
+/* Core's store of the current access takes its place in the coherence
+ * order: the shadow, and the words are news to every other core. */
+static void book_store(stc_cs_system *system, unsigned core, uint32_t e)
+{
+    block_access a = current_access(system, core);
+    stc_coh_book_stored(&system->book, core, e, a.offset, a.len, store_bytes(system, core),
+                        stc_coh_word_mask(a.offset, a.len));
 }
 
 static void send_response(stc_cs_system *system, unsigned to, int from, uint32_t e,
@@ -621,20 +701,27 @@ static bool evict(stc_cs_system *system, unsigned core, size_t v)
     stc_coh_sp_state state = (stc_coh_sp_state)victim->state;
     const stc_coh_sp_row *row = system->row[state][STC_COH_SP_EVICT];
     touch(system, victim->entry);
-    if (!row || row->outcome == STC_COH_SP_IMPOSSIBLE) {
-        impossible(system, core, victim->entry, state, STC_COH_SP_EVICT);
-    } else if (row->outcome == STC_COH_SP_STALL) {
+    if (row && row->outcome == STC_COH_SP_STALL) {
         count_stall(system, core);
         return false;
+    }
+    bool freed = true;
+    if (!row || row->outcome == STC_COH_SP_IMPOSSIBLE) {
+        impossible(system, core, victim->entry, state, STC_COH_SP_EVICT);
     } else if (row->issue != STC_COH_SP_REQ_NONE) {
         issue(system, core, row->issue, v, state);
         victim->state = (uint8_t)row->next;
         count_stall(system, core);
-        return false;
+        freed = false;
     }
     /* Even a broken silent row frees the frame, as on the atomic bus. */
-    victim->state = STC_COH_SP_I;
-    return true;
+    if (freed)
+        victim->state = STC_COH_SP_I;
+    /* the processor gives the copy up now, even if its data is still to
+     * leave with a PutM: its lifetime ends here */
+    if (holds_in_order(state) && !holds_in_order((stc_coh_sp_state)victim->state))
+        stc_coh_book_evicted(&system->book, core, victim->entry);
+    return freed;
 }
 
 /* The frame core's miss on block takes, tagged and its entry set; -1 while
@@ -690,7 +777,8 @@ static void attempt(stc_cs_system *system, unsigned core)
     stc_coh_sp_state state = state_in(system, f);
     if (!cs->counted) {
         cs->counted = true;
-        if (stc_coh_sp_permission(state) != STC_COH_I)
+        cs->hit = stc_coh_sp_permission(state) != STC_COH_I;
+        if (cs->hit)
             system->counters[core].hits++;
         else
             system->counters[core].misses++;
@@ -699,16 +787,21 @@ static void attempt(stc_cs_system *system, unsigned core)
     const stc_coh_sp_row *row = system->row[state][event];
     if (!row || row->outcome == STC_COH_SP_IMPOSSIBLE) {
         impossible(system, core, e, state, event);
+        book_access(system, core, e, state); /* counted above: classified too */
         access_done(system, core); /* skipped, so the run goes on */
         return;
     }
     if (f < 0 && (f = allocate_frame(system, core, a.block, e)) < 0)
         return;
     system->frames[f].lru = ++system->clock;
+    /* an access that performs now is ordered now; one that issues a GetS
+     * or GetM is told to the book when that request is ordered */
+    if (row->perform != STC_COH_SP_DO_NONE)
+        book_access(system, core, e, state);
     bool performed = false;
     if (row->perform == STC_COH_SP_DO_STORE) {
         memcpy(frame_data(system, (size_t)f) + a.offset, store_bytes(system, core), a.len);
-        memcpy(shadow_of(system, e) + a.offset, store_bytes(system, core), a.len);
+        book_store(system, core, e);
         performed = true;
     } else if (row->perform == STC_COH_SP_DO_LOAD) {
         perform_load(system, core, e, frame_data(system, (size_t)f), shadow_of(system, e), state);
@@ -741,13 +834,11 @@ static void order(stc_cs_system *system, unsigned core)
         }
     } else {
         memcpy(cs->expect, shadow_of(system, e), system->line);
+        /* the access's place in the coherence order: as on the atomic
+         * bus, classified before its transaction invalidates anyone */
+        book_access(system, core, e, state_in(system, f));
         if (b->owner == NOBODY)
             memory_answers(system, core, e);
-    }
-    if (req == STC_COH_SP_GETM && head_of(system, core)->op == STC_COH_OP_STORE) {
-        /* the store's place in the coherence order */
-        block_access a = current_access(system, core);
-        memcpy(shadow_of(system, e) + a.offset, store_bytes(system, core), a.len);
     }
     bool shared = false;
     row_context other = {.requester = (int)core, .shared = &shared};
@@ -756,7 +847,17 @@ static void order(stc_cs_system *system, unsigned core)
         if (o == core)
             continue;
         system->counters[o].snoop_observations++;
-        apply_row(system, o, find_frame(system, o, b->block), e, other_event, &other);
+        long of = find_frame(system, o, b->block);
+        stc_coh_sp_state before = state_in(system, of);
+        apply_row(system, o, of, e, other_event, &other);
+        if (holds_in_order(before) && !holds_in_order(state_in(system, of)))
+            stc_coh_book_invalidated(&system->book, o, e);
+    }
+    if (req == STC_COH_SP_GETM && head_of(system, core)->op == STC_COH_OP_STORE) {
+        /* the store's place in the coherence order (after the
+         * invalidations, as on the atomic bus, so that its words are news
+         * to the copies it invalidated) */
+        book_store(system, core, e);
     }
     if (req == STC_COH_SP_GETM)
         b->owner = (int)core;
@@ -1119,8 +1220,9 @@ stc_cs_system *stc_cs_create(const stc_cs_config *config, char *err, size_t err_
         goto out_of_memory;
     for (unsigned c = 0; c < STC_COH_MAX_CORES; c++)
         system->core[c].fwd = NOBODY;
-    /* the book's FA caches (the 3C split) are not used here: one line */
-    if (stc_coh_book_init(&system->book, config->cores, config->line_bytes, 1) != 0)
+    /* the FA caches of the 3C split: as many lines as a cache */
+    if (stc_coh_book_init(&system->book, config->cores, config->line_bytes,
+                          config->size_bytes / config->line_bytes) != 0)
         goto out_of_memory;
     return system;
 

@@ -44,6 +44,16 @@
  * not I) at the first attempt, as the atomic model's `hit` (a store to S
  * or O is a hit that issues a GetM: counted in `upgrades` too).
  *
+ * MISS CLASSES are coherent.h's (both splits; the atomic models' book,
+ * coherence_book.h, decides them), told in the COHERENCE ORDER (below):
+ * a block access at its ordering point (a hit that performs at its
+ * attempt; a miss or an upgrade when its GetS/GetM is ordered), a copy
+ * invalidated when another core's GetM is ordered, a copy evicted when
+ * its Evict row runs. Hit or miss is still the first attempt's; an
+ * upgrade whose S/O copy another GetM invalidated before its own GetM
+ * was ordered stays a hit (the data it then fetches is a fill, in no
+ * class). COHERENCE.md 10.4 says which state holds a copy when.
+ *
  * EVICTION vs the pending request: a miss whose victim frame holds a valid
  * block first runs the victim's Evict row. A silent one (S) frees the
  * frame at once. One that issues a PutM (M, E, O) puts the block in MI^A /
@@ -70,8 +80,8 @@
  *   STC_CS_SERIAL  deliver any message, else order any request, else
  *                  attempt the oldest submitted reference of all cores: a
  *                  reference's requests are ordered and answered before
- *                  the next reference starts, so hits, misses, states,
- *                  requests and memory follow the atomic model fed the
+ *                  the next reference starts, so hits, misses, miss
+ *                  classes, states, requests and memory follow the atomic model fed the
  *                  same references in submission order (section 10 says
  *                  exactly which counters agree).
  *
@@ -162,9 +172,19 @@ typedef struct {
     uint64_t transactions; /* this core's requests completed */
     uint64_t latency_sum;  /* steps from issue to completion, summed over them */
     uint64_t latency_max;
+    /* Miss classes, as coherent.h defines them (both splits; they sum to
+     * misses, and the Dubois pair to the two sharing classes), decided at
+     * each block access's ordering point (COHERENCE.md 10.4) */
+    uint64_t miss_compulsory;
+    uint64_t miss_true_sharing;
+    uint64_t miss_false_sharing;
+    uint64_t miss_capacity;
+    uint64_t miss_conflict;
+    uint64_t miss_true_dubois;
+    uint64_t miss_false_dubois;
 } stc_cs_counters;
 
-enum { STC_CS_COUNTER_COUNT = 19 };
+enum { STC_CS_COUNTER_COUNT = 26 };
 const char *stc_cs_counter_name(unsigned index);
 uint64_t stc_cs_counter_value(const stc_cs_counters *counters, unsigned index);
 

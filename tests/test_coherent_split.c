@@ -82,6 +82,29 @@ static void print_violations(const stc_cs_system *system, const char *what)
 
 static const uint64_t A = 0x1000, B = 0x1020;
 
+/* The identities of the miss classes (coherent.h), per core: every miss
+ * in exactly one class; the Dubois pair splits the coherence misses, and
+ * an at-miss true miss is Dubois true. Returns how many failed. */
+static unsigned check_class_sums(const stc_cs_system *system, unsigned cores, const char *what)
+{
+    unsigned failed = 0;
+    for (unsigned c = 0; c < cores; c++) {
+        const stc_cs_counters *k = stc_cs_core_counters(system, c);
+        uint64_t classes = k->miss_compulsory + k->miss_true_sharing + k->miss_false_sharing +
+                           k->miss_capacity + k->miss_conflict;
+        uint64_t sharing = k->miss_true_sharing + k->miss_false_sharing;
+        CHECK_EQ_U64(classes, k->misses, "%s core %u: the classes sum to misses", what, c);
+        CHECK_EQ_U64(k->miss_true_dubois + k->miss_false_dubois, sharing,
+                     "%s core %u: Dubois true + false = the sharing misses", what, c);
+        CHECK(k->miss_true_dubois >= k->miss_true_sharing,
+              "%s core %u: Dubois true %llu below at-miss true %llu", what, c,
+              (unsigned long long)k->miss_true_dubois, (unsigned long long)k->miss_true_sharing);
+        failed += classes != k->misses || k->miss_true_dubois + k->miss_false_dubois != sharing ||
+                  k->miss_true_dubois < k->miss_true_sharing;
+    }
+    return failed;
+}
+
 /* -------------------------------------------------------- hand sequences */
 
 /* MSI, 3 cores. Core 0 stores A (GetM from memory), then core 1 loads A:
@@ -316,6 +339,164 @@ static void hand_moesi_owner(void)
     stc_cs_destroy(s);
 }
 
+/* MSI, 2 cores, caches of two 32-byte lines in one way (A and C = A +
+ * 0x40 share a set): miss classes (coherent.h, both splits) told to the
+ * book in the coherence order. Word 0 is A's bytes 0-3, word 1 bytes 4-7.
+ *   1 core 0 loads word 0: a compulsory miss (told at its GetS's
+ *     ordering); S
+ *   2 core 1 loads word 1: a compulsory miss; S, S
+ *   3 both store, racing, from S: each a hit at its first attempt (an
+ *     upgrade: SM^AD, SM^AD). Core 0's GetM is ordered first: its access
+ *     (a hit) is told; core 1's SM^AD sees Other-GetM -> IM^AD: its copy
+ *     is invalidated, then core 0's store makes word 0 news to it. Core
+ *     1's GetM is ordered: its access stays the hit its attempt counted,
+ *     and the block it fetches again is a fill (lost no longer; word 0,
+ *     new since its last essential miss, new to this lifetime); core 0's
+ *     SM^D sees Other-GetM -> SM^D_I: invalidated, then word 1 is news to
+ *     core 0. Core 0's data: it stores, passes the block on, I; core 1's:
+ *     M.
+ *   4 core 1 loads C: a compulsory miss whose victim A (M) leaves with a
+ *     PutM: its lifetime ends (evicted), the load waits for the PutM
+ *   5 core 1 loads word 1: not a coherence miss (the fill of 3 took back
+ *     the copy lost there; it was evicted since): a replacement, and the
+ *     fully associative cache of two lines still holds A: CONFLICT
+ *   6 core 0 loads word 0: a coherence miss touching word 0, which no one
+ *     else wrote since: FALSE SHARING. Dubois: its lifetime's new words
+ *     are {word 1} (core 1's store since core 0's compulsory miss): false
+ *     for now
+ *   7 core 0 loads word 1: a hit touching a new word: the miss of 6 moves
+ *     to TRUE (Dubois)
+ *   8 core 0 stores word 1: a hit (upgrade); core 1's S is invalidated,
+ *     then word 1 is news to it
+ *   9 core 1's load of word 0 attempts (a miss, IS^AD); core 0's store of
+ *     word 0 performs (M) before the GetS is ordered, so it comes first
+ *     in the coherence order (core 1 reads it): at the ordering the miss
+ *     touches a word written by another core since core 1's copy was
+ *     invalidated: TRUE SHARING (told at the attempt, it would have been
+ *     false), and Dubois true.
+ * Core 0: 6 references, hits 4, misses 2 = compulsory 1 + false sharing 1;
+ * Dubois true 1, false 0. Core 1: 5 references, hits 1, misses 4 =
+ * compulsory 2 + conflict 1 + true sharing 1; Dubois true 1, false 0.
+ * The atomic bus fed the same accesses in this (coherence) order differs
+ * in one place: core 1's store of 3 finds its copy invalidated and misses
+ * (coherence, touching word 1, which no one else wrote: false sharing;
+ * Dubois false, its lifetime touching only word 1). */
+static void hand_miss_classes(void)
+{
+    const uint64_t C = A + 0x40;
+    results r = {0};
+    stc_cs_system *s = make_split(STC_COH_MSI, 2, 64, 1, STC_CS_SERIAL, 1, NULL, &r);
+    stc_coh_config atomic_config = {.cores = 2, .size_bytes = 64, .ways = 1, .line_bytes = 32,
+                                    .protocol = STC_COH_MSI};
+    char err[ERR_LEN];
+    stc_coh_system *atomic = stc_coh_create(&atomic_config, err, sizeof err);
+    CHECK(atomic != NULL, "%s", err);
+    if (!s || !atomic) {
+        stc_cs_destroy(s);
+        stc_coh_destroy(atomic);
+        return;
+    }
+    stc_cs_submit(s, 0, STC_COH_OP_LOAD, A, 4, 0, 0);
+    stc_cs_drain(s);
+    stc_cs_submit(s, 1, STC_COH_OP_LOAD, A + 4, 4, 0, 1);
+    stc_cs_drain(s);
+    STATE(s, 0, A, STC_COH_SP_S);
+    STATE(s, 1, A, STC_COH_SP_S);
+    stc_cs_submit(s, 0, STC_COH_OP_STORE, A, 4, 0xaaaaaaaa, 2);
+    stc_cs_submit(s, 1, STC_COH_OP_STORE, A + 4, 4, 0xbbbbbbbb, 3);
+    RUN(s, STC_CS_EV_ATTEMPT, 0);
+    RUN(s, STC_CS_EV_ATTEMPT, 1);
+    STATE(s, 0, A, STC_COH_SP_SM_AD);
+    STATE(s, 1, A, STC_COH_SP_SM_AD);
+    RUN(s, STC_CS_EV_ORDER, 0);
+    STATE(s, 1, A, STC_COH_SP_IM_AD);
+    RUN(s, STC_CS_EV_ORDER, 1);
+    STATE(s, 0, A, STC_COH_SP_SM_D_I);
+    RUN(s, STC_CS_EV_RESPONSE, 0);
+    RUN(s, STC_CS_EV_RESPONSE, 1);
+    STATE(s, 1, A, STC_COH_SP_M);
+    stc_cs_submit(s, 1, STC_COH_OP_LOAD, C, 4, 0, 4);
+    stc_cs_drain(s);
+    COUNTER(s, 1, putm, 1);
+    stc_cs_submit(s, 1, STC_COH_OP_LOAD, A + 4, 4, 0, 5);
+    stc_cs_drain(s);
+    COUNTER(s, 1, miss_conflict, 1);
+    stc_cs_submit(s, 0, STC_COH_OP_LOAD, A, 4, 0, 6);
+    stc_cs_drain(s);
+    COUNTER(s, 0, miss_false_sharing, 1);
+    COUNTER(s, 0, miss_false_dubois, 1); /* until its lifetime touches word 1 */
+    stc_cs_submit(s, 0, STC_COH_OP_LOAD, A + 4, 4, 0, 7);
+    stc_cs_submit(s, 0, STC_COH_OP_STORE, A + 4, 4, 0xcccccccc, 8);
+    stc_cs_drain(s);
+    STATE(s, 1, A, STC_COH_SP_I);
+    stc_cs_submit(s, 1, STC_COH_OP_LOAD, A, 4, 0, 9);
+    RUN(s, STC_CS_EV_ATTEMPT, 1);
+    STATE(s, 1, A, STC_COH_SP_IS_AD);
+    stc_cs_submit(s, 0, STC_COH_OP_STORE, A, 4, 0xdddddddd, 10);
+    RUN(s, STC_CS_EV_ATTEMPT, 0);
+    CHECK(r.done[10], "core 0's store to M performed at its attempt");
+    stc_cs_drain(s);
+    CHECK(r.loaded[6] == 0xaaaaaaaa && r.loaded[7] == 0xbbbbbbbb && r.loaded[9] == 0xdddddddd,
+          "loads 0x%llx 0x%llx 0x%llx", (unsigned long long)r.loaded[6],
+          (unsigned long long)r.loaded[7], (unsigned long long)r.loaded[9]);
+    COUNTER(s, 0, references, 6);
+    COUNTER(s, 0, hits, 4);
+    COUNTER(s, 0, misses, 2);
+    COUNTER(s, 0, upgrades, 2);
+    COUNTER(s, 0, miss_compulsory, 1);
+    COUNTER(s, 0, miss_true_sharing, 0);
+    COUNTER(s, 0, miss_false_sharing, 1);
+    COUNTER(s, 0, miss_capacity, 0);
+    COUNTER(s, 0, miss_conflict, 0);
+    COUNTER(s, 0, miss_true_dubois, 1);
+    COUNTER(s, 0, miss_false_dubois, 0);
+    COUNTER(s, 1, references, 5);
+    COUNTER(s, 1, hits, 1);
+    COUNTER(s, 1, misses, 4);
+    COUNTER(s, 1, upgrades, 1);
+    COUNTER(s, 1, miss_compulsory, 2);
+    COUNTER(s, 1, miss_true_sharing, 1);
+    COUNTER(s, 1, miss_false_sharing, 0);
+    COUNTER(s, 1, miss_capacity, 0);
+    COUNTER(s, 1, miss_conflict, 1);
+    COUNTER(s, 1, miss_true_dubois, 1);
+    COUNTER(s, 1, miss_false_dubois, 0);
+    check_class_sums(s, 2, "hand classes");
+    CHECK_EQ_U64(stc_cs_violation_count(s), 0, "violations");
+    print_violations(s, "hand classes");
+
+    static const struct {
+        unsigned core;
+        stc_coh_op op;
+        uint64_t offset; /* from A */
+    } in_order[] = {{0, STC_COH_OP_LOAD, 0},  {1, STC_COH_OP_LOAD, 4},  {0, STC_COH_OP_STORE, 0},
+                    {1, STC_COH_OP_STORE, 4}, {1, STC_COH_OP_LOAD, 0x40}, {1, STC_COH_OP_LOAD, 4},
+                    {0, STC_COH_OP_LOAD, 0},  {0, STC_COH_OP_LOAD, 4},  {0, STC_COH_OP_STORE, 4},
+                    {0, STC_COH_OP_STORE, 0}, {1, STC_COH_OP_LOAD, 0}};
+    for (size_t i = 0; i < sizeof in_order / sizeof in_order[0]; i++)
+        stc_coh_access(atomic, in_order[i].core, in_order[i].op, A + in_order[i].offset, 4, i + 1,
+                       NULL);
+    const stc_coh_counters *a0 = stc_coh_core_counters(atomic, 0);
+    const stc_coh_counters *a1 = stc_coh_core_counters(atomic, 1);
+    const stc_cs_counters *s0 = stc_cs_core_counters(s, 0);
+    const stc_cs_counters *s1 = stc_cs_core_counters(s, 1);
+    CHECK(a0->misses == s0->misses && a0->miss_compulsory == s0->miss_compulsory &&
+              a0->miss_false_sharing == s0->miss_false_sharing &&
+              a0->miss_true_dubois == s0->miss_true_dubois &&
+              a0->miss_false_dubois == s0->miss_false_dubois,
+          "atomic core 0: the same classes");
+    CHECK(a1->misses == s1->misses + 1 && a1->miss_false_sharing == 1 &&
+              a1->miss_compulsory == s1->miss_compulsory &&
+              a1->miss_conflict == s1->miss_conflict &&
+              a1->miss_true_sharing == s1->miss_true_sharing && a1->miss_false_dubois == 1 &&
+              a1->miss_true_dubois == s1->miss_true_dubois,
+          "atomic core 1: only the upgrade's store differs, a false-sharing miss there (misses "
+          "%llu, false %llu)",
+          (unsigned long long)a1->misses, (unsigned long long)a1->miss_false_sharing);
+    stc_coh_destroy(atomic);
+    stc_cs_destroy(s);
+}
+
 /* -------------------------------------------------------- serial = atomic */
 
 /* The counters the split bus shares with the atomic one agree, per core,
@@ -341,6 +522,17 @@ static void compare_counters(const stc_coh_system *atomic, const stc_cs_system *
         CHECK_EQ_U64(sp->snoop_observations, a->snoop_lookups + putm_e_total - sp->putm_e,
                      "%s core %u observations = lookups + others' PutMs from E", p, c);
         CHECK_EQ_U64(sp->stale_putm, 0, "%s core %u: no stale PutM when serial", p, c);
+        /* the classes: serially the coherence order is the submission
+         * order, so the book is told what the atomic model tells it */
+        CHECK_EQ_U64(sp->miss_compulsory, a->miss_compulsory, "%s core %u compulsory", p, c);
+        CHECK_EQ_U64(sp->miss_true_sharing, a->miss_true_sharing, "%s core %u true sharing", p, c);
+        CHECK_EQ_U64(sp->miss_false_sharing, a->miss_false_sharing, "%s core %u false sharing", p,
+                     c);
+        CHECK_EQ_U64(sp->miss_capacity, a->miss_capacity, "%s core %u capacity", p, c);
+        CHECK_EQ_U64(sp->miss_conflict, a->miss_conflict, "%s core %u conflict", p, c);
+        CHECK_EQ_U64(sp->miss_true_dubois, a->miss_true_dubois, "%s core %u true (Dubois)", p, c);
+        CHECK_EQ_U64(sp->miss_false_dubois, a->miss_false_dubois, "%s core %u false (Dubois)", p,
+                     c);
     }
 }
 
@@ -564,6 +756,8 @@ static void random_tester(void)
     static tester t;
     static const unsigned core_counts[] = {2, 4, 8};
     uint64_t total = 0, stale = 0, stalls = 0, c2c = 0, latency_max = 0;
+    uint64_t true_sharing = 0, false_sharing = 0, replacement = 0;
+    unsigned sums_failed = 0;
     for (unsigned p = 0; p < PROTOCOLS; p++)
         for (unsigned l = 0; l < 2; l++)
             for (unsigned k = 0; k < 3; k++) {
@@ -582,8 +776,15 @@ static void random_tester(void)
                              layouts[l].name, core_counts[k]);
                 CHECK(t.failures == 0, "%s %s %u cores: %u failures, first %s", name,
                       layouts[l].name, core_counts[k], t.failures, t.first);
+                char what[120];
+                snprintf(what, sizeof what, "tester %s %s %u cores", name, layouts[l].name,
+                         core_counts[k]);
+                sums_failed += check_class_sums(s, core_counts[k], what);
                 stc_cs_counters sum;
                 stc_cs_total(s, &sum);
+                true_sharing += sum.miss_true_sharing;
+                false_sharing += sum.miss_false_sharing;
+                replacement += sum.miss_capacity + sum.miss_conflict;
                 total += sum.references;
                 stale += sum.stale_putm;
                 stalls += sum.stalls;
@@ -596,10 +797,18 @@ static void random_tester(void)
      * cache-to-cache data */
     CHECK(stale > 0 && stalls > 0 && c2c > 0, "stale %llu stalls %llu c2c %llu",
           (unsigned long long)stale, (unsigned long long)stalls, (unsigned long long)c2c);
+    /* and every class was reached, so the sums above had something to sum */
+    CHECK(true_sharing > 0 && false_sharing > 0 && replacement > 0,
+          "classes: true %llu false %llu replacement %llu", (unsigned long long)true_sharing,
+          (unsigned long long)false_sharing, (unsigned long long)replacement);
+    CHECK_EQ_U64(sums_failed, 0, "tester runs whose class identities failed (per core)");
     printf("random tester: %llu references, %llu stale PutMs, %llu stalls, %llu c2c, "
-           "max latency %llu steps\n",
+           "max latency %llu steps; misses: %llu true sharing, %llu false sharing, "
+           "%llu replacement\n",
            (unsigned long long)total, (unsigned long long)stale, (unsigned long long)stalls,
-           (unsigned long long)c2c, (unsigned long long)latency_max);
+           (unsigned long long)c2c, (unsigned long long)latency_max,
+           (unsigned long long)true_sharing, (unsigned long long)false_sharing,
+           (unsigned long long)replacement);
 }
 
 /* Each broken table, in every protocol it applies to, is caught (a model
@@ -863,6 +1072,7 @@ int main(void)
     hand_racing_getm();
     hand_stale_putm();
     hand_moesi_owner();
+    hand_miss_classes();
     for (unsigned p = 0; p < PROTOCOLS; p++)
         for (uint64_t seed = 1; seed <= 2; seed++)
             serial_matches_atomic(all_protocols[p], seed, 15000);
