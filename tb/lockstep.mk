@@ -11,8 +11,16 @@ LS := $(B)/lockstep
 # The four geometries tests/rtl-checks.sh checks, plus 16-bit counters
 # (saturation) and no way prediction (way-predicted configurations illegal).
 LS_GEOMETRIES := default banks8 line32 banks2 c16 nowp
-LS_BREAKS := skip-writeback whole-line-always tag-bit lru-order no-invalidate store-clean init-short store-lane clear-late store-forward tuner-window \
-    tuner-mux tuner-steal
+# Deliberately broken controllers, generated without a tuner (the break is
+# in the controller, and a top without the monitor Verilates about four
+# times faster), except clear-late: a clear in a request's response cycle,
+# which that break needs, is placed only in a top whose tuner strobes show
+# the cycle's events (tb/stimuli.c). And the seed tuner's breaks, built
+# with --tuner seed.
+LS_CONTROLLER_BREAKS := skip-writeback whole-line-always tag-bit lru-order no-invalidate store-clean \
+    init-short store-lane store-forward
+LS_TUNER_BREAKS := tuner-window tuner-mux tuner-steal
+LS_BREAKS := $(LS_CONTROLLER_BREAKS) clear-late $(LS_TUNER_BREAKS)
 LS_ARGS_default :=
 LS_ARGS_banks8 := --banks 8
 LS_ARGS_line32 := --line-bytes 32
@@ -41,9 +49,10 @@ LS_CDEFS_pair-d := -DLOCKSTEP_PAIR_SIDE=2
 # The non-configurable baseline (every configuration request refused).
 LS_ARGS_fixed := --fixed 8K_4W_32B
 LS_CDEFS_fixed := -DLOCKSTEP_FIXED=1
-$(foreach b,$(LS_BREAKS),$(eval LS_ARGS_broken-$(b) := $(if $(filter tuner-%,$(b)),--tuner seed) --debug-break $(b)))
-# The seed tuner's breaks (tuner-*) are built with --tuner seed; these are
-# the monitor tuner's (the default) joints in the top: the events it sees,
+$(foreach b,$(LS_CONTROLLER_BREAKS),$(eval LS_ARGS_broken-$(b) := --no-tuner --debug-break $(b)))
+LS_ARGS_broken-clear-late := --debug-break clear-late
+$(foreach b,$(LS_TUNER_BREAKS),$(eval LS_ARGS_broken-$(b) := --tuner seed --debug-break $(b)))
+# These are the monitor tuner's (the default) joints in the top: the events it sees,
 # and the configuration multiplexer with the decision unit as the tuner.
 LS_MONITOR_BREAKS := monitor-line monitor-write tuner-mux tuner-flag b2b-array b2b-decide
 $(foreach b,$(LS_MONITOR_BREAKS),$(eval LS_ARGS_broken-m$(b) := --debug-break $(b)))
