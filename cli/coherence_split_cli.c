@@ -7,6 +7,7 @@
  */
 #include "coherence_split_cli.h"
 
+#include "coherence_stc_cli.h"
 #include "coherent_common.h"
 #include "json.h"
 #include "mc_trace.h"
@@ -18,6 +19,36 @@
 static const char program[] = "stcsim coherence";
 
 enum { ERR_LEN = 512 };
+
+/* Priced as the atomic bus's report prices its caches: 32-bit addresses
+ * (the energy model's tag width, docs/ENERGY.md 3.9). */
+enum { ENERGY_ADDR_BITS = 32 };
+
+/* The run's energy: the terms, and each core's and the total's parts
+ * (index cores: the total); priced false (and why) for a geometry stc
+ * cannot build, as on the atomic bus. */
+typedef struct {
+    bool priced;
+    char why[ERR_LEN];
+    stc_coherence_energy terms;
+    stc_coh_energy of[STC_COH_MAX_CORES + 1];
+} run_energy;
+
+static void energy_of_run(const stc_cs_system *system, run_energy *energy)
+{
+    const stc_cs_config *config = stc_cs_config_of(system);
+    energy->priced = stc_energy_coherence_default(config->size_bytes, config->ways,
+                                                  config->line_bytes, ENERGY_ADDR_BITS,
+                                                  &energy->terms, energy->why,
+                                                  sizeof energy->why) == 0;
+    if (!energy->priced)
+        return;
+    stc_cs_counters total;
+    stc_cs_total(system, &total);
+    for (unsigned c = 0; c < config->cores; c++)
+        stc_cs_energy_of(&energy->terms, stc_cs_core_counters(system, c), &energy->of[c]);
+    stc_cs_energy_of(&energy->terms, &total, &energy->of[config->cores]);
+}
 
 /* Every record of the trace into the system. 0, or 1 after the message. */
 static int submit_trace(stc_cs_system *system, stc_mc_trace *trace, uint32_t line_bytes)
@@ -72,6 +103,26 @@ static void print_text(const stc_cs_system *system, const char *trace_name)
             printf(" %13" PRIu64, stc_cs_counter_value(stc_cs_core_counters(system, c), i));
         printf(" %13" PRIu64 "\n", stc_cs_counter_value(&total, i));
     }
+    run_energy energy;
+    energy_of_run(system, &energy);
+    if (energy.priced) {
+        /* the atomic report's rows (no filter row: no filter on this bus) */
+        static const char *const parts[] = {"access_nj", "snoop_nj", "memory_read_nj", "c2c_nj",
+                                            "memory_write_nj", "bus_nj", "total_nj"};
+        for (unsigned part = 0; part < sizeof parts / sizeof parts[0]; part++) {
+            printf("%-20s", parts[part]);
+            for (unsigned c = 0; c <= config->cores; c++) {
+                const stc_coh_energy *e = &energy.of[c];
+                const double values[] = {e->access_nj, e->snoop_nj,        e->memory_read_nj,
+                                         e->c2c_nj,    e->memory_write_nj, e->bus_nj,
+                                         e->total_nj};
+                printf(" %13.1f", values[part]);
+            }
+            printf("\n");
+        }
+    } else {
+        printf("energy: not priced (%s)\n", energy.why);
+    }
     printf("steps %" PRIu64 ", mean latency %.2f steps\n", stc_cs_steps(system),
            total.transactions ? (double)total.latency_sum / (double)total.transactions : 0.0);
     printf("violations: %" PRIu64, stc_cs_violation_count(system));
@@ -114,6 +165,27 @@ static void print_json(const stc_cs_system *system, const char *trace_name)
     }
     printf("],\n \"total\": ");
     print_counters_json(&total);
+    /* the atomic report's energy fields, so that one script reads both */
+    run_energy energy;
+    energy_of_run(system, &energy);
+    if (energy.priced) {
+        const stc_coherence_energy *t = &energy.terms;
+        printf(",\n \"energy_terms_nj\": {\"access\": %.6g, \"snoop_lookup\": %.6g, "
+               "\"memory_read\": %.6g, \"c2c\": %.6g, \"memory_write\": %.6g, "
+               "\"bus_address\": %.6g},\n \"energy_nj\": {\"per_core\": [",
+               t->access_nj, t->snoop_lookup_nj, t->memory_read_nj, t->c2c_nj,
+               t->memory_write_nj, t->bus_address_nj);
+        for (unsigned c = 0; c < config->cores; c++) {
+            printf("%s\n  ", c ? "," : "");
+            stc_coh_print_energy_json(&energy.of[c], false);
+        }
+        printf("],\n  \"total\": ");
+        stc_coh_print_energy_json(&energy.of[config->cores], false);
+        printf("}");
+    } else {
+        printf(",\n \"energy_terms_nj\": null, \"energy_nj\": null, \"energy_note\": ");
+        stc_json_print_string(energy.why);
+    }
     printf(",\n \"violations\": {\"count\": %" PRIu64, stc_cs_violation_count(system));
     for (int k = 0; k < STC_CS_VIOL_KIND_COUNT; k++)
         printf(", \"%s\": %" PRIu64, stc_cs_violation_kind_name((stc_cs_violation_kind)k),

@@ -166,6 +166,27 @@ uint64_t stc_cs_counter_value(const stc_cs_counters *counters, unsigned index)
     return index < STC_CS_COUNTER_COUNT ? stc_counter_field_get(counters, &counter_list[index]) : 0;
 }
 
+void stc_cs_energy_of(const stc_coherence_energy *terms, const stc_cs_counters *counters,
+                      stc_coh_energy *energy)
+{
+    /* The atomic bus's pricing (coherence_energy.h), each split event in
+     * the atomic counter whose price it pays (COHERENCE.md 10.9): a PutM
+     * is a BusWB's address phase, a GetM from S or O a BusUpgr's. */
+    const stc_coh_counters as_atomic = {
+        .hits = counters->hits,
+        .misses = counters->misses,
+        .bus_rd = counters->gets,
+        .bus_rdx = counters->getm - counters->upgrades,
+        .upgrades = counters->upgrades,
+        .bus_wb = counters->putm,
+        .snoop_lookups = counters->snoop_observations,
+        .mem_reads = counters->data_from_memory,
+        .c2c_received = counters->data_from_cache,
+        .mem_writebacks = counters->writebacks,
+    };
+    stc_coh_energy_of(terms, &as_atomic, energy);
+}
+
 const char *stc_cs_violation_kind_name(stc_cs_violation_kind kind)
 {
     static const char *const names[STC_CS_VIOL_KIND_COUNT] = {"data", "swmr", "impossible", "bus",

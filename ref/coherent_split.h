@@ -114,11 +114,25 @@
  *        watchdog_steps steps. The system then stops: later submissions
  *        are dropped and stc_cs_drain returns at once.
  *
+ * Energy (stc_cs_energy_of; docs/COHERENCE.md 10.9, docs/ENERGY.md 3.9)
+ * ------
+ * The atomic model's prices (stc_coherence_energy, from
+ * stc_energy_coherence_default) and parts (stc_coh_energy), applied to
+ * the split bus's events by who caused them: each block access one probe
+ * (hits + misses, however often it attempted), each request issued (GetS,
+ * GetM, PutM: a stale PutM too) one address phase, each other cache one
+ * snoop lookup per ordered request (snoop_observations: the probe happens
+ * at the ordering), each response the receiver's memory read or
+ * cache-to-cache transfer, each block sent to memory (writebacks: an E
+ * block's PutM and an owner's answer to a GetS too) the sender's memory
+ * write. No cycles: steps and latencies are not priced.
+ *
  * No global mutable state: everything lives in the stc_cs_system.
  */
 #ifndef STC_COHERENT_SPLIT_H
 #define STC_COHERENT_SPLIT_H
 
+#include "coherence_energy.h"
 #include "coherence_protocol.h"
 #include "coherent.h"
 
@@ -168,7 +182,8 @@ typedef struct {
     uint64_t writebacks;   /* this core's data sent to memory (PutM and promises) */
     uint64_t stale_putm;   /* this core's PutMs memory ignored (ordered in II^A) */
     uint64_t stalls;       /* block accesses that waited: for a PutM, or a stall row */
-    uint64_t snoop_observations; /* Other-X rows applied: (cores - 1) per ordered request */
+    uint64_t snoop_observations; /* Other-X rows applied, each a tag probe (the snoop lookup
+                                    energy prices): (cores - 1) per ordered request, PutMs too */
     uint64_t transactions; /* this core's requests completed */
     uint64_t latency_sum;  /* steps from issue to completion, summed over them */
     uint64_t latency_max;
@@ -187,6 +202,18 @@ typedef struct {
 enum { STC_CS_COUNTER_COUNT = 26 };
 const char *stc_cs_counter_name(unsigned index);
 uint64_t stc_cs_counter_value(const stc_cs_counters *counters, unsigned index);
+
+/* The energy of counters (one core's, or stc_cs_total's) under terms, in
+ * the atomic bus's parts (filter_nj 0: no snoop filter on this bus):
+ *   access       = (hits + misses) x access
+ *   snoop        = snoop_observations x snoop_lookup
+ *   memory_read  = data_from_memory x memory_read
+ *   c2c          = data_from_cache x c2c
+ *   memory_write = writebacks x memory_write
+ *   bus          = (gets + getm + putm) x bus_address
+ * Linear in the counters, so the total's energy is the sum of the cores'. */
+void stc_cs_energy_of(const stc_coherence_energy *terms, const stc_cs_counters *counters,
+                      stc_coh_energy *energy);
 
 typedef enum {
     STC_CS_VIOL_DATA,

@@ -15,14 +15,23 @@
  *      per-writer coherence check;
  *   4. the broken split tables (stc_coh_sp_table_apply_break), each caught;
  *   5. litmus tests (CoRR, MP, SB, IRIW) over many random schedules: never
- *      a non-SC outcome.
+ *      a non-SC outcome;
+ *   6. energy (stc_cs_energy_of, COHERENCE.md 10.9): a 2-core MESI sequence
+ *      whose every event is counted by hand; under the serial schedule the
+ *      atomic model's energy, part by part and per core, plus the events
+ *      the split tables add or drop (found from the atomic model's states
+ *      around each of its accesses, 10.2); under random schedules the
+ *      cores adding up to the total, no part negative, one snoop lookup
+ *      per other core per request.
  */
 #include "check.h"
 #include "splitmix.h"
 #include "coherent.h"
 #include "coherent_split.h"
+#include "energy.h"
 #include "mc_trace.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -73,6 +82,18 @@ static void print_violations(const stc_cs_system *system, const char *what)
 
 #define RUN(system, kind, core) \
     CHECK(stc_cs_run(system, kind, core) == 0, "%s %u not enabled", #kind, (unsigned)(core))
+/* Core's next access attempts and its request is ordered at once; _MISS:
+ * and its data arrives too, nothing in between. */
+#define RUN_ORDERED(system, core)             \
+    do {                                      \
+        RUN(system, STC_CS_EV_ATTEMPT, core); \
+        RUN(system, STC_CS_EV_ORDER, core);   \
+    } while (0)
+#define RUN_MISS(system, core)                 \
+    do {                                       \
+        RUN_ORDERED(system, core);             \
+        RUN(system, STC_CS_EV_RESPONSE, core); \
+    } while (0)
 #define STATE(system, core, addr, want)                                              \
     CHECK(stc_cs_state_of(system, core, addr) == (want), "core %u: %s, want %s", core, \
           stc_coh_sp_state_name(stc_cs_state_of(system, core, addr)),                \
@@ -497,6 +518,154 @@ static void hand_miss_classes(void)
     stc_cs_destroy(s);
 }
 
+/* -------------------------------------------------------- energy */
+
+/* The default terms (docs/ENERGY.md 3.9) of caches of size bytes and ways,
+ * 32-byte lines, 32-bit addresses: the prices stcsim coherence uses. */
+static stc_coherence_energy energy_terms(uint32_t size, uint32_t ways)
+{
+    stc_coherence_energy terms = {0};
+    char err[ERR_LEN];
+    CHECK(stc_energy_coherence_default(size, ways, 32, 32, &terms, err, sizeof err) == 0,
+          "terms: %s", err);
+    return terms;
+}
+
+/* An energy's parts by name, to compare part by part. */
+enum { ENERGY_PARTS = 6 };
+static const char *const energy_part_names[ENERGY_PARTS] = {"access", "snoop", "memory_read",
+                                                            "c2c", "memory_write", "bus"};
+
+static void energy_parts(const stc_coh_energy *energy, double parts[ENERGY_PARTS])
+{
+    const double values[ENERGY_PARTS] = {energy->access_nj, energy->snoop_nj,
+                                         energy->memory_read_nj, energy->c2c_nj,
+                                         energy->memory_write_nj, energy->bus_nj};
+    memcpy(parts, values, sizeof values);
+}
+
+static stc_coh_energy split_energy(const stc_cs_system *system, unsigned core,
+                                   const stc_coherence_energy *terms)
+{
+    stc_coh_energy energy;
+    stc_cs_energy_of(terms, stc_cs_core_counters(system, core), &energy);
+    return energy;
+}
+
+static bool near(double got, double want)
+{
+    return fabs(got - want) <= 1e-9 * fmax(1.0, fabs(want));
+}
+
+/* MESI, 2 cores, direct-mapped caches of four 32-byte lines (A and D =
+ * A + 0x80 share a frame), every event chosen, and each priced event
+ * counted by hand:
+ *   1 core 0 loads A: a miss, GetS; memory answers; no sharer: E
+ *     (c0: access, bus, memory read; c1: snoop)
+ *   2 core 1 loads A: GetS; core 0's E sends A to core 1 AND to memory (a
+ *     clean block written back: the split MESI's E row) -> S; the
+ *     writeback is not delivered yet; core 1 S
+ *     (c1: access, bus, c2c; c0: snoop, memory write)
+ *   3 core 1 stores A: an upgrade, GetM from S; memory owns but waits for
+ *     the writeback of 2: it owes core 1 the block; core 0 S -> I; the
+ *     writeback arrives (absorbed late) and memory answers; core 1 M
+ *     (c1: access, bus, memory read; c0: snoop)
+ *   4 core 1 loads D: a miss whose victim A (M) issues a PutM (MI^A) and
+ *     waits; core 0 stores A first: GetM ordered before the PutM, core 1's
+ *     MI^A sends A to core 0 -> II^A; core 1's PutM is then stale,
+ *     acknowledged without data; core 1 attempts again: GetS D, memory,
+ *     no sharer: E
+ *     (c0: access, bus, c2c, snoops of the PutM and of the GetS D;
+ *      c1: access once for the load however often it attempts, bus twice
+ *      (PutM, GetS), memory read, snoop of core 0's GetM)
+ *   5 core 1 loads A: its victim D is E: a PutM, its clean block written
+ *     to memory; then GetS A: core 0's M sends A to core 1 and memory -> S
+ *     (c1: access, bus twice, memory write, c2c; c0: two snoops, memory write)
+ * Core 0: access 2, snoop 6, memory read 1, c2c 1, memory write 2, bus 2.
+ * Core 1: access 4, snoop 2, memory read 2, c2c 2, memory write 1, bus 6.
+ * (The atomic MESI with these accesses in this order differs in steps 2
+ * (memory answers, no writeback), 3 (BusUpgr: no data), 4 (no PutM race:
+ * core 1's BusWB first, then core 0's miss reads memory) and 5 (D's E
+ * eviction is silent).) */
+static void hand_energy(void)
+{
+    const uint64_t D = A + 0x80;
+    results r = {0};
+    stc_cs_system *s = make_split(STC_COH_MESI, 2, 128, 1, STC_CS_SERIAL, 1, NULL, &r);
+    if (!s)
+        return;
+    stc_cs_submit(s, 0, STC_COH_OP_LOAD, A, 4, 0, 0);
+    RUN_MISS(s, 0);
+    STATE(s, 0, A, STC_COH_SP_E);
+    stc_cs_submit(s, 1, STC_COH_OP_LOAD, A, 4, 0, 1);
+    RUN_ORDERED(s, 1);
+    STATE(s, 0, A, STC_COH_SP_S);
+    RUN(s, STC_CS_EV_RESPONSE, 1);
+    STATE(s, 1, A, STC_COH_SP_S);
+    stc_cs_submit(s, 1, STC_COH_OP_STORE, A, 4, 0x11111111, 2);
+    RUN_ORDERED(s, 1);
+    STATE(s, 0, A, STC_COH_SP_I);
+    CHECK(stc_cs_run(s, STC_CS_EV_RESPONSE, 1) == -1, "memory waits for the writeback");
+    RUN(s, STC_CS_EV_WRITEBACK, 0);
+    RUN(s, STC_CS_EV_RESPONSE, 1);
+    STATE(s, 1, A, STC_COH_SP_M);
+    stc_cs_submit(s, 1, STC_COH_OP_LOAD, D, 4, 0, 3);
+    RUN(s, STC_CS_EV_ATTEMPT, 1);
+    STATE(s, 1, A, STC_COH_SP_MI_A);
+    stc_cs_submit(s, 0, STC_COH_OP_STORE, A, 4, 0x22222222, 4);
+    RUN_ORDERED(s, 0);
+    STATE(s, 1, A, STC_COH_SP_II_A);
+    RUN(s, STC_CS_EV_ORDER, 1);
+    CHECK(stc_cs_run(s, STC_CS_EV_WRITEBACK, 0) == -1, "the stale PutM sends no data");
+    RUN(s, STC_CS_EV_RESPONSE, 0);
+    STATE(s, 0, A, STC_COH_SP_M);
+    RUN_MISS(s, 1);
+    STATE(s, 1, D, STC_COH_SP_E);
+    stc_cs_submit(s, 1, STC_COH_OP_LOAD, A, 4, 0, 5);
+    stc_cs_drain(s);
+    STATE(s, 0, A, STC_COH_SP_S);
+    STATE(s, 1, A, STC_COH_SP_S);
+    STATE(s, 1, D, STC_COH_SP_I);
+    CHECK(r.loaded[5] == 0x22222222, "core 1 loads core 0's store: 0x%llx",
+          (unsigned long long)r.loaded[5]);
+    COUNTER(s, 1, putm, 2);
+    COUNTER(s, 1, putm_e, 1);
+    COUNTER(s, 1, stale_putm, 1);
+    CHECK_EQ_U64(stc_cs_violation_count(s), 0, "hand energy: violations");
+    print_violations(s, "hand energy");
+
+    /* the events above, core by core, in energy_part_names' order */
+    static const unsigned events[2][ENERGY_PARTS] = {{2, 6, 1, 1, 2, 2}, {4, 2, 2, 2, 1, 6}};
+    stc_coherence_energy t = energy_terms(128, 1);
+    const double price[ENERGY_PARTS] = {t.access_nj, t.snoop_lookup_nj, t.memory_read_nj,
+                                        t.c2c_nj, t.memory_write_nj, t.bus_address_nj};
+    double system_total = 0.0;
+    for (unsigned c = 0; c < 2; c++) {
+        stc_coh_energy got = split_energy(s, c, &t);
+        double parts[ENERGY_PARTS], want_total = 0.0;
+        energy_parts(&got, parts);
+        for (unsigned k = 0; k < ENERGY_PARTS; k++) {
+            double want = events[c][k] * price[k];
+            want_total += want;
+            CHECK(near(parts[k], want), "hand energy core %u %s: %.6f nJ, want %u x %.6f = %.6f",
+                  c, energy_part_names[k], parts[k], events[c][k], price[k], want);
+        }
+        CHECK(near(got.total_nj, want_total), "hand energy core %u total %.6f, want %.6f", c,
+              got.total_nj, want_total);
+        system_total += want_total;
+    }
+    /* in all 6 probes, 8 snoop lookups, 3 memory reads, 3 transfers, 3
+     * memory writes, 8 address phases: 6 x 0.0537 + 8 x 0.0065 + 3 x
+     * 33.4618 + 3 x 0.4173 + 3 x 33.4843 + 8 x 0.0467 = 202.84 nJ */
+    stc_cs_counters total;
+    stc_cs_total(s, &total);
+    stc_coh_energy got_total;
+    stc_cs_energy_of(&t, &total, &got_total);
+    CHECK(near(got_total.total_nj, system_total) && fabs(system_total - 202.84) < 0.01,
+          "hand energy total %.4f, by hand %.4f (202.84)", got_total.total_nj, system_total);
+    stc_cs_destroy(s);
+}
+
 /* -------------------------------------------------------- serial = atomic */
 
 /* The counters the split bus shares with the atomic one agree, per core,
@@ -536,6 +705,139 @@ static void compare_counters(const stc_coh_system *atomic, const stc_cs_system *
     }
 }
 
+/* What the split tables move that the atomic ones do not, or the other
+ * way round, for the same block accesses in the same order (COHERENCE.md
+ * 10.2, 10.9): per core, events to add to the atomic run's counters before
+ * pricing them. Found from the ATOMIC model's states around each of its
+ * accesses (atomic_access_noting), not from the split model's counters. */
+enum { HELD_MAX = 64 };
+typedef struct {
+    int64_t memory_read[STC_COH_MAX_CORES];
+    int64_t c2c[STC_COH_MAX_CORES];
+    int64_t memory_write[STC_COH_MAX_CORES];
+    int64_t bus[STC_COH_MAX_CORES];
+    int64_t snoop[STC_COH_MAX_CORES];
+    /* how often each difference was found, so that none is vacuous */
+    uint64_t upgrade_data, from_e, getm_flush, putm_e;
+    /* blocks each core may hold, to see its silent E evictions */
+    uint64_t held[STC_COH_MAX_CORES][HELD_MAX];
+    unsigned held_count[STC_COH_MAX_CORES];
+    bool held_overflow; /* more blocks than held has room for: evictions unseen */
+} split_difference;
+
+static void note_block_access(split_difference *d, const stc_coh_table *table, unsigned cores,
+                              unsigned core, stc_coh_op op, const stc_coh_state *before)
+{
+    int e_holder = -1, m_holder = -1, o_holder = -1;
+    for (unsigned o = 0; o < cores; o++) {
+        if (o == core)
+            continue;
+        e_holder = before[o] == STC_COH_E ? (int)o : e_holder;
+        m_holder = before[o] == STC_COH_M ? (int)o : m_holder;
+        o_holder = before[o] == STC_COH_O ? (int)o : o_holder;
+    }
+    if (before[core] == STC_COH_I && e_holder >= 0) {
+        /* the split E owner answers (memory recorded it as owner), and on
+         * a GetS also writes the block back; the atomic E does neither */
+        d->from_e++;
+        d->memory_read[core]--;
+        d->c2c[core]++;
+        if (op == STC_COH_OP_LOAD)
+            d->memory_write[e_holder]++;
+    }
+    if (before[core] == STC_COH_I && op == STC_COH_OP_STORE && m_holder >= 0 &&
+        stc_coh_snoop_lookup(table, STC_COH_M, STC_COH_BUS_RDX)->flushes) {
+        /* the atomic M flushes on a BusRdX; the split M sends to the
+         * requester only */
+        d->getm_flush++;
+        d->memory_write[m_holder]--;
+    }
+    if (before[core] == STC_COH_S && op == STC_COH_OP_STORE) {
+        /* BusUpgr moves no data; the split GetM from S takes the block, from
+         * an O owner (MOESI) or memory */
+        d->upgrade_data++;
+        if (o_holder >= 0)
+            d->c2c[core]++;
+        else
+            d->memory_read[core]++;
+    }
+}
+
+/* stc_coh_access, noting in d how the split bus would differ. */
+static void atomic_access_noting(stc_coh_system *atomic, split_difference *d, unsigned core,
+                                 stc_coh_op op, uint64_t addr, uint32_t size, uint64_t value,
+                                 uint64_t *loaded)
+{
+    const stc_coh_config *config = stc_coh_config_of(atomic);
+    uint32_t line = config->line_bytes;
+    uint64_t first = addr / line, last = (addr + size - 1) / line;
+    stc_coh_state before[2][STC_COH_MAX_CORES];
+    for (uint64_t b = first; b <= last; b++)
+        for (unsigned o = 0; o < config->cores; o++)
+            before[b - first][o] = stc_coh_state_of(atomic, o, b * line);
+    bool was_e[HELD_MAX];
+    unsigned kept = 0;
+    for (unsigned i = 0; i < d->held_count[core]; i++) {
+        stc_coh_state state = stc_coh_state_of(atomic, core, d->held[core][i] * line);
+        if (state != STC_COH_I) {
+            d->held[core][kept] = d->held[core][i];
+            was_e[kept++] = state == STC_COH_E;
+        }
+    }
+    d->held_count[core] = kept;
+    stc_coh_access(atomic, core, op, addr, size, value, loaded);
+    for (unsigned i = 0; i < kept; i++) {
+        if (!was_e[i] || stc_coh_state_of(atomic, core, d->held[core][i] * line) != STC_COH_I)
+            continue;
+        /* an E copy this core's own access dropped: evicted, silently here,
+         * by a PutM carrying the clean block on the split bus */
+        d->putm_e++;
+        d->bus[core]++;
+        d->memory_write[core]++;
+        for (unsigned o = 0; o < config->cores; o++)
+            d->snoop[o] += o != core;
+    }
+    const stc_coh_table *table = stc_coh_table_of(config->protocol);
+    for (uint64_t b = first; b <= last; b++) {
+        note_block_access(d, table, config->cores, core, op, before[b - first]);
+        bool known = false;
+        for (unsigned i = 0; i < d->held_count[core]; i++)
+            known = known || d->held[core][i] == b;
+        if (!known && d->held_count[core] == HELD_MAX)
+            d->held_overflow = true;
+        else if (!known)
+            d->held[core][d->held_count[core]++] = b;
+    }
+}
+
+/* Serial split energy = the atomic run's, with d's events added, part by
+ * part and core by core (the same prices: equal to the last bit). */
+static void compare_energy(const stc_coh_system *atomic, const stc_cs_system *split,
+                           const split_difference *d, const stc_coherence_energy *terms,
+                           unsigned cores, const char *what)
+{
+    CHECK(!d->held_overflow, "%s: more blocks held than the test keeps", what);
+    for (unsigned c = 0; c < cores; c++) {
+        stc_coh_counters expected = *stc_coh_core_counters(atomic, c);
+        expected.mem_reads += (uint64_t)d->memory_read[c];
+        expected.c2c_received += (uint64_t)d->c2c[c];
+        expected.mem_writebacks += (uint64_t)d->memory_write[c];
+        expected.bus_wb += (uint64_t)d->bus[c];
+        expected.snoop_lookups += (uint64_t)d->snoop[c];
+        stc_coh_energy want, got = split_energy(split, c, terms);
+        stc_coh_energy_of(terms, &expected, &want);
+        double want_parts[ENERGY_PARTS], got_parts[ENERGY_PARTS];
+        energy_parts(&want, want_parts);
+        energy_parts(&got, got_parts);
+        for (unsigned k = 0; k < ENERGY_PARTS; k++)
+            CHECK(got_parts[k] == want_parts[k], "%s core %u %s: split %.4f nJ, atomic + "
+                  "differences %.4f nJ", what, c, energy_part_names[k], got_parts[k],
+                  want_parts[k]);
+        CHECK(got.total_nj == want.total_nj, "%s core %u total: split %.4f, want %.4f", what, c,
+              got.total_nj, want.total_nj);
+    }
+}
+
 /* 4 cores, 12 blocks over 4 sets of 256 B 2-way caches (evictions and
  * writebacks), loads and stores of 4 or 8 bytes, some straddling two
  * blocks. */
@@ -554,6 +856,8 @@ static void serial_matches_atomic(stc_coh_protocol protocol, uint64_t seed, unsi
         return;
     static uint64_t atomic_loaded[MAX_REFS];
     static bool is_load[MAX_REFS];
+    static split_difference difference;
+    memset(&difference, 0, sizeof difference);
     uint64_t rng = seed;
     for (unsigned i = 0; i < refs; i++) {
         unsigned core = (unsigned)(rng_next(&rng) % CORES);
@@ -562,7 +866,8 @@ static void serial_matches_atomic(stc_coh_protocol protocol, uint64_t seed, unsi
         stc_coh_op op = rng_next(&rng) % 5 < 2 ? STC_COH_OP_STORE : STC_COH_OP_LOAD;
         uint64_t value = rng_next(&rng);
         is_load[i] = op == STC_COH_OP_LOAD;
-        stc_coh_access(atomic, core, op, addr, size, value, &atomic_loaded[i]);
+        atomic_access_noting(atomic, &difference, core, op, addr, size, value,
+                             &atomic_loaded[i]);
         stc_cs_submit(split, core, op, addr, size, value, i);
     }
     stc_cs_drain(split);
@@ -572,6 +877,16 @@ static void serial_matches_atomic(stc_coh_protocol protocol, uint64_t seed, unsi
         differ += is_load[i] && r.loaded[i] != atomic_loaded[i];
     CHECK_EQ_U64(differ, 0, "%s: loads whose value differs", stc_coh_protocol_name(protocol));
     compare_counters(atomic, split, CORES, stc_coh_protocol_name(protocol));
+    stc_coherence_energy terms = energy_terms(256, 2);
+    compare_energy(atomic, split, &difference, &terms, CORES, stc_coh_protocol_name(protocol));
+    /* every difference the protocols have was met (10.2) */
+    bool has_e = protocol != STC_COH_MSI, flushes_on_getm = protocol != STC_COH_MOESI;
+    CHECK(difference.upgrade_data > 0 && (difference.from_e > 0) == has_e &&
+              (difference.putm_e > 0) == has_e && (difference.getm_flush > 0) == flushes_on_getm,
+          "%s: differences met: upgrades with data %llu, from E %llu, PutM from E %llu, GetM "
+          "flushes %llu", stc_coh_protocol_name(protocol),
+          (unsigned long long)difference.upgrade_data, (unsigned long long)difference.from_e,
+          (unsigned long long)difference.putm_e, (unsigned long long)difference.getm_flush);
     unsigned states_differ = 0, memory_differs = 0, shadow_differs = 0;
     for (unsigned blk = 0; blk < BLOCKS; blk++) {
         uint64_t addr = 0x8000 + blk * 32;
@@ -596,9 +911,10 @@ static void serial_matches_atomic(stc_coh_protocol protocol, uint64_t seed, unsi
     stc_coh_destroy(atomic);
 }
 
-/* Three of the real 4-thread traces (make mc-traces), when there, one per
- * protocol, with 512 B 4-way caches (4 sets: much replacement, PutMs from
- * E, M and O): serial = atomic, counter for counter. */
+/* Three of the real 4-thread traces (make mc-traces), when there, each in
+ * every protocol, with 512 B 4-way caches (4 sets: much replacement in
+ * stencil, PutMs from E, M and O): serial = atomic, counter for counter,
+ * and the energy with the split tables' differences. */
 static void serial_matches_atomic_on_traces(void)
 {
     static const char *const kernels[] = {"stencil", "lock", "migratory"};
@@ -606,7 +922,7 @@ static void serial_matches_atomic_on_traces(void)
     unsigned runs = 0;
     uint64_t putm = 0;
     for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++)
-        for (size_t p = k; p == k; p++) {
+        for (size_t p = 0; p < sizeof protocols / sizeof protocols[0]; p++) {
             char path[256], err[ERR_LEN] = "";
             snprintf(path, sizeof path, "build/mc-traces/%s.t4.mc.zst", kernels[k]);
             stc_mc_trace *trace = stc_mc_trace_open(path, 4, err, sizeof err);
@@ -618,13 +934,16 @@ static void serial_matches_atomic_on_traces(void)
                                      .protocol = protocols[p]};
             stc_coh_system *atomic = stc_coh_create(&config, err, sizeof err);
             stc_cs_system *split = make_split(protocols[p], 4, 512, 4, STC_CS_SERIAL, 1, NULL, NULL);
+            static split_difference difference;
+            memset(&difference, 0, sizeof difference);
             stc_mc_ref ref;
             uint64_t stores = 0;
             while (atomic && split && stc_mc_trace_next(trace, &ref) > 0) {
                 if (ref.label == STC_MC_FETCH)
                     continue;
                 stc_coh_op op = ref.label == STC_MC_WRITE ? STC_COH_OP_STORE : STC_COH_OP_LOAD;
-                stc_coh_access(atomic, ref.core, op, ref.addr, ref.size, ++stores, NULL);
+                atomic_access_noting(atomic, &difference, ref.core, op, ref.addr, ref.size,
+                                     ++stores, NULL);
                 stc_cs_submit(split, ref.core, op, ref.addr, ref.size, stores, 0);
             }
             if (atomic && split) {
@@ -632,6 +951,14 @@ static void serial_matches_atomic_on_traces(void)
                 char what[300];
                 snprintf(what, sizeof what, "%s %s", path, stc_coh_protocol_name(protocols[p]));
                 compare_counters(atomic, split, 4, what);
+                stc_coherence_energy terms = energy_terms(512, 4);
+                compare_energy(atomic, split, &difference, &terms, 4, what);
+                printf("  %s: split energy = atomic + %llu upgrades with data, %llu answers "
+                       "from E, %llu GetMs without flush, %llu PutMs from E\n", what,
+                       (unsigned long long)difference.upgrade_data,
+                       (unsigned long long)difference.from_e,
+                       (unsigned long long)difference.getm_flush,
+                       (unsigned long long)difference.putm_e);
                 CHECK_EQ_U64(stc_cs_violation_count(split), 0, "%s: violations", what);
                 stc_cs_counters total;
                 stc_cs_total(split, &total);
@@ -739,6 +1066,40 @@ static stc_cs_system *run_tester(tester *t, stc_coh_protocol protocol, unsigned 
     return s;
 }
 
+/* The energy of a run on any schedule (COHERENCE.md 10.9): the cores'
+ * parts add up to the total's, part by part; no part is negative; and
+ * each request issued is probed once by every other cache, so the snoop
+ * lookups are (cores - 1) x the address phases. */
+static void check_energy_sums(const stc_cs_system *system, unsigned cores,
+                              const stc_coherence_energy *terms, const char *what)
+{
+    stc_cs_counters counters;
+    stc_cs_total(system, &counters);
+    stc_coh_energy total;
+    stc_cs_energy_of(terms, &counters, &total);
+    double sum[ENERGY_PARTS] = {0}, sum_total = 0.0, parts[ENERGY_PARTS];
+    for (unsigned c = 0; c < cores; c++) {
+        stc_coh_energy core = split_energy(system, c, terms);
+        energy_parts(&core, parts);
+        for (unsigned k = 0; k < ENERGY_PARTS; k++) {
+            CHECK(parts[k] >= 0.0, "%s core %u %s: %g nJ", what, c, energy_part_names[k],
+                  parts[k]);
+            sum[k] += parts[k];
+        }
+        sum_total += core.total_nj;
+    }
+    energy_parts(&total, parts);
+    for (unsigned k = 0; k < ENERGY_PARTS; k++)
+        CHECK(near(sum[k], parts[k]), "%s %s: the cores' %.4f nJ, the total's %.4f", what,
+              energy_part_names[k], sum[k], parts[k]);
+    CHECK(near(sum_total, total.total_nj) && total.total_nj > 0.0,
+          "%s: the cores' %.4f nJ, the total's %.4f", what, sum_total, total.total_nj);
+    double lookups = total.snoop_nj / terms->snoop_lookup_nj;
+    double requests = total.bus_nj / terms->bus_address_nj;
+    CHECK(near(lookups, (cores - 1) * requests), "%s: %.1f snoop lookups for %.1f requests",
+          what, lookups, requests);
+}
+
 typedef struct {
     const char *name;
     uint32_t size, ways;
@@ -780,6 +1141,8 @@ static void random_tester(void)
                 snprintf(what, sizeof what, "tester %s %s %u cores", name, layouts[l].name,
                          core_counts[k]);
                 sums_failed += check_class_sums(s, core_counts[k], what);
+                stc_coherence_energy terms = energy_terms(layouts[l].size, layouts[l].ways);
+                check_energy_sums(s, core_counts[k], &terms, what);
                 stc_cs_counters sum;
                 stc_cs_total(s, &sum);
                 true_sharing += sum.miss_true_sharing;
@@ -1073,6 +1436,7 @@ int main(void)
     hand_stale_putm();
     hand_moesi_owner();
     hand_miss_classes();
+    hand_energy();
     for (unsigned p = 0; p < PROTOCOLS; p++)
         for (uint64_t seed = 1; seed <= 2; seed++)
             serial_matches_atomic(all_protocols[p], seed, 15000);
