@@ -46,6 +46,9 @@ typedef struct {
     uint32_t pending;                   /* writebacks promised, not yet received */
     uint32_t owed[STC_COH_MAX_CORES];   /* 0, or answer after this many more writebacks */
     bool writeback_in_flight;
+    /* memory owns because an owner-to-be promised it the data (owe mem),
+     * the cause data_from_memory_promised counts */
+    bool owned_by_promise;
 } block_entry;
 
 typedef struct {
@@ -145,8 +148,9 @@ static const stc_counter_field counter_list[STC_CS_COUNTER_COUNT] = {
     COUNTER(references),   COUNTER(loads),        COUNTER(stores),
     COUNTER(hits),         COUNTER(misses),       COUNTER(gets),
     COUNTER(getm),         COUNTER(upgrades),     COUNTER(putm),
-    COUNTER(putm_e),       COUNTER(data_from_memory), COUNTER(data_from_cache),
-    COUNTER(writebacks),   COUNTER(stale_putm),   COUNTER(stalls),
+    COUNTER(putm_e),       COUNTER(data_from_memory), COUNTER(data_from_memory_promised),
+    COUNTER(data_from_cache), COUNTER(writebacks), COUNTER(promised_writebacks),
+    COUNTER(stale_putm),   COUNTER(stalls),
     COUNTER(snoop_observations), COUNTER(transactions), COUNTER(latency_sum),
     COUNTER(latency_max),  COUNTER(miss_compulsory), COUNTER(miss_true_sharing),
     COUNTER(miss_false_sharing), COUNTER(miss_capacity), COUNTER(miss_conflict),
@@ -610,8 +614,11 @@ static void do_sends(stc_cs_system *system, unsigned core, long f, uint32_t e,
         cs->fwd = ctx->requester;
     if (row->to_memory != STC_COH_SP_SEND_NONE && other) {
         /* a promise to memory: it counts the writeback and owns the block */
+        bool later = row->to_memory == STC_COH_SP_SEND_LATER;
         system->entries[e].pending++;
         system->entries[e].owner = NOBODY;
+        system->entries[e].owned_by_promise = later;
+        system->counters[core].promised_writebacks += later;
     }
     if (row->to_requester == STC_COH_SP_SEND_NOW) {
         int to = other ? ctx->requester : cs->fwd;
@@ -849,6 +856,7 @@ static void order(stc_cs_system *system, unsigned core)
     if (req == STC_COH_SP_PUTM) {
         if (b->owner == (int)core) {
             b->owner = NOBODY;
+            b->owned_by_promise = false;
             b->pending++; /* the data follows */
         } else {
             system->counters[core].stale_putm++;
@@ -858,8 +866,10 @@ static void order(stc_cs_system *system, unsigned core)
         /* the access's place in the coherence order: as on the atomic
          * bus, classified before its transaction invalidates anyone */
         book_access(system, core, e, state_in(system, f));
-        if (b->owner == NOBODY)
+        if (b->owner == NOBODY) {
+            system->counters[core].data_from_memory_promised += b->owned_by_promise;
             memory_answers(system, core, e);
+        }
     }
     bool shared = false;
     row_context other = {.requester = (int)core, .shared = &shared};

@@ -178,8 +178,19 @@ typedef struct {
     uint64_t putm;         /* PutM issued (eviction of M, E, O) */
     uint64_t putm_e;       /* of which from E: a clean block the atomic bus drops silently */
     uint64_t data_from_memory; /* responses this core received from memory */
+    /* of data_from_memory, those memory decided to send (at this core's
+     * request's ordering) while it owned the block because an owner-to-be
+     * had promised it the data (promised_writebacks), not because of an
+     * owner's writeback answer, a PutM, or the block never being cached:
+     * the misses the promise moved from a cache to memory in MOESI */
+    uint64_t data_from_memory_promised;
     uint64_t data_from_cache;  /* responses this core received from another cache */
     uint64_t writebacks;   /* this core's data sent to memory (PutM and promises) */
+    /* Other-GetS rows in which this core, an owner-to-be still waiting for
+     * its data (IM^D, SM^D, IE^D), promised memory the block (owe mem,
+     * COHERENCE.md 8.7 decision 6): memory owns from then on; each promise
+     * is one of its writebacks when the data comes */
+    uint64_t promised_writebacks;
     uint64_t stale_putm;   /* this core's PutMs memory ignored (ordered in II^A) */
     uint64_t stalls;       /* block accesses that waited: for a PutM, or a stall row */
     uint64_t snoop_observations; /* Other-X rows applied, each a tag probe (the snoop lookup
@@ -199,7 +210,7 @@ typedef struct {
     uint64_t miss_false_dubois;
 } stc_cs_counters;
 
-enum { STC_CS_COUNTER_COUNT = 26 };
+enum { STC_CS_COUNTER_COUNT = 28 };
 const char *stc_cs_counter_name(unsigned index);
 uint64_t stc_cs_counter_value(const stc_cs_counters *counters, unsigned index);
 

@@ -4,7 +4,8 @@
  *   1. hand-driven sequences whose every transient state and counter is
  *      worked out in the comments (GetS against an M owner; two racing
  *      GetMs; an MI^A eviction snooped into II^A and its stale PutM; MOESI
- *      O supplying; the MESI E grant);
+ *      O supplying; the MESI E grant; a MOESI owner-to-be promising
+ *      memory the block, against the same references in order);
  *   2. the SERIAL schedule against the atomic model (coherent.h) on random
  *      reference streams: every load's value, the shared counters, every
  *      final state, the shadow and memory; and on three real 4-thread
@@ -360,6 +361,93 @@ static void hand_moesi_owner(void)
     stc_cs_destroy(s);
 }
 
+/* MOESI, 3 cores: COHERENCE.md 8.7 decision 6 and what it costs (10.7).
+ * Raced, by hand:
+ *   1-2 core 0 stores A: GetM ordered, memory answers (it owns: never
+ *     cached, so not a promised miss); IM^D, core 0 the recorded owner
+ *   3-4 core 1 loads A: its GetS is ordered while core 0 still waits for
+ *     its data: IM^D Other-GetS saves core 1 and promises memory the
+ *     block (owe mem: promised_writebacks 1; memory owns again) -> IM^D_S
+ *   5-6 core 2 loads A: memory owns because of that promise, so it
+ *     answers, after the promised writeback (data_from_memory_promised)
+ *   7 core 0's data: it stores, sends the block to core 1 and to memory,
+ *     S; 8 core 1's data from core 0: S; 9 the writeback: memory current,
+ *     and it answers core 2; 10 core 2: S
+ *   11 core 0 stores A again: S, an upgrade; memory still owns (by the
+ *     promise), so its GetM fetches the block from memory (promised again)
+ * The same four references ordered one at a time: core 0 M, then O
+ * supplying both loads and keeping ownership, its second store an OM^AD
+ * upgrade without data: no writeback and one memory read. The race costs
+ * its writeback and a memory read for every miss until a cache owns
+ * again, here two. */
+static void hand_moesi_promise(void)
+{
+    results r = {0};
+    stc_cs_system *s = make_split(STC_COH_MOESI, 3, 8192, 4, STC_CS_SERIAL, 1, NULL, &r);
+    if (!s)
+        return;
+    stc_cs_submit(s, 0, STC_COH_OP_STORE, A, 4, 0x11111111, 0);
+    RUN_ORDERED(s, 0);
+    STATE(s, 0, A, STC_COH_SP_IM_D);
+    stc_cs_submit(s, 1, STC_COH_OP_LOAD, A, 4, 0, 1);
+    RUN_ORDERED(s, 1);
+    STATE(s, 0, A, STC_COH_SP_IM_D_S);
+    STATE(s, 1, A, STC_COH_SP_IS_D);
+    COUNTER(s, 0, promised_writebacks, 1);
+    stc_cs_submit(s, 2, STC_COH_OP_LOAD, A, 4, 0, 2);
+    RUN_ORDERED(s, 2);
+    STATE(s, 2, A, STC_COH_SP_IS_D);
+    COUNTER(s, 2, data_from_memory_promised, 1);
+    CHECK(stc_cs_run(s, STC_CS_EV_RESPONSE, 2) == -1, "memory answers after the writeback");
+    RUN(s, STC_CS_EV_RESPONSE, 0);
+    STATE(s, 0, A, STC_COH_SP_S);
+    RUN(s, STC_CS_EV_RESPONSE, 1);
+    RUN(s, STC_CS_EV_WRITEBACK, 0);
+    CHECK(stc_cs_memory_current(s, A) && stc_cs_memory_read(s, A, 4) == 0x11111111,
+          "memory current: 0x%llx", (unsigned long long)stc_cs_memory_read(s, A, 4));
+    RUN(s, STC_CS_EV_RESPONSE, 2);
+    STATE(s, 1, A, STC_COH_SP_S);
+    STATE(s, 2, A, STC_COH_SP_S);
+    stc_cs_submit(s, 0, STC_COH_OP_STORE, A, 4, 0x22222222, 3);
+    stc_cs_drain(s);
+    STATE(s, 0, A, STC_COH_SP_M);
+    CHECK(r.loaded[1] == 0x11111111 && r.loaded[2] == 0x11111111, "both read core 0's store");
+    COUNTER(s, 0, promised_writebacks, 1);
+    COUNTER(s, 0, writebacks, 1);
+    COUNTER(s, 0, upgrades, 1);
+    COUNTER(s, 0, data_from_memory, 2);
+    COUNTER(s, 0, data_from_memory_promised, 1);
+    COUNTER(s, 1, data_from_cache, 1);
+    COUNTER(s, 2, data_from_memory, 1);
+    COUNTER(s, 1, promised_writebacks, 0);
+    COUNTER(s, 2, promised_writebacks, 0);
+    CHECK_EQ_U64(stc_cs_violation_count(s), 0, "violations");
+    print_violations(s, "MOESI promise");
+    stc_cs_destroy(s);
+
+    s = make_split(STC_COH_MOESI, 3, 8192, 4, STC_CS_SERIAL, 1, NULL, &r);
+    if (!s)
+        return;
+    stc_cs_submit(s, 0, STC_COH_OP_STORE, A, 4, 0x11111111, 0);
+    stc_cs_drain(s);
+    stc_cs_submit(s, 1, STC_COH_OP_LOAD, A, 4, 0, 1);
+    stc_cs_drain(s);
+    stc_cs_submit(s, 2, STC_COH_OP_LOAD, A, 4, 0, 2);
+    stc_cs_drain(s);
+    STATE(s, 0, A, STC_COH_SP_O);
+    stc_cs_submit(s, 0, STC_COH_OP_STORE, A, 4, 0x22222222, 3);
+    stc_cs_drain(s);
+    STATE(s, 0, A, STC_COH_SP_M);
+    stc_cs_counters total;
+    stc_cs_total(s, &total);
+    CHECK_EQ_U64(total.writebacks, 0, "in order: writebacks");
+    CHECK_EQ_U64(total.promised_writebacks, 0, "in order: promises");
+    CHECK_EQ_U64(total.data_from_memory, 1, "in order: memory reads");
+    CHECK_EQ_U64(total.data_from_cache, 2, "in order: O supplies both loads");
+    CHECK_EQ_U64(stc_cs_violation_count(s), 0, "violations");
+    stc_cs_destroy(s);
+}
+
 /* MSI, 2 cores, caches of two 32-byte lines in one way (A and C = A +
  * 0x40 share a set): miss classes (coherent.h, both splits) told to the
  * book in the coherence order. Word 0 is A's bytes 0-3, word 1 bytes 4-7.
@@ -691,6 +779,10 @@ static void compare_counters(const stc_coh_system *atomic, const stc_cs_system *
         CHECK_EQ_U64(sp->snoop_observations, a->snoop_lookups + putm_e_total - sp->putm_e,
                      "%s core %u observations = lookups + others' PutMs from E", p, c);
         CHECK_EQ_U64(sp->stale_putm, 0, "%s core %u: no stale PutM when serial", p, c);
+        /* serially no request is ordered while another waits for its data,
+         * so no owner-to-be promises memory anything (8.7 decision 6) */
+        CHECK_EQ_U64(sp->promised_writebacks, 0, "%s core %u: no promise when serial", p, c);
+        CHECK_EQ_U64(sp->data_from_memory_promised, 0, "%s core %u: no promised miss", p, c);
         /* the classes: serially the coherence order is the submission
          * order, so the book is told what the atomic model tells it */
         CHECK_EQ_U64(sp->miss_compulsory, a->miss_compulsory, "%s core %u compulsory", p, c);
@@ -1116,7 +1208,7 @@ static void random_tester(void)
 {
     static tester t;
     static const unsigned core_counts[] = {2, 4, 8};
-    uint64_t total = 0, stale = 0, stalls = 0, c2c = 0, latency_max = 0;
+    uint64_t total = 0, stale = 0, stalls = 0, c2c = 0, latency_max = 0, promised = 0;
     uint64_t true_sharing = 0, false_sharing = 0, replacement = 0;
     unsigned sums_failed = 0;
     for (unsigned p = 0; p < PROTOCOLS; p++)
@@ -1151,6 +1243,16 @@ static void random_tester(void)
                 total += sum.references;
                 stale += sum.stale_putm;
                 stalls += sum.stalls;
+                /* each promise is kept by one writeback (the run drained),
+                 * and a promised miss is one memory answered */
+                CHECK(sum.promised_writebacks <= sum.writebacks &&
+                          sum.data_from_memory_promised <= sum.data_from_memory,
+                      "%s: promised %llu of %llu writebacks, %llu of %llu memory answers", what,
+                      (unsigned long long)sum.promised_writebacks,
+                      (unsigned long long)sum.writebacks,
+                      (unsigned long long)sum.data_from_memory_promised,
+                      (unsigned long long)sum.data_from_memory);
+                promised += sum.promised_writebacks;
                 c2c += sum.data_from_cache;
                 if (sum.latency_max > latency_max)
                     latency_max = sum.latency_max;
@@ -1158,8 +1260,9 @@ static void random_tester(void)
             }
     /* the runs did race: stale PutMs (MI^A snooped into II^A) and
      * cache-to-cache data */
-    CHECK(stale > 0 && stalls > 0 && c2c > 0, "stale %llu stalls %llu c2c %llu",
-          (unsigned long long)stale, (unsigned long long)stalls, (unsigned long long)c2c);
+    CHECK(stale > 0 && stalls > 0 && c2c > 0 && promised > 0,
+          "stale %llu stalls %llu c2c %llu promised %llu", (unsigned long long)stale,
+          (unsigned long long)stalls, (unsigned long long)c2c, (unsigned long long)promised);
     /* and every class was reached, so the sums above had something to sum */
     CHECK(true_sharing > 0 && false_sharing > 0 && replacement > 0,
           "classes: true %llu false %llu replacement %llu", (unsigned long long)true_sharing,
@@ -1435,6 +1538,7 @@ int main(void)
     hand_racing_getm();
     hand_stale_putm();
     hand_moesi_owner();
+    hand_moesi_promise();
     hand_miss_classes();
     hand_energy();
     for (unsigned p = 0; p < PROTOCOLS; p++)
