@@ -75,23 +75,37 @@ unit: deps $(foreach v,gcc clang asan,$(addprefix $(B)/$(v)/,$(TESTS) stcsim stc
 	@set -e; for v in gcc clang asan; do for t in $(TESTS); do \
 	    echo "== $$v/$$t"; $(B)/$$v/$$t; done; done
 
-# Traces first: test_fixed also checks the fixed-point order on them, and
-# test_coherent the coherent model against its plain oracle on the kernels.
-test: traces mc-traces unit synth-check
-	@scripts/ensure-tools.sh gnuplot:gnuplot-nox jq:jq
+# make test: first what may install packages (one apt at a time) and the
+# traces, which several checks read (test_fixed checks the fixed-point order
+# on them, test_coherent the coherent model on the kernels, the lockstep
+# runs a real program's requests); then every check, TEST_JOBS at a time
+# (each one's output kept together), so that the single-threaded checks
+# share the 2 cores with the lockstep build instead of queueing.
+TEST_JOBS ?= 2
+TEST_CHECKS := lockstep unit synth-check test-cli test-oracles test-rtl test-tuner test-monitor \
+    coherence-check mc-traces-check paper-check
+.PHONY: test test-checks test-cli test-oracles test-rtl test-tuner test-monitor
+test:
+	$(MAKE) --no-print-directory deps synth-deps
+	@scripts/ensure-tools.sh gnuplot:gnuplot-nox jq:jq rumur:rumur
+	$(MAKE) --no-print-directory traces mc-traces
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-checks
+	@echo "make test: all checks passed"
+test-checks: $(TEST_CHECKS)
+test-cli: $(B)/asan/stcsim $(B)/asan/stcgen
 	tests/cli-errors.sh $(B)/asan/stcsim
 	tests/coherence-cli.sh $(B)/asan/stcsim
+	tests/coherence-split-energy.sh $(B)/asan/stcsim
 	tests/explore-cli.sh $(B)/asan/stcsim $(B)/asan/stcgen $(B)/traces
+test-oracles: $(STCSIM)
 	tests/oracle-cachegrind.sh $(STCSIM) $(B)/traces
 	tests/engines-agree.sh $(STCSIM) $(B)/traces
+test-rtl: $(B)/asan/stcgen
 	tests/rtl-checks.sh $(B)/asan/stcgen
+test-tuner: $(B)/asan/stcgen
 	tests/tuner-checks.sh $(B)/asan/stcgen
+test-monitor: $(B)/asan/stcgen
 	tests/monitor-checks.sh $(B)/asan/stcgen
-	$(MAKE) coherence-check
-	$(MAKE) mc-traces-check
-	$(MAKE) paper-check
-	$(MAKE) lockstep
-	@echo "make test: all checks passed"
 
 include tb/lockstep.mk
 

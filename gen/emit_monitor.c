@@ -35,11 +35,7 @@ static void emit_ports(stcgen_text *text, const stcgen_params *params)
     stcgen_text_raw(text, "  input  wire        ev_write_i,  // it stored\n");
     stcgen_text_raw(text, "  input  wire [%u:0]  cnt_sel_i,   // count read port: which count\n",
                     sel - 1);
-    stcgen_text_raw(text, "  output wire [15:0] cnt_o,       // its value (0 beyond the last)\n");
-    stcgen_text_raw(text, "  output wire        array_o,     // this cycle's event reads the arrays: "
-                          "an event in the next cycle is dropped\n");
-    stcgen_text_raw(text, "  output wire [15:0] dropped_o    // events refused in a stage-1 "
-                          "write cycle (saturating)\n");
+    stcgen_text_raw(text, "  output wire [15:0] cnt_o        // its value (0 beyond the last)\n");
     stcgen_text_raw(text, ");\n");
 }
 
@@ -81,8 +77,8 @@ static void emit_sim_row_writes(stcgen_text *text, const stcgen_params *params)
     stcgen_text_raw(text, "  reg  [31:0] sim_row_writes_q;\n");
     stcgen_text_raw(text, "  wire [31:0] sim_row_writes_d = sim_row_writes_q + (!s1_array_q ? 32'd0 :");
     for (unsigned index = 0; index < params->monitor_maps; index++) {
-        stcgen_text_raw(text, "\n                                  %s{31'd0, m%u_req && m%u_we}",
-                        index ? "+ " : "  ", index, index);
+        stcgen_text_raw(text, "\n                                  %s{31'd0, m%u_we}",
+                        index ? "+ " : "  ", index);
     }
     stcgen_text_raw(text, ");\n");
     stcgen_text_raw(text, "  initial sim_row_writes_q = 32'd0;\n");
@@ -111,13 +107,10 @@ static void emit_stage0(stcgen_text *text, const stcgen_params *params)
     stcgen_text_raw(text, "  reg        s1_count_q;            // stage 1 counts a repeat\n");
     stcgen_text_raw(text, "  reg        s1_write_q;\n");
     stcgen_text_raw(text, "  reg  [%u:0] s1_line_q;\n", lw - 1);
-    stcgen_text_raw(text, "  reg  [15:0] dropped_q;\n");
     stcgen_text_raw(text, "\n");
-    stcgen_text_raw(text, "  wire        ev_take   = ev_valid_i && !s1_array_q;\n");
-    stcgen_text_raw(text, "  wire        ev_drop   = ev_valid_i && s1_array_q;\n");
     if (rotates) {
         stcgen_text_raw(text, "  wire [%u:0] since_inc = since_q + %u'd1;\n", sw - 1, sw);
-        stcgen_text_raw(text, "  wire        rotate    = ev_take && (since_inc > %u'd%u);\n", sw,
+        stcgen_text_raw(text, "  wire        rotate    = ev_valid_i && (since_inc > %u'd%u);\n", sw,
                         params->monitor_rotate);
         stcgen_text_raw(text, "  // group' = 5 group + 3 mod 2^%u: every group once per cycle\n",
                         sample);
@@ -136,17 +129,17 @@ static void emit_stage0(stcgen_text *text, const stcgen_params *params)
     }
     stcgen_text_raw(text, "  // The walk runs once, after reset: when the group moves, the next\n");
     stcgen_text_raw(text, "  // group inherits the rows as they are (section 17.2).\n");
-    stcgen_text_raw(text, "  wire        walk      = ev_take && (clear_q != %u'd0);\n", cw);
+    stcgen_text_raw(text, "  wire        walk      = ev_valid_i && (clear_q != %u'd0);\n", cw);
     stcgen_text_raw(text, "  wire [%u:0] clear_row = %u'd%u - clear_q;  // the row the walk "
                           "empties\n",
                     cw - 1, cw, params->monitor_clear_rows);
     if (sample) {
         stcgen_text_raw(text,
-                        "  wire        watched   = ev_take && !walk && (ev_line_i[%u:2] == "
+                        "  wire        watched   = ev_valid_i && !walk && (ev_line_i[%u:2] == "
                         "group_now);\n",
                         1 + sample);
     } else {
-        stcgen_text_raw(text, "  wire        watched   = ev_take && !walk;\n");
+        stcgen_text_raw(text, "  wire        watched   = ev_valid_i && !walk;\n");
     }
     stcgen_text_raw(text, "  wire        have_last = have_last_q && !rotate;\n");
     stcgen_text_raw(text, "  wire        repeated  = have_last && (ev_line_i == last_line_q);\n");
@@ -163,7 +156,7 @@ static void emit_stage0(stcgen_text *text, const stcgen_params *params)
     stcgen_text_raw(text, "    last_dirty_d = last_dirty_q;\n");
     stcgen_text_raw(text, "    last_line_d  = last_line_q;\n");
     if (rotates) {
-        stcgen_text_raw(text, "    if (ev_take) since_d = rotate ? %u'd1 : since_inc;\n", sw);
+        stcgen_text_raw(text, "    if (ev_valid_i) since_d = rotate ? %u'd1 : since_inc;\n", sw);
     }
     stcgen_text_raw(text, "    if (walk) clear_d = clear_q - %u'd1;\n", cw);
     stcgen_text_raw(text, "    if (watched) begin\n");
@@ -236,8 +229,6 @@ static void emit_counts(stcgen_text *text, const stcgen_params *params)
     stcgen_text_raw(text, "  assign cnt_o = (cnt_sel_i < %u'd%u) ? cnt_d[16 * cnt_sel_i +: 16] : "
                           "16'd0;\n",
                     sel, counts);
-    stcgen_text_raw(text, "  assign dropped_o = dropped_q;\n");
-    stcgen_text_raw(text, "  assign array_o   = array_rd;\n");
 }
 
 static void emit_flops(stcgen_text *text, const stcgen_params *params)
@@ -257,7 +248,6 @@ static void emit_flops(stcgen_text *text, const stcgen_params *params)
     stcgen_text_raw(text, "      s1_count_q   <= 1'b0;\n");
     stcgen_text_raw(text, "      s1_write_q   <= 1'b0;\n");
     stcgen_text_raw(text, "      s1_line_q    <= %u'd0;\n", params->monitor_line_bits);
-    stcgen_text_raw(text, "      dropped_q    <= 16'd0;\n");
     stcgen_text_raw(text, "      cnt_q        <= %u'd0;\n", 16 * params->monitor_counts);
     stcgen_text_raw(text, "    end else begin\n");
     stcgen_text_raw(text, "      since_q      <= since_d;\n");
@@ -268,9 +258,8 @@ static void emit_flops(stcgen_text *text, const stcgen_params *params)
     stcgen_text_raw(text, "      last_line_q  <= last_line_d;\n");
     stcgen_text_raw(text, "      s1_array_q   <= array_rd;\n");
     stcgen_text_raw(text, "      s1_count_q   <= watched && !array_rd;\n");
-    stcgen_text_raw(text, "      s1_write_q   <= ev_take && ev_write_i;\n");
-    stcgen_text_raw(text, "      s1_line_q    <= ev_take ? ev_line_i : s1_line_q;\n");
-    stcgen_text_raw(text, "      if (ev_drop && dropped_q != 16'hffff) dropped_q <= dropped_q + 16'd1;\n");
+    stcgen_text_raw(text, "      s1_write_q   <= ev_valid_i && ev_write_i;\n");
+    stcgen_text_raw(text, "      s1_line_q    <= ev_valid_i ? ev_line_i : s1_line_q;\n");
     stcgen_text_raw(text, "      cnt_q        <= cnt_d;\n");
     stcgen_text_raw(text, "    end\n");
     stcgen_text_raw(text, "  end\n");
@@ -294,13 +283,15 @@ void stcgen_emit_monitor(stcgen_text *text, const stcgen_file *file, const stcge
                         params->monitor_rotate);
     }
     stcgen_text_raw(text, "), %u-bit tags.\n", params->monitor_tag_bits);
-    stcgen_text_raw(text, "// Two stages: an access's cycle reads one row of every array (or the "
-                          "clear walk\n");
-    stcgen_text_raw(text, "// empties one), the next cycle updates the stacks, writes the changed rows and "
-                          "counts.\n");
-    stcgen_text_raw(text, "// Events must be two cycles apart (the controller's are); one in a "
-                          "stage-1\n");
-    stcgen_text_raw(text, "// write cycle is dropped and counted in dropped_o.\n");
+    stcgen_text_raw(text, "// Two stages: an access's cycle samples it (or the clear walk empties a "
+                          "row of\n");
+    stcgen_text_raw(text, "// every array), the next cycle reads its row of every array (register "
+                          "files, read\n");
+    stcgen_text_raw(text, "// in the cycle they are addressed), updates the stacks, writes the changed "
+                          "rows\n");
+    stcgen_text_raw(text, "// and counts. An event may come every cycle: the next one's stage 1 reads "
+                          "the rows\n");
+    stcgen_text_raw(text, "// this one wrote.\n");
     emit_counts_list(text, params);
     emit_ports(text, params);
     emit_stage0(text, params);

@@ -1,5 +1,5 @@
 /*
- * emit_monitor_map.c - one set mapping of stc_monitor: its shadow-tag SRAM
+ * emit_monitor_map.c - one set mapping of stc_monitor: its shadow-tag array
  * and the LRU stack update of stage 1 (docs/ARCHITECTURE.md section 17.3;
  * the model is ref/monitor.c's observe_mapping).
  *
@@ -53,28 +53,28 @@ static void row_of(const stcgen_params *params, const stcgen_monitor_map *map, c
     snprintf(buf + used, len - (size_t)used, "}");
 }
 
-/* The mapping's stc_sram: `width`-bit rows written whole. */
+/* The mapping's stc_regfile: `width`-bit rows, read in stage 1 (flow-
+ * through) and written whole at that cycle's end, so an event in the next
+ * cycle reads the row this one wrote (ARCHITECTURE.md 17.3). */
 static void emit_instance(stcgen_text *text, unsigned index, const stcgen_monitor_map *map,
                           unsigned width, const char *wdata, const char *rdata)
 {
-    stcgen_text_raw(text, "      stc_sram #(\n");
+    stcgen_text_raw(text, "      stc_regfile #(\n");
     stcgen_text_raw(text, "        .DEPTH (%u),\n", map->rows);
     stcgen_text_raw(text, "        .WIDTH (%u),\n", width);
-    stcgen_text_raw(text, "        .GRAN  (%u),\n", width);
     stcgen_text_raw(text, "        .SEED  (32'd%u)\n", 0x4d00u + index);
     stcgen_text_raw(text, "      ) u_array (\n");
     stcgen_text_raw(text, "        .clk_i   (clk_i),\n");
-    stcgen_text_raw(text, "        .pwr_i   (1'b1),\n");
-    stcgen_text_raw(text, "        .req_i   (m%u_req),\n", index);
+    stcgen_text_raw(text, "        .raddr_i (m%u_addr),\n", index);
+    stcgen_text_raw(text, "        .rdata_o (%s),\n", rdata);
     stcgen_text_raw(text, "        .we_i    (m%u_we),\n", index);
-    stcgen_text_raw(text, "        .addr_i  (m%u_addr),\n", index);
-    stcgen_text_raw(text, "        .wmask_i (1'b1),\n");
-    stcgen_text_raw(text, "        .wdata_i (%s),\n", wdata);
-    stcgen_text_raw(text, "        .rdata_o (%s)\n", rdata);
+    stcgen_text_raw(text, "        .waddr_i (m%u_waddr),\n", index);
+    stcgen_text_raw(text, "        .wmask_i ({%u{1'b1}}),\n", width);
+    stcgen_text_raw(text, "        .wdata_i (%s)\n", wdata);
     stcgen_text_raw(text, "      );\n");
 }
 
-static void emit_sram(stcgen_text *text, unsigned index, const stcgen_monitor_map *map)
+static void emit_array(stcgen_text *text, unsigned index, const stcgen_monitor_map *map)
 {
     unsigned row_width = map->ways * map->entry_bits;
     unsigned ro_entry = 1 + map->tag_bits;
@@ -231,9 +231,8 @@ void stcgen_emit_monitor_map(stcgen_text *text, const stcgen_params *params, uns
 {
     const stcgen_monitor_map *map = &params->monitor_map[index];
     unsigned row_width = map->ways * map->entry_bits;
-    char row_rd[128], row_wr[128];
-    row_of(params, map, "ev_line_i", row_rd, sizeof row_rd);
-    row_of(params, map, "s1_line_q", row_wr, sizeof row_wr);
+    char row[128];
+    row_of(params, map, "s1_line_q", row, sizeof row);
     stcgen_text_blank(text);
     stcgen_text_raw(text,
                     "  // ---- Mapping %u: %u way%s, logical lines of %u physical line%s; %u "
@@ -247,7 +246,7 @@ void stcgen_emit_monitor_map(stcgen_text *text, const stcgen_params *params, uns
     stcgen_text_raw(text, "  // the most ways whose cache holds it clean (%u: clean in all). "
                           "Entry 0 is the most recent.\n",
                     map->ways);
-    stcgen_text_raw(text, "  wire [%u:0] m%u_row;      // the row read in stage 0\n", row_width - 1,
+    stcgen_text_raw(text, "  wire [%u:0] m%u_row;      // the row stage 1 reads\n", row_width - 1,
                     index);
     stcgen_text_raw(text, "  reg  [%u:0] m%u_wdata;    // the row stage 1 writes back\n",
                     row_width - 1, index);
@@ -262,10 +261,11 @@ void stcgen_emit_monitor_map(stcgen_text *text, const stcgen_params *params, uns
         stcgen_text_raw(text, "  wire [%u:0]  m%u_sub = s1_line_q[%u:0];\n", map->sublines_log - 1,
                         index, map->sublines_log - 1);
     }
-    stcgen_text_raw(text, "  wire [%u:0]  m%u_row_rd = %s;\n", map->row_bits - 1, index, row_rd);
-    stcgen_text_raw(text, "  wire [%u:0]  m%u_row_wr = %s;\n", map->row_bits - 1, index, row_wr);
-    stcgen_text_raw(text, "  // Port: stage 0 reads (a watched access) or clears (the walk),\n");
-    stcgen_text_raw(text, "  // stage 1 writes; never both (an event is dropped in stage 1's cycle).\n");
+    stcgen_text_raw(text, "  wire [%u:0]  m%u_addr = %s;  // the event's row\n", map->row_bits - 1, index,
+                    row);
+    stcgen_text_raw(text, "  // Write port: stage 1 writes the event's row back, or the walk clears a\n");
+    stcgen_text_raw(text, "  // row in its own cycle; never both (the walk ends before any event is\n");
+    stcgen_text_raw(text, "  // watched, so no array event precedes a walk's).\n");
     if (map->rows < params->monitor_clear_rows) {
         stcgen_text_raw(text, "  wire        m%u_clear = walk && (clear_row < %u'd%u);\n", index,
                         stcgen_monitor_clear_width(params), map->rows);
@@ -279,16 +279,13 @@ void stcgen_emit_monitor_map(stcgen_text *text, const stcgen_params *params, uns
      * hit: the row stage 1 writes has a valid entry 0 with this tag. */
     stcgen_text_raw(text, "  // Stage 1 writes the row back only if it changed: a row whose entry 0\n");
     stcgen_text_raw(text, "  // (valid, this tag, its dirty state) stays as read was a depth-0 hit.\n");
-    stcgen_text_raw(text, "  wire        m%u_keep = (m%u_wdata[%u:0] == m%u_row[%u:0]);\n", index, index,
+    stcgen_text_raw(text, "  wire        m%u_keep  = (m%u_wdata[%u:0] == m%u_row[%u:0]);\n", index, index,
                     map->entry_bits - 1, index, map->entry_bits - 1);
+    stcgen_text_raw(text, "  wire        m%u_we    = m%u_clear || (s1_array_q && !m%u_keep);\n", index,
+                    index, index);
     stcgen_text_raw(text,
-                    "  wire        m%u_req  = array_rd || m%u_clear || (s1_array_q && !m%u_keep);\n",
-                    index, index, index);
-    stcgen_text_raw(text, "  wire        m%u_we   = !array_rd;\n", index);
-    stcgen_text_raw(text,
-                    "  wire [%u:0]  m%u_addr = s1_array_q ? m%u_row_wr : walk ? clear_row[%u:0] : "
-                    "m%u_row_rd;\n",
-                    map->row_bits - 1, index, index, map->row_bits - 1, index);
-    emit_sram(text, index, map);
+                    "  wire [%u:0]  m%u_waddr = s1_array_q ? m%u_addr : clear_row[%u:0];\n",
+                    map->row_bits - 1, index, index, map->row_bits - 1);
+    emit_array(text, index, map);
     emit_update(text, index, map);
 }

@@ -70,11 +70,10 @@ const char *const *stcgen_top_mux_lines(void)
 /* With the monitor tuner: when a hit's response cycle may accept the next
  * request (section 15.3). */
 static const char *const top_gap_lines[] = {
-    "// A hit's response cycle accepts the next request (15.3) unless the",
-    "// monitor reads its arrays for this access (they are written in the next",
-    "// cycle, when an access would be dropped) or this access is the",
-    "// decision's (its change lands before the next request: 18.3).",
-    "assign back_to_back = !mon_array && !tun_last_step;",
+    "// A hit's response cycle accepts the next request (15.3) unless this",
+    "// access is the decision's (its change lands before the next request:",
+    "// 18.3). The monitor takes an access every cycle (17.3).",
+    "assign back_to_back = !tun_last_step;",
     NULL,
 };
 
@@ -149,8 +148,6 @@ static void emit_monitor_tuner(stcgen_text *text, const stcgen_params *params)
     }
     stcgen_text_line(text, "wire [%u:0]  mon_cnt_sel;", params->monitor_sel_bits - 1);
     stcgen_text_line(text, "wire [15:0]  mon_cnt;");
-    stcgen_text_line(text, "wire [15:0]  unused_mon_dropped;  // none: back_to_back keeps a gap after an array access");
-    stcgen_text_line(text, "wire         mon_array;");
     stcgen_text_line(text, "wire         tun_last_step;");
     for (const char *const *line = top_gap_lines; *line; line++) {
         stcgen_text_line(text, "%s",
@@ -166,9 +163,7 @@ static void emit_monitor_tuner(stcgen_text *text, const stcgen_params *params)
     stcgen_text_line(text, "  .ev_line_i  (mon_line),");
     stcgen_text_line(text, "  .ev_write_i (ev_write),");
     stcgen_text_line(text, "  .cnt_sel_i  (mon_cnt_sel),");
-    stcgen_text_line(text, "  .cnt_o      (mon_cnt),");
-    stcgen_text_line(text, "  .array_o    (mon_array),");
-    stcgen_text_line(text, "  .dropped_o  (unused_mon_dropped)");
+    stcgen_text_line(text, "  .cnt_o      (mon_cnt)");
     stcgen_text_line(text, ");");
     stcgen_text_blank(text);
     stcgen_text_line(text, "stc_monitor_tuner #(");

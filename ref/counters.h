@@ -47,6 +47,17 @@ static inline uint64_t stc_counter_saturate(uint64_t value, unsigned bits)
     return value > max ? max : value;
 }
 
+/* The value a counter the hardware derives as total - other part shows
+ * (reads = accesses - writes, read_misses = misses - write_misses;
+ * docs/ARCHITECTURE.md 9): `value` exactly while the total's counter of
+ * `bits` bits is below all ones, all ones from then on (still an upper
+ * bound, like a saturated counter). */
+static inline uint64_t stc_counter_derived(uint64_t total, uint64_t value, unsigned bits)
+{
+    uint64_t max = stc_counter_saturate(UINT64_MAX, bits);
+    return stc_counter_saturate(total, bits) == max ? max : value;
+}
+
 /* Add every field of from into into (for totals over I and D). */
 void stc_counters_add(stc_counters *into, const stc_counters *from);
 

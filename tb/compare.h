@@ -17,6 +17,10 @@ void compare_transactions(harness *h, const char *when);
  * the tuner's event strobe counts against their counters. Reads the RTL's
  * counters unless the operation just did (h->counts_fresh). */
 void compare_counters(harness *h, const char *when);
+/* Every counter through the RTL's read port (cnt_sel_i / cnt_value_o, the
+ * derived ones included, and one number past the last, which reads 0)
+ * against the model, between requests. */
+void compare_counter_port(harness *h, const char *when);
 /* Valid and dirty bits of every bank in rows first .. first+count-1, and
  * the tag and line of the valid slots of the banks in `slots` (bit b =
  * bank b). */

@@ -22,6 +22,18 @@ extern "C" {
 #endif
 
 enum { DUT_COUNTERS = 20 };
+/* Counter numbers (cnt_sel_i, ARCHITECTURE.md 15.2) of those the harness
+ * names: the four derived ones and what they derive from. */
+enum {
+    COUNTER_REQUESTS = 0,
+    COUNTER_REQUEST_MISSES = 1,
+    COUNTER_ACCESSES = 2,
+    COUNTER_READS = 3,
+    COUNTER_WRITES = 4,
+    COUNTER_MISSES = 5,
+    COUNTER_READ_MISSES = 6,
+    COUNTER_WRITE_MISSES = 7,
+};
 
 typedef struct {
     /* inputs */
@@ -56,8 +68,16 @@ void dut_close(dut *d);
 void dut_settle(dut *d, dut_pins *pins);
 void dut_edge(dut *d, dut_pins *pins);
 
-/* Internal state (read through Verilator's public scopes). */
+/* Internal state (read through Verilator's public scopes). The counters'
+ * flops; the four counters the RTL derives when read (requests,
+ * request_misses, reads, read_misses: ARCHITECTURE.md 9) have none and are
+ * filled in from the others by the rule the RTL's read port follows
+ * (stc_counter_derived), which dut_counter_port checks. */
 void dut_counters(dut *d, uint64_t out[DUT_COUNTERS]);
+/* Counter `index` as the RTL's read port shows it (cnt_sel_i, cnt_value_o)
+ * in the settled cycle; it evaluates the model, so call it between
+ * requests. Indexes from DUT_COUNTERS up read 0. */
+uint64_t dut_counter_port(dut *d, unsigned index);
 /* Valid and dirty bits of one row, bit b = bank b, and the fill lengths
  * (log2 of the sublines each line was filled with, bank b at bits 2b+1..2b)
  * (from the row-state register file; dirty and fill reported for valid

@@ -5,6 +5,8 @@
 // tb/lockstep.vlt makes public; nothing here knows the geometry.
 #include "dut.h"
 
+#include "counters.h"
+
 // LOCKSTEP_PAIR_SIDE (tb/variant.h): 0 the top stc_cache; 1 or 2 the I or D
 // side of stc_cache_pair, the other side held idle and watched.
 #ifndef LOCKSTEP_PAIR_SIDE
@@ -313,6 +315,13 @@ struct dut {
 // The input fields of dut_pins come first, up to cpu_req_ready.
 static const size_t input_bytes = offsetof(dut_pins, cpu_req_ready);
 
+// The counters the RTL derives when read (no flops: ARCHITECTURE.md 9).
+static bool counter_derived(unsigned index)
+{
+    return index == COUNTER_REQUESTS || index == COUNTER_REQUEST_MISSES || index == COUNTER_READS ||
+           index == COUNTER_READ_MISSES;
+}
+
 extern "C" dut *dut_open(const char *wave_path, unsigned tag_bits, char *err, size_t err_len)
 {
     dut *d = new dut;
@@ -326,8 +335,9 @@ extern "C" dut *dut_open(const char *wave_path, unsigned tag_bits, char *err, si
     const std::string ctrl = scope + ".u_ctrl";
     bool ok = true;
     for (unsigned index = 0; index < DUT_COUNTERS; index++) {
-        ok = ok && find_var(&d->context, ctrl + ".g_cnt[" + std::to_string(index) + "]", "cnt_q",
-                            &d->counters[index]);
+        ok = ok && (counter_derived(index) ||
+                    find_var(&d->context, ctrl + ".g_cnt[" + std::to_string(index) + "].g_flops",
+                             "cnt_q", &d->counters[index]));
     }
     ok = ok && find_var(&d->context, ctrl + ".u_rowstate", "mem", &d->row_state);
     ok = ok && find_var(&d->context, ctrl, "touch_bank", &d->touch_bank);
@@ -357,7 +367,7 @@ extern "C" dut *dut_open(const char *wave_path, unsigned tag_bits, char *err, si
     }
     d->counters_32 = ok;
     for (unsigned index = 0; ok && index < DUT_COUNTERS; index++) {
-        d->counters_32 = d->counters_32 && d->counters[index].bytes == 4;
+        d->counters_32 = d->counters_32 && (counter_derived(index) || d->counters[index].bytes == 4);
     }
     const std::string top = scope, tuner = scope + ".u_tuner";
     d->has_tuner = find_var(&d->context, top, "tuner_sel", &d->tuner_sel) &&
@@ -589,15 +599,26 @@ extern "C" void dut_edge(dut *d, dut_pins *p)
 
 extern "C" void dut_counters(dut *d, uint64_t out[DUT_COUNTERS])
 {
-    if (d->counters_32) {
-        for (unsigned index = 0; index < DUT_COUNTERS; index++) {
-            out[index] = *static_cast<const uint32_t *>(d->counters[index].data);
-        }
-        return;
-    }
     for (unsigned index = 0; index < DUT_COUNTERS; index++) {
-        out[index] = read_scalar(d->counters[index]);
+        if (counter_derived(index)) {
+            continue;
+        }
+        out[index] = d->counters_32 ? *static_cast<const uint32_t *>(d->counters[index].data)
+                                    : read_scalar(d->counters[index]);
     }
+    out[COUNTER_REQUESTS] = out[COUNTER_ACCESSES];
+    out[COUNTER_REQUEST_MISSES] = out[COUNTER_MISSES];
+    out[COUNTER_READS] = stc_counter_derived(out[COUNTER_ACCESSES],
+                                             out[COUNTER_ACCESSES] - out[COUNTER_WRITES], d->counters[COUNTER_ACCESSES].width);
+    out[COUNTER_READ_MISSES] = stc_counter_derived(
+        out[COUNTER_MISSES], out[COUNTER_MISSES] - out[COUNTER_WRITE_MISSES], d->counters[COUNTER_MISSES].width);
+}
+
+extern "C" uint64_t dut_counter_port(dut *d, unsigned index)
+{
+    d->top->PORT(cnt_sel_i) = index;
+    d->top->eval();
+    return d->top->PORT(cnt_value_o);
 }
 
 extern "C" void dut_row_state(dut *d, unsigned row, uint32_t *valid, uint32_t *dirty, uint32_t *fill)

@@ -341,6 +341,8 @@ int main(int argc, char **argv)
     tuner_side_finish(h);
     if (opt->checkpoint_every || opt->reconfig_every || opt->tune) {
         checkpoint(h, false); /* the end: memory equals the shadow */
+    } else {
+        compare_counter_port(h, "the end");
     }
     double seconds = (double)(clock() - begin) / CLOCKS_PER_SEC;
     dut_close(h->rtl);

@@ -54,7 +54,7 @@ LS_ARGS_broken-clear-late := --debug-break clear-late
 $(foreach b,$(LS_TUNER_BREAKS),$(eval LS_ARGS_broken-$(b) := --tuner seed --debug-break $(b)))
 # These are the monitor tuner's (the default) joints in the top: the events it sees,
 # and the configuration multiplexer with the decision unit as the tuner.
-LS_MONITOR_BREAKS := monitor-line monitor-write tuner-mux tuner-flag b2b-array b2b-decide
+LS_MONITOR_BREAKS := monitor-line monitor-write tuner-mux tuner-flag b2b-decide
 $(foreach b,$(LS_MONITOR_BREAKS),$(eval LS_ARGS_broken-m$(b) := --debug-break $(b)))
 LS_TAGS := $(LS_GEOMETRIES) seed serial icache pair-i pair-d fixed simsram \
     $(addprefix broken-,$(LS_BREAKS)) $(addprefix broken-m,$(LS_MONITOR_BREAKS))

@@ -63,6 +63,10 @@ void monitor_side_settle(harness *h, int strobes);
 void monitor_side_edge(harness *h);
 /* Whether the unit offers a change now, and which (packed). */
 bool monitor_side_offer(const harness *h, unsigned *code);
+/* Whether this settled cycle's access is the last step of the unit's
+ * decision (its change lands before the next request, so the top holds
+ * that request: back_to_back_i, ARCHITECTURE.md 15.3, 18.7). */
+bool monitor_side_last_step(const harness *h);
 /* The report's line. */
 void monitor_side_report(const harness *h);
 

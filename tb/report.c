@@ -199,9 +199,10 @@ void report_coverage(harness *h, double seconds)
            cov->first_probe, cov->second_probe, cov->wp_misses);
     printf("  sec 9    counter clears %" PRIu64 " (inside a request: in its accepting cycle %" PRIu64
            ", in its response cycle %" PRIu64 "); checkpoints (memory = shadow) %" PRIu64
-           "; directed cases %" PRIu64 "; trace references %" PRIu64 "\n",
+           "; every counter through the read port %" PRIu64 " times; directed cases %" PRIu64
+           "; trace references %" PRIu64 "\n",
            cov->clears, cov->clears_at_accept, cov->clears_at_response, cov->checkpoints,
-           cov->directed_cases, cov->trace_refs);
+           cov->counter_port_reads, cov->directed_cases, cov->trace_refs);
     printf("  sec 16   tuner event strobes %s; changes made by the tuner %" PRIu64 "\n",
            h->strobes ? "counted every cycle and compared with the counters" : "absent in this top",
            cov->tuner_changes);

@@ -51,6 +51,7 @@ typedef struct {
     uint64_t stores, partial_stores, empty_stores;
     uint64_t walks, walk_writebacks, walk_invalidations, wakes, zero_cost, same, illegal;
     uint64_t clears, clears_at_accept, clears_at_response, checkpoints, power_offs, trace_refs, rejected;
+    uint64_t counter_port_reads; /* times every counter was read through cnt_value_o */
     uint64_t directed_cases, overlapped, tuner_changes;
     /* requests offered in the previous request's response cycle, and of
      * them accepted there (back to back: section 15.3) */

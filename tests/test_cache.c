@@ -1641,6 +1641,13 @@ static void test_counters_saturate(void)
     CHECK_EQ_U64(stc_counter_saturate(0x100000000ull, 32), 0xffffffffu, "2^32 in 32 bits");
     CHECK_EQ_U64(stc_counter_saturate(2, 1), 1, "2 in 1 bit");
     CHECK_EQ_U64(stc_counter_saturate(1ull << 62, 63), 1ull << 62, "2^62 in 63 bits");
+    /* A derived counter (reads = accesses - writes) is exact below its
+     * total's saturation, all ones from there. */
+    CHECK_EQ_U64(stc_counter_derived(1000, 600, 16), 600, "derived below saturation");
+    CHECK_EQ_U64(stc_counter_derived(0xfffe, 0x1000, 16), 0x1000, "derived, total one below max");
+    CHECK_EQ_U64(stc_counter_derived(0xffff, 0x1000, 16), 0xffff, "derived, total at max");
+    CHECK_EQ_U64(stc_counter_derived(0x30000, 0x1000, 16), 0xffff, "derived, total saturated");
+    CHECK(stc_counter_derived(UINT64_MAX - 1, 5, 64) == 5, "derived in 64 bits");
 
     /* stc_counters_add adds every field. */
     stc_counters total, part;

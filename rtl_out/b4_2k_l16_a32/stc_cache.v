@@ -176,14 +176,11 @@ module stc_cache #(
   wire [1:0]  unused_ev_word = ev_addr[1:0];
   wire [5:0]  mon_cnt_sel;
   wire [15:0]  mon_cnt;
-  wire [15:0]  unused_mon_dropped;  // none: back_to_back keeps a gap after an array access
-  wire         mon_array;
   wire         tun_last_step;
-  // A hit's response cycle accepts the next request (15.3) unless the
-  // monitor reads its arrays for this access (they are written in the next
-  // cycle, when an access would be dropped) or this access is the
-  // decision's (its change lands before the next request: 18.3).
-  assign back_to_back = !mon_array && !tun_last_step;
+  // A hit's response cycle accepts the next request (15.3) unless this
+  // access is the decision's (its change lands before the next request:
+  // 18.3). The monitor takes an access every cycle (17.3).
+  assign back_to_back = !tun_last_step;
 
   stc_monitor #(
     .READ_ONLY (READ_ONLY)
@@ -194,9 +191,7 @@ module stc_cache #(
     .ev_line_i  (mon_line),
     .ev_write_i (ev_write),
     .cnt_sel_i  (mon_cnt_sel),
-    .cnt_o      (mon_cnt),
-    .array_o    (mon_array),
-    .dropped_o  (unused_mon_dropped)
+    .cnt_o      (mon_cnt)
   );
 
   stc_monitor_tuner #(

@@ -1147,9 +1147,19 @@ module stc_cache_ctrl #(
   // popcount) and the upper carry chain run side by side instead of in
   // series: it was the controller's longest path (ARCHITECTURE.md 15.2).
   wire [31:0] cnt_all [0:NCNT-1];
+  // Four counters have no flops (section 9): the port carries one word
+  // per request, so requests = accesses and request_misses = misses, and
+  // every access reads or writes, so reads = accesses - writes and
+  // read_misses = misses - write_misses, subtracted when read.
+  wire [23:0] unused_inc_derived = {inc[6*C_REQUESTS +: 6], inc[6*C_REQUEST_MISSES +: 6],
+                                    inc[6*C_READS +: 6], inc[6*C_READ_MISSES +: 6]};
   genvar gc;
   generate
     for (gc = 0; gc < 20; gc = gc + 1) begin : g_cnt
+     if (gc == C_REQUESTS || gc == C_REQUEST_MISSES || gc == C_READS || gc == C_READ_MISSES)
+     begin : g_derived
+      assign cnt_all[gc] = 32'd0;  // not read: the read port derives it
+     end else begin : g_flops
       reg  [31:0] cnt_q;
       reg  [31:6] hi_ones;   // [i]: cnt_q[i-1:6] all ones
       integer         hb;
@@ -1171,9 +1181,23 @@ module stc_cache_ctrl #(
         end
       end
       assign cnt_all[gc] = cnt_q;
+     end
     end
   endgenerate
-  assign cnt_value_o = (cnt_sel_i < 5'd20) ? cnt_all[cnt_sel_i] : 32'd0;
+  // The read port: requests and request misses read accesses and misses;
+  // reads and read misses are accesses - writes and misses - write misses,
+  // all ones once the total is (a saturated count stays an upper bound).
+  // The subtractor's operands come straight from their counters, beside the
+  // select multiplexer rather than after it: behind it, the port's path grew
+  // past the others and synthesis (ABC's delay target) gave up on them all.
+  wire            sel_less  = (cnt_sel_i == C_READS[4:0]) || (cnt_sel_i == C_READ_MISSES[4:0]);
+  wire [4:0]      cnt_read  = (cnt_sel_i == C_REQUESTS[4:0])       ? C_ACCESSES[4:0]
+                            : (cnt_sel_i == C_REQUEST_MISSES[4:0]) ? C_MISSES[4:0] : cnt_sel_i;
+  wire            less_acc  = (cnt_sel_i == C_READS[4:0]);
+  wire [31:0] less_tot  = less_acc ? cnt_all[C_ACCESSES] : cnt_all[C_MISSES];
+  wire [31:0] less_part = less_acc ? cnt_all[C_WRITES] : cnt_all[C_WRITE_MISSES];
+  wire [31:0] less_val  = (&less_tot) ? less_tot : less_tot - less_part;
+  assign cnt_value_o = (cnt_sel_i >= 5'd20) ? 32'd0 : sel_less ? less_val : cnt_all[cnt_read];
   // (the same as |inc[6*C_ACCESSES +: 6], written apart from the FSM so that
   // the top's back_to_back_i, which depends on it, is no loop through it)
   assign ev_access_o = rsp_hit || (state_q == S_DONE);

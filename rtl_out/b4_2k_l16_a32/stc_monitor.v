@@ -58,10 +58,11 @@
 // configurations, for 1/4 of the sets at a time (the group of physical line
 // number bits [3:2], moving every 16384 observed accesses,
 // the next group inheriting the rows), 8-bit tags.
-// Two stages: an access's cycle reads one row of every array (or the clear walk
-// empties one), the next cycle updates the stacks, writes the changed rows and counts.
-// Events must be two cycles apart (the controller's are); one in a stage-1
-// write cycle is dropped and counted in dropped_o.
+// Two stages: an access's cycle samples it (or the clear walk empties a row of
+// every array), the next cycle reads its row of every array (register files, read
+// in the cycle they are addressed), updates the stacks, writes the changed rows
+// and counts. An event may come every cycle: the next one's stage 1 reads the rows
+// this one wrote.
 // Counts (cnt_sel_i), 16 bits each, all halved together when one would reach 2^16:
 //    0 watched accesses (every mapping's accesses)
 //    1.. 7 mapping 0 (4-way, 1-line): hits at depth 0 1 2-3; misses; writebacks of 1 2 4 ways
@@ -82,9 +83,7 @@ module stc_monitor #(
   input  wire [27:0] ev_line_i,   // its physical line number (byte address >> 4)
   input  wire        ev_write_i,  // it stored
   input  wire [5:0]  cnt_sel_i,   // count read port: which count
-  output wire [15:0] cnt_o,       // its value (0 beyond the last)
-  output wire        array_o,     // this cycle's event reads the arrays: an event in the next cycle is dropped
-  output wire [15:0] dropped_o    // events refused in a stage-1 write cycle (saturating)
+  output wire [15:0] cnt_o        // its value (0 beyond the last)
 );
 
   // ---- Stage 0: the event's cycle
@@ -98,19 +97,16 @@ module stc_monitor #(
   reg        s1_count_q;            // stage 1 counts a repeat
   reg        s1_write_q;
   reg  [27:0] s1_line_q;
-  reg  [15:0] dropped_q;
 
-  wire        ev_take   = ev_valid_i && !s1_array_q;
-  wire        ev_drop   = ev_valid_i && s1_array_q;
   wire [14:0] since_inc = since_q + 15'd1;
-  wire        rotate    = ev_take && (since_inc > 15'd16384);
+  wire        rotate    = ev_valid_i && (since_inc > 15'd16384);
   // group' = 5 group + 3 mod 2^2: every group once per cycle
   wire [1:0] group_now = rotate ? group_q + 2'd3 : group_q;
   // The walk runs once, after reset: when the group moves, the next
   // group inherits the rows as they are (section 17.2).
-  wire        walk      = ev_take && (clear_q != 8'd0);
+  wire        walk      = ev_valid_i && (clear_q != 8'd0);
   wire [7:0] clear_row = 8'd128 - clear_q;  // the row the walk empties
-  wire        watched   = ev_take && !walk && (ev_line_i[3:2] == group_now);
+  wire        watched   = ev_valid_i && !walk && (ev_line_i[3:2] == group_now);
   wire        have_last = have_last_q && !rotate;
   wire        repeated  = have_last && (ev_line_i == last_line_q);
   // A repeat is at depth 0 of every stack: counted without the arrays,
@@ -124,7 +120,7 @@ module stc_monitor #(
     have_last_d  = have_last;
     last_dirty_d = last_dirty_q;
     last_line_d  = last_line_q;
-    if (ev_take) since_d = rotate ? 15'd1 : since_inc;
+    if (ev_valid_i) since_d = rotate ? 15'd1 : since_inc;
     if (walk) clear_d = clear_q - 8'd1;
     if (watched) begin
       have_last_d  = 1'b1;
@@ -136,23 +132,22 @@ module stc_monitor #(
   // ---- Mapping 0: 4 ways, logical lines of 1 physical line; 128 sets, 32 watched rows
   // An entry (12 bits): [0] valid, [8:1] tag, then per physical line clean_upto (3 bits):
   // the most ways whose cache holds it clean (4: clean in all). Entry 0 is the most recent.
-  wire [47:0] m0_row;      // the row read in stage 0
+  wire [47:0] m0_row;      // the row stage 1 reads
   reg  [47:0] m0_wdata;    // the row stage 1 writes back
   reg  [2:0]  m0_hit_inc;
   reg         m0_miss_inc;
   reg  [8:0]  m0_wb_inc;     // 3 bits per bucket
   wire [7:0]  m0_tag = s1_line_q[14:7];
-  wire [4:0]  m0_row_rd = {ev_line_i[6:4], ev_line_i[1:0]};
-  wire [4:0]  m0_row_wr = {s1_line_q[6:4], s1_line_q[1:0]};
-  // Port: stage 0 reads (a watched access) or clears (the walk),
-  // stage 1 writes; never both (an event is dropped in stage 1's cycle).
+  wire [4:0]  m0_addr = {s1_line_q[6:4], s1_line_q[1:0]};  // the event's row
+  // Write port: stage 1 writes the event's row back, or the walk clears a
+  // row in its own cycle; never both (the walk ends before any event is
+  // watched, so no array event precedes a walk's).
   wire        m0_clear = walk && (clear_row < 8'd32);
   // Stage 1 writes the row back only if it changed: a row whose entry 0
   // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
-  wire        m0_keep = (m0_wdata[11:0] == m0_row[11:0]);
-  wire        m0_req  = array_rd || m0_clear || (s1_array_q && !m0_keep);
-  wire        m0_we   = !array_rd;
-  wire [4:0]  m0_addr = s1_array_q ? m0_row_wr : walk ? clear_row[4:0] : m0_row_rd;
+  wire        m0_keep  = (m0_wdata[11:0] == m0_row[11:0]);
+  wire        m0_we    = m0_clear || (s1_array_q && !m0_keep);
+  wire [4:0]  m0_waddr = s1_array_q ? m0_addr : clear_row[4:0];
   // The array: full entries for a D-cache; an I-cache stores no dirty
   // state, its entries read back clean (clean_upto = W).
   generate
@@ -168,36 +163,32 @@ module stc_monitor #(
       assign wdata_ro[35:27] = m0_wdata[44:36];
       assign m0_row[47:36] = {{1{3'd4}}, rdata_ro[35:27]};
       wire       unused_dirty = ^{m0_wdata[47:45], m0_wdata[35:33], m0_wdata[23:21], m0_wdata[11:9]};
-      stc_sram #(
+      stc_regfile #(
         .DEPTH (32),
         .WIDTH (36),
-        .GRAN  (36),
         .SEED  (32'd19712)
       ) u_array (
         .clk_i   (clk_i),
-        .pwr_i   (1'b1),
-        .req_i   (m0_req),
+        .raddr_i (m0_addr),
+        .rdata_o (rdata_ro),
         .we_i    (m0_we),
-        .addr_i  (m0_addr),
-        .wmask_i (1'b1),
-        .wdata_i (wdata_ro),
-        .rdata_o (rdata_ro)
+        .waddr_i (m0_waddr),
+        .wmask_i ({36{1'b1}}),
+        .wdata_i (wdata_ro)
       );
     end else begin : g_m0_rw
-      stc_sram #(
+      stc_regfile #(
         .DEPTH (32),
         .WIDTH (48),
-        .GRAN  (48),
         .SEED  (32'd19712)
       ) u_array (
         .clk_i   (clk_i),
-        .pwr_i   (1'b1),
-        .req_i   (m0_req),
+        .raddr_i (m0_addr),
+        .rdata_o (m0_row),
         .we_i    (m0_we),
-        .addr_i  (m0_addr),
-        .wmask_i (1'b1),
-        .wdata_i (m0_wdata),
-        .rdata_o (m0_row)
+        .waddr_i (m0_waddr),
+        .wmask_i ({48{1'b1}}),
+        .wdata_i (m0_wdata)
       );
     end
   endgenerate
@@ -287,23 +278,22 @@ module stc_monitor #(
   // ---- Mapping 1: 2 ways, logical lines of 1 physical line; 256 sets, 64 watched rows
   // An entry (11 bits): [0] valid, [8:1] tag, then per physical line clean_upto (2 bits):
   // the most ways whose cache holds it clean (2: clean in all). Entry 0 is the most recent.
-  wire [21:0] m1_row;      // the row read in stage 0
+  wire [21:0] m1_row;      // the row stage 1 reads
   reg  [21:0] m1_wdata;    // the row stage 1 writes back
   reg  [1:0]  m1_hit_inc;
   reg         m1_miss_inc;
   reg  [5:0]  m1_wb_inc;     // 3 bits per bucket
   wire [7:0]  m1_tag = s1_line_q[15:8];
-  wire [5:0]  m1_row_rd = {ev_line_i[7:4], ev_line_i[1:0]};
-  wire [5:0]  m1_row_wr = {s1_line_q[7:4], s1_line_q[1:0]};
-  // Port: stage 0 reads (a watched access) or clears (the walk),
-  // stage 1 writes; never both (an event is dropped in stage 1's cycle).
+  wire [5:0]  m1_addr = {s1_line_q[7:4], s1_line_q[1:0]};  // the event's row
+  // Write port: stage 1 writes the event's row back, or the walk clears a
+  // row in its own cycle; never both (the walk ends before any event is
+  // watched, so no array event precedes a walk's).
   wire        m1_clear = walk && (clear_row < 8'd64);
   // Stage 1 writes the row back only if it changed: a row whose entry 0
   // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
-  wire        m1_keep = (m1_wdata[10:0] == m1_row[10:0]);
-  wire        m1_req  = array_rd || m1_clear || (s1_array_q && !m1_keep);
-  wire        m1_we   = !array_rd;
-  wire [5:0]  m1_addr = s1_array_q ? m1_row_wr : walk ? clear_row[5:0] : m1_row_rd;
+  wire        m1_keep  = (m1_wdata[10:0] == m1_row[10:0]);
+  wire        m1_we    = m1_clear || (s1_array_q && !m1_keep);
+  wire [5:0]  m1_waddr = s1_array_q ? m1_addr : clear_row[5:0];
   // The array: full entries for a D-cache; an I-cache stores no dirty
   // state, its entries read back clean (clean_upto = W).
   generate
@@ -315,36 +305,32 @@ module stc_monitor #(
       assign wdata_ro[17:9] = m1_wdata[19:11];
       assign m1_row[21:11] = {{1{2'd2}}, rdata_ro[17:9]};
       wire       unused_dirty = ^{m1_wdata[21:20], m1_wdata[10:9]};
-      stc_sram #(
+      stc_regfile #(
         .DEPTH (64),
         .WIDTH (18),
-        .GRAN  (18),
         .SEED  (32'd19713)
       ) u_array (
         .clk_i   (clk_i),
-        .pwr_i   (1'b1),
-        .req_i   (m1_req),
+        .raddr_i (m1_addr),
+        .rdata_o (rdata_ro),
         .we_i    (m1_we),
-        .addr_i  (m1_addr),
-        .wmask_i (1'b1),
-        .wdata_i (wdata_ro),
-        .rdata_o (rdata_ro)
+        .waddr_i (m1_waddr),
+        .wmask_i ({18{1'b1}}),
+        .wdata_i (wdata_ro)
       );
     end else begin : g_m1_rw
-      stc_sram #(
+      stc_regfile #(
         .DEPTH (64),
         .WIDTH (22),
-        .GRAN  (22),
         .SEED  (32'd19713)
       ) u_array (
         .clk_i   (clk_i),
-        .pwr_i   (1'b1),
-        .req_i   (m1_req),
+        .raddr_i (m1_addr),
+        .rdata_o (m1_row),
         .we_i    (m1_we),
-        .addr_i  (m1_addr),
-        .wmask_i (1'b1),
-        .wdata_i (m1_wdata),
-        .rdata_o (m1_row)
+        .waddr_i (m1_waddr),
+        .wmask_i ({22{1'b1}}),
+        .wdata_i (m1_wdata)
       );
     end
   endgenerate
@@ -406,23 +392,22 @@ module stc_monitor #(
   // ---- Mapping 2: 1 way, logical lines of 1 physical line; 512 sets, 128 watched rows
   // An entry (10 bits): [0] valid, [8:1] tag, then per physical line clean_upto (1 bits):
   // the most ways whose cache holds it clean (1: clean in all). Entry 0 is the most recent.
-  wire [9:0] m2_row;      // the row read in stage 0
+  wire [9:0] m2_row;      // the row stage 1 reads
   reg  [9:0] m2_wdata;    // the row stage 1 writes back
   reg  [0:0]  m2_hit_inc;
   reg         m2_miss_inc;
   reg  [2:0]  m2_wb_inc;     // 3 bits per bucket
   wire [7:0]  m2_tag = s1_line_q[16:9];
-  wire [6:0]  m2_row_rd = {ev_line_i[8:4], ev_line_i[1:0]};
-  wire [6:0]  m2_row_wr = {s1_line_q[8:4], s1_line_q[1:0]};
-  // Port: stage 0 reads (a watched access) or clears (the walk),
-  // stage 1 writes; never both (an event is dropped in stage 1's cycle).
+  wire [6:0]  m2_addr = {s1_line_q[8:4], s1_line_q[1:0]};  // the event's row
+  // Write port: stage 1 writes the event's row back, or the walk clears a
+  // row in its own cycle; never both (the walk ends before any event is
+  // watched, so no array event precedes a walk's).
   wire        m2_clear = walk;
   // Stage 1 writes the row back only if it changed: a row whose entry 0
   // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
-  wire        m2_keep = (m2_wdata[9:0] == m2_row[9:0]);
-  wire        m2_req  = array_rd || m2_clear || (s1_array_q && !m2_keep);
-  wire        m2_we   = !array_rd;
-  wire [6:0]  m2_addr = s1_array_q ? m2_row_wr : walk ? clear_row[6:0] : m2_row_rd;
+  wire        m2_keep  = (m2_wdata[9:0] == m2_row[9:0]);
+  wire        m2_we    = m2_clear || (s1_array_q && !m2_keep);
+  wire [6:0]  m2_waddr = s1_array_q ? m2_addr : clear_row[6:0];
   // The array: full entries for a D-cache; an I-cache stores no dirty
   // state, its entries read back clean (clean_upto = W).
   generate
@@ -432,36 +417,32 @@ module stc_monitor #(
       assign wdata_ro[8:0] = m2_wdata[8:0];
       assign m2_row[9:0] = {{1{1'd1}}, rdata_ro[8:0]};
       wire       unused_dirty = ^{m2_wdata[9:9]};
-      stc_sram #(
+      stc_regfile #(
         .DEPTH (128),
         .WIDTH (9),
-        .GRAN  (9),
         .SEED  (32'd19714)
       ) u_array (
         .clk_i   (clk_i),
-        .pwr_i   (1'b1),
-        .req_i   (m2_req),
+        .raddr_i (m2_addr),
+        .rdata_o (rdata_ro),
         .we_i    (m2_we),
-        .addr_i  (m2_addr),
-        .wmask_i (1'b1),
-        .wdata_i (wdata_ro),
-        .rdata_o (rdata_ro)
+        .waddr_i (m2_waddr),
+        .wmask_i ({9{1'b1}}),
+        .wdata_i (wdata_ro)
       );
     end else begin : g_m2_rw
-      stc_sram #(
+      stc_regfile #(
         .DEPTH (128),
         .WIDTH (10),
-        .GRAN  (10),
         .SEED  (32'd19714)
       ) u_array (
         .clk_i   (clk_i),
-        .pwr_i   (1'b1),
-        .req_i   (m2_req),
+        .raddr_i (m2_addr),
+        .rdata_o (m2_row),
         .we_i    (m2_we),
-        .addr_i  (m2_addr),
-        .wmask_i (1'b1),
-        .wdata_i (m2_wdata),
-        .rdata_o (m2_row)
+        .waddr_i (m2_waddr),
+        .wmask_i ({10{1'b1}}),
+        .wdata_i (m2_wdata)
       );
     end
   endgenerate
@@ -506,24 +487,23 @@ module stc_monitor #(
   // ---- Mapping 3: 4 ways, logical lines of 2 physical lines; 64 sets, 16 watched rows
   // An entry (15 bits): [0] valid, [8:1] tag, then per physical line clean_upto (3 bits):
   // the most ways whose cache holds it clean (4: clean in all). Entry 0 is the most recent.
-  wire [59:0] m3_row;      // the row read in stage 0
+  wire [59:0] m3_row;      // the row stage 1 reads
   reg  [59:0] m3_wdata;    // the row stage 1 writes back
   reg  [2:0]  m3_hit_inc;
   reg         m3_miss_inc;
   reg  [8:0]  m3_wb_inc;     // 3 bits per bucket
   wire [7:0]  m3_tag = s1_line_q[14:7];
   wire [0:0]  m3_sub = s1_line_q[0:0];
-  wire [3:0]  m3_row_rd = {ev_line_i[6:4], ev_line_i[1:1]};
-  wire [3:0]  m3_row_wr = {s1_line_q[6:4], s1_line_q[1:1]};
-  // Port: stage 0 reads (a watched access) or clears (the walk),
-  // stage 1 writes; never both (an event is dropped in stage 1's cycle).
+  wire [3:0]  m3_addr = {s1_line_q[6:4], s1_line_q[1:1]};  // the event's row
+  // Write port: stage 1 writes the event's row back, or the walk clears a
+  // row in its own cycle; never both (the walk ends before any event is
+  // watched, so no array event precedes a walk's).
   wire        m3_clear = walk && (clear_row < 8'd16);
   // Stage 1 writes the row back only if it changed: a row whose entry 0
   // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
-  wire        m3_keep = (m3_wdata[14:0] == m3_row[14:0]);
-  wire        m3_req  = array_rd || m3_clear || (s1_array_q && !m3_keep);
-  wire        m3_we   = !array_rd;
-  wire [3:0]  m3_addr = s1_array_q ? m3_row_wr : walk ? clear_row[3:0] : m3_row_rd;
+  wire        m3_keep  = (m3_wdata[14:0] == m3_row[14:0]);
+  wire        m3_we    = m3_clear || (s1_array_q && !m3_keep);
+  wire [3:0]  m3_waddr = s1_array_q ? m3_addr : clear_row[3:0];
   // The array: full entries for a D-cache; an I-cache stores no dirty
   // state, its entries read back clean (clean_upto = W).
   generate
@@ -539,36 +519,32 @@ module stc_monitor #(
       assign wdata_ro[35:27] = m3_wdata[53:45];
       assign m3_row[59:45] = {{2{3'd4}}, rdata_ro[35:27]};
       wire       unused_dirty = ^{m3_wdata[59:54], m3_wdata[44:39], m3_wdata[29:24], m3_wdata[14:9]};
-      stc_sram #(
+      stc_regfile #(
         .DEPTH (16),
         .WIDTH (36),
-        .GRAN  (36),
         .SEED  (32'd19715)
       ) u_array (
         .clk_i   (clk_i),
-        .pwr_i   (1'b1),
-        .req_i   (m3_req),
+        .raddr_i (m3_addr),
+        .rdata_o (rdata_ro),
         .we_i    (m3_we),
-        .addr_i  (m3_addr),
-        .wmask_i (1'b1),
-        .wdata_i (wdata_ro),
-        .rdata_o (rdata_ro)
+        .waddr_i (m3_waddr),
+        .wmask_i ({36{1'b1}}),
+        .wdata_i (wdata_ro)
       );
     end else begin : g_m3_rw
-      stc_sram #(
+      stc_regfile #(
         .DEPTH (16),
         .WIDTH (60),
-        .GRAN  (60),
         .SEED  (32'd19715)
       ) u_array (
         .clk_i   (clk_i),
-        .pwr_i   (1'b1),
-        .req_i   (m3_req),
+        .raddr_i (m3_addr),
+        .rdata_o (m3_row),
         .we_i    (m3_we),
-        .addr_i  (m3_addr),
-        .wmask_i (1'b1),
-        .wdata_i (m3_wdata),
-        .rdata_o (m3_row)
+        .waddr_i (m3_waddr),
+        .wmask_i ({60{1'b1}}),
+        .wdata_i (m3_wdata)
       );
     end
   endgenerate
@@ -673,24 +649,23 @@ module stc_monitor #(
   // ---- Mapping 4: 2 ways, logical lines of 2 physical lines; 128 sets, 32 watched rows
   // An entry (13 bits): [0] valid, [8:1] tag, then per physical line clean_upto (2 bits):
   // the most ways whose cache holds it clean (2: clean in all). Entry 0 is the most recent.
-  wire [25:0] m4_row;      // the row read in stage 0
+  wire [25:0] m4_row;      // the row stage 1 reads
   reg  [25:0] m4_wdata;    // the row stage 1 writes back
   reg  [1:0]  m4_hit_inc;
   reg         m4_miss_inc;
   reg  [5:0]  m4_wb_inc;     // 3 bits per bucket
   wire [7:0]  m4_tag = s1_line_q[15:8];
   wire [0:0]  m4_sub = s1_line_q[0:0];
-  wire [4:0]  m4_row_rd = {ev_line_i[7:4], ev_line_i[1:1]};
-  wire [4:0]  m4_row_wr = {s1_line_q[7:4], s1_line_q[1:1]};
-  // Port: stage 0 reads (a watched access) or clears (the walk),
-  // stage 1 writes; never both (an event is dropped in stage 1's cycle).
+  wire [4:0]  m4_addr = {s1_line_q[7:4], s1_line_q[1:1]};  // the event's row
+  // Write port: stage 1 writes the event's row back, or the walk clears a
+  // row in its own cycle; never both (the walk ends before any event is
+  // watched, so no array event precedes a walk's).
   wire        m4_clear = walk && (clear_row < 8'd32);
   // Stage 1 writes the row back only if it changed: a row whose entry 0
   // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
-  wire        m4_keep = (m4_wdata[12:0] == m4_row[12:0]);
-  wire        m4_req  = array_rd || m4_clear || (s1_array_q && !m4_keep);
-  wire        m4_we   = !array_rd;
-  wire [4:0]  m4_addr = s1_array_q ? m4_row_wr : walk ? clear_row[4:0] : m4_row_rd;
+  wire        m4_keep  = (m4_wdata[12:0] == m4_row[12:0]);
+  wire        m4_we    = m4_clear || (s1_array_q && !m4_keep);
+  wire [4:0]  m4_waddr = s1_array_q ? m4_addr : clear_row[4:0];
   // The array: full entries for a D-cache; an I-cache stores no dirty
   // state, its entries read back clean (clean_upto = W).
   generate
@@ -702,36 +677,32 @@ module stc_monitor #(
       assign wdata_ro[17:9] = m4_wdata[21:13];
       assign m4_row[25:13] = {{2{2'd2}}, rdata_ro[17:9]};
       wire       unused_dirty = ^{m4_wdata[25:22], m4_wdata[12:9]};
-      stc_sram #(
+      stc_regfile #(
         .DEPTH (32),
         .WIDTH (18),
-        .GRAN  (18),
         .SEED  (32'd19716)
       ) u_array (
         .clk_i   (clk_i),
-        .pwr_i   (1'b1),
-        .req_i   (m4_req),
+        .raddr_i (m4_addr),
+        .rdata_o (rdata_ro),
         .we_i    (m4_we),
-        .addr_i  (m4_addr),
-        .wmask_i (1'b1),
-        .wdata_i (wdata_ro),
-        .rdata_o (rdata_ro)
+        .waddr_i (m4_waddr),
+        .wmask_i ({18{1'b1}}),
+        .wdata_i (wdata_ro)
       );
     end else begin : g_m4_rw
-      stc_sram #(
+      stc_regfile #(
         .DEPTH (32),
         .WIDTH (26),
-        .GRAN  (26),
         .SEED  (32'd19716)
       ) u_array (
         .clk_i   (clk_i),
-        .pwr_i   (1'b1),
-        .req_i   (m4_req),
+        .raddr_i (m4_addr),
+        .rdata_o (m4_row),
         .we_i    (m4_we),
-        .addr_i  (m4_addr),
-        .wmask_i (1'b1),
-        .wdata_i (m4_wdata),
-        .rdata_o (m4_row)
+        .waddr_i (m4_waddr),
+        .wmask_i ({26{1'b1}}),
+        .wdata_i (m4_wdata)
       );
     end
   endgenerate
@@ -801,24 +772,23 @@ module stc_monitor #(
   // ---- Mapping 5: 1 way, logical lines of 2 physical lines; 256 sets, 64 watched rows
   // An entry (11 bits): [0] valid, [8:1] tag, then per physical line clean_upto (1 bits):
   // the most ways whose cache holds it clean (1: clean in all). Entry 0 is the most recent.
-  wire [10:0] m5_row;      // the row read in stage 0
+  wire [10:0] m5_row;      // the row stage 1 reads
   reg  [10:0] m5_wdata;    // the row stage 1 writes back
   reg  [0:0]  m5_hit_inc;
   reg         m5_miss_inc;
   reg  [2:0]  m5_wb_inc;     // 3 bits per bucket
   wire [7:0]  m5_tag = s1_line_q[16:9];
   wire [0:0]  m5_sub = s1_line_q[0:0];
-  wire [5:0]  m5_row_rd = {ev_line_i[8:4], ev_line_i[1:1]};
-  wire [5:0]  m5_row_wr = {s1_line_q[8:4], s1_line_q[1:1]};
-  // Port: stage 0 reads (a watched access) or clears (the walk),
-  // stage 1 writes; never both (an event is dropped in stage 1's cycle).
+  wire [5:0]  m5_addr = {s1_line_q[8:4], s1_line_q[1:1]};  // the event's row
+  // Write port: stage 1 writes the event's row back, or the walk clears a
+  // row in its own cycle; never both (the walk ends before any event is
+  // watched, so no array event precedes a walk's).
   wire        m5_clear = walk && (clear_row < 8'd64);
   // Stage 1 writes the row back only if it changed: a row whose entry 0
   // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
-  wire        m5_keep = (m5_wdata[10:0] == m5_row[10:0]);
-  wire        m5_req  = array_rd || m5_clear || (s1_array_q && !m5_keep);
-  wire        m5_we   = !array_rd;
-  wire [5:0]  m5_addr = s1_array_q ? m5_row_wr : walk ? clear_row[5:0] : m5_row_rd;
+  wire        m5_keep  = (m5_wdata[10:0] == m5_row[10:0]);
+  wire        m5_we    = m5_clear || (s1_array_q && !m5_keep);
+  wire [5:0]  m5_waddr = s1_array_q ? m5_addr : clear_row[5:0];
   // The array: full entries for a D-cache; an I-cache stores no dirty
   // state, its entries read back clean (clean_upto = W).
   generate
@@ -828,36 +798,32 @@ module stc_monitor #(
       assign wdata_ro[8:0] = m5_wdata[8:0];
       assign m5_row[10:0] = {{2{1'd1}}, rdata_ro[8:0]};
       wire       unused_dirty = ^{m5_wdata[10:9]};
-      stc_sram #(
+      stc_regfile #(
         .DEPTH (64),
         .WIDTH (9),
-        .GRAN  (9),
         .SEED  (32'd19717)
       ) u_array (
         .clk_i   (clk_i),
-        .pwr_i   (1'b1),
-        .req_i   (m5_req),
+        .raddr_i (m5_addr),
+        .rdata_o (rdata_ro),
         .we_i    (m5_we),
-        .addr_i  (m5_addr),
-        .wmask_i (1'b1),
-        .wdata_i (wdata_ro),
-        .rdata_o (rdata_ro)
+        .waddr_i (m5_waddr),
+        .wmask_i ({9{1'b1}}),
+        .wdata_i (wdata_ro)
       );
     end else begin : g_m5_rw
-      stc_sram #(
+      stc_regfile #(
         .DEPTH (64),
         .WIDTH (11),
-        .GRAN  (11),
         .SEED  (32'd19717)
       ) u_array (
         .clk_i   (clk_i),
-        .pwr_i   (1'b1),
-        .req_i   (m5_req),
+        .raddr_i (m5_addr),
+        .rdata_o (m5_row),
         .we_i    (m5_we),
-        .addr_i  (m5_addr),
-        .wmask_i (1'b1),
-        .wdata_i (m5_wdata),
-        .rdata_o (m5_row)
+        .waddr_i (m5_waddr),
+        .wmask_i ({11{1'b1}}),
+        .wdata_i (m5_wdata)
       );
     end
   endgenerate
@@ -906,24 +872,23 @@ module stc_monitor #(
   // ---- Mapping 6: 4 ways, logical lines of 4 physical lines; 32 sets, 8 watched rows
   // An entry (21 bits): [0] valid, [8:1] tag, then per physical line clean_upto (3 bits):
   // the most ways whose cache holds it clean (4: clean in all). Entry 0 is the most recent.
-  wire [83:0] m6_row;      // the row read in stage 0
+  wire [83:0] m6_row;      // the row stage 1 reads
   reg  [83:0] m6_wdata;    // the row stage 1 writes back
   reg  [2:0]  m6_hit_inc;
   reg         m6_miss_inc;
   reg  [8:0]  m6_wb_inc;     // 3 bits per bucket
   wire [7:0]  m6_tag = s1_line_q[14:7];
   wire [1:0]  m6_sub = s1_line_q[1:0];
-  wire [2:0]  m6_row_rd = {ev_line_i[6:4]};
-  wire [2:0]  m6_row_wr = {s1_line_q[6:4]};
-  // Port: stage 0 reads (a watched access) or clears (the walk),
-  // stage 1 writes; never both (an event is dropped in stage 1's cycle).
+  wire [2:0]  m6_addr = {s1_line_q[6:4]};  // the event's row
+  // Write port: stage 1 writes the event's row back, or the walk clears a
+  // row in its own cycle; never both (the walk ends before any event is
+  // watched, so no array event precedes a walk's).
   wire        m6_clear = walk && (clear_row < 8'd8);
   // Stage 1 writes the row back only if it changed: a row whose entry 0
   // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
-  wire        m6_keep = (m6_wdata[20:0] == m6_row[20:0]);
-  wire        m6_req  = array_rd || m6_clear || (s1_array_q && !m6_keep);
-  wire        m6_we   = !array_rd;
-  wire [2:0]  m6_addr = s1_array_q ? m6_row_wr : walk ? clear_row[2:0] : m6_row_rd;
+  wire        m6_keep  = (m6_wdata[20:0] == m6_row[20:0]);
+  wire        m6_we    = m6_clear || (s1_array_q && !m6_keep);
+  wire [2:0]  m6_waddr = s1_array_q ? m6_addr : clear_row[2:0];
   // The array: full entries for a D-cache; an I-cache stores no dirty
   // state, its entries read back clean (clean_upto = W).
   generate
@@ -939,36 +904,32 @@ module stc_monitor #(
       assign wdata_ro[35:27] = m6_wdata[71:63];
       assign m6_row[83:63] = {{4{3'd4}}, rdata_ro[35:27]};
       wire       unused_dirty = ^{m6_wdata[83:72], m6_wdata[62:51], m6_wdata[41:30], m6_wdata[20:9]};
-      stc_sram #(
+      stc_regfile #(
         .DEPTH (8),
         .WIDTH (36),
-        .GRAN  (36),
         .SEED  (32'd19718)
       ) u_array (
         .clk_i   (clk_i),
-        .pwr_i   (1'b1),
-        .req_i   (m6_req),
+        .raddr_i (m6_addr),
+        .rdata_o (rdata_ro),
         .we_i    (m6_we),
-        .addr_i  (m6_addr),
-        .wmask_i (1'b1),
-        .wdata_i (wdata_ro),
-        .rdata_o (rdata_ro)
+        .waddr_i (m6_waddr),
+        .wmask_i ({36{1'b1}}),
+        .wdata_i (wdata_ro)
       );
     end else begin : g_m6_rw
-      stc_sram #(
+      stc_regfile #(
         .DEPTH (8),
         .WIDTH (84),
-        .GRAN  (84),
         .SEED  (32'd19718)
       ) u_array (
         .clk_i   (clk_i),
-        .pwr_i   (1'b1),
-        .req_i   (m6_req),
+        .raddr_i (m6_addr),
+        .rdata_o (m6_row),
         .we_i    (m6_we),
-        .addr_i  (m6_addr),
-        .wmask_i (1'b1),
-        .wdata_i (m6_wdata),
-        .rdata_o (m6_row)
+        .waddr_i (m6_waddr),
+        .wmask_i ({84{1'b1}}),
+        .wdata_i (m6_wdata)
       );
     end
   endgenerate
@@ -1103,24 +1064,23 @@ module stc_monitor #(
   // ---- Mapping 7: 2 ways, logical lines of 4 physical lines; 64 sets, 16 watched rows
   // An entry (17 bits): [0] valid, [8:1] tag, then per physical line clean_upto (2 bits):
   // the most ways whose cache holds it clean (2: clean in all). Entry 0 is the most recent.
-  wire [33:0] m7_row;      // the row read in stage 0
+  wire [33:0] m7_row;      // the row stage 1 reads
   reg  [33:0] m7_wdata;    // the row stage 1 writes back
   reg  [1:0]  m7_hit_inc;
   reg         m7_miss_inc;
   reg  [5:0]  m7_wb_inc;     // 3 bits per bucket
   wire [7:0]  m7_tag = s1_line_q[15:8];
   wire [1:0]  m7_sub = s1_line_q[1:0];
-  wire [3:0]  m7_row_rd = {ev_line_i[7:4]};
-  wire [3:0]  m7_row_wr = {s1_line_q[7:4]};
-  // Port: stage 0 reads (a watched access) or clears (the walk),
-  // stage 1 writes; never both (an event is dropped in stage 1's cycle).
+  wire [3:0]  m7_addr = {s1_line_q[7:4]};  // the event's row
+  // Write port: stage 1 writes the event's row back, or the walk clears a
+  // row in its own cycle; never both (the walk ends before any event is
+  // watched, so no array event precedes a walk's).
   wire        m7_clear = walk && (clear_row < 8'd16);
   // Stage 1 writes the row back only if it changed: a row whose entry 0
   // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
-  wire        m7_keep = (m7_wdata[16:0] == m7_row[16:0]);
-  wire        m7_req  = array_rd || m7_clear || (s1_array_q && !m7_keep);
-  wire        m7_we   = !array_rd;
-  wire [3:0]  m7_addr = s1_array_q ? m7_row_wr : walk ? clear_row[3:0] : m7_row_rd;
+  wire        m7_keep  = (m7_wdata[16:0] == m7_row[16:0]);
+  wire        m7_we    = m7_clear || (s1_array_q && !m7_keep);
+  wire [3:0]  m7_waddr = s1_array_q ? m7_addr : clear_row[3:0];
   // The array: full entries for a D-cache; an I-cache stores no dirty
   // state, its entries read back clean (clean_upto = W).
   generate
@@ -1132,36 +1092,32 @@ module stc_monitor #(
       assign wdata_ro[17:9] = m7_wdata[25:17];
       assign m7_row[33:17] = {{4{2'd2}}, rdata_ro[17:9]};
       wire       unused_dirty = ^{m7_wdata[33:26], m7_wdata[16:9]};
-      stc_sram #(
+      stc_regfile #(
         .DEPTH (16),
         .WIDTH (18),
-        .GRAN  (18),
         .SEED  (32'd19719)
       ) u_array (
         .clk_i   (clk_i),
-        .pwr_i   (1'b1),
-        .req_i   (m7_req),
+        .raddr_i (m7_addr),
+        .rdata_o (rdata_ro),
         .we_i    (m7_we),
-        .addr_i  (m7_addr),
-        .wmask_i (1'b1),
-        .wdata_i (wdata_ro),
-        .rdata_o (rdata_ro)
+        .waddr_i (m7_waddr),
+        .wmask_i ({18{1'b1}}),
+        .wdata_i (wdata_ro)
       );
     end else begin : g_m7_rw
-      stc_sram #(
+      stc_regfile #(
         .DEPTH (16),
         .WIDTH (34),
-        .GRAN  (34),
         .SEED  (32'd19719)
       ) u_array (
         .clk_i   (clk_i),
-        .pwr_i   (1'b1),
-        .req_i   (m7_req),
+        .raddr_i (m7_addr),
+        .rdata_o (m7_row),
         .we_i    (m7_we),
-        .addr_i  (m7_addr),
-        .wmask_i (1'b1),
-        .wdata_i (m7_wdata),
-        .rdata_o (m7_row)
+        .waddr_i (m7_waddr),
+        .wmask_i ({34{1'b1}}),
+        .wdata_i (m7_wdata)
       );
     end
   endgenerate
@@ -1247,24 +1203,23 @@ module stc_monitor #(
   // ---- Mapping 8: 1 way, logical lines of 4 physical lines; 128 sets, 32 watched rows
   // An entry (13 bits): [0] valid, [8:1] tag, then per physical line clean_upto (1 bits):
   // the most ways whose cache holds it clean (1: clean in all). Entry 0 is the most recent.
-  wire [12:0] m8_row;      // the row read in stage 0
+  wire [12:0] m8_row;      // the row stage 1 reads
   reg  [12:0] m8_wdata;    // the row stage 1 writes back
   reg  [0:0]  m8_hit_inc;
   reg         m8_miss_inc;
   reg  [2:0]  m8_wb_inc;     // 3 bits per bucket
   wire [7:0]  m8_tag = s1_line_q[16:9];
   wire [1:0]  m8_sub = s1_line_q[1:0];
-  wire [4:0]  m8_row_rd = {ev_line_i[8:4]};
-  wire [4:0]  m8_row_wr = {s1_line_q[8:4]};
-  // Port: stage 0 reads (a watched access) or clears (the walk),
-  // stage 1 writes; never both (an event is dropped in stage 1's cycle).
+  wire [4:0]  m8_addr = {s1_line_q[8:4]};  // the event's row
+  // Write port: stage 1 writes the event's row back, or the walk clears a
+  // row in its own cycle; never both (the walk ends before any event is
+  // watched, so no array event precedes a walk's).
   wire        m8_clear = walk && (clear_row < 8'd32);
   // Stage 1 writes the row back only if it changed: a row whose entry 0
   // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
-  wire        m8_keep = (m8_wdata[12:0] == m8_row[12:0]);
-  wire        m8_req  = array_rd || m8_clear || (s1_array_q && !m8_keep);
-  wire        m8_we   = !array_rd;
-  wire [4:0]  m8_addr = s1_array_q ? m8_row_wr : walk ? clear_row[4:0] : m8_row_rd;
+  wire        m8_keep  = (m8_wdata[12:0] == m8_row[12:0]);
+  wire        m8_we    = m8_clear || (s1_array_q && !m8_keep);
+  wire [4:0]  m8_waddr = s1_array_q ? m8_addr : clear_row[4:0];
   // The array: full entries for a D-cache; an I-cache stores no dirty
   // state, its entries read back clean (clean_upto = W).
   generate
@@ -1274,36 +1229,32 @@ module stc_monitor #(
       assign wdata_ro[8:0] = m8_wdata[8:0];
       assign m8_row[12:0] = {{4{1'd1}}, rdata_ro[8:0]};
       wire       unused_dirty = ^{m8_wdata[12:9]};
-      stc_sram #(
+      stc_regfile #(
         .DEPTH (32),
         .WIDTH (9),
-        .GRAN  (9),
         .SEED  (32'd19720)
       ) u_array (
         .clk_i   (clk_i),
-        .pwr_i   (1'b1),
-        .req_i   (m8_req),
+        .raddr_i (m8_addr),
+        .rdata_o (rdata_ro),
         .we_i    (m8_we),
-        .addr_i  (m8_addr),
-        .wmask_i (1'b1),
-        .wdata_i (wdata_ro),
-        .rdata_o (rdata_ro)
+        .waddr_i (m8_waddr),
+        .wmask_i ({9{1'b1}}),
+        .wdata_i (wdata_ro)
       );
     end else begin : g_m8_rw
-      stc_sram #(
+      stc_regfile #(
         .DEPTH (32),
         .WIDTH (13),
-        .GRAN  (13),
         .SEED  (32'd19720)
       ) u_array (
         .clk_i   (clk_i),
-        .pwr_i   (1'b1),
-        .req_i   (m8_req),
+        .raddr_i (m8_addr),
+        .rdata_o (m8_row),
         .we_i    (m8_we),
-        .addr_i  (m8_addr),
-        .wmask_i (1'b1),
-        .wdata_i (m8_wdata),
-        .rdata_o (m8_row)
+        .waddr_i (m8_waddr),
+        .wmask_i ({13{1'b1}}),
+        .wdata_i (m8_wdata)
       );
     end
   endgenerate
@@ -1429,8 +1380,6 @@ module stc_monitor #(
   // Read with stage 1's increments: the counts after every earlier event,
   // also one in the cycle before.
   assign cnt_o = (cnt_sel_i < 6'd46) ? cnt_d[16 * cnt_sel_i +: 16] : 16'd0;
-  assign dropped_o = dropped_q;
-  assign array_o   = array_rd;
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -1444,7 +1393,6 @@ module stc_monitor #(
       s1_count_q   <= 1'b0;
       s1_write_q   <= 1'b0;
       s1_line_q    <= 28'd0;
-      dropped_q    <= 16'd0;
       cnt_q        <= 736'd0;
     end else begin
       since_q      <= since_d;
@@ -1455,9 +1403,8 @@ module stc_monitor #(
       last_line_q  <= last_line_d;
       s1_array_q   <= array_rd;
       s1_count_q   <= watched && !array_rd;
-      s1_write_q   <= ev_take && ev_write_i;
-      s1_line_q    <= ev_take ? ev_line_i : s1_line_q;
-      if (ev_drop && dropped_q != 16'hffff) dropped_q <= dropped_q + 16'd1;
+      s1_write_q   <= ev_valid_i && ev_write_i;
+      s1_line_q    <= ev_valid_i ? ev_line_i : s1_line_q;
       cnt_q        <= cnt_d;
     end
   end
@@ -1467,15 +1414,15 @@ module stc_monitor #(
   // this cycle's included as in cnt_o; the lockstep test reads it.
   reg  [31:0] sim_row_writes_q;
   wire [31:0] sim_row_writes_d = sim_row_writes_q + (!s1_array_q ? 32'd0 :
-                                    {31'd0, m0_req && m0_we}
-                                  + {31'd0, m1_req && m1_we}
-                                  + {31'd0, m2_req && m2_we}
-                                  + {31'd0, m3_req && m3_we}
-                                  + {31'd0, m4_req && m4_we}
-                                  + {31'd0, m5_req && m5_we}
-                                  + {31'd0, m6_req && m6_we}
-                                  + {31'd0, m7_req && m7_we}
-                                  + {31'd0, m8_req && m8_we});
+                                    {31'd0, m0_we}
+                                  + {31'd0, m1_we}
+                                  + {31'd0, m2_we}
+                                  + {31'd0, m3_we}
+                                  + {31'd0, m4_we}
+                                  + {31'd0, m5_we}
+                                  + {31'd0, m6_we}
+                                  + {31'd0, m7_we}
+                                  + {31'd0, m8_we});
   initial sim_row_writes_q = 32'd0;
   always @(posedge clk_i) sim_row_writes_q <= sim_row_writes_d;
 `endif

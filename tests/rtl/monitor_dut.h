@@ -32,7 +32,6 @@ typedef struct {
     unsigned cfg_code;
     bool busy;
     unsigned tuner_sel;  /* the count the unit reads */
-    uint16_t dropped;
     uint32_t row_writes; /* rows the monitor wrote back (its simulation counter) */
 } monitor_dut_out;
 

@@ -85,7 +85,6 @@ extern "C" void monitor_dut_outputs(monitor_dut *dut, monitor_dut_out *out)
     out->cfg_code = top->cfg_code_o;
     out->busy = top->busy_o;
     out->tuner_sel = top->tuner_sel_o;
-    out->dropped = top->dropped_o;
     out->row_writes = top->row_writes_o;
 }
 

@@ -17,7 +17,6 @@ module tb_monitor_top #(
   input  wire        peek_i,
   input  wire [15:0] peek_sel_i,
   output wire [15:0] cnt_o,
-  output wire [15:0] dropped_o,
   output wire [15:0] tuner_sel_o,
   input  wire [8:0]  cur_code_i,
   output wire        cfg_valid_o,
@@ -47,8 +46,7 @@ module tb_monitor_top #(
     .ev_line_i  (ev_line_i[LINE_BITS-1:0]),
     .ev_write_i (ev_write_i),
     .cnt_sel_i  (cnt_sel),
-    .cnt_o      (cnt_o),
-    .dropped_o  (dropped_o)
+    .cnt_o      (cnt_o)
   );
 
   stc_monitor_tuner #(.READ_ONLY(READ_ONLY)) u_tuner (
