@@ -1156,40 +1156,39 @@ module stc_cache_ctrl #(
   genvar gc;
   generate
     for (gc = 0; gc < 20; gc = gc + 1) begin : g_cnt
-     if (gc == C_REQUESTS || gc == C_REQUEST_MISSES || gc == C_READS || gc == C_READ_MISSES)
-     begin : g_derived
-      assign cnt_all[gc] = 32'd0;  // not read: the read port derives it
-     end else begin : g_flops
-      reg  [31:0] cnt_q;
-      reg  [31:6] hi_ones;   // [i]: cnt_q[i-1:6] all ones
-      integer         hb;
-      wire [6:0]      lo_sum  = {1'b0, cnt_q[5:0]} + {1'b0, inc[6*gc +: 6]};
-      wire            hi_full = hi_ones[31] && cnt_q[31];
-      always @* begin
-        hi_ones[6] = 1'b1;
-        for (hb = 7; hb <= 31; hb = hb + 1) hi_ones[hb] = hi_ones[hb - 1] && cnt_q[hb - 1];
-      end
-      always @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) begin
-          cnt_q <= 32'd0;
-        end else if (cnt_clear_i) begin
-          cnt_q <= 32'd0;
-        end else if (lo_sum[6] && hi_full) begin
-          cnt_q <= {32{1'b1}};
-        end else begin
-          cnt_q <= {cnt_q[31:6] ^ ({26{lo_sum[6]}} & hi_ones), lo_sum[5:0]};
+      if (gc == C_REQUESTS || gc == C_REQUEST_MISSES || gc == C_READS ||
+          gc == C_READ_MISSES) begin : g_derived
+        assign cnt_all[gc] = 32'd0;  // not read: the read port derives it
+      end else begin : g_flops
+        reg  [31:0] cnt_q;
+        reg  [31:6] hi_ones;   // [i]: cnt_q[i-1:6] all ones
+        integer         hb;
+        wire [6:0]      lo_sum  = {1'b0, cnt_q[5:0]} + {1'b0, inc[6*gc +: 6]};
+        wire            hi_full = hi_ones[31] && cnt_q[31];
+        always @* begin
+          hi_ones[6] = 1'b1;
+          for (hb = 7; hb <= 31; hb = hb + 1) hi_ones[hb] = hi_ones[hb - 1] && cnt_q[hb - 1];
         end
+        always @(posedge clk_i or negedge rst_ni) begin
+          if (!rst_ni) begin
+            cnt_q <= 32'd0;
+          end else if (cnt_clear_i) begin
+            cnt_q <= 32'd0;
+          end else if (lo_sum[6] && hi_full) begin
+            cnt_q <= {32{1'b1}};
+          end else begin
+            cnt_q <= {cnt_q[31:6] ^ ({26{lo_sum[6]}} & hi_ones), lo_sum[5:0]};
+          end
+        end
+        assign cnt_all[gc] = cnt_q;
       end
-      assign cnt_all[gc] = cnt_q;
-     end
     end
   endgenerate
   // The read port: requests and request misses read accesses and misses;
   // reads and read misses are accesses - writes and misses - write misses,
   // all ones once the total is (a saturated count stays an upper bound).
-  // The subtractor's operands come straight from their counters, beside the
-  // select multiplexer rather than after it: behind it, the port's path grew
-  // past the others and synthesis (ABC's delay target) gave up on them all.
+  // The subtractor takes its operands straight from the four counters,
+  // beside the select multiplexer rather than behind it (a shorter port path).
   wire            sel_less  = (cnt_sel_i == C_READS[4:0]) || (cnt_sel_i == C_READ_MISSES[4:0]);
   wire [4:0]      cnt_read  = (cnt_sel_i == C_REQUESTS[4:0])       ? C_ACCESSES[4:0]
                             : (cnt_sel_i == C_REQUEST_MISSES[4:0]) ? C_MISSES[4:0] : cnt_sel_i;
