@@ -660,18 +660,31 @@ int stc_coh_break_parse(const char *name, stc_coh_break *which, char *err, size_
     ACT(MI_A, OTHER_GETM, II_A, REQ_NONE, NONE, NOW, NONE),                                    \
     IGNORE(MI_A, OTHER_PUTM)                        /* a stale PutM from another II^A */
 
-/* E and the E grant's owner-to-be states (MESI, MOESI). E is an owner to
- * memory (it may become M without a request), so it answers like M, and
- * leaves by a PutM with its data, like M: memory's bookkeeping has one
- * kind of owner (docs/COHERENCE.md 8.7). */
+/* E, EI^A and the E grant's owner-to-be states (MESI, MOESI). E is an
+ * owner to memory (it may become M without a request), so it answers like
+ * M; it leaves by a PutE, which gives memory the ownership back without
+ * the data memory already has (docs/COHERENCE.md 8.7 decision 3). EI^A is
+ * MI^A without the store: a store there would be lost, since memory takes
+ * no data after a PutE. A GetS or GetM ordered first takes the block away
+ * as from E, and the PutE is then stale (II^A), as a PutM would be. */
 #define ROWS_E                                                                                 \
     ACT(E, LOAD, E, REQ_NONE, LOAD, NONE, NONE),                                               \
     ACT(E, STORE, M, REQ_NONE, STORE, NONE, NONE),  /* silent: the point of E */               \
-    ACT(E, EVICT, MI_A, PUTM, NONE, NONE, NONE),    /* not silent: memory counts E an owner */ \
+    ACT(E, EVICT, EI_A, PUTE, NONE, NONE, NONE),    /* not silent: memory counts E an owner */ \
     NO_OWN(E),                                                                                 \
     SEES_GETS(true, E, S, NOW, NOW),                                                           \
     ACT(E, OTHER_GETM, I, REQ_NONE, NONE, NOW, NONE),                                          \
     IGNORE(E, OTHER_PUTM),                                                                     \
+                                                                                               \
+    ACT(EI_A, LOAD, EI_A, REQ_NONE, LOAD, NONE, NONE),                                         \
+    STALL(EI_A, STORE),                             /* no data follows a PutE */               \
+    STALL(EI_A, EVICT),                             /* already leaving */                      \
+    NEVER(EI_A, OWN_GETS), NEVER(EI_A, OWN_GETM),                                              \
+    ACT(EI_A, OWN_PUTM, I, REQ_NONE, NONE, NONE, NONE),  /* memory's copy is current */        \
+    NEVER(EI_A, OWN_DATA),                                                                     \
+    SEES_GETS(true, EI_A, II_A, NOW, NOW),          /* as E; the PutE is then stale */         \
+    ACT(EI_A, OTHER_GETM, II_A, REQ_NONE, NONE, NOW, NONE),                                    \
+    IGNORE(EI_A, OTHER_PUTM),                                                                  \
     ROWS_OWNER_TO_BE(true, IE, E, LOAD)
 
 /* The IS^AD Own-GetS row of MESI and MOESI: E unless the line is raised. */
@@ -683,7 +696,7 @@ int stc_coh_break_parse(const char *name, stc_coh_break *which, char *err, size_
         STC_COH_SP_SM_D, STC_COH_SP_SM_D_I, STC_COH_SP_SM_D_S, STC_COH_SP_SM_D_SI,             \
         STC_COH_SP_MI_A, STC_COH_SP_II_A
 #define E_SPLIT_STATES                                                                         \
-    STC_COH_SP_IE_D, STC_COH_SP_IE_D_I, STC_COH_SP_IE_D_S, STC_COH_SP_IE_D_SI
+    STC_COH_SP_EI_A, STC_COH_SP_IE_D, STC_COH_SP_IE_D_I, STC_COH_SP_IE_D_S, STC_COH_SP_IE_D_SI
 
 /* MSI on the split-transaction bus, 18 states (Sorin, Hill and Wood's
  * primer; the seed's figure 5.8). Decisions (docs/COHERENCE.md 8.2):
@@ -708,18 +721,19 @@ static const stc_coh_sp_table msi_split_table = {
     },
 };
 
-/* MESI, 23 states: MSI's, E, and IE^D (.._I, _S, _SI), the E grant waiting
- * for its data (docs/COHERENCE.md 8.7). Every state that holds or will hold
- * a copy, or owns the block, raises the shared line on Other-GetS; MI^A
- * too, although it keeps nothing, so that E is granted only while memory
- * owns the block and its data reaches the new owner after every writeback
- * in flight (else two writebacks could race). */
+/* MESI, 24 states: MSI's, E, EI^A (E's PutE issued) and IE^D (.._I, _S,
+ * _SI), the E grant waiting for its data (docs/COHERENCE.md 8.7). Every
+ * state that holds or will hold a copy, or owns the block, raises the
+ * shared line on Other-GetS; MI^A and EI^A too, although they keep
+ * nothing, so that E is granted only while memory owns the block and its
+ * data reaches the new owner after every writeback in flight (else two
+ * writebacks could race; and a PutE may trust memory's copy). */
 static const stc_coh_sp_table mesi_split_table = {
     .protocol = STC_COH_MESI,
-    .state_count = 23,
+    .state_count = 24,
     .states = {STC_COH_SP_I, STC_COH_SP_S, STC_COH_SP_E, STC_COH_SP_M, MSI_SPLIT_STATES,
                E_SPLIT_STATES},
-    .row_count = 230,
+    .row_count = 240,
     .rows = {
         ROWS_I_IS(true, E_GRANT),
         ROWS_S_GETM(true),
@@ -728,7 +742,7 @@ static const stc_coh_sp_table mesi_split_table = {
     },
 };
 
-/* MOESI, 26 states: MESI's, O, OM^AD (a GetM from O: it holds the data and
+/* MOESI, 27 states: MESI's, O, OM^AD (a GetM from O: it holds the data and
  * the ownership, so the GetM completes when ordered) and OI^A (an evicted O
  * still owns and supplies until its PutM is ordered). An owner holding the
  * data answers Other-GetS to the requester only and keeps ownership (M and
@@ -737,10 +751,10 @@ static const stc_coh_sp_table mesi_split_table = {
  * to S as in MESI. */
 static const stc_coh_sp_table moesi_split_table = {
     .protocol = STC_COH_MOESI,
-    .state_count = 26,
+    .state_count = 27,
     .states = {STC_COH_SP_I, STC_COH_SP_S, STC_COH_SP_E, STC_COH_SP_O, STC_COH_SP_M,
                MSI_SPLIT_STATES, E_SPLIT_STATES, STC_COH_SP_OM_AD, STC_COH_SP_OI_A},
-    .row_count = 260,
+    .row_count = 270,
     .rows = {
         ROWS_I_IS(true, E_GRANT),
         ROWS_S_GETM(true),
@@ -783,19 +797,20 @@ static const stc_coh_sp_table *const sp_tables[STC_COH_PROTOCOL_COUNT] = {
 static const char *const sp_state_names[STC_COH_SP_STATE_COUNT] = {
     "I", "S", "M", "IS^AD", "IS^D", "IS^D_I", "IM^AD", "IM^D", "IM^D_I", "IM^D_S", "IM^D_SI",
     "SM^AD", "SM^D", "SM^D_I", "SM^D_S", "SM^D_SI", "MI^A", "II^A", "E", "IE^D", "IE^D_I",
-    "IE^D_S", "IE^D_SI", "O", "OM^AD", "OI^A"};
+    "IE^D_S", "IE^D_SI", "O", "OM^AD", "OI^A", "EI^A"};
 static const char *const sp_state_idents[STC_COH_SP_STATE_COUNT] = {
     "I", "S", "M", "IS_AD", "IS_D", "IS_D_I", "IM_AD", "IM_D", "IM_D_I", "IM_D_S", "IM_D_SI",
     "SM_AD", "SM_D", "SM_D_I", "SM_D_S", "SM_D_SI", "MI_A", "II_A", "E", "IE_D", "IE_D_I",
-    "IE_D_S", "IE_D_SI", "O", "OM_AD", "OI_A"};
+    "IE_D_S", "IE_D_SI", "O", "OM_AD", "OI_A", "EI_A"};
 static const char *const sp_event_names[STC_COH_SP_EVENT_COUNT] = {
     "Load", "Store", "Evict", "Own-GetS", "Own-GetM", "Own-PutM", "Own-Data",
     "Other-GetS", "Other-GetM", "Other-PutM"};
-static const char *const sp_req_names[STC_COH_SP_REQ_COUNT] = {"none", "GetS", "GetM", "PutM"};
+static const char *const sp_req_names[STC_COH_SP_REQ_COUNT] = {"none", "GetS", "GetM", "PutM",
+                                                                "PutE"};
 static const char *const bus_model_names[STC_COH_BUS_MODEL_COUNT] = {"atomic", "split"};
 static const char *const sp_break_names[STC_COH_SP_BREAK_COUNT] = {
     "no-transient-invalidate", "no-is-d-i", "no-writeback", "no-shared", "silent-e-evict",
-    "owner-no-supply"};
+    "owner-no-supply", "store-after-pute"};
 static const char *const sp_break_whats[STC_COH_SP_BREAK_COUNT] = {
     "SM^AD seeing Other-GetM stays SM^AD (a missing invalidation in a transient state)",
     "IS^D seeing Other-GetM stays IS^D (the IS^D -> IS^D_I transition dropped)",
@@ -803,6 +818,7 @@ static const char *const sp_break_whats[STC_COH_SP_BREAK_COUNT] = {
     "IS^AD's Own-GetS takes IE^D even when the shared line is raised (E beside a copy)",
     "E is evicted silently, to I without a PutM, while memory counts it the owner",
     "O seeing Other-GetS does not send the data (an owner that does not supply)",
+    "EI^A performs a store although its PutE tells memory no data follows (a lost store)",
 };
 
 const stc_coh_sp_table *stc_coh_sp_table_of(stc_coh_protocol protocol)
@@ -853,12 +869,28 @@ static bool sp_processor_event(stc_coh_sp_event event)
     return event == STC_COH_SP_LOAD || event == STC_COH_SP_STORE || event == STC_COH_SP_EVICT;
 }
 
-/* The request a processor event may issue. */
-static stc_coh_sp_req sp_request_of(stc_coh_sp_event event)
+/* Whether processor event may issue req from state: Load a GetS, Store a
+ * GetM, Evict a PutM, or from E a PutE (E's data is memory's). */
+static bool sp_event_issues(stc_coh_sp_event event, stc_coh_sp_state state, stc_coh_sp_req req)
 {
-    return event == STC_COH_SP_LOAD    ? STC_COH_SP_GETS
-           : event == STC_COH_SP_STORE ? STC_COH_SP_GETM
-                                       : STC_COH_SP_PUTM;
+    return event == STC_COH_SP_LOAD    ? req == STC_COH_SP_GETS
+           : event == STC_COH_SP_STORE ? req == STC_COH_SP_GETM
+           : req == STC_COH_SP_PUTE    ? stc_coh_sp_permission(state) == STC_COH_E
+                                       : req == STC_COH_SP_PUTM;
+}
+
+stc_coh_sp_event stc_coh_sp_ordered_event(stc_coh_sp_req req, bool own)
+{
+    static const stc_coh_sp_event own_events[STC_COH_SP_REQ_COUNT] = {
+        STC_COH_SP_EVENT_COUNT, STC_COH_SP_OWN_GETS, STC_COH_SP_OWN_GETM, STC_COH_SP_OWN_PUTM,
+        STC_COH_SP_OWN_PUTM};
+    static const stc_coh_sp_event other_events[STC_COH_SP_REQ_COUNT] = {
+        STC_COH_SP_EVENT_COUNT, STC_COH_SP_OTHER_GETS, STC_COH_SP_OTHER_GETM,
+        STC_COH_SP_OTHER_PUTM, STC_COH_SP_OTHER_PUTM};
+    if ((unsigned)req >= STC_COH_SP_REQ_COUNT) {
+        return STC_COH_SP_EVENT_COUNT;
+    }
+    return own ? own_events[req] : other_events[req];
 }
 
 static int sp_check_sends(const stc_coh_sp_row *row, const char *where, char *err,
@@ -915,9 +947,17 @@ static int sp_check_row(const stc_coh_sp_table *table, const stc_coh_sp_row *row
         return fail(err, err_len, "%s: next state outside the protocol", where);
     }
     if (row->issue != STC_COH_SP_REQ_NONE &&
-        (!sp_processor_event(row->event) || row->issue != sp_request_of(row->event) ||
-         !stc_coh_sp_stable(row->state) || row->next == row->state)) {
+        (!sp_processor_event(row->event) ||
+         !sp_event_issues(row->event, row->state, row->issue) || !stc_coh_sp_stable(row->state) ||
+         row->next == row->state)) {
         return fail(err, err_len, "%s: issues %s", where, stc_coh_sp_req_name(row->issue));
+    }
+    const stc_coh_sp_row *put = row->issue == STC_COH_SP_PUTE
+                                    ? stc_coh_sp_lookup(table, row->next, STC_COH_SP_OWN_PUTM)
+                                    : NULL;
+    if (put && put->to_memory != STC_COH_SP_SEND_NONE) {
+        return fail(err, err_len, "%s: memory takes no data after a PutE, but %s %s sends it",
+                    where, sp_state_names[put->state], sp_event_names[put->event]);
     }
     /* A store completes at its GetM's ordering only where the data is
      * already held (an owner upgrading: MOESI's OM^AD). */
@@ -1010,6 +1050,7 @@ int stc_coh_sp_table_apply_break(stc_coh_sp_table *table, stc_coh_sp_break which
         {STC_COH_SP_IS_AD, STC_COH_SP_OWN_GETS},
         {STC_COH_SP_E, STC_COH_SP_EVICT},
         {STC_COH_SP_O, STC_COH_SP_OTHER_GETS},
+        {STC_COH_SP_EI_A, STC_COH_SP_STORE},
     };
     if ((unsigned)which >= STC_COH_SP_BREAK_COUNT) {
         return fail(err, err_len, "break %u out of range", (unsigned)which);
@@ -1017,7 +1058,10 @@ int stc_coh_sp_table_apply_break(stc_coh_sp_table *table, stc_coh_sp_break which
     stc_coh_sp_row *row =
         (stc_coh_sp_row *)stc_coh_sp_lookup(table, edited[which].state, edited[which].event);
     stc_coh_sp_row before = row ? *row : (stc_coh_sp_row){.outcome = STC_COH_SP_IMPOSSIBLE};
-    if (row && row->outcome == STC_COH_SP_ACT) {
+    if (row && which == STC_COH_SP_BREAK_STORE_AFTER_PUTE && row->outcome == STC_COH_SP_STALL) {
+        row->outcome = STC_COH_SP_ACT;
+        row->perform = STC_COH_SP_DO_STORE;
+    } else if (row && row->outcome == STC_COH_SP_ACT) {
         switch (which) {
         case STC_COH_SP_BREAK_NO_WRITEBACK: row->to_memory = STC_COH_SP_SEND_NONE; break;
         case STC_COH_SP_BREAK_NO_SHARED: row->next_shared = row->next; break;

@@ -214,7 +214,7 @@ int stc_coh_break_parse(const char *name, stc_coh_break *which, char *err, size_
 
 /* ==== The split-transaction bus (docs/COHERENCE.md section 8) ====
  *
- * The second bus model. A cache's request (GetS, GetM, PutM) is issued into
+ * The second bus model. A cache's request (GetS, GetM, PutM, PutE) is issued into
  * its request queue and later ORDERED by the bus (arbitration picks any
  * pending request); at that point every cache observes it at once (its own
  * row "Own-X", the others "Other-X") and memory decides whether it answers.
@@ -275,6 +275,8 @@ typedef enum {
     STC_COH_SP_O,       /* O: owner of dirty data others may share in S */
     STC_COH_SP_OM_AD,   /* OM^AD: O copy kept readable and owned, GetM issued (needs no data) */
     STC_COH_SP_OI_A,    /* OI^A: PutM issued from O, still the owner, still supplies */
+    /* MESI, MOESI (after MOESI's so that the older states keep their numbers) */
+    STC_COH_SP_EI_A,    /* EI^A: PutE issued from E, still the owner; no store (no data follows) */
     STC_COH_SP_STATE_COUNT
 } stc_coh_sp_state;
 
@@ -285,7 +287,7 @@ typedef enum {
     STC_COH_SP_EVICT,
     STC_COH_SP_OWN_GETS,    /* this cache's own request is ordered by the bus */
     STC_COH_SP_OWN_GETM,
-    STC_COH_SP_OWN_PUTM,
+    STC_COH_SP_OWN_PUTM,    /* a put (PutM or PutE: both are puts to every cache) */
     STC_COH_SP_OWN_DATA,    /* the data for this cache's GetS/GetM arrives */
     STC_COH_SP_OTHER_GETS,  /* another cache's request is ordered */
     STC_COH_SP_OTHER_GETM,
@@ -295,12 +297,18 @@ typedef enum {
 
 /* Bus requests: GetS (a readable copy), GetM (the only copy, with data:
  * also from S, since the copy may be lost before the request is ordered),
- * PutM (the owner writes back). */
+ * PutM (the owner writes back), PutE (an E owner gives ownership back
+ * without data: memory's copy is current; docs/COHERENCE.md 8.7 decision
+ * 3). A PutE is a PutM flavour to the caches: both are ordered as the
+ * Own-PutM / Other-PutM events (stc_coh_sp_ordered_event); only memory
+ * tells them apart, expecting a writeback after a PutM and none after a
+ * PutE. */
 typedef enum {
     STC_COH_SP_REQ_NONE,
     STC_COH_SP_GETS,
     STC_COH_SP_GETM,
     STC_COH_SP_PUTM,
+    STC_COH_SP_PUTE,
     STC_COH_SP_REQ_COUNT
 } stc_coh_sp_req;
 
@@ -365,7 +373,10 @@ typedef enum { STC_COH_BUS_ATOMIC, STC_COH_BUS_SPLIT, STC_COH_BUS_MODEL_COUNT } 
  *                               memory still records it as the owner (MESI,
  *                               MOESI);
  *   SP_OWNER_NO_SUPPLY          O seeing Other-GetS does not send the data
- *                               (MOESI). */
+ *                               (MOESI);
+ *   SP_STORE_AFTER_PUTE         EI^A performs a store (as MI^A may) although
+ *                               its PutE tells memory no data follows: the
+ *                               store is lost (MESI, MOESI). */
 typedef enum {
     STC_COH_SP_BREAK_NO_TRANSIENT_INVALIDATE,
     STC_COH_SP_BREAK_NO_IS_D_I,
@@ -373,6 +384,7 @@ typedef enum {
     STC_COH_SP_BREAK_NO_SHARED,
     STC_COH_SP_BREAK_SILENT_E_EVICT,
     STC_COH_SP_BREAK_OWNER_NO_SUPPLY,
+    STC_COH_SP_BREAK_STORE_AFTER_PUTE,
     STC_COH_SP_BREAK_COUNT
 } stc_coh_sp_break;
 
@@ -386,8 +398,9 @@ const stc_coh_sp_row *stc_coh_sp_lookup(const stc_coh_sp_table *table, stc_coh_s
 /* Self-check, as stc_coh_table_check: every (state, event) pair exactly one
  * row; next states the protocol's; STALL only for processor events;
  * IMPOSSIBLE and STALL rows without actions; a request issued only by a
- * processor event that fits it (Load GetS, Store GetM, Evict PutM) and
- * only from a stable state, which then changes; a load or store performed
+ * processor event that fits it (Load GetS, Store GetM, Evict PutM, or
+ * PutE from E) and only from a stable state, which then changes; the state
+ * a PutE leads to sends memory nothing on its Own-PutM; a load or store performed
  * only by its processor event or by Own-Data (a store also by Own-GetM
  * from a state holding the data: an upgrade that needs none); next_shared
  * differing from next only on Own-GetS, asserts_shared only on
@@ -403,7 +416,7 @@ int stc_coh_sp_table_apply_break(stc_coh_sp_table *table, stc_coh_sp_break which
  * identifier: stc_coh_sp_state_ident); events "Own-GetS"; requests "GetS";
  * bus models "atomic", "split"; breaks "no-transient-invalidate",
  * "no-is-d-i", "no-writeback", "no-shared", "silent-e-evict",
- * "owner-no-supply". Out of range: "?". */
+ * "owner-no-supply", "store-after-pute". Out of range: "?". */
 const char *stc_coh_sp_state_name(stc_coh_sp_state state);
 const char *stc_coh_sp_state_ident(stc_coh_sp_state state);
 const char *stc_coh_sp_event_name(stc_coh_sp_event event);
@@ -417,6 +430,10 @@ const char *stc_coh_sp_break_what(stc_coh_sp_break which);
 stc_coh_state stc_coh_sp_permission(stc_coh_sp_state state);
 /* Stable: I, S, E, O, M (no pending request, no awaited data). */
 bool stc_coh_sp_stable(stc_coh_sp_state state);
+/* The event ordering request req is to the requester (own) or to every
+ * other cache: Own-GetS / Other-GetS for GetS, and so on; a PutE is ordered
+ * as Own-PutM / Other-PutM. */
+stc_coh_sp_event stc_coh_sp_ordered_event(stc_coh_sp_req req, bool own);
 
 int stc_coh_bus_model_parse(const char *name, stc_coh_bus_model *model, char *err,
                             size_t err_len);

@@ -148,7 +148,7 @@ static const stc_counter_field counter_list[STC_CS_COUNTER_COUNT] = {
     COUNTER(references),   COUNTER(loads),        COUNTER(stores),
     COUNTER(hits),         COUNTER(misses),       COUNTER(gets),
     COUNTER(getm),         COUNTER(upgrades),     COUNTER(putm),
-    COUNTER(putm_e),       COUNTER(data_from_memory), COUNTER(data_from_memory_promised),
+    COUNTER(pute),         COUNTER(data_from_memory), COUNTER(data_from_memory_promised),
     COUNTER(data_from_cache), COUNTER(writebacks), COUNTER(promised_writebacks),
     COUNTER(stale_putm),   COUNTER(stalls),
     COUNTER(snoop_observations), COUNTER(transactions), COUNTER(latency_sum),
@@ -706,9 +706,9 @@ static void issue(stc_cs_system *system, unsigned core, stc_coh_sp_req req, size
     } else if (req == STC_COH_SP_GETM) {
         counters->getm++;
         counters->upgrades += stc_coh_sp_permission(from) != STC_COH_I;
-    } else if (req == STC_COH_SP_PUTM) {
+    } else {
         counters->putm++;
-        counters->putm_e += stc_coh_sp_permission(from) == STC_COH_E;
+        counters->pute += req == STC_COH_SP_PUTE;
     }
 }
 
@@ -853,11 +853,14 @@ static void order(stc_cs_system *system, unsigned core)
     block_entry *b = &system->entries[e];
     touch(system, e);
     cs->ordered = true;
-    if (req == STC_COH_SP_PUTM) {
+    bool put = req == STC_COH_SP_PUTM || req == STC_COH_SP_PUTE;
+    if (put) {
         if (b->owner == (int)core) {
             b->owner = NOBODY;
             b->owned_by_promise = false;
-            b->pending++; /* the data follows */
+            /* the data follows a PutM; after a PutE memory's copy is
+             * current (E was granted its data from memory, clean) */
+            b->pending += req == STC_COH_SP_PUTM;
         } else {
             system->counters[core].stale_putm++;
         }
@@ -873,7 +876,7 @@ static void order(stc_cs_system *system, unsigned core)
     }
     bool shared = false;
     row_context other = {.requester = (int)core, .shared = &shared};
-    stc_coh_sp_event other_event = (stc_coh_sp_event)(STC_COH_SP_OTHER_GETS + req - STC_COH_SP_GETS);
+    stc_coh_sp_event other_event = stc_coh_sp_ordered_event(req, false);
     for (unsigned o = 0; o < system->config.cores; o++) {
         if (o == core)
             continue;
@@ -893,9 +896,9 @@ static void order(stc_cs_system *system, unsigned core)
     if (req == STC_COH_SP_GETM)
         b->owner = (int)core;
     row_context own = {.requester = NOBODY, .shared = &shared};
-    stc_coh_sp_event own_event = (stc_coh_sp_event)(STC_COH_SP_OWN_GETS + req - STC_COH_SP_GETS);
+    stc_coh_sp_event own_event = stc_coh_sp_ordered_event(req, true);
     bool performed = apply_row(system, core, f, e, own_event, &own);
-    if (req == STC_COH_SP_PUTM || performed)
+    if (put || performed)
         request_done(system, core);
     if (performed)
         access_done(system, core);

@@ -13,7 +13,7 @@
  * the victim the lowest-numbered invalid way else the least recently used
  * (as coherent.h). A line is a coherence block. One memory (all zero at
  * reset). Per COHERENCE.md 8.1:
- *   - a cache has at most ONE outstanding request (GetS, GetM, PutM) at a
+ *   - a cache has at most ONE outstanding request (GetS, GetM, PutM, PutE) at a
  *     time, in its request queue until the bus ORDERS it;
  *   - the ordering point: every other cache applies its Other-GetS/GetM/
  *     PutM row for the block (state I if it does not hold it), memory
@@ -22,11 +22,12 @@
  *     message) and as writebacks to memory (at most one in flight per
  *     block); a message is delivered at any time after it was sent;
  *   - memory keeps per block its bytes, whether a cache owns the block
- *     (which one: a PutM from another is stale and ignored), the count of
+ *     (which one: a put from another is stale and ignored), the count of
  *     writebacks it was promised and has not received, and per cache it
  *     owes data to the number of those writebacks that must come first;
- *   - an evicted owned block waits in MI^A / OI^A with its PutM queued, and
- *     goes to II^A if it answers a request before its PutM is ordered.
+ *   - an evicted owned block waits in MI^A / OI^A with its PutM queued (an
+ *     E block in EI^A with a PutE: memory takes ownership back, no data),
+ *     and goes to II^A if it answers a request before its put is ordered.
  * The simulator looks rows up and does what they say; it has no
  * per-protocol code (MSI, MESI, MOESI, or a caller's edited table).
  *
@@ -56,14 +57,15 @@
  *
  * EVICTION vs the pending request: a miss whose victim frame holds a valid
  * block first runs the victim's Evict row. A silent one (S) frees the
- * frame at once. One that issues a PutM (M, E, O) puts the block in MI^A /
- * OI^A and the miss WAITS (a stall, counted once per access): the PutM is
- * the cache's one outstanding request, and only when it is ordered (Own-
- * PutM: to I, its data on the way to memory, or a stale II^A to I) does
+ * frame at once. One that issues a PutM (M, O) or PutE (E) puts the block
+ * in MI^A / OI^A / EI^A and the miss WAITS (a stall, counted once per
+ * access): the put is the cache's one outstanding request, and only when
+ * it is ordered (Own-PutM: to I, a PutM's data on the way to memory, or a
+ * stale II^A to I) does
  * the access attempt again and issue its own request for the freed frame.
  * So a cache never has two requests, and the frame is never shared
  * between the leaving block and the coming one. The processor cannot
- * touch the MI^A block meanwhile (it is blocked on this access).
+ * touch the MI^A or EI^A block meanwhile (it is blocked on this access).
  *
  * Scheduling
  * ----------
@@ -120,12 +122,12 @@
  * stc_energy_coherence_default) and parts (stc_coh_energy), applied to
  * the split bus's events by who caused them: each block access one probe
  * (hits + misses, however often it attempted), each request issued (GetS,
- * GetM, PutM: a stale PutM too) one address phase, each other cache one
+ * GetM, PutM, PutE: a stale put too) one address phase, each other cache one
  * snoop lookup per ordered request (snoop_observations: the probe happens
  * at the ordering), each response the receiver's memory read or
  * cache-to-cache transfer, each block sent to memory (writebacks: an E
- * block's PutM and an owner's answer to a GetS too) the sender's memory
- * write. No cycles: steps and latencies are not priced.
+ * owner's answer to a GetS too, but not a PutE, which sends none) the
+ * sender's memory write. No cycles: steps and latencies are not priced.
  *
  * No global mutable state: everything lives in the stc_cs_system.
  */
@@ -175,8 +177,9 @@ typedef struct {
     uint64_t gets;         /* requests issued */
     uint64_t getm;         /* every GetM, upgrades included */
     uint64_t upgrades;     /* GetM issued from a readable copy (SM^AD, OM^AD) */
-    uint64_t putm;         /* PutM issued (eviction of M, E, O) */
-    uint64_t putm_e;       /* of which from E: a clean block the atomic bus drops silently */
+    uint64_t putm;         /* puts issued (eviction of M, E, O): PutMs and PutEs */
+    uint64_t pute;         /* of which PutEs, from E: ownership back to memory, no data
+                              (a clean block the atomic bus drops silently) */
     uint64_t data_from_memory; /* responses this core received from memory */
     /* of data_from_memory, those memory decided to send (at this core's
      * request's ordering) while it owned the block because an owner-to-be
@@ -191,7 +194,7 @@ typedef struct {
      * COHERENCE.md 8.7 decision 6): memory owns from then on; each promise
      * is one of its writebacks when the data comes */
     uint64_t promised_writebacks;
-    uint64_t stale_putm;   /* this core's PutMs memory ignored (ordered in II^A) */
+    uint64_t stale_putm;   /* this core's puts memory ignored (ordered in II^A) */
     uint64_t stalls;       /* block accesses that waited: for a PutM, or a stall row */
     uint64_t snoop_observations; /* Other-X rows applied, each a tag probe (the snoop lookup
                                     energy prices): (cores - 1) per ordered request, PutMs too */
@@ -221,7 +224,7 @@ uint64_t stc_cs_counter_value(const stc_cs_counters *counters, unsigned index);
  *   memory_read  = data_from_memory x memory_read
  *   c2c          = data_from_cache x c2c
  *   memory_write = writebacks x memory_write
- *   bus          = (gets + getm + putm) x bus_address
+ *   bus          = (gets + getm + putm) x bus_address (putm: PutEs too)
  * Linear in the counters, so the total's energy is the sum of the cores'. */
 void stc_cs_energy_of(const stc_coherence_energy *terms, const stc_cs_counters *counters,
                       stc_coh_energy *energy);

@@ -312,6 +312,8 @@ for protocol in mesi moesi; do
 done
 check_break mesi no-shared "$single_writer_split" --bus split --no-covers
 check_break mesi silent-e-evict "deadlock" --bus split --no-covers
+check_break mesi store-after-pute 'invariant "data-value: memory is current when it owns the block and waits for nothing" failed' \
+    --bus split --no-covers
 check_break moesi owner-no-supply 'liveness property "quiescence: every request can be ordered and answered" violated' \
     --bus split --no-covers
 echo "split-transaction bus, MESI and MOESI: $((SECONDS - split_e_start)) s"
@@ -321,6 +323,7 @@ check_bad_args "--break" --protocol msi --caches 2 --break no-shared
 check_bad_args "--break" --protocol msi --caches 2 --bus split --break no-invalidate
 check_bad_args "--bus" --protocol msi --caches 2 --bus atomc
 check_bad_args "--break" --protocol mesi --caches 2 --bus split --break owner-no-supply
+check_bad_args "--break" --protocol msi --caches 2 --bus split --break store-after-pute
 check_bad_args "--no-covers" --protocol msi --caches 2 --no-covers
 check_bad_args "--stale-data" --protocol msi --caches 2 --bus split --stale-data
 check_bad_args "--protocol" --protocol mosi --caches 2

@@ -108,6 +108,26 @@ for protocol in msi; do
         and .total.writebacks == 1 and .total.data_from_memory == 3' "$work/same-split.json"
 done
 
+# an E copy evicted (MESI, MOESI): silent on the atomic bus, a PutE on the
+# split one, which costs an address phase and the other core's probe and
+# moves no data (COHERENCE.md 8.7 decision 3, 10.9): core 0 loads three
+# blocks of one set of its 2-way cache, the first leaves from E
+printf '0 0 1000\n0 0 1080\n0 0 1100\n' >"$work/evict-e.txt"
+for protocol in mesi moesi; do
+    "$STCSIM" coherence --cores 2 --size 256 --ways 2 --protocol "$protocol" --json \
+        "$work/evict-e.txt" >"$work/pute-atomic.json"
+    "$STCSIM" coherence --cores 2 --size 256 --ways 2 --protocol "$protocol" --bus split \
+        --schedule serial --json "$work/evict-e.txt" >"$work/pute-split.json"
+    check "$protocol: a PutE is an address phase and a probe" holds \
+        --slurpfile atomic "$work/pute-atomic.json" '
+        def near($a; $b): ($a - $b | fabs) <= 1e-5 * ([1, ($b | fabs)] | max);
+        .total.pute == 1 and .total.putm == 1 and .total.writebacks == 0
+        and .energy_nj.total.memory_write == 0
+        and near(.energy_nj.total.total; $atomic[0].energy_nj.total.total
+                 + .energy_terms_nj.bus_address + .energy_terms_nj.snoop_lookup)' \
+        "$work/pute-split.json"
+done
+
 # a geometry stc cannot build (3 ways): unpriced, as on the atomic bus
 "$STCSIM" coherence --cores 2 --size 384 --ways 3 --bus split "$work/same.txt" >"$work/three.out"
 check "3 ways: text" grep -q '^energy: not priced (energy model: 384 B 3-way' "$work/three.out"

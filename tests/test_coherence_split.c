@@ -109,7 +109,7 @@ static void test_every_pair_defined(void)
         /* docs/COHERENCE.md 8.2 and 8.7: states, rows that act, stall, are
          * impossible. */
         static const unsigned expected[STC_COH_PROTOCOL_COUNT][4] = {
-            {18, 81, 42, 57}, {23, 103, 54, 73}, {26, 119, 58, 83}};
+            {18, 81, 42, 57}, {24, 108, 56, 76}, {27, 124, 60, 86}};
         CHECK_EQ_U64(table->state_count, expected[p][0], "%s split states", where);
         CHECK_EQ_U64(outcomes[STC_COH_SP_ACT], expected[p][1], "%s split rows that act", where);
         CHECK_EQ_U64(outcomes[STC_COH_SP_STALL], expected[p][2], "%s split rows that stall",
@@ -193,13 +193,14 @@ static void test_msi_rows(void)
 
 /* Which states raise the shared line on Other-GetS in MESI and MOESI:
  * those that hold or will hold a copy once the GetS is ordered, and the
- * owners (MI^A too, which keeps nothing: docs/COHERENCE.md 8.7). */
+ * owners (MI^A and EI^A too, which keep nothing: docs/COHERENCE.md 8.7). */
 static void test_shared_line(void)
 {
     static const stc_coh_sp_state raising[] = {
         STC_COH_SP_S,     STC_COH_SP_E,    STC_COH_SP_M,    STC_COH_SP_IS_D, STC_COH_SP_IM_D,
         STC_COH_SP_IM_D_S, STC_COH_SP_SM_AD, STC_COH_SP_SM_D, STC_COH_SP_SM_D_S, STC_COH_SP_MI_A,
-        STC_COH_SP_IE_D,  STC_COH_SP_IE_D_S, STC_COH_SP_O,  STC_COH_SP_OM_AD, STC_COH_SP_OI_A};
+        STC_COH_SP_EI_A,  STC_COH_SP_IE_D, STC_COH_SP_IE_D_S, STC_COH_SP_O,  STC_COH_SP_OM_AD,
+        STC_COH_SP_OI_A};
     for (unsigned p = STC_COH_MESI; p <= STC_COH_MOESI; p++) {
         const stc_coh_sp_table *table = stc_coh_sp_table_of((stc_coh_protocol)p);
         unsigned raised = 0;
@@ -224,13 +225,14 @@ static void test_shared_line(void)
                       stc_coh_sp_event_name((stc_coh_sp_event)event));
             }
         }
-        CHECK_EQ_U64(raised, p == STC_COH_MESI ? 12 : 15, "%s: states raising the line",
+        CHECK_EQ_U64(raised, p == STC_COH_MESI ? 13 : 16, "%s: states raising the line",
                      stc_coh_protocol_name((stc_coh_protocol)p));
     }
 }
 
-/* MESI's E: the grant at the GetS's ordering, the silent store, the PutM
- * eviction, E answering like an owner, IE^D's promises. */
+/* MESI's E: the grant at the GetS's ordering, the silent store, the PutE
+ * eviction (EI^A: no store, no data to memory, stale after another's
+ * request as MI^A), E answering like an owner, IE^D's promises. */
 static void test_mesi_rows(void)
 {
     const stc_coh_sp_send no = STC_COH_SP_SEND_NONE, now = STC_COH_SP_SEND_NOW,
@@ -243,8 +245,19 @@ static void test_mesi_rows(void)
               "%s: IS^AD Own-GetS takes IE^D, or IS^D if shared", stc_coh_protocol_name(p));
         expect_act(STC_COH_SP_E, STC_COH_SP_STORE, STC_COH_SP_M, none, STC_COH_SP_DO_STORE, no,
                    no);
-        expect_act(STC_COH_SP_E, STC_COH_SP_EVICT, STC_COH_SP_MI_A, STC_COH_SP_PUTM,
+        expect_act(STC_COH_SP_E, STC_COH_SP_EVICT, STC_COH_SP_EI_A, STC_COH_SP_PUTE,
                    STC_COH_SP_DO_NONE, no, no);
+        expect_act(STC_COH_SP_EI_A, STC_COH_SP_LOAD, STC_COH_SP_EI_A, none, STC_COH_SP_DO_LOAD,
+                   no, no);
+        expect_outcome(STC_COH_SP_EI_A, STC_COH_SP_STORE, STC_COH_SP_STALL);
+        expect_outcome(STC_COH_SP_EI_A, STC_COH_SP_EVICT, STC_COH_SP_STALL);
+        expect_act(STC_COH_SP_EI_A, STC_COH_SP_OWN_PUTM, STC_COH_SP_I, none, STC_COH_SP_DO_NONE,
+                   no, no);
+        expect_act(STC_COH_SP_EI_A, STC_COH_SP_OTHER_GETS, STC_COH_SP_II_A, none,
+                   STC_COH_SP_DO_NONE, now, now);
+        expect_act(STC_COH_SP_EI_A, STC_COH_SP_OTHER_GETM, STC_COH_SP_II_A, none,
+                   STC_COH_SP_DO_NONE, now, no);
+        expect_outcome(STC_COH_SP_EI_A, STC_COH_SP_OWN_DATA, STC_COH_SP_IMPOSSIBLE);
         expect_act(STC_COH_SP_E, STC_COH_SP_OTHER_GETS, STC_COH_SP_S, none, STC_COH_SP_DO_NONE,
                    now, now);
         expect_act(STC_COH_SP_E, STC_COH_SP_OTHER_GETM, STC_COH_SP_I, none, STC_COH_SP_DO_NONE,
@@ -310,6 +323,16 @@ static void test_names(void)
     CHECK(!strcmp(stc_coh_sp_state_name(STC_COH_SP_STATE_COUNT), "?"), "state out of range");
     CHECK(!strcmp(stc_coh_sp_event_name(STC_COH_SP_OWN_DATA), "Own-Data"), "Own-Data name");
     CHECK(!strcmp(stc_coh_sp_req_name(STC_COH_SP_PUTM), "PutM"), "PutM name");
+    CHECK(!strcmp(stc_coh_sp_req_name(STC_COH_SP_PUTE), "PutE") &&
+              !strcmp(stc_coh_sp_state_name(STC_COH_SP_EI_A), "EI^A"),
+          "PutE, EI^A names");
+    /* A PutE is a put to every cache: ordered as PutM's events. */
+    CHECK(stc_coh_sp_ordered_event(STC_COH_SP_PUTE, true) == STC_COH_SP_OWN_PUTM &&
+              stc_coh_sp_ordered_event(STC_COH_SP_PUTE, false) == STC_COH_SP_OTHER_PUTM &&
+              stc_coh_sp_ordered_event(STC_COH_SP_GETS, true) == STC_COH_SP_OWN_GETS &&
+              stc_coh_sp_ordered_event(STC_COH_SP_GETM, false) == STC_COH_SP_OTHER_GETM &&
+              stc_coh_sp_ordered_event(STC_COH_SP_REQ_NONE, true) == STC_COH_SP_EVENT_COUNT,
+          "ordered events");
     CHECK(!strcmp(stc_coh_bus_model_name(STC_COH_BUS_SPLIT), "split"), "split name");
     CHECK(stc_coh_sp_permission(STC_COH_SP_MI_A) == STC_COH_M, "MI^A may write");
     CHECK(stc_coh_sp_permission(STC_COH_SP_SM_D_SI) == STC_COH_S, "SM^D_SI may read");
@@ -361,7 +384,7 @@ static void test_breaks(void)
 {
     char err[ERR_LEN];
     /* Bit p: the break applies to protocol p (MSI 1, MESI 2, MOESI 4). */
-    static const unsigned applies[STC_COH_SP_BREAK_COUNT] = {7, 7, 7, 6, 6, 4};
+    static const unsigned applies[STC_COH_SP_BREAK_COUNT] = {7, 7, 7, 6, 6, 4, 6};
     for (unsigned p = 0; p < STC_COH_PROTOCOL_COUNT; p++) {
         const stc_coh_sp_table *table = stc_coh_sp_table_of((stc_coh_protocol)p);
         for (unsigned which = 0; which < STC_COH_SP_BREAK_COUNT; which++) {
@@ -394,7 +417,12 @@ static void test_breaks(void)
     stc_coh_sp_table_apply_break(&grant, STC_COH_SP_BREAK_SILENT_E_EVICT, err, sizeof err);
     const stc_coh_sp_row *evict = stc_coh_sp_lookup(&grant, STC_COH_SP_E, STC_COH_SP_EVICT);
     CHECK(evict->next == STC_COH_SP_I && evict->issue == STC_COH_SP_REQ_NONE,
-          "silent-e-evict: E to I, no PutM");
+          "silent-e-evict: E to I, no PutE");
+    stc_coh_sp_table_apply_break(&grant, STC_COH_SP_BREAK_STORE_AFTER_PUTE, err, sizeof err);
+    const stc_coh_sp_row *lost = stc_coh_sp_lookup(&grant, STC_COH_SP_EI_A, STC_COH_SP_STORE);
+    CHECK(lost->outcome == STC_COH_SP_ACT && lost->perform == STC_COH_SP_DO_STORE &&
+              lost->next == STC_COH_SP_EI_A,
+          "store-after-pute: EI^A performs the store");
     stc_coh_sp_table owner = *stc_coh_sp_table_of(STC_COH_MOESI);
     stc_coh_sp_table_apply_break(&owner, STC_COH_SP_BREAK_OWNER_NO_SUPPLY, err, sizeof err);
     CHECK(stc_coh_sp_lookup(&owner, STC_COH_SP_O, STC_COH_SP_OTHER_GETS)->to_requester ==
@@ -487,6 +515,13 @@ static void test_self_check_catches(void)
     edit_copy(&table, STC_COH_MOESI, STC_COH_SP_I, STC_COH_SP_OWN_GETS)->next_shared =
         STC_COH_SP_S;
     expect_rejected(&table, "I Own-GetS: a stalled or impossible row has actions");
+    /* PutE: only from E, and never followed by data to memory. */
+    stc_coh_sp_row *evict = edit_copy(&table, STC_COH_MESI, STC_COH_SP_M, STC_COH_SP_EVICT);
+    evict->issue = STC_COH_SP_PUTE;
+    expect_rejected(&table, "M Evict: issues PutE");
+    edit_copy(&table, STC_COH_MOESI, STC_COH_SP_EI_A, STC_COH_SP_OWN_PUTM)->to_memory =
+        STC_COH_SP_SEND_NOW;
+    expect_rejected(&table, "E Evict: memory takes no data after a PutE, but EI^A Own-PutM");
     table = *stc_coh_sp_table_of(STC_COH_MSI);
     table.rows[1] = table.rows[0]; /* I Load twice, I Store never */
     CHECK(stc_coh_sp_table_check(&table, err, sizeof err) != 0 && strstr(err, "I Load: 2 rows"),

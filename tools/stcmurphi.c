@@ -294,10 +294,10 @@ static void print_sp_cell(FILE *out, const stc_coh_sp_row *row)
     static const char *const performed[] = {NULL, "load", "store"};
     const char *parts[5];
     unsigned count = 0;
+    static const char *const issued[STC_COH_SP_REQ_COUNT] = {NULL, "issue GetS", "issue GetM",
+                                                              "issue PutM", "issue PutE"};
     if (row->issue != STC_COH_SP_REQ_NONE) {
-        parts[count++] = row->issue == STC_COH_SP_GETS   ? "issue GetS"
-                         : row->issue == STC_COH_SP_GETM ? "issue GetM"
-                                                         : "issue PutM";
+        parts[count++] = issued[row->issue];
     }
     if (row->perform != STC_COH_SP_DO_NONE) {
         parts[count++] = performed[row->perform];
@@ -609,6 +609,7 @@ typedef struct {
     unsigned values;
     bool shared_line;  /* some row raises the shared line (MESI, MOESI) */
     bool covers;       /* emit the covers (not with --no-covers) */
+    bool issues_pute;  /* some row issues a PutE (MESI, MOESI) */
 } sp_model;
 
 static const char *sp_ident(stc_coh_sp_state state)
@@ -647,7 +648,8 @@ static void sp_emit_header(const sp_model *m, const options *opts)
     for (unsigned index = 0; index < m->table->state_count; index++) {
         fprintf(out, "%s %s", index ? "," : "", sp_ident(m->table->states[index]));
     }
-    fprintf(out, " };\n  req_t: enum { NoReq, GetS, GetM, PutM };\n");
+    fprintf(out, " };\n  req_t: enum { NoReq, GetS, GetM, PutM%s };\n",
+            m->issues_pute ? ", PutE" : "");
     fprintf(out,
             "  line_t: record\n"
             "    state: state_t;\n"
@@ -778,22 +780,34 @@ static void sp_emit_switch(const sp_model *m, stc_coh_sp_event event, const char
 }
 
 /* The bus orders cache r's request: memory's part, every other cache's
- * Other-X row, r's Own-X row. The ordering point of a load or store miss. */
+ * Other-X row, r's Own-X row. The ordering point of a load or store miss.
+ * A PutE is ordered by the PutM rule (the same rows: a PutM flavour), in
+ * which memory alone looks at which put it is. */
 static void sp_emit_order_rule(const sp_model *m, stc_coh_sp_req req)
 {
     FILE *out = m->out;
     const char *name = stc_coh_sp_req_name(req);
     bool getm = req == STC_COH_SP_GETM;
     bool line = m->shared_line && req == STC_COH_SP_GETS;
-    fprintf(out, "ruleset r: cache_id%s do\n  rule \"the bus orders a %s\"\n"
-                 "    cache[r].req = %s%s\n  ==>\n%s  begin\n    cache[r].req := NoReq;\n",
-            getm ? "; v: value_t" : "", name, name, getm ? " & v != last_ordered" : "",
+    bool two_puts = req == STC_COH_SP_PUTM && m->issues_pute;
+    fprintf(out, "ruleset r: cache_id%s do\n  rule \"the bus orders a %s%s\"\n"
+                 "    cache[r].req = %s%s\n  ==>\n%s  begin\n%s",
+            getm ? "; v: value_t" : "", name, two_puts ? " or PutE" : "", name,
+            getm ? " & v != last_ordered" : two_puts ? " | cache[r].req = PutE" : "",
             line ? "  var\n    shared_line: boolean;  -- wired OR: another cache holds or owns the block\n"
-                 : "");
+                 : "",
+            two_puts ? "" : "    cache[r].req := NoReq;\n");
     if (line) {
         fprintf(out, "    shared_line := false;\n");
     }
-    if (req == STC_COH_SP_PUTM) {
+    if (two_puts) {
+        fprintf(out, "    if mem_cache_owns & mem_owner = r then  -- else a stale put: ignored\n"
+                     "      mem_cache_owns := false;\n      undefine mem_owner;\n"
+                     "      if cache[r].req = PutM then\n"
+                     "        mem_pending := mem_pending + 1;  -- the data follows\n"
+                     "      end;  -- a PutE: no data follows, memory's copy is current\n"
+                     "    end;\n    cache[r].req := NoReq;\n");
+    } else if (req == STC_COH_SP_PUTM) {
         fprintf(out, "    if mem_cache_owns & mem_owner = r then  -- else a stale PutM: ignored\n"
                      "      mem_cache_owns := false;\n      undefine mem_owner;\n"
                      "      mem_pending := mem_pending + 1;  -- the data follows\n    end;\n");
@@ -805,12 +819,12 @@ static void sp_emit_order_rule(const sp_model *m, stc_coh_sp_req req)
         fprintf(out, "    cache[r].store := v;\n    last_ordered := v;\n");
     }
     fprintf(out, "    for o: cache_id do\n    if o != r then\n");
-    sp_emit_switch(m, (stc_coh_sp_event)(STC_COH_SP_OTHER_GETS + req - STC_COH_SP_GETS), "o");
+    sp_emit_switch(m, stc_coh_sp_ordered_event(req, false), "o");
     fprintf(out, "    end;\n    end;\n");
     if (getm) {
         fprintf(out, "    mem_cache_owns := true;\n    mem_owner := r;\n");
     }
-    sp_emit_switch(m, (stc_coh_sp_event)(STC_COH_SP_OWN_GETS + req - STC_COH_SP_GETS), "r");
+    sp_emit_switch(m, stc_coh_sp_ordered_event(req, true), "r");
     fprintf(out, "  end;\nend;\n\n");
 }
 
@@ -957,14 +971,15 @@ static void sp_emit_properties(const sp_model *m)
 
 static void sp_emit_model(FILE *out, const stc_coh_sp_table *table, const options *opts)
 {
-    sp_model m = {out, table, opts->caches, opts->values, false, !opts->no_covers};
+    sp_model m = {out, table, opts->caches, opts->values, false, !opts->no_covers, false};
     for (unsigned index = 0; index < table->row_count; index++) {
         m.shared_line |= table->rows[index].asserts_shared ||
                          table->rows[index].next_shared != table->rows[index].next;
+        m.issues_pute |= table->rows[index].issue == STC_COH_SP_PUTE;
     }
     sp_emit_header(&m, opts);
-    for (unsigned req = STC_COH_SP_GETS; req < STC_COH_SP_REQ_COUNT; req++) {
-        sp_emit_order_rule(&m, (stc_coh_sp_req)req);
+    for (unsigned req = STC_COH_SP_GETS; req <= STC_COH_SP_PUTM; req++) {
+        sp_emit_order_rule(&m, (stc_coh_sp_req)req);  /* PutE: with PutM */
     }
     sp_emit_data_rules(&m);
     /* In the order of the states, whatever the order of the rows. */
