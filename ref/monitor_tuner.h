@@ -16,8 +16,9 @@
  * unit is paced by the accesses, so a model that knows only the order of
  * accesses (ref/tune.c) is exact without knowing their cycles, and the
  * counts a step reads are the monitor's after every earlier access
- * (stc_monitor counts an event in the cycle after it; accesses are at
- * least two cycles apart).
+ * (stc_monitor counts an event at the end of the cycle after it, and its
+ * count port already shows that cycle's increments, so even an access in
+ * the very next cycle reads counts that include it: ARCHITECTURE.md 17.3).
  *
  * A step may do three things at once, on the values the flops held before
  * it (so one operand is loaded while the previous one is multiplied):
