@@ -6,6 +6,17 @@
 #include "params.h"
 #include "text.h"
 
+/*
+ * The time unit and precision every generated Verilog file declares, first,
+ * before `default_nettype none (ARCHITECTURE.md 14.1). The RTL has no delays,
+ * but a simulation that mixes files with and without a `timescale fails
+ * (Verilator's TIMESCALEMOD) or warns (Icarus), so ours must never be the
+ * files without one. One definition for the emitters; the templates
+ * (stc_cache_ctrl.v.in, stc_tuner.v.in) spell out the same line, and
+ * tests/rtl-checks.sh checks that every file starts with exactly this line.
+ */
+#define STCGEN_TIMESCALE "`timescale 1ns / 1ps"
+
 void stcgen_emit_sram(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 void stcgen_emit_regfile(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 void stcgen_emit_power(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
@@ -19,5 +30,11 @@ void stcgen_emit_pair(stcgen_text *text, const stcgen_file *file, const stcgen_p
 void stcgen_emit_header(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 void stcgen_emit_upf(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 void stcgen_emit_core(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
+/* The APB register block and its map (emit_apb.c, apb_regs.c's one table). */
+void stcgen_emit_apb(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
+void stcgen_emit_apb_header(stcgen_text *text, const stcgen_file *file,
+                            const stcgen_params *params);
+void stcgen_emit_apb_markdown(stcgen_text *text, const stcgen_file *file,
+                              const stcgen_params *params);
 
 #endif

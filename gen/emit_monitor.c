@@ -269,7 +269,7 @@ void stcgen_emit_monitor(stcgen_text *text, const stcgen_file *file, const stcge
 {
     stcgen_text_header(text, &stcgen_comment_slashes, file->name, file->title, params);
     stcgen_text_blank(text);
-    stcgen_text_raw(text, "`default_nettype none\n\n");
+    stcgen_text_raw(text, STCGEN_TIMESCALE "\n`default_nettype none\n\n");
     stcgen_text_raw(text, "// stc_monitor: LRU stacks of shadow tags for each of the %zu set "
                           "mappings of the\n",
                     params->monitor_maps);

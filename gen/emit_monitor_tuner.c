@@ -320,7 +320,7 @@ void stcgen_emit_monitor_tuner(stcgen_text *text, const stcgen_file *file,
     widths w = widths_of(params);
     stcgen_text_header(text, &stcgen_comment_slashes, file->name, file->title, params);
     stcgen_text_blank(text);
-    stcgen_text_raw(text, "`default_nettype none\n\n");
+    stcgen_text_raw(text, STCGEN_TIMESCALE "\n`default_nettype none\n\n");
     stcgen_text_raw(text, "// stc_monitor_tuner: every %u accesses, the fixed-point energy of "
                           "all %zu configurations\n",
                     params->monitor_window, params->monitor_program[0].config_count);

@@ -60,6 +60,7 @@ void stcgen_emit_pair(stcgen_text *text, const stcgen_file *file, const stcgen_p
 
     stcgen_text_header(text, &stcgen_comment_slashes, file->name, file->title, params);
     stcgen_text_blank(text);
+    stcgen_text_line(text, STCGEN_TIMESCALE);
     stcgen_text_line(text, "`default_nettype none");
     stcgen_text_blank(text);
     stcgen_text_line(text, "// stc_cache_pair: an I-cache (u_icache, READ_ONLY = 1, ports i_*) and a");

@@ -33,6 +33,7 @@ void stcgen_emit_power(stcgen_text *text, const stcgen_file *file, const stcgen_
 
     stcgen_text_header(text, &stcgen_comment_slashes, file->name, file->title, params);
     stcgen_text_blank(text);
+    stcgen_text_line(text, STCGEN_TIMESCALE);
     stcgen_text_line(text, "`default_nettype none");
     stcgen_text_blank(text);
     stcgen_text_line(text,

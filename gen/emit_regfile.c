@@ -10,6 +10,7 @@
 #include "emit.h"
 
 static const char *const regfile_body[] = {
+    STCGEN_TIMESCALE,
     "`default_nettype none",
     "",
     "// stc_regfile: DEPTH words of WIDTH bits, always on, one flow-through read",

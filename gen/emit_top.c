@@ -192,6 +192,7 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
 
     stcgen_text_header(text, &stcgen_comment_slashes, file->name, file->title, params);
     stcgen_text_blank(text);
+    stcgen_text_line(text, STCGEN_TIMESCALE);
     stcgen_text_line(text, "`default_nettype none");
     stcgen_text_blank(text);
     stcgen_text_line(text, "// stc_cache: one stc cache (ARCHITECTURE.md sections 3-10, 14.3, 15).");

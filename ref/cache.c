@@ -802,6 +802,66 @@ int stc_cache_reconfigure(stc_cache *cache, const stc_config *next, stc_reconfig
     return 0;
 }
 
+int stc_cache_maintain(stc_cache *cache, stc_maint_op op, stc_maint_scope scope, uint64_t addr,
+                       stc_reconfig_result *result)
+{
+    stc_reconfig_result local;
+    if (!result) {
+        result = &local;
+    }
+    memset(result, 0, sizeof *result);
+    if ((unsigned)op > STC_MAINT_CLEAN_INVALIDATE ||
+        (scope != STC_MAINT_LINE && scope != STC_MAINT_ALL)) {
+        return -1;
+    }
+    if (op == STC_MAINT_NONE) {
+        return 0;
+    }
+    bool clean = op == STC_MAINT_CLEAN || op == STC_MAINT_CLEAN_INVALIDATE;
+    bool drop = op == STC_MAINT_INVALIDATE || op == STC_MAINT_CLEAN_INVALIDATE;
+    unsigned first_row = 0;
+    unsigned rows = cache->geometry.rows;
+    uint64_t tag = 0;
+    if (scope == STC_MAINT_LINE) {
+        first_row = row_of(cache, addr);
+        rows = 1;
+        tag = tag_of(cache, addr);
+    }
+    /* The previous access's line may be gone: no repeat may skip its lookup. */
+    cache->last_valid = false;
+    uint64_t cycles = 0;
+    for (unsigned row = first_row; row < first_row + rows; row++) {
+        cycles += 1;
+        for (unsigned bank = 0; bank < cache->config.banks_on; bank++) {
+            size_t slot = slot_index(cache, bank, row);
+            if (!(cache->flags[slot] & SLOT_VALID) ||
+                (scope == STC_MAINT_LINE && cache->tags[slot] != tag)) {
+                continue;
+            }
+            if (clean) {
+                unsigned wb_cycles = write_back_if_dirty(cache, bank, row);
+                if (wb_cycles) {
+                    cycles += wb_cycles;
+                    result->writebacks++;
+                }
+            }
+            if (drop) {
+                cache->flags[slot] = 0;
+                result->invalidations++;
+            }
+        }
+    }
+    result->walked_rows = rows;
+    cycles += stc_reconfig_controller_cycles(result->writebacks);
+    result->cycles = cycles;
+    cache->counters.reconfig_cycles += cycles;
+    cache->counters.cycles += cycles;
+    cache->counters.walk_writebacks += result->writebacks;
+    cache->counters.walk_invalidations += result->invalidations;
+    cache->counters.walk_rows += rows;
+    return 0;
+}
+
 unsigned stc_cache_clean(stc_cache *cache)
 {
     unsigned written = 0;

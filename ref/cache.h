@@ -52,7 +52,7 @@ typedef struct {
     unsigned writebacks;    /* dirty physical lines written back */
 } stc_access_result;
 
-/* What one reconfiguration did. */
+/* What one reconfiguration (or maintenance operation) did. */
 typedef struct {
     uint64_t cycles;        /* wake-up + walk rows + writeback cycles (a walk of
                                many dirty banks with a slow memory exceeds 32 bits) */
@@ -120,6 +120,31 @@ void stc_cache_add_repeat_counts(stc_cache *cache, const stc_repeat_counts *coun
  * (wake-up, walk, writebacks, power-down). Returns -1 with no change if next
  * is illegal. Switching to the same configuration costs nothing. */
 int stc_cache_reconfigure(stc_cache *cache, const stc_config *next, stc_reconfig_result *result);
+
+/* Maintenance operations (ARCHITECTURE.md 7.1): what each selected valid
+ * line undergoes. The codes are the hardware port's mnt_op_i. */
+typedef enum {
+    STC_MAINT_NONE = 0,            /* nothing, no cost */
+    STC_MAINT_CLEAN = 1,           /* written back if dirty, stays valid and clean */
+    STC_MAINT_INVALIDATE = 2,      /* dropped without writeback (dirty data lost) */
+    STC_MAINT_CLEAN_INVALIDATE = 3 /* written back if dirty, then dropped */
+} stc_maint_op;
+
+/* Which lines an operation selects: the physical line holding an address
+ * (if present), or every valid line. The codes are the port's mnt_all_i. */
+typedef enum { STC_MAINT_LINE = 0, STC_MAINT_ALL = 1 } stc_maint_scope;
+
+/* Perform one maintenance operation as the hardware's walk does: rows
+ * 0..R-1 (scope line: the row of addr, a byte address taken modulo
+ * 2^addr_bits), powered banks ascending, writebacks through the memory in
+ * that order. result (may be NULL) gets the cycles (R or 1 walked rows
+ * + V (T_mem + P/W) + 1 + 2V; 0 for STC_MAINT_NONE), walked_rows,
+ * writebacks and invalidations (woken and slept banks 0). Counted as a
+ * walk: walk_rows, walk_writebacks, walk_invalidations, cycles and
+ * reconfig_cycles, not reconfigs. Returns -1 with no change for an op or
+ * scope out of range. */
+int stc_cache_maintain(stc_cache *cache, stc_maint_op op, stc_maint_scope scope, uint64_t addr,
+                       stc_reconfig_result *result);
 
 /* Write back every dirty line (in bank-major, row-ascending order) and mark
  * it clean, without invalidating: lets a test compare memory with a shadow.

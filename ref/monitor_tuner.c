@@ -270,6 +270,11 @@ unsigned stc_monitor_tuner_count_select(const stc_monitor_tuner *tuner)
     return tuner->q.deciding ? tuner->program->steps[tuner->q.step].count : 0;
 }
 
+bool stc_monitor_tuner_last_step(const stc_monitor_tuner *tuner)
+{
+    return tuner->q.deciding && tuner->q.step + 1 == tuner->program->step_count;
+}
+
 uint32_t stc_monitor_tuner_read(const stc_monitor_tuner *tuner, unsigned addr)
 {
     const stc_monitor_tuner_regs *q = &tuner->q;

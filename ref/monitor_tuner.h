@@ -180,6 +180,10 @@ void stc_monitor_tuner_outputs(const stc_monitor_tuner *tuner, stc_monitor_tuner
 /* The count the unit reads this cycle (its cnt_sel_o). */
 unsigned stc_monitor_tuner_count_select(const stc_monitor_tuner *tuner);
 uint32_t stc_monitor_tuner_read(const stc_monitor_tuner *tuner, unsigned addr);
+/* Whether the next access runs the decision's last step: the deciding
+ * access, whose change lands before any further request (ARCHITECTURE.md
+ * 18.3), so the top does not take the next request back to back (18.7). */
+bool stc_monitor_tuner_last_step(const stc_monitor_tuner *tuner);
 void stc_monitor_tuner_step(stc_monitor_tuner *tuner, const stc_monitor_tuner_in *in);
 
 #endif

@@ -41,6 +41,8 @@ typedef struct {
     uint32_t cpu_req_valid, cpu_req_we, cpu_req_be, cpu_req_wdata;
     uint64_t cpu_req_addr; /* word address */
     uint32_t cfg_valid, cfg_banks_log, cfg_ways_log, cfg_sub_log, cfg_wp;
+    uint32_t mnt_valid, mnt_op, mnt_all; /* maintenance port (ARCHITECTURE.md 7.1) */
+    uint64_t mnt_addr;                   /* word address */
     uint32_t cnt_sel, cnt_clear;
     uint32_t mem_req_ready, mem_wready, mem_bvalid, mem_rvalid, mem_rdata;
     uint32_t pwr_ack;
@@ -48,6 +50,7 @@ typedef struct {
     /* outputs */
     uint32_t cpu_req_ready, cpu_rsp_valid, cpu_rsp_err, cpu_rsp_rdata;
     uint32_t cfg_ready, cfg_done, cfg_err;
+    uint32_t mnt_ready, mnt_done;
     uint32_t cur_banks_log, cur_ways_log, cur_sub_log, cur_wp;
     uint64_t cnt_value;
     uint32_t mem_req_valid, mem_req_we, mem_req_lines, mem_wvalid, mem_wdata;
@@ -118,7 +121,7 @@ int dut_slot(dut *d, unsigned bank, unsigned row, uint64_t *tag, uint8_t *data,
 /* stc_cache_pair (LOCKSTEP_PAIR_SIDE): the other side is held idle (no
  * requests, switches acknowledging at once); what it did since the last
  * call, 0 if nothing: bit 0 cpu_req_ready_o low, 1 cpu_rsp_valid_o,
- * 2 cfg_done_o, 3 mem_req_valid_o, 4 tun_busy_o. Always 0 for stc_cache. */
+ * 2 cfg_done_o, 3 mem_req_valid_o, 4 tun_busy_o, 5 mnt_done_o. Always 0 for stc_cache. */
 unsigned dut_other_side_moved(dut *d);
 /* Flush the waveform (on a mismatch, before exiting). */
 void dut_flush(dut *d);

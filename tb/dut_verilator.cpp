@@ -496,6 +496,8 @@ static void read_outputs(dut *d, dut_pins *p)
     p->cfg_ready = t->PORT(cfg_ready_o);
     p->cfg_done = t->PORT(cfg_done_o);
     p->cfg_err = t->PORT(cfg_err_o);
+    p->mnt_ready = t->PORT(mnt_ready_o);
+    p->mnt_done = t->PORT(mnt_done_o);
     p->cur_banks_log = t->PORT(cfg_banks_log_o);
     p->cur_ways_log = t->PORT(cfg_ways_log_o);
     p->cur_sub_log = t->PORT(cfg_sub_log_o);
@@ -529,6 +531,7 @@ static void read_outputs(dut *d, dut_pins *p)
     moved |= (unsigned)t->OTHER(cfg_done_o) << 2;
     moved |= (unsigned)t->OTHER(mem_req_valid_o) << 3;
     moved |= (unsigned)t->OTHER(tun_busy_o) << 4;
+    moved |= (unsigned)t->OTHER(mnt_done_o) << 5;
     d->other_moved |= moved;
 #endif
 }
@@ -559,6 +562,10 @@ extern "C" void dut_settle(dut *d, dut_pins *p)
     t->PORT(cfg_ways_log_i) = p->cfg_ways_log;
     t->PORT(cfg_sub_log_i) = p->cfg_sub_log;
     t->PORT(cfg_wp_i) = p->cfg_wp;
+    t->PORT(mnt_valid_i) = p->mnt_valid;
+    t->PORT(mnt_op_i) = p->mnt_op;
+    t->PORT(mnt_all_i) = p->mnt_all;
+    t->PORT(mnt_addr_i) = p->mnt_addr;
     t->PORT(cnt_sel_i) = p->cnt_sel;
     t->PORT(cnt_clear_i) = p->cnt_clear;
     t->PORT(mem_req_ready_i) = p->mem_req_ready;

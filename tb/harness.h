@@ -33,6 +33,7 @@ typedef struct {
     unsigned checkpoint_every;
     unsigned clear_every;
     unsigned clear_in_request; /* mean requests between clears inside a request, 0 = never */
+    unsigned maintain_every;   /* mean requests between maintenance operations, 0 = never */
     unsigned locality; /* percent of requests near the previous one */
     unsigned hot_lines;
     unsigned writes;   /* percent stores */
@@ -86,6 +87,7 @@ struct harness {
     /* power switches */
     uint32_t pwr_en_prev, ack;
     bool initialising;        /* wait_row_state_init: the pair's other side initialises too */
+    bool maintaining;         /* a maintenance operation is offered or running */
     uint32_t ack_pending_mask, ack_pending_value;
     uint64_t ack_time[32];
     uint64_t last_cfg_done;

@@ -53,6 +53,8 @@ static const char usage_text[] =
     "  --clear-every N      clear the counters every N requests on average (0: never)\n"
     "  --clear-in-request N clear them inside a request (its accepting or response\n"
     "                       cycle) every N requests on average (random traffic; 0: never)\n"
+    "  --maintain-every N   a random maintenance operation (clean, invalidate or both, of\n"
+    "                       every line or one line) every N requests on average (0: none)\n"
     "  --locality P         percent of requests near the previous one (default 80)\n"
     "  --hot N              lines in the hot working set (default 512)\n"
     "  --writes P           percent stores (default 30)\n"
@@ -127,6 +129,7 @@ static int parse_options(options *opt, int argc, char **argv)
             {"--checkpoint-every", NULL, &opt->checkpoint_every, 1u << 30},
             {"--clear-every", NULL, &opt->clear_every, 1u << 30},
             {"--clear-in-request", NULL, &opt->clear_in_request, 1u << 30},
+            {"--maintain-every", NULL, &opt->maintain_every, 1u << 30},
             {"--locality", NULL, &opt->locality, 100},
             {"--hot", NULL, &opt->hot_lines, 1u << 20},
             {"--writes", NULL, &opt->writes, 100},

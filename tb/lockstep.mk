@@ -18,7 +18,7 @@ LS_GEOMETRIES := default banks8 line32 banks2 c16 nowp
 # the cycle's events (tb/stimuli.c). And the seed tuner's breaks, built
 # with --tuner seed.
 LS_CONTROLLER_BREAKS := skip-writeback whole-line-always tag-bit lru-order no-invalidate store-clean \
-    init-short store-lane store-forward
+    init-short store-lane store-forward maint-line-row maint-clean-drops
 LS_TUNER_BREAKS := tuner-window tuner-mux tuner-steal
 LS_BREAKS := $(LS_CONTROLLER_BREAKS) clear-late $(LS_TUNER_BREAKS)
 LS_ARGS_default :=
@@ -60,8 +60,9 @@ LS_TAGS := $(LS_GEOMETRIES) seed serial icache pair-i pair-d fixed simsram \
     $(addprefix broken-,$(LS_BREAKS)) $(addprefix broken-m,$(LS_MONITOR_BREAKS))
 LS_JOBS ?= 2
 # The SRAMs' SYNTHESIS view (plain arrays): the harness scrambles a bank's
-# arrays itself when its switch turns off, which is 20x faster than the
-# generated simulation model's per-word garbage (tb/README.md). The tag
+# arrays itself when its switch turns off, which is faster than the
+# generated simulation model's per-word garbage (2-3x since 2026-12-05,
+# 20x before; tb/README.md). The tag
 # simsram keeps the simulation model, to show the two agree.
 # -fno-split keeps the controller's FSM always block whole: split, each of
 # its ~40 outputs gets its own copy of the state decode, and the bench runs

@@ -195,5 +195,5 @@ void monitor_side_report(const harness *h)
 bool monitor_side_last_step(const harness *h)
 {
     const monitor_side *m = &h->mon;
-    return m->present && m->unit.q.deciding && m->unit.q.step + 1 == m->program.step_count;
+    return m->present && stc_monitor_tuner_last_step(&m->unit);
 }

@@ -597,6 +597,124 @@ void do_clear(harness *h)
     commit_history(h);
 }
 
+/* The dirty lines an invalidation by op/all/addr will drop (their line
+ * addresses into `lines`), so that the shadow can take memory's bytes. */
+static unsigned dirty_lines_dropped(harness *h, unsigned op, bool all, uint64_t addr,
+                                    uint64_t *lines, unsigned max)
+{
+    if (op != STC_MAINT_INVALIDATE) {
+        return 0; /* nothing dropped, or written back first */
+    }
+    unsigned count = 0;
+    for (unsigned row = 0; row < ROWS; row++) {
+        for (unsigned bank = 0; bank < BANKS; bank++) {
+            stc_slot slot;
+            stc_cache_slot(h->model, bank, row, &slot);
+            bool selected = all || slot.line_addr == (addr & STC_GEN_ADDR_MASK & ~(uint64_t)(LINE_BYTES - 1));
+            if (slot.valid && slot.dirty && selected && count < max) {
+                lines[count++] = slot.line_addr;
+            }
+        }
+    }
+    return count;
+}
+
+void do_maintain(harness *h, unsigned op, bool all, uint64_t addr)
+{
+    finish_request(h);
+    tuner_side_serve(h);
+    h->ops++;
+    memset(&h->cur, 0, sizeof h->cur);
+    h->cur.kind = OP_MAINTAIN;
+    h->cur.start = h->cycle;
+    h->cur.addr = addr;
+    h->cur.fields[0] = op;
+    h->cur.fields[1] = all;
+    bool line_present = stc_cache_lookup(h->model, addr) >= 0;
+    uint64_t *dropped = malloc(sizeof *dropped * ROWS * BANKS);
+    if (!dropped) {
+        fprintf(stderr, "lockstep: out of memory\n");
+        exit(2);
+    }
+    unsigned dropped_count = dirty_lines_dropped(h, op, all, addr, dropped, ROWS * BANKS);
+
+    stc_reconfig_result result;
+    stc_counters counts_before = *stc_cache_counters(h->model);
+    if (stc_cache_maintain(h->model, (stc_maint_op)op, all ? STC_MAINT_ALL : STC_MAINT_LINE, addr,
+                           &result) != 0) {
+        fprintf(stderr, "lockstep: the model refused maintenance op %u (harness bug)\n", op);
+        exit(2);
+    }
+    if (h->tune.on) {
+        tuner_side_account(h, &counts_before, stc_cache_counters(h->model));
+    }
+
+    h->maintaining = true;
+    h->pins.mnt_valid = 1;
+    h->pins.mnt_op = op;
+    h->pins.mnt_all = all;
+    h->pins.mnt_addr = (addr & STC_GEN_ADDR_MASK) >> 2;
+    bool accepted = false;
+    uint64_t accept_cycle = 0, start = h->cycle;
+    for (;;) {
+        rtl_cycle_settle(h);
+        if (h->pins.cpu_rsp_valid || h->pins.cfg_done) {
+            mismatch(h, "RTL", "a response (cpu_rsp_valid_o %u, cfg_done_o %u) during a maintenance "
+                     "operation", h->pins.cpu_rsp_valid, h->pins.cfg_done);
+        }
+        if (h->pins.mnt_valid && h->pins.cpu_req_ready) {
+            mismatch(h, "RTL", "cpu_req_ready_o = 1 while a maintenance operation is offered");
+        }
+        bool accept_now = !accepted && h->pins.mnt_valid && h->pins.mnt_ready;
+        if (accept_now) {
+            accepted = true;
+            accept_cycle = h->cycle;
+        }
+        if (h->pins.mnt_done) {
+            if (!accepted) {
+                mismatch(h, "RTL", "mnt_done_o before the operation was accepted");
+            }
+            rtl_cycle_edge(h);
+            break;
+        }
+        rtl_cycle_edge(h);
+        if (accept_now) {
+            h->pins.mnt_valid = 0;
+        }
+        if (h->cycle - start > 50u * TIMEOUT_CYCLES) {
+            mismatch(h, "RTL", "no mnt_done_o after %u cycles", 50u * TIMEOUT_CYCLES);
+        }
+    }
+    h->pins.mnt_valid = 0;
+    h->maintaining = false;
+    h->tune.ahead = false;
+    uint64_t took = h->cycle - 1 - accept_cycle;
+    if (!h->opt.random_memory && took != result.cycles) {
+        mismatch(h, "RTL", "maintenance op %u (%s): model %" PRIu64 " cycles, RTL %" PRIu64, op,
+                 all ? "every line" : "one line", result.cycles, took);
+    }
+    for (unsigned index = 0; index < dropped_count; index++) {
+        for (unsigned byte = 0; byte < LINE_BYTES; byte++) {
+            image_write8(&h->shadow, dropped[index] + byte,
+                         image_read8(&h->model_mem, dropped[index] + byte));
+        }
+    }
+    free(dropped);
+    compare_transactions(h, "maintenance walk");
+    compare_rows(h, 0, ROWS, UINT32_MAX, "after the maintenance operation");
+    compare_counters(h, "after the maintenance operation");
+    if (all && (op == STC_MAINT_CLEAN || op == STC_MAINT_CLEAN_INVALIDATE)) {
+        compare_images(h); /* everything written back: memory is what the CPU wrote */
+    }
+    h->cov.maintenance[op][all]++;
+    h->cov.maintenance_line_present += !all && op != STC_MAINT_NONE && line_present;
+    h->cov.maintenance_writebacks += result.writebacks;
+    h->cov.maintenance_invalidations += result.invalidations;
+    h->cur.cycles = result.cycles;
+    h->cur.writebacks = result.writebacks;
+    commit_history(h);
+}
+
 void checkpoint(harness *h, bool restore)
 {
     stc_config saved = *stc_cache_config(h->model);

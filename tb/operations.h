@@ -51,6 +51,15 @@ void do_tuner_reconfig(harness *h, const stc_config *next, const stc_config *sof
 /* A counter clear (cnt_clear_i for one cycle); all counters compared. */
 void do_clear(harness *h);
 
+/* A maintenance operation (ARCHITECTURE.md 7.1: op 0-3, every line or the
+ * line of byte address addr): done by the model, then offered on the RTL's
+ * mnt_* port until accepted; compared: the cycles from acceptance to
+ * mnt_done_o, the walk's writebacks, every row's state, all counters, and
+ * after a clean of every line both memories against the shadow. A dirty
+ * line an invalidation drops takes memory's bytes into the shadow (the
+ * CPU's view of it is memory's from then on). */
+void do_maintain(harness *h, unsigned op, bool all, uint64_t addr);
+
 /* Empty the cache through its ports, then compare both memory images with
  * the shadow: go to the smallest configuration (the walk writes back what
  * the other banks hold) and read one line per row of bank 0 from a region

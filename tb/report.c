@@ -66,6 +66,16 @@ static void format_op(harness *h, const op_record *op, char *buf, size_t len)
     case OP_CLEAR:
         used = (size_t)snprintf(buf, len, "clear the counters");
         break;
+    case OP_MAINTAIN: {
+        static const char *const names[4] = {"none", "clean", "invalidate", "clean+invalidate"};
+        if (op->fields[1]) {
+            used = (size_t)snprintf(buf, len, "maintenance %s, every line", names[op->fields[0] & 3]);
+        } else {
+            used = (size_t)snprintf(buf, len, "maintenance %s, the line of 0x%08" PRIx64,
+                                    names[op->fields[0] & 3], op->addr);
+        }
+        break;
+    }
     default:
         used = (size_t)snprintf(buf, len, "(none)");
         break;
@@ -79,7 +89,7 @@ static void format_op(harness *h, const op_record *op, char *buf, size_t len)
                  op->clear_inside == CLEAR_AT_ACCEPT     ? " (counters cleared in its accepting cycle)"
                  : op->clear_inside == CLEAR_AT_RESPONSE ? " (counters cleared in its response cycle)"
                                          : "");
-    } else if (op->kind == OP_RECONFIG) {
+    } else if (op->kind == OP_RECONFIG || op->kind == OP_MAINTAIN) {
         snprintf(buf + used, len - used, " -> %" PRIu64 " cycles, %u walk writebacks", op->cycles,
                  op->writebacks);
     } else if (op->kind == OP_ILLEGAL) {
@@ -191,6 +201,14 @@ void report_coverage(harness *h, double seconds)
            ", with a CPU request waiting %" PRIu64 "\n",
            h->reconfigs, cov->walks, cov->walk_writebacks, cov->walk_invalidations, cov->wakes,
            cov->power_offs, cov->zero_cost, cov->same, cov->illegal, cov->overlapped);
+    printf("  sec 7.1  maintenance operations: clean %" PRIu64 " / %" PRIu64
+           ", invalidate %" PRIu64 " / %" PRIu64 ", clean+invalidate %" PRIu64 " / %" PRIu64
+           ", none %" PRIu64 " / %" PRIu64 " (every line / one line; lines found %" PRIu64
+           "), writebacks %" PRIu64 ", invalidations %" PRIu64 "\n",
+           cov->maintenance[1][1], cov->maintenance[1][0], cov->maintenance[2][1],
+           cov->maintenance[2][0], cov->maintenance[3][1], cov->maintenance[3][0],
+           cov->maintenance[0][1], cov->maintenance[0][0], cov->maintenance_line_present,
+           cov->maintenance_writebacks, cov->maintenance_invalidations);
     printf("  sec 15.3 requests offered in the previous response cycle %" PRIu64
            ", accepted there (back to back) %" PRIu64 "\n",
            cov->back_to_back_offered, cov->back_to_back);

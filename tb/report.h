@@ -21,7 +21,7 @@ typedef enum { CLEAR_NONE, CLEAR_AT_ACCEPT, CLEAR_AT_RESPONSE } busy_clear;
 
 /* One operation and its outcome in the model, kept for the report (made
  * into text only when a mismatch is reported). */
-typedef enum { OP_NONE, OP_LOAD, OP_STORE, OP_RECONFIG, OP_ILLEGAL, OP_CLEAR } op_kind;
+typedef enum { OP_NONE, OP_LOAD, OP_STORE, OP_RECONFIG, OP_ILLEGAL, OP_CLEAR, OP_MAINTAIN } op_kind;
 typedef struct {
     op_kind kind;
     bool done;
@@ -30,7 +30,7 @@ typedef struct {
     unsigned be;
     uint32_t wdata;
     stc_config from, to;
-    unsigned fields[4];
+    unsigned fields[4]; /* a maintenance operation: op, all */
     /* outcome */
     bool hit;
     unsigned bank;
@@ -56,6 +56,10 @@ typedef struct {
     /* requests offered in the previous request's response cycle, and of
      * them accepted there (back to back: section 15.3) */
     uint64_t back_to_back_offered, back_to_back;
+    /* maintenance operations (section 7.1) by op and scope (0 line, 1 all);
+     * of the line ones, those that found their line */
+    uint64_t maintenance[4][2], maintenance_line_present;
+    uint64_t maintenance_writebacks, maintenance_invalidations;
 } coverage;
 
 /* The name of counter `index` in the RTL's numbering (0 .. NCOUNTERS-1). */

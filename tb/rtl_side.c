@@ -107,8 +107,9 @@ static void check_other_side(harness *h)
 {
     unsigned moved = LOCKSTEP_PAIR_SIDE ? dut_other_side_moved(h->rtl) : 0;
     if (moved && h->pins.rst_n && !h->initialising) {
-        static const char *const what[5] = {"cpu_req_ready_o went low", "cpu_rsp_valid_o",
-                                            "cfg_done_o", "mem_req_valid_o", "tun_busy_o"};
+        static const char *const what[6] = {"cpu_req_ready_o went low", "cpu_rsp_valid_o",
+                                            "cfg_done_o", "mem_req_valid_o", "tun_busy_o",
+                                            "mnt_done_o"};
         unsigned bit = 0;
         while (!(moved >> bit & 1)) {
             bit++;
@@ -145,6 +146,9 @@ void rtl_cycle_settle(harness *h)
         }
     }
     check_other_side(h);
+    if (h->pins.mnt_done && !h->maintaining && h->pins.rst_n) {
+        mismatch(h, "RTL", "mnt_done_o with no maintenance operation asked");
+    }
     uint32_t off_access = dut_sram_access(h->rtl) & ~h->pins.pwr_en;
     if (off_access && h->pins.rst_n) {
         mismatch(h, "RTL", "SRAM of powered-off bank(s) 0x%x accessed (switch enables 0x%x)",

@@ -110,6 +110,15 @@ void random_reconfig(harness *h)
     }
 }
 
+/* A maintenance operation (ARCHITECTURE.md 7.1): each op alike, one in
+ * eight of every line (a walk of every row), else of the line of addr. */
+static void random_maintain(harness *h, uint64_t addr)
+{
+    unsigned op = rng_below(&h->rng, 4);
+    bool all = rng_percent(&h->rng, 12);
+    do_maintain(h, op, all, addr);
+}
+
 static void random_store_or_load(harness *h, uint64_t addr, bool store)
 {
     if (store) {
@@ -156,7 +165,12 @@ void run_random(harness *h)
     uint64_t next_checkpoint = h->opt.checkpoint_every;
     uint64_t next_clear = next_gap(h, h->opt.clear_every);
     uint64_t next_busy_clear = next_gap(h, h->opt.clear_in_request);
+    uint64_t next_maintain = next_gap(h, h->opt.maintain_every);
     for (uint64_t index = 0; index < h->opt.requests; index++) {
+        if (h->opt.maintain_every && index == next_maintain) {
+            random_maintain(h, next_address(h));
+            next_maintain = index + next_gap(h, h->opt.maintain_every);
+        }
         if (h->opt.reconfig_every && index == next_reconfig) {
             random_reconfig_maybe_overlapped(h);
             next_reconfig = index + next_gap(h, h->opt.reconfig_every);
@@ -191,6 +205,7 @@ void run_trace(harness *h)
     uint64_t done = 0;
     uint64_t next_reconfig = next_gap(h, h->opt.reconfig_every);
     uint64_t next_checkpoint = h->opt.checkpoint_every;
+    uint64_t next_maintain = next_gap(h, h->opt.maintain_every);
     long got = 0;
     while (done < h->opt.requests && (got = stc_trace_read(trace, refs, 4096)) > 0) {
         for (long index = 0; index < got && done < h->opt.requests; index++) {
@@ -215,6 +230,10 @@ void run_trace(harness *h)
                 if (h->opt.checkpoint_every && done == next_checkpoint) {
                     checkpoint(h, true);
                     next_checkpoint = done + h->opt.checkpoint_every;
+                }
+                if (h->opt.maintain_every && done == next_maintain) {
+                    random_maintain(h, word);  /* the line about to be used */
+                    next_maintain = done + next_gap(h, h->opt.maintain_every);
                 }
                 if (ref->kind == STC_REF_STORE || ref->kind == STC_REF_MODIFY) {
                     if (ref->kind == STC_REF_MODIFY) {

@@ -114,15 +114,15 @@ if [ "$mode" = quick ]; then
         for seed in 1 2 3; do
             run "random, reconfigurations, seed $seed" "$tag" --seed "$seed" --requests 30000 \
                 --reconfig-every 150 --checkpoint-every 10000 --clear-every 5000 \
-                --clear-in-request 1000
+                --clear-in-request 1000 --maintain-every 300
         done
         run "random, low locality, seed 4" "$tag" --seed 4 --requests 20000 --locality 20 \
             --hot 4096 --writes 50 --reconfig-every 300 --checkpoint-every 10000
     done
     for tag in c16 nowp; do
         run "directed tests" "$tag" --directed --requests 2000 --seed 1
-        run "random, reconfigurations" "$tag" --seed 5 --requests 30000 --reconfig-every 150 \
-            --checkpoint-every 10000
+        run "random, reconfigurations, maintenance" "$tag" --seed 5 --requests 30000 \
+            --reconfig-every 150 --checkpoint-every 10000 --maintain-every 300
     done
     # 16-bit counters past saturation: accesses and misses reach all ones
     # (by request ~66 000 and ~81 000), so the derived reads and read_misses
@@ -130,28 +130,31 @@ if [ "$mode" = quick ]; then
     run "16-bit counters saturated, derived counters read through the port" c16 --seed 6 \
         --requests 90000 --locality 20 --hot 65536 --writes 50 --checkpoint-every 45000
     run "I-cache: directed tests" icache --directed --requests 2000 --seed 1
-    run "I-cache: random, stores rejected" icache --seed 6 --requests 30000 --writes 10 \
-        --reconfig-every 150 --checkpoint-every 10000
+    run "I-cache: random, stores rejected, maintenance" icache --seed 6 --requests 30000 \
+        --writes 10 --reconfig-every 150 --checkpoint-every 10000 --maintain-every 300
     # The I+D top: each side of stc_cache_pair driven in turn, the other
     # held idle and watched (it must not move).
     run "stc_cache_pair D side: directed tests" pair-d --directed --requests 2000 --seed 1
     run "stc_cache_pair D side: random, reconfigurations" pair-d --seed 10 --requests 20000 \
-        --reconfig-every 150 --checkpoint-every 10000 --clear-in-request 1000
+        --reconfig-every 150 --checkpoint-every 10000 --clear-in-request 1000 --maintain-every 300
     run "stc_cache_pair I side: directed tests (stores become loads)" pair-i --directed \
         --requests 2000 --seed 1
+    run "stc_cache_pair I side: random, maintenance" pair-i --seed 11 --requests 10000 \
+        --reconfig-every 150 --maintain-every 200
     if [ -n "$trace" ]; then
-        run "stc_cache_pair D side: data references of $(basename "$trace"), tuner" pair-d \
-            --trace "$trace" --requests 100000 --tune 256
+        run "stc_cache_pair D side: data references of $(basename "$trace"), tuner, maintenance" \
+            pair-d --trace "$trace" --requests 100000 --tune 256 --maintain-every 5000
         run "stc_cache_pair I side: fetches of $(basename "$trace"), tuner" pair-i \
             --trace "$trace" --requests 100000 --tune 256
     fi
     run "fixed 8K_4W_32B: directed, every change refused" fixed --directed --requests 2000 --seed 1
-    run "fixed 8K_4W_32B: random" fixed --seed 7 --requests 30000 --reconfig-every 150 \
-        --checkpoint-every 10000
-    run "stc_sram's own simulation model (20x slower)" simsram --seed 8 --requests 15000 \
+    run "fixed 8K_4W_32B: random, maintenance" fixed --seed 7 --requests 30000 \
+        --reconfig-every 150 --checkpoint-every 10000 --maintain-every 300
+    run "stc_sram's own simulation model" simsram --seed 8 --requests 15000 \
         --reconfig-every 100 --checkpoint-every 5000
     run "random memory latency and back-pressure" default --seed 5 --random-memory \
-        --requests 30000 --reconfig-every 150 --checkpoint-every 10000 --ack-delay 3
+        --requests 30000 --reconfig-every 150 --checkpoint-every 10000 --ack-delay 3 \
+        --maintain-every 300
     run "random memory latency and back-pressure" banks8 --seed 9 --random-memory \
         --requests 20000 --reconfig-every 150 --checkpoint-every 10000 --ack-delay 2
     for delay in 1 3; do
@@ -159,8 +162,8 @@ if [ "$mode" = quick ]; then
             --latency 7 --requests 20000 --reconfig-every 100 --checkpoint-every 10000
     done
     if [ -n "$trace" ]; then
-        run "trace $(basename "$trace")" default --trace "$trace" --requests 100000 \
-            --reconfig-every 2000 --checkpoint-every 50000
+        run "trace $(basename "$trace"), maintenance" default --trace "$trace" --requests 100000 \
+            --reconfig-every 2000 --checkpoint-every 50000 --maintain-every 3000
     else
         echo "skip trace run: no build/traces/*.zst (make traces)"
     fi
@@ -186,8 +189,8 @@ if [ "$mode" = quick ]; then
     edge='distance at THRESHOLD [1-9][0-9]*, at THRESHOLD \+ 1 [1-9]'
     run_covering "tuner, phase trigger, counter clears" "$edge" seed --seed 4 --requests 40000 \
         --tune 512 --phase-threshold 6 --clear-every 3000
-    run_covering "tuner, phase trigger" "$edge" serial --seed 5 --requests 40000 --tune 512 \
-        --phase-threshold 6
+    run_covering "tuner, phase trigger, maintenance" "$edge" serial --seed 5 --requests 40000 \
+        --tune 512 --phase-threshold 6 --maintain-every 2000
     # Coefficient registers written with other values than stcgen's: every
     # window's energy is checked with the written ones.
     for tag in seed serial; do
@@ -209,8 +212,8 @@ if [ "$mode" = quick ]; then
                 --requests 150000 --tune 256
         done
     done
-    run_covering "monitor tuner, random traffic, counter clears" "$offered" default --seed 4 \
-        --requests 60000 --tune 256 --clear-every 3000
+    run_covering "monitor tuner, random traffic, counter clears, maintenance" "$offered" default \
+        --seed 4 --requests 60000 --tune 256 --clear-every 3000 --maintain-every 1000
     # Software asks for another configuration while the unit's change is
     # offered (16.5): it must wait, then be made (every 2nd change).
     run_covering "monitor tuner, software's change waiting behind each 2nd" \
@@ -218,7 +221,7 @@ if [ "$mode" = quick ]; then
     same_as_plain "fast evaluation = plain eval(), monitor tuner" default --seed 5 --requests 8000 \
         --tune 256
     same_as_plain "fast evaluation = plain eval()" default --seed 3 --requests 5000 \
-        --reconfig-every 150 --checkpoint-every 2000 --clear-in-request 500
+        --reconfig-every 150 --checkpoint-every 2000 --clear-in-request 500 --maintain-every 200
     same_as_plain "fast evaluation = plain eval(), tuner" serial --seed 5 --requests 8000 \
         --tune 256 --phase-threshold 6 --clear-every 3000
     same_as_plain "fast evaluation = plain eval(), I+D top" pair-d --seed 10 --requests 3000 \
@@ -251,6 +254,8 @@ if [ "$mode" = quick ]; then
         case $tag in
         broken-tuner-*)
             caught "${tag#broken-}" "$tag" --seed 1 --requests 50000 --tune 1024 --retune 8 ;;
+        broken-maint-*)
+            caught "${tag#broken-}" "$tag" --seed 1 --requests 50000 --maintain-every 100 ;;
         broken-m*)
             caught "${tag#broken-}" "$tag" --seed 1 --requests 100000 --tune 256 --contend 2 ;;
         broken-clear-late)
@@ -263,14 +268,14 @@ if [ "$mode" = quick ]; then
 else
     for seed in 11 12 13 14; do
         run "random, seed $seed" default --seed "$seed" --requests 1000000 \
-            --reconfig-every 500 --checkpoint-every 100000 --clear-every 20000
+            --reconfig-every 500 --checkpoint-every 100000 --clear-every 20000 --maintain-every 2000
     done
     run "random memory" default --seed 15 --random-memory --requests 1000000 \
         --reconfig-every 500 --checkpoint-every 100000 --ack-delay 3
     for tag in banks8 line32 banks2; do
         for seed in 21 22; do
             run "random, seed $seed" "$tag" --seed "$seed" --requests 1000000 \
-                --reconfig-every 500 --checkpoint-every 100000
+                --reconfig-every 500 --checkpoint-every 100000 --maintain-every 2000
         done
         run "directed tests" "$tag" --directed --requests 1000 --seed 23
     done

@@ -6,7 +6,10 @@
 #     module lint-clean under `verilator --lint-only -Wall` (with and without
 #     SYNTHESIS, the SRAM also at the geometry's tag and data shapes),
 #     compiled by Icarus Verilog (-g2005 -Wall) without a warning, and clean
-#     after Yosys `proc; check -assert` with no latch; the C header agrees with
+#     after Yosys `proc; check -assert` with no latch; every file declares
+#     the one timescale (gen/emit.h), so the output links with foreign IP
+#     that has a timescale of its own (Verilator's TIMESCALEMOD, Icarus's
+#     warnings, in either file order); the C header agrees with
 #     the model; the UPF has a domain, switch, isolation and CORRUPT state per
 #     bank; the FuseSoC core lists exactly the generated Verilog;
 #   - behaviour: tests/rtl/tb_power_ctrl.v (sequence, timing, staggering) at
@@ -60,6 +63,31 @@ done
 # shellcheck disable=SC2016
 YOSYS_CHECK='proc; check -assert; select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$sr'
 
+# The timescale every generated file must open with: the generator's own
+# definition, not a copy.
+TIMESCALE=$(sed -n 's/^#define STCGEN_TIMESCALE "\(.*\)"$/\1/p' "$root/gen/emit.h")
+if [ -z "$TIMESCALE" ]; then
+    echo "rtl-checks: no STCGEN_TIMESCALE in gen/emit.h"
+    exit 1
+fi
+# A foreign IP block with a timescale of its own (another unit than ours,
+# and a delay that needs it), linked with the generated files as an SoC
+# would: if a generated module had no timescale, Verilator stops
+# (TIMESCALEMOD) and Icarus warns.
+mkdir "$work/foreign"
+cat >"$work/foreign/foreign_ip.v" <<'VERILOG'
+`timescale 10ns / 100ps
+`default_nettype none
+module foreign_ip (
+  input  wire clk_i,
+  input  wire d_i,
+  output reg  q_o
+);
+  always @(posedge clk_i) q_o <= #1 d_i;
+endmodule
+`resetall
+VERILOG
+
 geometries=(
     "default|"
     "banks8|--banks 8"
@@ -87,16 +115,18 @@ for entry in "${geometries[@]}"; do
     done
     check "$tag: no machine path in the output" bash -c "! grep -rq -- '$work' '$out'"
 
-    # One module per file, named after it; default_nettype none ... resetall.
+    # One module per file, named after it; the timescale, default_nettype
+    # none ... resetall.
     modules=()
     for file in "${verilog[@]}"; do
         module=$(basename "$file" .v)
         modules+=("$module")
         check "$tag: $module.v holds exactly module $module" \
             test "$(grep -c '^module ' "$file")" = 1 -a "$(grep -c "^module $module\b" "$file")" = 1
-        check "$tag: $module.v default_nettype none first, resetall last" \
-            test "$(grep -v '^//' "$file" | grep -v '^$' | head -1)" = '`default_nettype none' \
-            -a "$(tail -1 "$file")" = '`resetall'
+        check "$tag: $module.v timescale and default_nettype none first, resetall last" \
+            test "$(grep -v '^//' "$file" | grep -v '^$' | head -2 | tr '\n' '|')" \
+            = "$TIMESCALE|\`default_nettype none|" -a "$(tail -1 "$file")" = '`resetall'
+        check "$tag: $module.v has one timescale" test "$(grep -c '`timescale' "$file")" = 1
     done
 
     for module in "${modules[@]}"; do
@@ -121,6 +151,29 @@ for entry in "${geometries[@]}"; do
             iverilog -g2005 -Wall $define -o "$work/all.vvp" "${verilog[@]}"
     done
 
+    # With foreign IP that has its own timescale, before and after ours.
+    # Verilator lets a timescale run on into the next file (even past a
+    # `resetall), so it also sees each file alone with the foreign module:
+    # only then would one file without a timescale stop it.
+    foreign="$work/foreign/foreign_ip.v"
+    for order in first last; do
+        if [ "$order" = first ]; then
+            files=("$foreign" "${verilog[@]}")
+        else
+            files=("${verilog[@]}" "$foreign")
+        fi
+        quiet "$tag: verilator -Wall -Werror-TIMESCALEMOD, foreign IP $order" \
+            verilator --lint-only -Wall --timing -Werror-TIMESCALEMOD --default-language 1364-2005 \
+            --top-module foreign_ip "${files[@]}"
+        quiet "$tag: iverilog -g2005 -Wall without a warning, foreign IP $order" \
+            iverilog -g2005 -Wall -o "$work/foreign.vvp" "${files[@]}"
+    done
+    for file in "${verilog[@]}"; do
+        quiet "$tag: verilator -Werror-TIMESCALEMOD, $(basename "$file") then foreign IP" \
+            verilator --lint-only --timing -Werror-TIMESCALEMOD --default-language 1364-2005 \
+            --top-module foreign_ip "$file" "$foreign"
+    done
+
     # The SRAM wrapper at each of the geometry's shapes.
     roles=$(sed -n 's/^#define STC_GEN_SRAM_\([A-Z]*\)_DEPTH .*/\1/p' "$out/stc_geometry_gen.h" \
         | tr '\n' ' ')
@@ -130,7 +183,7 @@ for entry in "${geometries[@]}"; do
         width=$(header_value "$out" "SRAM_${role}_WIDTH")
         gran=$(header_value "$out" "SRAM_${role}_GRAN")
         shape="${depth}x${width}/${gran}"
-        for define in "" -DSYNTHESIS; do
+        for define in "" -DSYNTHESIS -DSTC_SRAM_FAST; do
             quiet "$tag: verilator -Wall stc_sram $role $shape $define" \
                 verilator --lint-only -Wall --default-language 1364-2005 $define \
                 -GDEPTH="$depth" -GWIDTH="$width" -GGRAN="$gran" --top-module stc_sram \

@@ -52,6 +52,7 @@
 //   monitor_steps          117      decision unit: steps (accesses) of a D-cache decision
 //   monitor_steps_ro       90       decision unit: steps of an I-cache (READ_ONLY) decision
 
+`timescale 1ns / 1ps
 `default_nettype none
 
 // stc_cache: one stc cache (ARCHITECTURE.md sections 3-10, 14.3, 15).
@@ -85,6 +86,12 @@ module stc_cache #(
   output wire [2:0]   cfg_ways_log_o,
   output wire [1:0]   cfg_sub_log_o,
   output wire         cfg_wp_o,
+  input  wire         mnt_valid_i,  // maintenance port (section 7.1)
+  output wire         mnt_ready_o,
+  input  wire [1:0]   mnt_op_i,  // 1 clean, 2 invalidate, 3 both
+  input  wire         mnt_all_i,  // 1: every line, 0: the line of mnt_addr_i
+  input  wire [29:0]  mnt_addr_i,  // word address
+  output wire         mnt_done_o,
   input  wire [4:0]   cnt_sel_i,  // counter number (section 15)
   input  wire         cnt_clear_i,  // clear every counter
   output wire [31:0]  cnt_value_o,
@@ -248,6 +255,12 @@ module stc_cache #(
     .cfg_ways_log_o  (cfg_ways_log_o),
     .cfg_sub_log_o   (cfg_sub_log_o),
     .cfg_wp_o        (cfg_wp_o),
+    .mnt_valid_i     (mnt_valid_i),
+    .mnt_ready_o     (mnt_ready_o),
+    .mnt_op_i        (mnt_op_i),
+    .mnt_all_i       (mnt_all_i),
+    .mnt_addr_i      (mnt_addr_i),
+    .mnt_done_o      (mnt_done_o),
     .cnt_sel_i       (cnt_sel_i),
     .cnt_clear_i     (cnt_clear_i),
     .cnt_value_o     (cnt_value_o),

@@ -52,6 +52,7 @@
 //   monitor_steps          117      decision unit: steps (accesses) of a D-cache decision
 //   monitor_steps_ro       90       decision unit: steps of an I-cache (READ_ONLY) decision
 
+`timescale 1ns / 1ps
 `default_nettype none
 
 // stc_cache_ctrl: the controller and datapath of one stc cache
@@ -87,6 +88,9 @@
 // Configuration port: accepted like a CPU request when the cache is idle;
 // cfg_done_o (and cfg_err_o for an illegal one, which changes nothing)
 // rises in the cycle the change is complete.
+// Maintenance port (section 7.1): clean, invalidate or both, of every line
+// or of the line holding mnt_addr_i, accepted when idle (configurations
+// first); a walk like a reconfiguration's, mnt_done_o when complete.
 module stc_cache_ctrl #(
   parameter integer READ_ONLY = 0                 // 1: I-cache (writes rejected, no dirty bits)
 ) (
@@ -118,6 +122,14 @@ module stc_cache_ctrl #(
   output wire [2:0]              cfg_ways_log_o,
   output wire [1:0]              cfg_sub_log_o,
   output wire                    cfg_wp_o,
+  // Maintenance port: op 1 clean, 2 invalidate, 3 clean + invalidate (0
+  // nothing); every line, or the physical line of mnt_addr_i
+  input  wire                    mnt_valid_i,
+  output wire                    mnt_ready_o,
+  input  wire [1:0]              mnt_op_i,
+  input  wire                    mnt_all_i,
+  input  wire [29:0]             mnt_addr_i,       // word address (scope line)
+  output wire                    mnt_done_o,
   // Counters (section 9), saturating
   input  wire [4:0]              cnt_sel_i,
   input  wire                    cnt_clear_i,
@@ -231,6 +243,10 @@ module stc_cache_ctrl #(
   reg                 fast_q, fast_d;          // this miss takes its whole line unchecked
   reg  [6:0]          walk_row_q, walk_row_d;
   reg  [3:0]          walk_mask_q, walk_mask_d;
+  // The walk's maintenance operation (0: a reconfiguration's walk) and
+  // scope; scope line's address is in req_addr_q (its tag: cur_tag).
+  reg  [1:0]          mnt_op_q, mnt_op_d;
+  reg                 mnt_all_q, mnt_all_d;
   reg  [3:0]          on_req_q, on_req_d;
   reg  [2:0]          klog_q, klog_d;
   reg  [2:0]          alog_q, alog_d;
@@ -319,7 +335,8 @@ module stc_cache_ctrl #(
   wire [3:0]  valid_r0  = rs_word[r0[1:0] * RSW +: 4];
   wire [3:0]  valid_sub = rs_word[sub_row[1:0] * RSW +: 4];
   wire [3:0]  tag_eq;
-  wire [3:0]  walk_drop;                                // walk: lines to drop from walk_row_q
+  wire [3:0]  walk_sel;                                 // walk: lines of walk_row_q it takes
+  wire [3:0]  walk_drop;                                // ... and drops
   wire [3:0]  valid_walk = rs_word[walk_row_q[1:0] * RSW +: 4];
   wire [3:0]  dirty_sub;          // S_MCHK: the dirty bits of row sub_row
   wire [3:0]  dirty_walk;         // S_WALK: those of walk_row_q
@@ -334,9 +351,15 @@ module stc_cache_ctrl #(
                             && ((rec_acc[gb*4 +: 4] | ~acc_cand | self) == {4{1'b1}});
       assign lru_oh[gb]  = cand[gb] && ((rec_r0_t[gb*4 +: 4] | ~cand | self) == {4{1'b1}});
       assign tag_eq[gb]  = (tag_rdata_i[gb*21 +: 21] == cur_tag);
-      assign walk_drop[gb] = walk_mask_q[gb] && valid_walk[gb]
-                             && (!on_mask[gb]
-                                 || ((gb & gmask) != ({11'd0, tag_rdata_i[gb*21 +: 21]} & gmask)));
+      // A reconfiguration takes the lines its configuration no longer
+      // finds; a maintenance operation every valid line (scope all) or the
+      // one with the address's tag (scope line: the request's compare).
+      assign walk_sel[gb] = walk_mask_q[gb] && valid_walk[gb]
+                            && ((mnt_op_q != 2'd0)
+                                ? (mnt_all_q || tag_eq[gb])
+                                : (!on_mask[gb]
+                                   || ((gb & gmask)
+                                       != ({11'd0, tag_rdata_i[gb*21 +: 21]} & gmask))));
       for (gj = 0; gj < 4; gj = gj + 1) begin : g_t
         assign rec_r0_t[gb*4 + gj] = rec_r0[gj*4 + gb];
         if (gj == gb) begin : g_self
@@ -376,7 +399,12 @@ module stc_cache_ctrl #(
   wire        hit        = |hit_oh;
   wire [1:0]  hit_idx    = first_index(hit_oh);
   wire        present    = |(cand & valid_sub & tag_eq);   // S_MCHK: subline held anywhere
-  wire [3:0]  walk_dirty = walk_drop & dirty_walk;
+  // A reconfiguration writes back and drops; a clean (op bit 0) writes
+  // back, an invalidation (op bit 1) drops.
+  wire        walk_cleans = (mnt_op_q == 2'd0) || mnt_op_q[0];
+  wire        walk_drops  = (mnt_op_q == 2'd0) || mnt_op_q[1];
+  assign walk_drop = walk_sel & {4{walk_drops}};
+  wire [3:0]  walk_dirty = walk_sel & dirty_walk & {4{walk_cleans}};
   wire [5:0]  wake_count = popcount(cfg_wake);
   wire [5:0]  drop_count = popcount(walk_drop);
 
@@ -506,6 +534,7 @@ module stc_cache_ctrl #(
   reg  [27:0] m_req_line;
   reg  [2:0]  m_req_lines;
   reg         c_done, c_err;
+  reg         m_done;            // a maintenance operation completes
   reg  [6*NCNT-1:0] inc;         // counter increments, 6 bits each
   wire [15:0] store_mask = {12'd0, req_be_q} << (req_word * 4);
   wire [15:0] sb_mask    = {12'd0, sb_be_q} << (sb_word_q * 4);
@@ -533,6 +562,8 @@ module stc_cache_ctrl #(
     fast_d      = fast_q;
     walk_row_d  = walk_row_q;
     walk_mask_d = walk_mask_q;
+    mnt_op_d    = mnt_op_q;
+    mnt_all_d   = mnt_all_q;
     on_req_d    = on_req_q;
     klog_d      = klog_q;
     alog_d      = alog_q;
@@ -564,6 +595,7 @@ module stc_cache_ctrl #(
     m_wvalid    = 1'b0;
     c_done      = 1'b0;
     c_err       = 1'b0;
+    m_done      = 1'b0;
     inc         = {6*NCNT{1'b0}};
     init_d      = init_q;
     valid_d     = valid_q;
@@ -598,12 +630,24 @@ module stc_cache_ctrl #(
             llog_d      = cfg_sub_log_i;
             wp_d        = cfg_wp_i;
             walk_mask_d = cfg_walk;
+            walk_row_d  = 7'd0;
             on_req_d    = on_mask | new_on;
             if (|cfg_wake || |cfg_walk) begin
               state_d = S_WAKE;
             end else begin
               c_done = 1'b1;
             end
+          end
+        end else if (mnt_valid_i) begin
+          if (mnt_op_i == 2'd0) begin
+            m_done = 1'b1;
+          end else begin
+            mnt_op_d    = mnt_op_i;
+            mnt_all_d   = mnt_all_i;
+            req_addr_d  = mnt_addr_i;
+            walk_mask_d = on_mask;
+            walk_row_d  = mnt_all_i ? 7'd0 : mnt_addr_i[8:2];
+            state_d     = S_WAKE;
           end
         end
         // a request: accepted below
@@ -753,10 +797,12 @@ module stc_cache_ctrl #(
       S_WBACK: begin
         if (mem_bvalid_i) begin
           vd_row              = wb_row_q[1:0];
-          valid_we[wb_bank_q] = 1'b1;
+          valid_we[wb_bank_q] = !(wb_walk_q && !walk_drops);  // a clean keeps the line
           if (wb_walk_q) begin
             inc[6*C_WALK_WRITEBACKS +: 6]    = 6'd1;
-            inc[6*C_WALK_INVALIDATIONS +: 6] = 6'd1;
+            inc[6*C_WALK_INVALIDATIONS +: 6] = {5'd0, walk_drops};
+            dirty_row           = wb_row_q[1:0];
+            dirty_we[wb_bank_q] = !walk_drops;                // ... clean
             state_d = S_WALK;
           end else begin
             inc[6*C_WRITEBACKS +: 6] = 6'd1;
@@ -848,8 +894,7 @@ module stc_cache_ctrl #(
       S_WAKE: begin
         if (&(pwr_ready_i | ~on_mask)) begin
           if (|walk_mask_q) begin
-            walk_row_d = 7'd0;
-            s_addr     = 7'd0;
+            s_addr     = walk_row_q;    // row 0, or a maintenance operation's line's row
             s_tag_req  = walk_mask_q;   // tags only: a writeback reads its line itself
             state_d    = S_WALK;
           end else begin
@@ -872,9 +917,11 @@ module stc_cache_ctrl #(
           valid_wd = valid_walk & ~walk_drop;
           inc[6*C_WALK_INVALIDATIONS +: 6] = drop_count;
           inc[6*C_WALK_ROWS +: 6]          = 6'd1;
-          if (walk_row_q == {7{1'b1}}) begin
+          if (walk_row_q == {7{1'b1}} || (mnt_op_q != 2'd0 && !mnt_all_q)) begin
             on_req_d = on_mask;
-            c_done   = 1'b1;
+            c_done   = (mnt_op_q == 2'd0);
+            m_done   = (mnt_op_q != 2'd0);
+            mnt_op_d = 2'd0;
             state_d  = S_IDLE;
           end else begin
             walk_row_d = walk_row_q + 7'd1;
@@ -975,6 +1022,8 @@ module stc_cache_ctrl #(
       fast_q      <= 1'b0;
       walk_row_q  <= 7'd0;
       walk_mask_q <= 4'd0;
+      mnt_op_q    <= 2'd0;
+      mnt_all_q   <= 1'b0;
       on_req_q    <= {4{1'b1}};
       klog_q      <= 3'd2;
       alog_q      <= 3'd2;
@@ -1009,6 +1058,8 @@ module stc_cache_ctrl #(
       fast_q      <= fast_d;
       walk_row_q  <= walk_row_d;
       walk_mask_q <= walk_mask_d;
+      mnt_op_q    <= mnt_op_d;
+      mnt_all_q   <= mnt_all_d;
       on_req_q    <= on_req_d;
       klog_q      <= klog_d;
       alog_q      <= alog_d;
@@ -1210,8 +1261,8 @@ module stc_cache_ctrl #(
   // Ready: idle, or a hit's response cycle (section 15.3) unless the top
   // asks for a gap or a store hit finds the buffer full (not reachable: a
   // store is accepted in a cycle that leaves the data SRAMs free, which
-  // empties the buffer); configurations first.
-  assign cpu_req_ready_o = !cfg_valid_i
+  // empties the buffer); configurations and maintenance operations first.
+  assign cpu_req_ready_o = !cfg_valid_i && !mnt_valid_i
                            && ((state_q == S_IDLE)
                                || (rsp_hit && back_to_back_i && !(req_we_q && sb_valid_q)));
   assign cpu_rsp_valid_o = rsp_valid;
@@ -1219,6 +1270,8 @@ module stc_cache_ctrl #(
   assign cpu_rsp_rdata_o = rsp_rdata;
   assign cfg_ready_o     = (state_q == S_IDLE);
   assign cfg_done_o      = c_done;
+  assign mnt_ready_o     = (state_q == S_IDLE) && !cfg_valid_i;
+  assign mnt_done_o      = m_done;
   assign cfg_err_o       = c_err;
   assign cfg_banks_log_o = klog_q;
   assign cfg_ways_log_o  = alog_q;

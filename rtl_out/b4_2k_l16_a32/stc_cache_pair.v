@@ -52,6 +52,7 @@
 //   monitor_steps          117      decision unit: steps (accesses) of a D-cache decision
 //   monitor_steps_ro       90       decision unit: steps of an I-cache (READ_ONLY) decision
 
+`timescale 1ns / 1ps
 `default_nettype none
 
 // stc_cache_pair: an I-cache (u_icache, READ_ONLY = 1, ports i_*) and a
@@ -78,6 +79,12 @@ module stc_cache_pair (
   output wire [2:0]   i_cfg_ways_log_o,
   output wire [1:0]   i_cfg_sub_log_o,
   output wire         i_cfg_wp_o,
+  input  wire         i_mnt_valid_i,  // maintenance port (section 7.1)
+  output wire         i_mnt_ready_o,
+  input  wire [1:0]   i_mnt_op_i,  // 1 clean, 2 invalidate, 3 both
+  input  wire         i_mnt_all_i,  // 1: every line, 0: the line of mnt_addr_i
+  input  wire [29:0]  i_mnt_addr_i,  // word address
+  output wire         i_mnt_done_o,
   input  wire [4:0]   i_cnt_sel_i,  // counter number (section 15)
   input  wire         i_cnt_clear_i,  // clear every counter
   output wire [31:0]  i_cnt_value_o,
@@ -115,6 +122,12 @@ module stc_cache_pair (
   output wire [2:0]   d_cfg_ways_log_o,
   output wire [1:0]   d_cfg_sub_log_o,
   output wire         d_cfg_wp_o,
+  input  wire         d_mnt_valid_i,  // maintenance port (section 7.1)
+  output wire         d_mnt_ready_o,
+  input  wire [1:0]   d_mnt_op_i,  // 1 clean, 2 invalidate, 3 both
+  input  wire         d_mnt_all_i,  // 1: every line, 0: the line of mnt_addr_i
+  input  wire [29:0]  d_mnt_addr_i,  // word address
+  output wire         d_mnt_done_o,
   input  wire [4:0]   d_cnt_sel_i,  // counter number (section 15)
   input  wire         d_cnt_clear_i,  // clear every counter
   output wire [31:0]  d_cnt_value_o,
@@ -170,6 +183,12 @@ module stc_cache_pair (
     .cfg_ways_log_o  (i_cfg_ways_log_o),
     .cfg_sub_log_o   (i_cfg_sub_log_o),
     .cfg_wp_o        (i_cfg_wp_o),
+    .mnt_valid_i     (i_mnt_valid_i),
+    .mnt_ready_o     (i_mnt_ready_o),
+    .mnt_op_i        (i_mnt_op_i),
+    .mnt_all_i       (i_mnt_all_i),
+    .mnt_addr_i      (i_mnt_addr_i),
+    .mnt_done_o      (i_mnt_done_o),
     .cnt_sel_i       (i_cnt_sel_i),
     .cnt_clear_i     (i_cnt_clear_i),
     .cnt_value_o     (i_cnt_value_o),
@@ -219,6 +238,12 @@ module stc_cache_pair (
     .cfg_ways_log_o  (d_cfg_ways_log_o),
     .cfg_sub_log_o   (d_cfg_sub_log_o),
     .cfg_wp_o        (d_cfg_wp_o),
+    .mnt_valid_i     (d_mnt_valid_i),
+    .mnt_ready_o     (d_mnt_ready_o),
+    .mnt_op_i        (d_mnt_op_i),
+    .mnt_all_i       (d_mnt_all_i),
+    .mnt_addr_i      (d_mnt_addr_i),
+    .mnt_done_o      (d_mnt_done_o),
     .cnt_sel_i       (d_cnt_sel_i),
     .cnt_clear_i     (d_cnt_clear_i),
     .cnt_value_o     (d_cnt_value_o),

@@ -52,6 +52,7 @@
 //   monitor_steps          117      decision unit: steps (accesses) of a D-cache decision
 //   monitor_steps_ro       90       decision unit: steps of an I-cache (READ_ONLY) decision
 
+`timescale 1ns / 1ps
 `default_nettype none
 
 // stc_monitor: LRU stacks of shadow tags for each of the 9 set mappings of the

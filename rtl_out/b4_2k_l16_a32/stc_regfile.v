@@ -52,6 +52,7 @@
 //   monitor_steps          117      decision unit: steps (accesses) of a D-cache decision
 //   monitor_steps_ro       90       decision unit: steps of an I-cache (READ_ONLY) decision
 
+`timescale 1ns / 1ps
 `default_nettype none
 
 // stc_regfile: DEPTH words of WIDTH bits, always on, one flow-through read

@@ -52,7 +52,17 @@
 //   monitor_steps          117      decision unit: steps (accesses) of a D-cache decision
 //   monitor_steps_ro       90       decision unit: steps of an I-cache (READ_ONLY) decision
 
+`timescale 1ns / 1ps
 `default_nettype none
+
+// The power-loss model is built unless SYNTHESIS or STC_SRAM_FAST is
+// defined. STC_SRAM_LOSS_MODEL is this file's own shorthand for that
+// (not an option: undefined again after the module).
+`ifndef SYNTHESIS
+`ifndef STC_SRAM_FAST
+`define STC_SRAM_LOSS_MODEL
+`endif
+`endif
 
 // stc_sram: DEPTH words of WIDTH bits, one port, synchronous read.
 //
@@ -75,6 +85,11 @@
 // different contents. Synthesis sees plain arrays (one per write-mask
 // column) and ignores pwr_i and SEED: the UPF's switch removes the supply
 // (its OFF state is -simstate CORRUPT).
+//
+// STC_SRAM_FAST (define it in a simulation) selects the same plain arrays
+// without SYNTHESIS: for simulations that want no power-loss modelling
+// (contents then survive a power-off; garbage costs little either way,
+// as it is computed only for a lost word or a read while off).
 //
 // No reset: neither the array nor the read register is reset; rdata_o is
 // undefined until the first read.
@@ -111,7 +126,7 @@ module stc_sram #(
   // memory written by its own mask bit: every tool sees plain per-column
   // writes, whatever the number of columns.
 
-`ifdef SYNTHESIS
+`ifndef STC_SRAM_LOSS_MODEL
   wire        powered = 1'b1;
   // pwr_i and SEED only drive the simulation model (names matching
   // *unused* are exempt from Verilator's UNUSED warnings).
@@ -126,11 +141,18 @@ module stc_sram #(
   reg [31:0] stamp [0:DEPTH-1];     // epoch of each word's last write
   integer    w;
 
-  // Garbage word for (epoch, index): a 32-bit hash per 32 bits of word.
-  function [WIDTH-1:0] garbage;
+  // Bits [lo +: GRAN] (one column) of the garbage word for (epoch,
+  // index): the word's bits 32j .. 32j+31 are a 32-bit hash of SEED, epoch,
+  // index and 32j. Called only where a column needs garbage (a lost word,
+  // a read while off) and only for its own bits: computed for every
+  // address as a wire, the hash made whole simulations several times
+  // slower.
+  function [GRAN-1:0] garbage;
     input [31:0]   epoch;
     input [AW-1:0] index;
+    input integer  lo;
     integer    bit_i;
+    integer    pos;
     reg [31:0] index32;
     reg [31:0] x;
     begin
@@ -139,26 +161,24 @@ module stc_sram #(
         index32[bit_i] = index[bit_i];
       end
       x = 32'd0;
-      for (bit_i = 0; bit_i < WIDTH; bit_i = bit_i + 1) begin
-        if (bit_i % 32 == 0) begin
+      for (bit_i = 0; bit_i < GRAN; bit_i = bit_i + 1) begin
+        pos = lo + bit_i;
+        if (bit_i == 0 || pos % 32 == 0) begin
           x = SEED ^ (epoch * 32'h9e3779b9) ^ (index32 * 32'h85ebca6b)
-              ^ (bit_i * 32'hc2b2ae35);
+              ^ ((pos - pos % 32) * 32'hc2b2ae35);
           x = x ^ (x >> 16);
           x = x * 32'h7feb352d;
           x = x ^ (x >> 15);
           x = x * 32'h846ca68b;
           x = x ^ (x >> 16);
         end
-        garbage[bit_i] = x[bit_i % 32];
+        garbage[bit_i] = x[pos % 32];
       end
     end
   endfunction
 
-  // The addressed word has been lost since its last write; what a lost
-  // word holds; what a read returns while the supply is off.
-  wire             stale       = (stamp[addr_i] != epoch_q);
-  wire [WIDTH-1:0] garbage_now = garbage(epoch_q, addr_i);
-  wire [WIDTH-1:0] garbage_off = garbage(~epoch_q, addr_i);
+  // The addressed word has been lost since its last write.
+  wire stale = (stamp[addr_i] != epoch_q);
 
   // Every word starts lost (stamp 0 is never the current epoch).
   initial begin
@@ -192,25 +212,26 @@ module stc_sram #(
             if (wmask_i[g]) begin
               mem[addr_i] <= wdata_i[g*GRAN +: GRAN];
             end
-`ifndef SYNTHESIS
+`ifdef STC_SRAM_LOSS_MODEL
             // First write since the word was lost: the columns it does not
             // write keep the garbage the word read as.
             else if (stale) begin
-              mem[addr_i] <= garbage_now[g*GRAN +: GRAN];
+              mem[addr_i] <= garbage(epoch_q, addr_i, g * GRAN);
             end
 `endif
           end else begin
             rdata_q <= mem[addr_i];
-`ifndef SYNTHESIS
-            if (stale) begin
-              rdata_q <= garbage_now[g*GRAN +: GRAN];
+`ifdef STC_SRAM_LOSS_MODEL
+            if (stale) begin  // a lost word reads as garbage
+              rdata_q <= garbage(epoch_q, addr_i, g * GRAN);
             end
 `endif
           end
         end
-`ifndef SYNTHESIS
+`ifdef STC_SRAM_LOSS_MODEL
+        // A read while off: garbage of another epoch than the lost words'.
         if (!pwr_i && req_i && !we_i) begin
-          rdata_q <= garbage_off[g*GRAN +: GRAN];
+          rdata_q <= garbage(~epoch_q, addr_i, g * GRAN);
         end
 `endif
       end
@@ -221,4 +242,5 @@ module stc_sram #(
 
 endmodule
 
+`undef STC_SRAM_LOSS_MODEL
 `resetall

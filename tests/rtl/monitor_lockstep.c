@@ -290,7 +290,7 @@ static bool cycle(harness *h, bool valid, uint64_t line, bool write)
     };
     bool was_deciding = h->unit.q.deciding != 0;
     const stc_monitor_tuner_regs *q = &h->unit.q;
-    if (valid && q->deciding && q->step + 1 == h->program.step_count) {
+    if (valid && stc_monitor_tuner_last_step(&h->unit)) {
         unsigned margin = h->unit.build.margin;
         uint32_t bar = margin ? q->current - (q->current >> margin) : q->current;
         if (unit_in.count < q->watched) {

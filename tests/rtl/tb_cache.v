@@ -3,6 +3,7 @@
 // A fixed-latency memory (T_MEM cycles, ARCHITECTURE.md section 15) holds a
 // known pattern; every expected value and cycle count is computed by hand
 // from sections 3-10 and 15 in the comments. Prints "tb_cache: PASS".
+`timescale 1ns / 1ps
 `default_nettype none
 module tb_cache;
   `include "tb_harness.vh"
@@ -30,6 +31,8 @@ module tb_cache;
     .cfg_valid_i(1'b0), .cfg_ready_o(), .cfg_banks_log_i(3'd0), .cfg_ways_log_i(3'd0),
     .cfg_sub_log_i(2'd0), .cfg_wp_i(1'b0), .cfg_done_o(), .cfg_err_o(), .cfg_banks_log_o(),
     .cfg_ways_log_o(), .cfg_sub_log_o(), .cfg_wp_o(),
+    .mnt_valid_i(1'b0), .mnt_ready_o(), .mnt_op_i(2'd0), .mnt_all_i(1'b0),
+    .mnt_addr_i(30'd0), .mnt_done_o(),
     .cnt_sel_i(5'd0), .cnt_clear_i(1'b0), .cnt_value_o(),
     .tun_we_i(1'b0), .tun_addr_i(3'd0), .tun_wdata_i(32'd0), .tun_rdata_o(), .tun_busy_o(),
     .mem_req_valid_o(i_mem_req), .mem_req_ready_i(1'b0), .mem_req_we_o(), .mem_req_line_o(),

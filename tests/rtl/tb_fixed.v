@@ -4,6 +4,7 @@
 // same cycle, the configuration unchanged, nothing counted), and caches
 // 32-byte logical lines like the configurable cache in that configuration.
 // Prints "tb_fixed: PASS".
+`timescale 1ns / 1ps
 `default_nettype none
 module tb_fixed;
   `define TB_NO_TUNER  // a --fixed baseline has no tuner (and no tun_* ports)

@@ -53,6 +53,8 @@
     .cfg_ways_log_i(cfg_a), .cfg_sub_log_i(cfg_l), .cfg_wp_i(cfg_wp), .cfg_done_o(cfg_done),
     .cfg_err_o(cfg_err), .cfg_banks_log_o(cur_k), .cfg_ways_log_o(cur_a),
     .cfg_sub_log_o(cur_l), .cfg_wp_o(cur_wp),
+    .mnt_valid_i(1'b0), .mnt_ready_o(), .mnt_op_i(2'd0), .mnt_all_i(1'b0),
+    .mnt_addr_i(30'd0), .mnt_done_o(),
     .cnt_sel_i(cnt_sel), .cnt_clear_i(1'b0), .cnt_value_o(cnt_value),
 `ifndef TB_NO_TUNER
     .tun_we_i(tun_we), .tun_addr_i(tun_addr), .tun_wdata_i(tun_wdata), .tun_rdata_o(tun_rdata),

@@ -4,6 +4,7 @@
 // lockstep test (monitor_lockstep.c through tb_monitor.cpp). peek_i hands
 // the count port to the harness for reads between clock edges (the unit
 // samples cnt_i only at an edge, so a peek changes nothing).
+`timescale 1ns / 1ps
 `default_nettype none
 
 module tb_monitor_top #(

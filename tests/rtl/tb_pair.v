@@ -3,6 +3,7 @@
 // stores and loads through the other, and neither sees the other's traffic
 // (no coherence between them: the I-cache keeps memory's old word after the
 // D-cache stored to the same address). Prints "tb_pair: PASS".
+`timescale 1ns / 1ps
 `default_nettype none
 module tb_pair;
   reg clk = 1'b0, rst_n = 1'b0;
@@ -53,6 +54,8 @@ module tb_pair;
     .i_cfg_valid_i(1'b0), .i_cfg_ready_o(), .i_cfg_banks_log_i(3'd0), .i_cfg_ways_log_i(3'd0),
     .i_cfg_sub_log_i(2'd0), .i_cfg_wp_i(1'b0), .i_cfg_done_o(), .i_cfg_err_o(),
     .i_cfg_banks_log_o(), .i_cfg_ways_log_o(), .i_cfg_sub_log_o(), .i_cfg_wp_o(),
+    .i_mnt_valid_i(1'b0), .i_mnt_ready_o(), .i_mnt_op_i(2'd0), .i_mnt_all_i(1'b0),
+    .i_mnt_addr_i(30'd0), .i_mnt_done_o(),
     .i_cnt_sel_i(5'd2), .i_cnt_clear_i(1'b0), .i_cnt_value_o(i_cnt),
     .i_tun_we_i(1'b0), .i_tun_addr_i(3'd0), .i_tun_wdata_i(32'd0), .i_tun_rdata_o(),
     .i_tun_busy_o(),
@@ -65,6 +68,8 @@ module tb_pair;
     .d_cfg_valid_i(1'b0), .d_cfg_ready_o(), .d_cfg_banks_log_i(3'd0), .d_cfg_ways_log_i(3'd0),
     .d_cfg_sub_log_i(2'd0), .d_cfg_wp_i(1'b0), .d_cfg_done_o(), .d_cfg_err_o(),
     .d_cfg_banks_log_o(), .d_cfg_ways_log_o(), .d_cfg_sub_log_o(), .d_cfg_wp_o(),
+    .d_mnt_valid_i(1'b0), .d_mnt_ready_o(), .d_mnt_op_i(2'd0), .d_mnt_all_i(1'b0),
+    .d_mnt_addr_i(30'd0), .d_mnt_done_o(),
     .d_cnt_sel_i(5'd2), .d_cnt_clear_i(1'b0), .d_cnt_value_o(d_cnt),
     .d_tun_we_i(1'b0), .d_tun_addr_i(3'd0), .d_tun_wdata_i(32'd0), .d_tun_rdata_o(),
     .d_tun_busy_o(),

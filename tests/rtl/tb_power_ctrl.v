@@ -17,6 +17,7 @@
 // T_wake = ACK_DELAY + WAKE_OVERHEAD cycles per bank, lowest bank first, a
 // request withdrawn mid-sequence, a wake request arriving while another bank
 // wakes, and an asynchronous reset in the middle of a wake-up.
+`timescale 1ns / 1ps
 `default_nettype none
 
 module tb_power_ctrl;

@@ -16,6 +16,7 @@
 // writes are ignored; after the supply returns every word is lost, reads of
 // a lost word are stable, a masked write to it keeps the garbage in the
 // other groups; a second power-off leaves different garbage.
+`timescale 1ns / 1ps
 `default_nettype none
 
 module tb_sram;

@@ -7,6 +7,7 @@
 // force at the end, the window counters count the controller's accesses,
 // software's port works again afterwards, and a software change in
 // progress when the tuner starts keeps the port until it is done.
+`timescale 1ns / 1ps
 `default_nettype none
 module tb_tuner_top;
   `define TB_SEED_TUNER  // the top of stcgen --tuner seed (6-bit register addresses)
