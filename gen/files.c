@@ -28,6 +28,10 @@ static const stcgen_file file_table[] = {
     {"stc_cache_ctrl.v", STCGEN_VERILOG, "stc_cache_ctrl",
      "cache controller and datapath: lookup, fill, writeback, walk, counters", false, false,
      stcgen_emit_ctrl},
+    /* Instantiated by nobody: the user puts it beside stc_cache (a leaf). */
+    {"stc_cache_apb.v", STCGEN_VERILOG, "stc_cache_apb",
+     "APB4 register block for one stc_cache: configuration, maintenance, counters, tuner",
+     false, false, stcgen_emit_apb},
     {"stc_cache.v", STCGEN_VERILOG, STCGEN_TOP_MODULE,
      "the cache top: controller, bank SRAMs, power controller, tuner", false, false,
      stcgen_emit_top},
@@ -35,10 +39,15 @@ static const stcgen_file file_table[] = {
      "an I-cache and a D-cache, each an stc_cache", false, false, stcgen_emit_pair},
     {"stc_geometry_gen.h", STCGEN_C_HEADER, NULL, "geometry and derived widths for testbenches",
      false, false, stcgen_emit_header},
+    {"stc_cache_regs.h", STCGEN_C_HEADER, NULL,
+     "the register map of stc_cache_apb for software (offsets, fields, reset values)", false,
+     false, stcgen_emit_apb_header},
     {"stc_cache.upf", STCGEN_UPF, NULL, "power intent: one switchable domain per bank",
      false, false, stcgen_emit_upf},
     {"stc_cache.core", STCGEN_CORE, NULL, "FuseSoC core description", false, false,
      stcgen_emit_core},
+    {"stc_cache_regs.md", STCGEN_DOC, NULL, "the register map of stc_cache_apb as tables",
+     false, false, stcgen_emit_apb_markdown},
 };
 
 size_t stcgen_files(const stcgen_file **files)

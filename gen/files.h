@@ -18,7 +18,8 @@ typedef enum {
     STCGEN_VERILOG,  /* one synthesizable Verilog-2005 module, named like the file */
     STCGEN_C_HEADER, /* for the testbench */
     STCGEN_UPF,      /* IEEE 1801 power intent */
-    STCGEN_CORE      /* FuseSoC CAPI2 core description */
+    STCGEN_CORE,     /* FuseSoC CAPI2 core description */
+    STCGEN_DOC       /* Markdown for the reader; in no fileset of the core */
 } stcgen_file_kind;
 
 typedef struct stcgen_file {
