@@ -82,7 +82,7 @@ unit: deps $(foreach v,gcc clang asan,$(addprefix $(B)/$(v)/,$(TESTS) stcsim stc
 # (each one's output kept together), so that the single-threaded checks
 # share the 2 cores with the lockstep build instead of queueing.
 TEST_JOBS ?= 2
-TEST_CHECKS := lockstep unit synth-check test-cli test-oracles test-rtl test-apb test-tuner test-monitor \
+TEST_CHECKS := lockstep unit synth-check test-cli test-oracles test-rtl test-apb test-axi test-tuner test-monitor \
     coherence-check mc-traces-check paper-check
 .PHONY: test test-checks test-cli test-oracles test-rtl test-tuner test-monitor
 test:
@@ -105,6 +105,9 @@ test-rtl: $(B)/asan/stcgen
 .PHONY: test-apb
 test-apb: $(B)/asan/stcgen
 	tests/apb-checks.sh $(B)/asan/stcgen
+.PHONY: test-axi
+test-axi: $(B)/asan/stcgen
+	tests/axi-checks.sh $(B)/asan/stcgen
 test-tuner: $(B)/asan/stcgen
 	tests/tuner-checks.sh $(B)/asan/stcgen
 test-monitor: $(B)/asan/stcgen

@@ -93,6 +93,13 @@ static const debug_break breaks[] = {
      "change in progress (the tuner's done then goes to software)",
      "                        : (!tuner_sel && cfg_valid_i && ctrl_cfg_ready) ? 1'b1",
      "                        : (cfg_valid_i && ctrl_cfg_ready) ? 1'b1  // BROKEN: tuner-flag"},
+    {"axi-wlast", STCGEN_BREAK_AXI, "the AXI4 bridge raises WLAST one beat early",
+     "wlast_d  = (wcnt_q == 8'd0);  // the transaction's last beat",
+     "wlast_d  = (wcnt_q == 8'd1);  // BROKEN: axi-wlast"},
+    {"axi-valid-drop", STCGEN_BREAK_AXI,
+     "the AXI4 bridge drops AWVALID / ARVALID after one cycle, ready or not",
+     "if ((arvalid_q && m_axi_arready_i) || (awvalid_q && m_axi_awready_i)) begin",
+     "if (arvalid_q || awvalid_q) begin  // BROKEN: axi-valid-drop"},
 };
 enum { BREAK_COUNT = sizeof breaks / sizeof breaks[0] };
 
@@ -123,6 +130,7 @@ int stcgen_debug_break_check(const char *name, char *err, size_t err_len)
     }
     const char *const *lines = broken->module == STCGEN_BREAK_CTRL    ? stcgen_ctrl_template_lines()
                                : broken->module == STCGEN_BREAK_TUNER ? stcgen_tuner_template_lines()
+                               : broken->module == STCGEN_BREAK_AXI   ? stcgen_axi_break_lines()
                                                                       : stcgen_top_mux_lines();
     unsigned found = 0;
     for (const char *const *line = lines; *line; line++) {
@@ -139,6 +147,7 @@ int stcgen_debug_break_check(const char *name, char *err, size_t err_len)
                  found,
                  broken->module == STCGEN_BREAK_CTRL    ? "stc_cache_ctrl.v.in"
                  : broken->module == STCGEN_BREAK_TUNER ? "stc_tuner.v.in"
+                 : broken->module == STCGEN_BREAK_AXI   ? "emit_axi.c (axi_break_lines)"
                                                         : "emit_top.c (top_mux_lines, top_gap_lines)");
         return -1;
     }

@@ -2,7 +2,8 @@
  * debug_break.h - `stcgen --debug-break NAME` (a test aid, ARCHITECTURE.md
  * 14.1, never on by default): a deliberately broken controller, tuner or
  * top multiplexer for
- * the lockstep harness (tb/) to catch. Each bug replaces one line of one
+ * the lockstep harness (tb/) to catch, or a broken AXI4 memory bridge for
+ * tests/axi-checks.sh to catch. Each bug replaces one line of one
  * module's template, found by exact match, with a wrong one; if the template
  * line changes, the option fails with a message instead of breaking nothing.
  */
@@ -11,7 +12,12 @@
 
 #include <stddef.h>
 
-typedef enum { STCGEN_BREAK_CTRL, STCGEN_BREAK_TUNER, STCGEN_BREAK_TOP } stcgen_break_module;
+typedef enum {
+    STCGEN_BREAK_CTRL,
+    STCGEN_BREAK_TUNER,
+    STCGEN_BREAK_TOP,
+    STCGEN_BREAK_AXI /* the AXI4 memory bridge stc_cache_axi (emit_axi.c) */
+} stcgen_break_module;
 
 /* 0 if NAME is a known bug whose template line occurs exactly once in its
  * module's template; else -1 with the reason (and the known names) in err. */
@@ -33,5 +39,7 @@ const char *const *stcgen_tuner_template_lines(void);
 const char *const *stcgen_top_mux_lines(void);
 /* The top's back-to-back rule with the monitor tuner (emit_top.c). */
 const char *const *stcgen_top_gap_lines(void);
+/* The AXI4 bridge's lines a bug may replace (emit_axi.c). */
+const char *const *stcgen_axi_break_lines(void);
 
 #endif

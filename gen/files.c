@@ -32,6 +32,9 @@ static const stcgen_file file_table[] = {
     {"stc_cache_apb.v", STCGEN_VERILOG, "stc_cache_apb",
      "APB4 register block for one stc_cache: configuration, maintenance, counters, tuner",
      false, false, stcgen_emit_apb},
+    /* Likewise: one per cache, between its memory port and the interconnect. */
+    {"stc_cache_axi.v", STCGEN_VERILOG, "stc_cache_axi",
+     "AXI4 manager bridge for one stc_cache's memory port", false, false, stcgen_emit_axi},
     {"stc_cache.v", STCGEN_VERILOG, STCGEN_TOP_MODULE,
      "the cache top: controller, bank SRAMs, power controller, tuner", false, false,
      stcgen_emit_top},
