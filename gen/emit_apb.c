@@ -30,16 +30,6 @@ static bool control_port(const stcgen_top_port *port)
     return false;
 }
 
-/* "[w-1:0]", or "" for one bit. */
-static void range(char *out, size_t len, unsigned width)
-{
-    if (width > 1) {
-        snprintf(out, len, "[%u:0]", width - 1);
-    } else {
-        out[0] = '\0';
-    }
-}
-
 /* "[msb:lsb]", or "[lsb]" for one bit. */
 static void slice(char *out, size_t len, unsigned lsb, unsigned width)
 {
@@ -200,15 +190,6 @@ static const char *refusal(const stcgen_apb_reg *reg)
     }
 }
 
-static void declare_port(stcgen_text *text, bool input, unsigned width, const char *name,
-                         bool last, const char *what)
-{
-    char r[32];
-    range(r, sizeof r, width);
-    stcgen_text_line(text, "%s wire %-7s %s%s%s%s", input ? "input " : "output", r, name,
-                     last ? "" : ",", what[0] ? "  // " : "", what);
-}
-
 void stcgen_emit_apb(stcgen_text *text, const stcgen_file *file, const stcgen_params *params)
 {
     stcgen_apb_map map;
@@ -284,18 +265,18 @@ void stcgen_emit_apb(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     }
     stcgen_text_line(text, "module stc_cache_apb (");
     stcgen_text_in(text);
-    declare_port(text, true, 1, "clk_i", false, "PCLK: the cache's clock");
-    declare_port(text, true, 1, "rst_ni", false,
+    stcgen_declare_port(text, true, 1, "clk_i", false, "PCLK: the cache's clock");
+    stcgen_declare_port(text, true, 1, "rst_ni", false,
                  "PRESETn: the cache's reset (asynchronous, active low)");
-    declare_port(text, true, 1, "psel_i", false, "APB4 completer");
-    declare_port(text, true, 1, "penable_i", false, "");
-    declare_port(text, true, 1, "pwrite_i", false, "");
-    declare_port(text, true, STCGEN_APB_ADDR_BITS, "paddr_i", false, "byte address");
-    declare_port(text, true, 32, "pwdata_i", false, "");
-    declare_port(text, true, 4, "pstrb_i", false, "a write needs all four");
-    declare_port(text, false, 1, "pready_o", false, "always 1");
-    declare_port(text, false, 32, "prdata_o", false, "");
-    declare_port(text, false, 1, "pslverr_o", false, "");
+    stcgen_declare_port(text, true, 1, "psel_i", false, "APB4 completer");
+    stcgen_declare_port(text, true, 1, "penable_i", false, "");
+    stcgen_declare_port(text, true, 1, "pwrite_i", false, "");
+    stcgen_declare_port(text, true, STCGEN_APB_ADDR_BITS, "paddr_i", false, "byte address");
+    stcgen_declare_port(text, true, 32, "pwdata_i", false, "");
+    stcgen_declare_port(text, true, 4, "pstrb_i", false, "a write needs all four");
+    stcgen_declare_port(text, false, 1, "pready_o", false, "always 1");
+    stcgen_declare_port(text, false, 32, "prdata_o", false, "");
+    stcgen_declare_port(text, false, 1, "pslverr_o", false, "");
     size_t last = 0;
     for (size_t index = 0; index < n_ports; index++) {
         if (control_port(&ports[index])) {
@@ -307,15 +288,10 @@ void stcgen_emit_apb(stcgen_text *text, const stcgen_file *file, const stcgen_pa
         if (!control_port(port)) {
             continue;
         }
-        char name[64];
-        snprintf(name, sizeof name, "%s", port->name);
-        size_t len = strlen(name);
-        if (len < 2 || name[len - 2] != '_' || (name[len - 1] != 'i' && name[len - 1] != 'o')) {
+        if (stcgen_declare_mirrored_port(text, port, index == last) != 0) {
             text->failed = true;
             return;
         }
-        name[len - 1] = port->input ? 'o' : 'i';
-        declare_port(text, !port->input, port->width, name, index == last, port->what);
     }
     stcgen_text_out(text);
     stcgen_text_line(text, ");");
@@ -338,31 +314,31 @@ void stcgen_emit_apb(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_blank(text);
 
     /* Flops. */
-    range(r, sizeof r, reg_bits);
+    stcgen_port_range(r, sizeof r, reg_bits);
     stcgen_text_line(text, "reg  %-7s reg_q, reg_d;            // the register of the transfer", r);
     stcgen_text_line(text, "reg          err_q, err_d;            // it is refused: PSLVERR");
     stcgen_text_line(text, "reg          cfg_valid_q, cfg_valid_d;  // change offered to the cache");
     stcgen_text_line(text, "reg          cfg_wait_q, cfg_wait_d;    // accepted, cfg_done_i awaited");
     stcgen_text_line(text, "reg          cfg_err_q, cfg_err_d;      // the last change was illegal");
-    range(r, sizeof r, cfg_bits);
+    stcgen_port_range(r, sizeof r, cfg_bits);
     stcgen_text_line(text, "reg  %-7s cfg_req_q, cfg_req_d;      // the change, packed as CONFIG", r);
     stcgen_text_line(text, "reg          mnt_valid_q, mnt_valid_d;  // operation offered to the cache");
     stcgen_text_line(text, "reg          mnt_wait_q, mnt_wait_d;    // accepted, mnt_done_i awaited");
-    range(r, sizeof r, ctrl_bits);
+    stcgen_port_range(r, sizeof r, ctrl_bits);
     stcgen_text_line(text, "reg  %-7s mnt_ctrl_q, mnt_ctrl_d;    // op and scope, packed as MAINT_CTRL",
                      r);
-    range(r, sizeof r, map.mnt_addr_bits);
+    stcgen_port_range(r, sizeof r, map.mnt_addr_bits);
     stcgen_text_line(text, "reg  %-7s maint_addr_q, maint_addr_d;  // word address", r);
-    range(r, sizeof r, map.cnt_sel_bits);
+    stcgen_port_range(r, sizeof r, map.cnt_sel_bits);
     stcgen_text_line(text, "reg  %-7s cnt_sel_q, cnt_sel_d;", r);
     stcgen_text_line(text, "reg          cnt_clear_q, cnt_clear_d;");
     if (cnt_hi) {
-        range(r, sizeof r, map.counter_bits - 32);
+        stcgen_port_range(r, sizeof r, map.counter_bits - 32);
         stcgen_text_line(text, "reg  %-7s cnt_hi_q, cnt_hi_d;        // high bits of the counter read last",
                          r);
     }
     if (tuner) {
-        range(r, sizeof r, map.tun_addr_bits);
+        stcgen_port_range(r, sizeof r, map.tun_addr_bits);
         stcgen_text_line(text, "reg  %-7s tun_addr_q, tun_addr_d;", r);
     }
     stcgen_text_blank(text);
@@ -372,7 +348,7 @@ void stcgen_emit_apb(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_blank(text);
 
     /* Decode. */
-    range(r, sizeof r, reg_bits);
+    stcgen_port_range(r, sizeof r, reg_bits);
     stcgen_text_line(text, "// Decode of the setup phase's address, and its refusal.");
     stcgen_text_line(text, "reg  %-7s dec_reg;", r);
     stcgen_text_line(text, "reg          dec_err;");

@@ -36,15 +36,6 @@ static void line_b(stcgen_text *text, const stcgen_params *params, const char *l
     stcgen_text_line(text, "%s", stcgen_debug_break_line(params->debug_break, STCGEN_BREAK_AXI, line));
 }
 
-static void range(char *out, size_t len, unsigned width)
-{
-    if (width > 1) {
-        snprintf(out, len, "[%u:0]", width - 1);
-    } else {
-        out[0] = '\0';
-    }
-}
-
 static unsigned log2u(unsigned value)
 {
     unsigned bits = 0;
@@ -52,15 +43,6 @@ static unsigned log2u(unsigned value)
         bits++;
     }
     return bits;
-}
-
-static void declare_port(stcgen_text *text, bool input, unsigned width, const char *name,
-                         bool last, const char *what)
-{
-    char r[32];
-    range(r, sizeof r, width);
-    stcgen_text_line(text, "%s wire %-7s %s%s%s%s", input ? "input " : "output", r, name,
-                     last ? "" : ",", what[0] ? "  // " : "", what);
 }
 
 /* A chunk of at most 256 beats from `from` (tw bits) beats: len_d and left_d. */
@@ -147,64 +129,59 @@ void stcgen_emit_axi(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_line(text, "  parameter [2:0]                 AXI_PROT    = 3'b000");
     stcgen_text_line(text, ") (");
     stcgen_text_in(text);
-    declare_port(text, true, 1, "clk_i", false, "the cache's clock (ACLK)");
-    declare_port(text, true, 1, "rst_ni", false,
+    stcgen_declare_port(text, true, 1, "clk_i", false, "the cache's clock (ACLK)");
+    stcgen_declare_port(text, true, 1, "rst_ni", false,
                  "the cache's reset (ARESETn; asynchronous, active low)");
     for (size_t index = 0; index < n_ports; index++) {
         const stcgen_top_port *port = &ports[index];
         if (strncmp(port->name, "mem_", 4) != 0) {
             continue;
         }
-        char name[64];
-        snprintf(name, sizeof name, "%s", port->name);
-        size_t len = strlen(name);
-        if (len < 2 || name[len - 2] != '_' || (name[len - 1] != 'i' && name[len - 1] != 'o')) {
+        if (stcgen_declare_mirrored_port(text, port, false) != 0) {
             text->failed = true;
             return;
         }
-        name[len - 1] = port->input ? 'o' : 'i';
-        declare_port(text, !port->input, port->width, name, false, port->what);
     }
     stcgen_text_line(text, "output wire [AXI_ID_BITS-1:0] m_axi_awid_o,  // AXI4 manager: write address");
-    declare_port(text, false, a, "m_axi_awaddr_o", false, "byte address");
-    declare_port(text, false, 8, "m_axi_awlen_o", false, "beats - 1");
-    declare_port(text, false, 3, "m_axi_awsize_o", false, "2: 4-byte beats");
-    declare_port(text, false, 2, "m_axi_awburst_o", false, "1: INCR");
-    declare_port(text, false, 1, "m_axi_awlock_o", false, "0");
-    declare_port(text, false, 4, "m_axi_awcache_o", false, "4'b0010");
-    declare_port(text, false, 3, "m_axi_awprot_o", false, "AXI_PROT");
-    declare_port(text, false, 1, "m_axi_awvalid_o", false, "");
-    declare_port(text, true, 1, "m_axi_awready_i", false, "");
-    declare_port(text, false, 32, "m_axi_wdata_o", false, "write data");
-    declare_port(text, false, 4, "m_axi_wstrb_o", false, "all ones");
-    declare_port(text, false, 1, "m_axi_wlast_o", false, "");
-    declare_port(text, false, 1, "m_axi_wvalid_o", false, "");
-    declare_port(text, true, 1, "m_axi_wready_i", false, "");
+    stcgen_declare_port(text, false, a, "m_axi_awaddr_o", false, "byte address");
+    stcgen_declare_port(text, false, 8, "m_axi_awlen_o", false, "beats - 1");
+    stcgen_declare_port(text, false, 3, "m_axi_awsize_o", false, "2: 4-byte beats");
+    stcgen_declare_port(text, false, 2, "m_axi_awburst_o", false, "1: INCR");
+    stcgen_declare_port(text, false, 1, "m_axi_awlock_o", false, "0");
+    stcgen_declare_port(text, false, 4, "m_axi_awcache_o", false, "4'b0010");
+    stcgen_declare_port(text, false, 3, "m_axi_awprot_o", false, "AXI_PROT");
+    stcgen_declare_port(text, false, 1, "m_axi_awvalid_o", false, "");
+    stcgen_declare_port(text, true, 1, "m_axi_awready_i", false, "");
+    stcgen_declare_port(text, false, 32, "m_axi_wdata_o", false, "write data");
+    stcgen_declare_port(text, false, 4, "m_axi_wstrb_o", false, "all ones");
+    stcgen_declare_port(text, false, 1, "m_axi_wlast_o", false, "");
+    stcgen_declare_port(text, false, 1, "m_axi_wvalid_o", false, "");
+    stcgen_declare_port(text, true, 1, "m_axi_wready_i", false, "");
     stcgen_text_line(text, "input  wire [AXI_ID_BITS-1:0] m_axi_bid_i,  // write response (ID unused)");
-    declare_port(text, true, 2, "m_axi_bresp_i", false, "");
-    declare_port(text, true, 1, "m_axi_bvalid_i", false, "");
-    declare_port(text, false, 1, "m_axi_bready_o", false, "");
+    stcgen_declare_port(text, true, 2, "m_axi_bresp_i", false, "");
+    stcgen_declare_port(text, true, 1, "m_axi_bvalid_i", false, "");
+    stcgen_declare_port(text, false, 1, "m_axi_bready_o", false, "");
     stcgen_text_line(text, "output wire [AXI_ID_BITS-1:0] m_axi_arid_o,  // read address");
-    declare_port(text, false, a, "m_axi_araddr_o", false, "byte address");
-    declare_port(text, false, 8, "m_axi_arlen_o", false, "beats - 1");
-    declare_port(text, false, 3, "m_axi_arsize_o", false, "2: 4-byte beats");
-    declare_port(text, false, 2, "m_axi_arburst_o", false, "1: INCR");
-    declare_port(text, false, 1, "m_axi_arlock_o", false, "0");
-    declare_port(text, false, 4, "m_axi_arcache_o", false, "4'b0010");
-    declare_port(text, false, 3, "m_axi_arprot_o", false, "AXI_PROT");
-    declare_port(text, false, 1, "m_axi_arvalid_o", false, "");
-    declare_port(text, true, 1, "m_axi_arready_i", false, "");
+    stcgen_declare_port(text, false, a, "m_axi_araddr_o", false, "byte address");
+    stcgen_declare_port(text, false, 8, "m_axi_arlen_o", false, "beats - 1");
+    stcgen_declare_port(text, false, 3, "m_axi_arsize_o", false, "2: 4-byte beats");
+    stcgen_declare_port(text, false, 2, "m_axi_arburst_o", false, "1: INCR");
+    stcgen_declare_port(text, false, 1, "m_axi_arlock_o", false, "0");
+    stcgen_declare_port(text, false, 4, "m_axi_arcache_o", false, "4'b0010");
+    stcgen_declare_port(text, false, 3, "m_axi_arprot_o", false, "AXI_PROT");
+    stcgen_declare_port(text, false, 1, "m_axi_arvalid_o", false, "");
+    stcgen_declare_port(text, true, 1, "m_axi_arready_i", false, "");
     stcgen_text_line(text, "input  wire [AXI_ID_BITS-1:0] m_axi_rid_i,  // read data (ID unused)");
-    declare_port(text, true, 32, "m_axi_rdata_i", false, "");
-    declare_port(text, true, 2, "m_axi_rresp_i", false, "");
-    declare_port(text, true, 1, "m_axi_rlast_i", false, "");
-    declare_port(text, true, 1, "m_axi_rvalid_i", false, "");
-    declare_port(text, false, 1, "m_axi_rready_o", false, "");
-    declare_port(text, false, 1, "axi_err_o", false, "sticky: a response was not OKAY");
-    declare_port(text, false, 1, "axi_err_write_o", false, "the first error's direction (1: write)");
-    declare_port(text, false, a, "axi_err_addr_o", false,
+    stcgen_declare_port(text, true, 32, "m_axi_rdata_i", false, "");
+    stcgen_declare_port(text, true, 2, "m_axi_rresp_i", false, "");
+    stcgen_declare_port(text, true, 1, "m_axi_rlast_i", false, "");
+    stcgen_declare_port(text, true, 1, "m_axi_rvalid_i", false, "");
+    stcgen_declare_port(text, false, 1, "m_axi_rready_o", false, "");
+    stcgen_declare_port(text, false, 1, "axi_err_o", false, "sticky: a response was not OKAY");
+    stcgen_declare_port(text, false, 1, "axi_err_write_o", false, "the first error's direction (1: write)");
+    stcgen_declare_port(text, false, a, "axi_err_addr_o", false,
                  "the first error's transaction address");
-    declare_port(text, true, 1, "axi_err_clear_i", true, "clears axi_err_o");
+    stcgen_declare_port(text, true, 1, "axi_err_clear_i", true, "clears axi_err_o");
     stcgen_text_out(text);
     stcgen_text_line(text, ");");
     stcgen_text_blank(text);
@@ -216,7 +193,7 @@ void stcgen_emit_axi(stcgen_text *text, const stcgen_file *file, const stcgen_pa
                            " m_axi_bresp_i[0], m_axi_rresp_i[0]};");
     stcgen_text_blank(text);
     stcgen_text_line(text, "reg          busy_q, busy_d;        // a cache transaction is open");
-    range(r, sizeof r, a);
+    stcgen_port_range(r, sizeof r, a);
     stcgen_text_line(text, "reg  %-7s axaddr_q, axaddr_d;    // AWADDR / ARADDR", r);
     stcgen_text_line(text, "reg  [7:0]   len_q, len_d;          // AWLEN / ARLEN");
     stcgen_text_line(text, "reg          arvalid_q, arvalid_d;");
@@ -236,12 +213,12 @@ void stcgen_emit_axi(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_line(text, "reg          err_we_q, err_we_d;");
     stcgen_text_line(text, "reg  %-7s err_addr_q, err_addr_d;", r);
     if (chunks) {
-        range(r, sizeof r, tw);
+        stcgen_port_range(r, sizeof r, tw);
         stcgen_text_line(text, "reg  %-7s left_q, left_d;        // beats of later transactions", r);
     }
     stcgen_text_blank(text);
     if (chunks) {
-        range(r, sizeof r, tw);
+        stcgen_port_range(r, sizeof r, tw);
         stcgen_text_line(text, "// The request's beats: n lines of %u beats, a write one line.", bpl);
         stcgen_text_line(text,
                          "wire %-7s req_beats = mem_req_we_i ? %u'd%u : ({%u'd0, mem_req_lines_i} << %u);",
@@ -259,7 +236,7 @@ void stcgen_emit_axi(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_line(text, "wire         rerr    = rbeat && (m_axi_rresp_i[1] || (m_axi_rlast_i != (rcnt_q == 8'd0)));");
     stcgen_text_line(text, "wire         berr    = bresp && m_axi_bresp_i[1];");
     if (chunks) {
-        range(r, sizeof r, a);
+        stcgen_port_range(r, sizeof r, a);
         stcgen_text_line(text, "// The next transaction's address: this one's plus its bytes.");
         stcgen_text_line(text, "wire %-7s next_addr = axaddr_q + {%u'd0, {1'b0, len_q} + 9'd1, 2'b00};", r,
                          a - 11);

@@ -1,6 +1,9 @@
 /* top_ports.c - the controller ports of stc_cache, in one table. */
 #include "top_ports.h"
 
+#include <stdio.h>
+#include <string.h>
+
 size_t stcgen_top_ports(const stcgen_params *params, stcgen_top_port *out, size_t max)
 {
     const stc_geometry *g = &params->geometry;
@@ -63,4 +66,35 @@ size_t stcgen_top_ports(const stcgen_params *params, stcgen_top_port *out, size_
         }
     }
     return count;
+}
+
+void stcgen_port_range(char *out, size_t len, unsigned width)
+{
+    if (width > 1) {
+        snprintf(out, len, "[%u:0]", width - 1);
+    } else if (len > 0) {
+        out[0] = '\0';
+    }
+}
+
+void stcgen_declare_port(stcgen_text *text, bool input, unsigned width, const char *name,
+                         bool last, const char *what)
+{
+    char range[32];
+    stcgen_port_range(range, sizeof range, width);
+    stcgen_text_line(text, "%s wire %-7s %s%s%s%s", input ? "input " : "output", range, name,
+                     last ? "" : ",", what[0] ? "  // " : "", what);
+}
+
+int stcgen_declare_mirrored_port(stcgen_text *text, const stcgen_top_port *port, bool last)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s", port->name);
+    size_t len = strlen(name);
+    if (len < 2 || name[len - 2] != '_' || (name[len - 1] != 'i' && name[len - 1] != 'o')) {
+        return -1;
+    }
+    name[len - 1] = port->input ? 'o' : 'i';
+    stcgen_declare_port(text, !port->input, port->width, name, last, port->what);
+    return 0;
 }

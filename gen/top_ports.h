@@ -8,6 +8,7 @@
 #define STCGEN_TOP_PORTS_H
 
 #include "params.h"
+#include "text.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -31,5 +32,19 @@ typedef struct {
 /* The ports in declaration order, widths from params (the tuner's only
  * when it is built). Returns the count. */
 size_t stcgen_top_ports(const stcgen_params *params, stcgen_top_port *out, size_t max);
+
+/* Blocks beside stc_cache (the APB register block, the AXI4 bridge) declare
+ * some of these ports mirrored, so that the two connect by name. */
+
+/* "[width-1:0]", or "" for one bit: a declaration's range. */
+void stcgen_port_range(char *out, size_t len, unsigned width);
+/* One line of a module's port list: direction, range, name, a comma unless
+ * `last`, and `what` as a comment unless it is "". */
+void stcgen_declare_port(stcgen_text *text, bool input, unsigned width, const char *name,
+                         bool last, const char *what);
+/* `port` declared for the block that drives or reads it: the direction
+ * turned and the suffix with it (cfg_valid_i -> output cfg_valid_o).
+ * Returns -1 and writes nothing for a name without an _i or _o suffix. */
+int stcgen_declare_mirrored_port(stcgen_text *text, const stcgen_top_port *port, bool last);
 
 #endif
