@@ -8,8 +8,9 @@
  * - @NAME@ tokens inside a line: a literal (widths, register indices,
  *   the coefficients' reset vector);
  * - a line starting with @IF_SERIAL@, @IF_ARRAY@, @IF_RADIX@ (radix 4 or
- *   16), @IF_REGS@, @IF_CONST@, @IF_FULL@ or @IF_LEAN@: kept (without the
- *   mark) only for that multiplier, coefficient or register-block option;
+ *   16), @IF_REGS@, @IF_CONST@, @IF_FULL@, @IF_LEAN@, @IF_TRIG@ or
+ *   @IF_NOTRIG@ (one or several): kept (without the marks) only for that
+ *   multiplier, coefficient, register-block or trigger option;
  * - a line holding only @@NAME@@: replaced by generated lines (the
  *   coefficient table and the multiplexers over it).
  */
@@ -49,7 +50,8 @@ static void make_tokens(const stcgen_params *params, stcgen_tokens *tokens)
     stcgen_tokens_set(tokens, "BUILD_WORD", "%zu",
         params->tuner_coefs | (params->tuner_mult == STC_TUNER_MULT_SERIAL ? 1u : 0u) << 8 |
             (params->tuner_const_coefs ? 1u : 0u) << 9 | (params->way_prediction ? 1u : 0u) << 10 |
-            (radix ? params->tuner_mult : 0u) << 12 | (params->tuner_lean_regs ? 1u : 0u) << 15);
+            (radix ? params->tuner_mult : 0u) << 12 | (params->tuner_lean_regs ? 1u : 0u) << 15 |
+            (params->tuner_no_triggers ? 1u : 0u) << 16);
     stcgen_tokens_set(tokens, "LEAN_NOTE", "%s",
                       params->tuner_lean_regs
                           ? "; lean (--tuner-regs lean): only STATUS [3:0], CONFIG [8:0],"
@@ -61,7 +63,7 @@ static void make_tokens(const stcgen_params *params, stcgen_tokens *tokens)
         "radix 16: 4 bits a cycle, 4 cycles per step"};
     stcgen_tokens_set(tokens, "MULT_WHAT", "%s", mult_what[params->tuner_mult & 3]);
     stcgen_tokens_set(tokens, "BUILD_RADIX_NOTE", "%s",
-                      radix || params->tuner_lean_regs
+                      radix || params->tuner_lean_regs || params->tuner_no_triggers
                           ? " [13:12] radix multiplier (2 radix 4, 3 radix 16) [15] lean"
                           : "");
     /* RETUNE and its window count: 16 bits, 8 in the lean register block */
@@ -127,37 +129,55 @@ static void emit_block(stcgen_text *text, const stcgen_params *params, const cha
     }
 }
 
-/* Is a line marked for an option that is not built? Strips the mark. */
+/* Is the option a mark names built? */
+static bool mark_built(const stcgen_params *params, int which)
+{
+    switch (which) {
+    case 0:
+        return params->tuner_mult == STC_TUNER_MULT_SERIAL;
+    case 1:
+        return params->tuner_mult == STC_TUNER_MULT_ARRAY;
+    case 2:
+        return !params->tuner_const_coefs;
+    case 3:
+        return params->tuner_const_coefs;
+    case 4:
+        return params->tuner_mult >= STC_TUNER_MULT_RADIX4;
+    case 5:
+        return !params->tuner_lean_regs;
+    case 6:
+        return params->tuner_lean_regs;
+    case 7:
+        return !params->tuner_no_triggers;
+    default:
+        return params->tuner_no_triggers;
+    }
+}
+
+/* Is a line marked for an option that is not built? Strips the marks; a
+ * line may carry several (each must hold). */
 static bool keep_line(const stcgen_params *params, const char **line)
 {
     static const struct {
         const char *mark;
-        int which; /* 0 serial, 1 array, 2 regs, 3 const, 4 radix 4 or 16, 5 full, 6 lean */
-    } marks[] = {{"@IF_SERIAL@", 0}, {"@IF_ARRAY@", 1}, {"@IF_REGS@", 2}, {"@IF_CONST@", 3},
-                 {"@IF_RADIX@", 4},  {"@IF_FULL@", 5},  {"@IF_LEAN@", 6}};
-    for (size_t index = 0; index < sizeof marks / sizeof marks[0]; index++) {
-        size_t len = strlen(marks[index].mark);
-        if (strncmp(*line, marks[index].mark, len) == 0) {
-            *line += len;
-            switch (marks[index].which) {
-            case 0:
-                return params->tuner_mult == STC_TUNER_MULT_SERIAL;
-            case 1:
-                return params->tuner_mult == STC_TUNER_MULT_ARRAY;
-            case 4:
-                return params->tuner_mult >= STC_TUNER_MULT_RADIX4;
-            case 5:
-                return !params->tuner_lean_regs;
-            case 6:
-                return params->tuner_lean_regs;
-            case 2:
-                return !params->tuner_const_coefs;
-            default:
-                return params->tuner_const_coefs;
+        int which; /* as mark_built */
+    } marks[] = {{"@IF_SERIAL@", 0}, {"@IF_ARRAY@", 1}, {"@IF_REGS@", 2},  {"@IF_CONST@", 3},
+                 {"@IF_RADIX@", 4},  {"@IF_FULL@", 5},  {"@IF_LEAN@", 6},  {"@IF_TRIG@", 7},
+                 {"@IF_NOTRIG@", 8}};
+    bool keep = true;
+    for (bool found = true; found;) {
+        found = false;
+        for (size_t index = 0; index < sizeof marks / sizeof marks[0]; index++) {
+            size_t len = strlen(marks[index].mark);
+            if (strncmp(*line, marks[index].mark, len) == 0) {
+                *line += len;
+                keep = keep && mark_built(params, marks[index].which);
+                found = true;
+                break;
             }
         }
     }
-    return true;
+    return keep;
 }
 
 const char *const *stcgen_tuner_template_lines(void)

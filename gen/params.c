@@ -190,6 +190,8 @@ static int make_name(stcgen_params *params)
                             ? tuner_suffix[params->tuner_mult & 3][params->tuner_const_coefs]
                                           [params->tuner_lean_regs]
                             : "_notuner";
+    const char *triggers =
+        stcgen_seed_tuner(params) && params->tuner_no_triggers ? "_notrig" : "";
     char fixed[8 + STC_CONFIG_NAME_MAX] = "";
     if (params->fixed) {
         int used = snprintf(fixed, sizeof fixed, "_fixed_");
@@ -200,10 +202,10 @@ static int make_name(stcgen_params *params)
         }
         fixed[used] = '\0';
     }
-    int written = snprintf(params->name, sizeof params->name, "b%u_%s_l%u_a%u%s%s%s%s%s%s%s",
+    int written = snprintf(params->name, sizeof params->name, "b%u_%s_l%u_a%u%s%s%s%s%s%s%s%s",
                            geometry->banks, size, geometry->line_bytes, geometry->addr_bits,
                            counters, params->way_prediction ? "" : "_nowp",
-                           tuner, fixed,
+                           tuner, triggers, fixed,
                            params->monitor && !stcgen_monitor_tuner(params) ? "_monitor" : "",
                            params->debug_break ? "_BROKEN_" : "",
                            params->debug_break ? params->debug_break : "");
@@ -262,9 +264,10 @@ int stcgen_params_init(stcgen_params *params, char *err, size_t err_len)
         params->tuner = false; /* nothing to tune */
     } else {
         if (stcgen_monitor_tuner(params) && (params->tuner_mult || params->tuner_const_coefs ||
-                                               params->tuner_lean_regs)) {
-            snprintf(err, err_len, "tuner=monitor: --tuner-mult, --tuner-coeff and --tuner-regs "
-                     "are options of the seed tuner (add --tuner seed)");
+                                               params->tuner_lean_regs ||
+                                               params->tuner_no_triggers)) {
+            snprintf(err, err_len, "tuner=monitor: --tuner-mult, --tuner-coeff, --tuner-regs and "
+                     "--tuner-triggers are options of the seed tuner (add --tuner seed)");
             return -1;
         }
         params->reset = stc_config_reset(geometry);
@@ -334,7 +337,8 @@ int stcgen_params_init(stcgen_params *params, char *err, size_t err_len)
         stc_tuner_hw_build build = {
             *geometry, params->tuner_mult,
             (params->tuner_const_coefs ? STC_TUNER_OPT_CONST_COEFS : 0u) |
-                (params->tuner_lean_regs ? STC_TUNER_OPT_LEAN_REGS : 0u),
+                (params->tuner_lean_regs ? STC_TUNER_OPT_LEAN_REGS : 0u) |
+                (params->tuner_no_triggers ? STC_TUNER_OPT_NO_TRIGGERS : 0u),
             params->way_prediction};
         params->tuner_step_cycles = stc_tuner_hw_step_cycles(&build);
         stc_tuner_hw_longest_search(geometry, params->way_prediction, params->tuner_step_cycles,
@@ -395,6 +399,11 @@ size_t stcgen_params_values(const stcgen_params *params, stcgen_value *out, size
             /* listed only when lean: the other options' files unchanged */
             n = add_value(out, max, n, "tuner_lean_regs", params->tuner_lean_regs,
                           "1: lean tuner register block", false);
+        }
+        if (params->tuner_no_triggers) {
+            /* listed only without triggers: the other options' files unchanged */
+            n = add_value(out, max, n, "tuner_no_triggers", params->tuner_no_triggers,
+                          "1: tuner built without re-tune triggers", false);
         }
         n = add_value(out, max, n, "tuner_const_coefs", params->tuner_const_coefs,
                       "1: tuner coefficients constant, 0: registers", false);

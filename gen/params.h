@@ -84,6 +84,7 @@ typedef struct {
                               serial (16 cycles a step), radix 4 (8), radix 16 (4) */
     bool tuner_const_coefs; /* tuner coefficients are constants instead of registers */
     bool tuner_lean_regs;  /* the seed tuner's lean register block (ARCHITECTURE.md 16.7) */
+    bool tuner_no_triggers; /* the seed tuner without its re-tune triggers (16.7) */
     bool tuner_monitor;    /* the tuner is the monitor tuner (stc_monitor and
                               stc_monitor_tuner, sections 17-18) instead of the
                               seed heuristic's stc_tuner (section 16) */

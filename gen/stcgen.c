@@ -48,6 +48,9 @@ static const char usage_text[] =
     "  --tuner-regs R       seed tuner register block: full (default) or lean (only\n"
     "                       control, status, chosen configuration and tuned misses\n"
     "                       readable; no compute, examined or search counters)\n"
+    "  --tuner-triggers T   seed tuner re-tune triggers (periodic, phase change):\n"
+    "                       on (default) or off (one search when software starts\n"
+    "                       it, as the seed's tuner; smaller)\n"
     "  --monitor            with the seed tuner, also write stc_monitor.v and\n"
     "                       stc_monitor_tuner.v (not instantiated: to study them)\n"
     "  --monitor-sample-bits K  watch 1/2^K of the sets at a time (default 2)\n"
@@ -221,6 +224,7 @@ int main(int argc, char **argv)
         {"--tuner", "seed", "monitor", &params.tuner_monitor},
         {"--tuner-coeff", "regs", "const", &params.tuner_const_coefs},
         {"--tuner-regs", "full", "lean", &params.tuner_lean_regs},
+        {"--tuner-triggers", "on", "off", &params.tuner_no_triggers},
     };
 
     for (int index = 1; index < argc; index++) {

@@ -191,7 +191,8 @@ static uint32_t read_full(const stc_tuner_hw *tuner, unsigned addr)
                (tuner->build.way_prediction ? 1u : 0u) << 10 |
                (tuner->build.multiplier >= STC_TUNER_MULT_RADIX4 ? tuner->build.multiplier : 0u)
                    << 12 |
-               ((tuner->build.options & STC_TUNER_OPT_LEAN_REGS) ? 1u : 0u) << 15;
+               ((tuner->build.options & STC_TUNER_OPT_LEAN_REGS) ? 1u : 0u) << 15 |
+               ((tuner->build.options & STC_TUNER_OPT_NO_TRIGGERS) ? 1u : 0u) << 16;
     default:
         if (addr >= STC_TREG_COEF && addr - STC_TREG_COEF < tuner->coef_count) {
             return coef_value(tuner, addr - STC_TREG_COEF);
@@ -200,11 +201,31 @@ static uint32_t read_full(const stc_tuner_hw *tuner, unsigned addr)
     }
 }
 
+/* Without triggers (tuner_hw.h): 0 for the triggers' registers and flags. */
+static uint32_t read_without_triggers(unsigned addr, uint32_t value)
+{
+    switch (addr) {
+    case STC_TREG_CTRL:
+    case STC_TREG_RETUNE:
+    case STC_TREG_THRESHOLD:
+    case STC_TREG_TUNED:
+        return 0;
+    case STC_TREG_STATUS:
+        return value & ~UINT32_C(0xc);
+    default:
+        return value;
+    }
+}
+
 uint32_t stc_tuner_hw_read(const stc_tuner_hw *tuner, unsigned addr)
 {
     uint32_t full = read_full(tuner, addr);
-    return (tuner->build.options & STC_TUNER_OPT_LEAN_REGS) ? read_lean(&tuner->q, addr, full)
-                                                            : full;
+    uint32_t value = (tuner->build.options & STC_TUNER_OPT_LEAN_REGS)
+                         ? read_lean(&tuner->q, addr, full)
+                         : full;
+    return (tuner->build.options & STC_TUNER_OPT_NO_TRIGGERS)
+               ? read_without_triggers(addr, value)
+               : value;
 }
 
 /* RETUNE's and the window count's largest value: 16 bits, 8 when lean. */
@@ -397,7 +418,7 @@ static void start_search(stc_tuner_hw_regs *d)
 static bool idle_step(const stc_tuner_hw *tuner, stc_tuner_hw_regs *d, const stc_tuner_hw_in *in)
 {
     const stc_tuner_hw_regs *q = &tuner->q;
-    if (!q->tuned) {
+    if (!q->tuned || (tuner->build.options & STC_TUNER_OPT_NO_TRIGGERS)) {
         return false;
     }
     if (q->acc < q->win_len) {
@@ -422,8 +443,15 @@ static bool write_register(const stc_tuner_hw *tuner, stc_tuner_hw_regs *d,
                            const stc_tuner_hw_in *in)
 {
     unsigned addr = in->reg_addr & ((1u << STC_TREG_ADDR_BITS) - 1);
+    if ((tuner->build.options & STC_TUNER_OPT_NO_TRIGGERS) &&
+        (addr == STC_TREG_RETUNE || addr == STC_TREG_THRESHOLD)) {
+        return false; /* not built */
+    }
     switch (addr) {
     case STC_TREG_CTRL:
+        if (tuner->build.options & STC_TUNER_OPT_NO_TRIGGERS) {
+            return (in->reg_wdata & 1) != 0;
+        }
         d->phase_en = in->reg_wdata >> 1 & 1;
         return (in->reg_wdata & 1) != 0;
     case STC_TREG_WINDOW:

@@ -89,7 +89,7 @@ enum {
     STC_TREG_BUILD = 12,    /* R: [5:0] coefficients [8] serial multiplier [9] constant
                                coefficients [10] way prediction built [13:12] radix
                                multiplier: 2 radix 4, 3 radix 16 (0 array or serial)
-                               [15] lean register block */
+                               [15] lean register block [16] no triggers */
     STC_TREG_COEF = 32,     /* R/W (R only when constant) 32 + i: coefficient register i */
     STC_TREG_ADDR_BITS = 6
 };
@@ -111,7 +111,14 @@ enum {
  * WINDOW, RETUNE, THRESHOLD, STATUS [3:0], CONFIG [8:0], TUNED [15:0] and
  * BUILD; every other address reads 0 (coefficient registers are
  * write-only). */
-enum { STC_TUNER_OPT_CONST_COEFS = 1, STC_TUNER_OPT_LEAN_REGS = 2 };
+enum { STC_TUNER_OPT_CONST_COEFS = 1, STC_TUNER_OPT_LEAN_REGS = 2, STC_TUNER_OPT_NO_TRIGGERS = 4 };
+/* Without triggers (--tuner-triggers off: the seed's tuner, which searches
+ * when told to and then rests) nothing is monitored after a search: the
+ * window counters stay cleared while idle, CTRL bit 1, RETUNE and
+ * THRESHOLD writes are ignored, CTRL, RETUNE, THRESHOLD and TUNED read 0
+ * and STATUS [3:2] read 0. The hardware has no phase_en, retune, thresh,
+ * tuned, have_ref, ref_miss or since flops (the model keeps them, unused
+ * by the outputs; the lockstep does not compare them). BUILD [16] is 1. */
 /* ... and its RETUNE register and monitored-window count are 8 bits (a
  * re-tune every 1 to 255 windows; the count saturates at 255). */
 enum { STC_TUNER_LEAN_RETUNE_BITS = 8 };
@@ -141,7 +148,8 @@ typedef struct {
     unsigned multiplier;    /* STC_TUNER_MULT_*: 0 array (one step per cycle), 1 serial
                                (so a bool "serial" initialises it), 2 radix 4, 3 radix 16 */
     unsigned options;       /* STC_TUNER_OPT_*: 1 constant coefficients (writes ignored; so a
-                               bool "constant" initialises it), 2 lean register block */
+                               bool "constant" initialises it), 2 lean register block,
+                               4 no re-tune triggers */
     bool way_prediction;    /* the cache has way prediction (else the wp walk is skipped) */
 } stc_tuner_hw_build;
 

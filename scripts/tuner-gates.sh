@@ -36,7 +36,10 @@ for options in "" "--tuner-mult serial" "--tuner-coeff const" "--tuner-mult seri
     "--tuner-mult radix4" "--tuner-mult radix16" "--tuner-mult radix4 --tuner-coeff const" \
     "--tuner-mult radix16 --tuner-coeff const" "--tuner-regs lean" \
     "--tuner-mult radix16 --tuner-regs lean" "--tuner-mult radix4 --tuner-coeff const --tuner-regs lean" \
-    "--tuner-mult radix16 --tuner-coeff const --tuner-regs lean"; do
+    "--tuner-mult radix16 --tuner-coeff const --tuner-regs lean" "--tuner-triggers off" \
+    "--tuner-mult radix16 --tuner-coeff const --tuner-triggers off" \
+    "--tuner-mult radix4 --tuner-coeff const --tuner-regs lean --tuner-triggers off" \
+    "--tuner-mult radix16 --tuner-coeff const --tuner-regs lean --tuner-triggers off"; do
     rm -rf "$work/out"
     # shellcheck disable=SC2086
     "$STCGEN" --tuner seed $options --out "$work/out"

@@ -422,7 +422,7 @@ expect_error fixed-nowp     "stcgen: --fixed 8K_4W_32B_P: way prediction is not 
 expect_error fixed-syntax   "stcgen: --fixed 8K: configuration '8K': expected SIZE_WAYSW_LINEB" --fixed 8K
 expect_error fixed-empty    "stcgen: option --fixed needs a value" --fixed=
 expect_error tuner-kind     "stcgen: --tuner fast: must be seed or monitor" --tuner fast
-expect_error tuner-mult-monitor "stcgen: --tuner monitor: --tuner-mult, --tuner-coeff and --tuner-regs are options of the seed tuner (add --tuner seed)" \
+expect_error tuner-mult-monitor "stcgen: --tuner monitor: --tuner-mult, --tuner-coeff, --tuner-regs and --tuner-triggers are options of the seed tuner (add --tuner seed)" \
     --tuner-mult serial
 expect_error flag-value     "stcgen: unknown option '--force=1'" --force=1
 expect_error positional     "stcgen: unexpected argument 'banks=4'" banks=4

@@ -552,10 +552,84 @@ static void test_triggers(void)
     CHECK_EQ_U64(tuner.q.searches, 5, "periodic re-tunes");
 }
 
+/* Built without triggers: the same search, flop for flop; afterwards no
+ * window is counted and nothing restarts it, with the triggers' registers
+ * written as test_triggers sets them; their reads are 0; software's start
+ * still starts a search. */
+static void test_no_triggers(void)
+{
+    stc_geometry geometry = geometry_of(4);
+    stc_fixed_coefficients fixed;
+    uint16_t registers[STC_TUNER_MAX_COEFS];
+    default_coefficients(&geometry, &fixed, registers);
+    stc_tuner_hw_build with = build_of(&geometry, STC_TUNER_MULT_RADIX16, true);
+    stc_tuner_hw_build without = with;
+    without.options |= STC_TUNER_OPT_NO_TRIGGERS;
+    stc_tuner_hw a, b;
+    stc_tuner_hw_reset(&a, &with, registers);
+    stc_tuner_hw_reset(&b, &without, registers);
+    const unsigned window = 200;
+    tuner_env env_a, env_b;
+    tuner_env_init(&env_a, &geometry, window, 5);
+    set_landscape_random(&env_a, window);
+    env_b = env_a;
+    a.q.win_len = b.q.win_len = window;
+    search_log log_a, log_b;
+    run_one_search(&a, &env_a, &fixed, &log_a);
+    run_one_search(&b, &env_b, &fixed, &log_b);
+    CHECK(memcmp(&a.q, &b.q, sizeof a.q) == 0, "no triggers: the same flops after a search");
+    CHECK_EQ_U64(log_b.compute, log_a.compute, "no triggers: the same compute cycles");
+    static const struct {
+        unsigned addr;
+        uint32_t data;
+    } writes[] = {{STC_TREG_CTRL, 2}, {STC_TREG_RETUNE, 1}, {STC_TREG_THRESHOLD, 0}};
+    for (size_t i = 0; i < sizeof writes / sizeof writes[0]; i++) {
+        stc_tuner_hw_in in = {0};
+        in.reg_we = true;
+        in.reg_addr = writes[i].addr;
+        in.reg_wdata = writes[i].data;
+        stc_tuner_hw_step(&b, &in);
+    }
+    for (unsigned addr = 0; addr < 1u << STC_TREG_ADDR_BITS; addr++) {
+        uint32_t got = stc_tuner_hw_read(&b, addr), all = stc_tuner_hw_read(&a, addr);
+        uint32_t want = addr == STC_TREG_CTRL || addr == STC_TREG_RETUNE ||
+                                addr == STC_TREG_THRESHOLD || addr == STC_TREG_TUNED
+                            ? 0
+                        : addr == STC_TREG_STATUS ? (all & ~UINT32_C(0xc))
+                        : addr == STC_TREG_BUILD  ? (all | 1u << 16)
+                                                  : all;
+        CHECK_EQ_U64(got, want, "no triggers: read at address %u", addr);
+    }
+    for (unsigned packed = 0; packed < 512; packed++) {
+        env_b.counters[packed].misses = (uint16_t)(env_b.counters[packed].misses + 50);
+    }
+    stc_tuner_hw_out out;
+    stc_tuner_hw_in in;
+    unsigned window_cycles = tuner_env_window_cycles(&env_b.counters[0]) + 1;
+    for (unsigned long cycle = 0; cycle < 10ul * window_cycles; cycle++) {
+        stc_tuner_hw_outputs(&b, &out);
+        tuner_env_inputs(&env_b, &out, &in);
+        stc_tuner_hw_step(&b, &in);
+        if (b.q.psm != STC_PSM_IDLE || b.q.acc != 0) {
+            CHECK(false, "no triggers: idle and counting nothing after the search (cycle %lu)",
+                  cycle);
+            break;
+        }
+    }
+    CHECK_EQ_U64(b.q.searches, 1, "no triggers: one search");
+    stc_tuner_hw_in start = {0};
+    start.reg_we = true;
+    start.reg_addr = STC_TREG_CTRL;
+    start.reg_wdata = 1;
+    stc_tuner_hw_step(&b, &start);
+    CHECK(b.q.psm != STC_PSM_IDLE && b.q.searches == 2, "no triggers: software starts a search");
+}
+
 int main(void)
 {
     test_coefficients();
     test_lean();
+    test_no_triggers();
     test_seed_example();
     test_mpeg2_case();
     test_longest_search();

@@ -99,6 +99,8 @@ options=(
     "radix4-const|--tuner seed --tuner-mult radix4 --tuner-coeff const"
     "radix16-const-lean|--tuner seed --tuner-mult radix16 --tuner-coeff const --tuner-regs lean"
     "array-regs-lean|--tuner seed --tuner-regs lean"
+    "radix16-const-lean-notrig|--tuner seed --tuner-mult radix16 --tuner-coeff const --tuner-regs lean --tuner-triggers off"
+    "serial-regs-notrig|--tuner seed --tuner-mult serial --tuner-triggers off"
 )
 
 for entry in "${geometries[@]}"; do
@@ -117,7 +119,8 @@ for entry in "${geometries[@]}"; do
         suffix="_seed"
         case $otag in array-*) ;; *) suffix="${suffix}_${otag%%-*}" ;; esac
         case $otag in *-const*) suffix="${suffix}_coefconst" ;; esac
-        case $otag in *-lean) suffix="${suffix}_lean" ;; esac
+        case $otag in *-lean | *-lean-*) suffix="${suffix}_lean" ;; esac
+        case $otag in *-notrig) suffix="${suffix}_notrig" ;; esac
         [ "$gtag" = nowp ] && suffix="_nowp$suffix"
         check "$tag: name $name ends in '$suffix'" bash -c "[[ '$name' == *_a32$suffix ]]"
         for define in "" -DSYNTHESIS; do
@@ -251,6 +254,17 @@ if "$STCGEN" --tuner-regs lean --out "$work/bad" >"$work/err" 2>&1; then
 else
     check "--tuner-regs lean with the monitor tuner: message" \
         grep -q "are options of the seed tuner (add --tuner seed)" "$work/err"
+fi
+if "$STCGEN" --tuner-triggers off --out "$work/bad" >"$work/err" 2>&1; then
+    fail "--tuner-triggers off without --tuner seed is refused"
+else
+    check "--tuner-triggers off with the monitor tuner: message and nothing written" \
+        bash -c "grep -q 'are options of the seed tuner (add --tuner seed)' '$work/err' && [ ! -e '$work/bad' ]"
+fi
+if "$STCGEN" --tuner seed --tuner-triggers maybe --out "$work/bad" >"$work/err" 2>&1; then
+    fail "--tuner-triggers maybe is refused"
+else
+    check "--tuner-triggers maybe: message" grep -q "stcgen: --tuner-triggers maybe: must be on or off" "$work/err"
 fi
 
 echo "tuner-checks: $passed passed, $failed failed"

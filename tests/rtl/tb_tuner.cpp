@@ -84,10 +84,12 @@ extern "C" void tuner_dut_flops(tuner_dut *dut, stc_tuner_hw_regs *r)
 #elif defined(STC_GEN_TUNER_MULT)
     r->mbit = q->stc_tuner__DOT__mbit_q; // radix 4 / 16: a digit counter, no product register
 #endif
-    r->phase_en = q->stc_tuner__DOT__phase_en_q;
     r->win_len = q->stc_tuner__DOT__win_len_q;
+#ifndef STC_GEN_TUNER_NO_TRIGGERS
+    r->phase_en = q->stc_tuner__DOT__phase_en_q;
     r->retune = q->stc_tuner__DOT__retune_q;
     r->thresh = q->stc_tuner__DOT__thresh_q;
+#endif
     r->acc = q->stc_tuner__DOT__acc_q;
     r->miss = q->stc_tuner__DOT__miss_q;
     r->cyc = q->stc_tuner__DOT__cyc_q;
@@ -102,10 +104,12 @@ extern "C" void tuner_dut_flops(tuner_dut *dut, stc_tuner_hw_regs *r)
     r->compute = q->stc_tuner__DOT__compute_q;
 #endif
     r->done = q->stc_tuner__DOT__done_q;
+#ifndef STC_GEN_TUNER_NO_TRIGGERS
     r->tuned = q->stc_tuner__DOT__tuned_q;
     r->have_ref = q->stc_tuner__DOT__have_ref_q;
     r->ref_miss = q->stc_tuner__DOT__ref_miss_q;
     r->since = q->stc_tuner__DOT__since_q;
+#endif
 #ifndef STC_GEN_TUNER_LEAN_REGS
     r->searches = q->stc_tuner__DOT__searches_q;
 #endif

@@ -38,7 +38,15 @@
 #else
 #define TUNER_LEAN 0u
 #endif
-#define TUNER_OPTIONS ((STC_GEN_TUNER_CONST_COEFS != 0 ? STC_TUNER_OPT_CONST_COEFS : 0u) | TUNER_LEAN)
+/* ... and tuner_no_triggers only without the re-tune triggers. */
+#ifdef STC_GEN_TUNER_NO_TRIGGERS
+#define TUNER_NO_TRIGGERS STC_TUNER_OPT_NO_TRIGGERS
+#else
+#define TUNER_NO_TRIGGERS 0u
+#endif
+#define TUNER_OPTIONS                                                                      \
+    ((STC_GEN_TUNER_CONST_COEFS != 0 ? STC_TUNER_OPT_CONST_COEFS : 0u) | TUNER_LEAN |      \
+     TUNER_NO_TRIGGERS)
 
 typedef struct {
     tuner_dut *dut;
@@ -85,10 +93,14 @@ static void compare_flops(harness *h)
     if (r.name != m->name) {                                                               \
         mismatch(h, #name "_q", r.name, m->name);                                          \
     }
-    FIELD(psm) FIELD(vsm) FIELD(csm) FIELD(mbit) FIELD(prod) FIELD(phase_en) FIELD(win_len)
-    FIELD(retune) FIELD(thresh) FIELD(acc) FIELD(miss) FIELD(cyc) FIELD(fph) FIELD(cand)
-    FIELD(best) FIELD(cfg_sent) FIELD(energy) FIELD(best_energy) FIELD(done) FIELD(tuned)
-    FIELD(have_ref) FIELD(ref_miss) FIELD(since)
+    FIELD(psm) FIELD(vsm) FIELD(csm) FIELD(mbit) FIELD(prod) FIELD(win_len) FIELD(acc)
+    FIELD(miss) FIELD(cyc) FIELD(fph) FIELD(cand) FIELD(best) FIELD(cfg_sent) FIELD(energy)
+    FIELD(best_energy) FIELD(done)
+#ifndef STC_GEN_TUNER_NO_TRIGGERS
+    /* built without triggers, the hardware has no such flops (the model keeps them) */
+    FIELD(phase_en) FIELD(retune) FIELD(thresh) FIELD(tuned) FIELD(have_ref) FIELD(ref_miss)
+    FIELD(since)
+#endif
 #ifndef STC_GEN_TUNER_LEAN_REGS
     /* the lean register block has no such flops (the model counts them) */
     FIELD(examined) FIELD(compute) FIELD(searches)
@@ -347,6 +359,7 @@ static void scenario_saturate(harness *h)
     printf("tuner_lockstep: saturating windows: energy %u\n", h->model.q.energy);
 }
 
+#ifndef STC_GEN_TUNER_NO_TRIGGERS
 static void scenario_triggers(harness *h)
 {
     const unsigned w = 100;
@@ -418,6 +431,40 @@ static void scenario_phase_edges(harness *h)
     }
 }
 
+#else
+/* Built without triggers: after a search, a re-tune interval of 1 window,
+ * the phase trigger on with threshold 0 and windows whose misses differ
+ * from the tuned ones start nothing and count nothing; software's start
+ * still does. */
+static void scenario_no_triggers(harness *h)
+{
+    const unsigned w = 100;
+    begin(h, "no triggers", w, 29);
+    h->env.max_delay = 2;
+    set_all(h, w, 30, 900, 50);
+    write_reg(h, STC_TREG_THRESHOLD, 0);
+    write_reg(h, STC_TREG_RETUNE, 1);
+    write_reg(h, STC_TREG_CTRL, 2);
+    run_search(h, 200000);
+    set_all(h, w, 60, 900, 50);
+    unsigned searches = h->model.q.searches;
+    for (unsigned n = 0; n < 6000 && !h->failed; n++) {
+        clock_once(h, NULL);
+        if ((h->model.q.searches != searches || h->model.q.acc != 0) && !h->failed) {
+            fprintf(stderr, "tuner_lockstep: FAIL no triggers: a search started or a window "
+                            "counted after the search\n");
+            h->failed = true;
+        }
+    }
+    run_search(h, 200000);
+    if (h->model.q.searches != searches + 1 && !h->failed) {
+        fprintf(stderr, "tuner_lockstep: FAIL no triggers: software's start ignored\n");
+        h->failed = true;
+    }
+}
+
+#endif
+
 /* Random events and random register writes (any address, any data, start
  * included) at random times, across searches and monitoring. */
 static void scenario_fuzz(harness *h, uint32_t seed)
@@ -476,8 +523,12 @@ int tuner_lockstep_main(tuner_dut *dut, int argc, char **argv)
         scenario_random(&h, seed);
     }
     if (!h.failed) scenario_saturate(&h);
+#ifdef STC_GEN_TUNER_NO_TRIGGERS
+    if (!h.failed) scenario_no_triggers(&h);
+#else
     if (!h.failed) scenario_triggers(&h);
     if (!h.failed) scenario_phase_edges(&h);
+#endif
     if (!h.failed) scenario_fuzz(&h, 7);
     if (h.failed) {
         return 1;
