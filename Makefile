@@ -82,7 +82,8 @@ unit: deps $(foreach v,gcc clang asan,$(addprefix $(B)/$(v)/,$(TESTS) stcsim stc
 # (each one's output kept together), so that the single-threaded checks
 # share the 2 cores with the lockstep build instead of queueing.
 TEST_JOBS ?= 2
-TEST_CHECKS := lockstep unit synth-check test-cli test-oracles test-rtl test-apb test-axi test-tuner test-monitor \
+TEST_CHECKS := lockstep unit synth-check test-cli test-oracles test-rtl test-apb test-axi test-obi test-timing \
+    test-tuner test-monitor \
     coherence-check mc-traces-check paper-check
 .PHONY: test test-checks test-cli test-oracles test-rtl test-tuner test-monitor
 test:
@@ -108,10 +109,22 @@ test-apb: $(B)/asan/stcgen
 .PHONY: test-axi
 test-axi: $(B)/asan/stcgen
 	tests/axi-checks.sh $(B)/asan/stcgen
+.PHONY: test-obi
+test-obi: $(B)/asan/stcgen
+	tests/obi-checks.sh $(B)/asan/stcgen
 test-tuner: $(B)/asan/stcgen
 	tests/tuner-checks.sh $(B)/asan/stcgen
 test-monitor: $(B)/asan/stcgen
 	tests/monitor-checks.sh $(B)/asan/stcgen
+
+# The timing diagrams of docs/TIMING.md, simulated from the RTL (tb_timing)
+# and rendered with WaveDrom (npm, pinned in scripts/timing/); test-timing
+# fails when the committed docs/timing/*.json no longer match the RTL.
+.PHONY: docs-timing test-timing
+docs-timing: $(B)/gcc/stcgen
+	NODE_DIR=$(B)/node scripts/render-timing.sh $(B)/gcc/stcgen docs/timing
+test-timing: $(B)/asan/stcgen
+	tests/timing-check.sh $(B)/asan/stcgen
 
 include tb/lockstep.mk
 
@@ -137,3 +150,10 @@ clean:
 include synth/synth.mk
 include coherence.mk
 include paper.mk
+
+# The example SoC (soc/README.md, issue [soc-ready]): an RV32I core running
+# C programs through the generated I+D caches, checked against a run without
+# caches and against stcsim on the logged trace.
+.PHONY: soc
+soc: $(B)/gcc/stcgen $(B)/gcc/stcsim
+	soc/run.sh $(B)/gcc/stcgen $(B)/gcc/stcsim $(B)/soc

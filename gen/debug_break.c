@@ -100,6 +100,24 @@ static const debug_break breaks[] = {
      "the AXI4 bridge drops AWVALID / ARVALID after one cycle, ready or not",
      "if ((arvalid_q && m_axi_arready_i) || (awvalid_q && m_axi_awready_i)) begin",
      "if (arvalid_q || awvalid_q) begin  // BROKEN: axi-valid-drop"},
+    {"obi-order", STCGEN_BREAK_OBI,
+     "the OBI adapter grants a cached request while an uncached response is outstanding "
+     "(responses out of order)",
+     "wire         c_block = u_wait;  // a cached request waits for the uncached response",
+     "wire         c_block = 1'b0;  // BROKEN: obi-order"},
+    {"obi-gnt-early", STCGEN_BREAK_OBI,
+     "the OBI adapter grants an uncached request before the AXI4 bridge takes it (lost while "
+     "the bridge is busy)",
+     "wire         u_gnt   = unc_req_valid_o && unc_req_ready_i;",
+     "wire         u_gnt   = unc_req_valid_o;  // BROKEN: obi-gnt-early"},
+    {"apb-refused-write", STCGEN_BREAK_APB,
+     "the APB register block lets a refused write (PSLVERR) take effect",
+     "wire         wr       = access && pwrite_i && !err_q;  // a write takes effect",
+     "wire         wr       = access && pwrite_i;  // BROKEN: apb-refused-write"},
+    {"apb-slverr-hold", STCGEN_BREAK_APB,
+     "the APB register block keeps PSLVERR after the refused transfer's access cycle",
+     "err_d = 1'b0;",
+     "err_d = err_q;  // BROKEN: apb-slverr-hold"},
 };
 enum { BREAK_COUNT = sizeof breaks / sizeof breaks[0] };
 
@@ -131,6 +149,8 @@ int stcgen_debug_break_check(const char *name, char *err, size_t err_len)
     const char *const *lines = broken->module == STCGEN_BREAK_CTRL    ? stcgen_ctrl_template_lines()
                                : broken->module == STCGEN_BREAK_TUNER ? stcgen_tuner_template_lines()
                                : broken->module == STCGEN_BREAK_AXI   ? stcgen_axi_break_lines()
+                               : broken->module == STCGEN_BREAK_OBI   ? stcgen_obi_break_lines()
+                               : broken->module == STCGEN_BREAK_APB   ? stcgen_apb_break_lines()
                                                                       : stcgen_top_mux_lines();
     unsigned found = 0;
     for (const char *const *line = lines; *line; line++) {
@@ -148,6 +168,8 @@ int stcgen_debug_break_check(const char *name, char *err, size_t err_len)
                  broken->module == STCGEN_BREAK_CTRL    ? "stc_cache_ctrl.v.in"
                  : broken->module == STCGEN_BREAK_TUNER ? "stc_tuner.v.in"
                  : broken->module == STCGEN_BREAK_AXI   ? "emit_axi.c (axi_break_lines)"
+                 : broken->module == STCGEN_BREAK_OBI   ? "emit_obi.c (obi_break_lines)"
+                 : broken->module == STCGEN_BREAK_APB   ? "emit_apb.c (apb_break_lines)"
                                                         : "emit_top.c (top_mux_lines, top_gap_lines)");
         return -1;
     }

@@ -2,8 +2,9 @@
  * debug_break.h - `stcgen --debug-break NAME` (a test aid, ARCHITECTURE.md
  * 14.1, never on by default): a deliberately broken controller, tuner or
  * top multiplexer for
- * the lockstep harness (tb/) to catch, or a broken AXI4 memory bridge for
- * tests/axi-checks.sh to catch. Each bug replaces one line of one
+ * the lockstep harness (tb/) to catch, a broken AXI4 memory bridge for
+ * tests/axi-checks.sh, a broken OBI adapter for tests/obi-checks.sh or a
+ * broken APB register block for tests/apb-checks.sh to catch. Each bug replaces one line of one
  * module's template, found by exact match, with a wrong one; if the template
  * line changes, the option fails with a message instead of breaking nothing.
  */
@@ -16,7 +17,9 @@ typedef enum {
     STCGEN_BREAK_CTRL,
     STCGEN_BREAK_TUNER,
     STCGEN_BREAK_TOP,
-    STCGEN_BREAK_AXI /* the AXI4 memory bridge stc_cache_axi (emit_axi.c) */
+    STCGEN_BREAK_AXI, /* the AXI4 memory bridge stc_cache_axi (emit_axi.c) */
+    STCGEN_BREAK_OBI, /* the OBI adapter stc_cache_obi (emit_obi.c) */
+    STCGEN_BREAK_APB  /* the APB register block stc_cache_apb (emit_apb.c) */
 } stcgen_break_module;
 
 /* 0 if NAME is a known bug whose template line occurs exactly once in its
@@ -41,5 +44,9 @@ const char *const *stcgen_top_mux_lines(void);
 const char *const *stcgen_top_gap_lines(void);
 /* The AXI4 bridge's lines a bug may replace (emit_axi.c). */
 const char *const *stcgen_axi_break_lines(void);
+/* The OBI adapter's lines a bug may replace (emit_obi.c). */
+const char *const *stcgen_obi_break_lines(void);
+/* The APB register block's lines a bug may replace (emit_apb.c). */
+const char *const *stcgen_apb_break_lines(void);
 
 #endif

@@ -38,5 +38,7 @@ void stcgen_emit_apb_markdown(stcgen_text *text, const stcgen_file *file,
                               const stcgen_params *params);
 /* The AXI4 bridge of the memory port (emit_axi.c). */
 void stcgen_emit_axi(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
+/* The OBI adapter of the CPU port, with its uncached range (emit_obi.c). */
+void stcgen_emit_obi(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 
 #endif

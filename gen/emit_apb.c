@@ -8,6 +8,7 @@
  * its widths are the cache's and the two connect by name.
  */
 #include "apb_regs.h"
+#include "debug_break.h"
 #include "emit.h"
 #include "top_ports.h"
 
@@ -17,6 +18,24 @@
 #include <string.h>
 
 enum { EXPR_MAX = 96, SEGMENTS_MAX = STCGEN_APB_MAX_FIELDS };
+
+/* The lines a deliberate bug may replace (debug_break.c, module
+ * STCGEN_BREAK_APB), exactly as emitted. */
+static const char *const apb_break_lines[] = {
+    "wire         wr       = access && pwrite_i && !err_q;  // a write takes effect",
+    "err_d = 1'b0;",
+    NULL,
+};
+
+const char *const *stcgen_apb_break_lines(void)
+{
+    return apb_break_lines;
+}
+
+static void line_b(stcgen_text *text, const stcgen_params *params, const char *line)
+{
+    stcgen_text_line(text, "%s", stcgen_debug_break_line(params->debug_break, STCGEN_BREAK_APB, line));
+}
 
 /* Ports of stc_cache the block drives or reads: its control ports. */
 static bool control_port(const stcgen_top_port *port)
@@ -196,6 +215,11 @@ void stcgen_emit_apb(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_top_port ports[STCGEN_MAX_TOP_PORTS];
     const size_t n_ports = stcgen_top_ports(params, ports, STCGEN_MAX_TOP_PORTS);
     stcgen_text_header(text, &stcgen_comment_slashes, file->name, file->title, params);
+    const char *what = stcgen_debug_break_what(params->debug_break, STCGEN_BREAK_APB);
+    if (what) {
+        stcgen_text_raw(text, "// BROKEN on purpose (--debug-break %s): %s.\n", params->debug_break,
+                        what);
+    }
     if (stcgen_apb_map_build(params, &map) != 0) {
         text->failed = true; /* a programming error: the table and the ports disagree */
         return;
@@ -344,7 +368,7 @@ void stcgen_emit_apb(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_blank(text);
     stcgen_text_line(text, "wire         cfg_busy = cfg_valid_q || cfg_wait_q;");
     stcgen_text_line(text, "wire         mnt_busy = mnt_valid_q || mnt_wait_q;");
-    stcgen_text_line(text, "wire         wr       = access && pwrite_i && !err_q;  // a write takes effect");
+    line_b(text, params, apb_break_lines[0]);
     stcgen_text_blank(text);
 
     /* Decode. */
@@ -436,7 +460,7 @@ void stcgen_emit_apb(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_line(text, "if (access) begin  // the transfer ends: PSLVERR and PRDATA fall");
     stcgen_text_in(text);
     stcgen_text_line(text, "reg_d = R_NONE;");
-    stcgen_text_line(text, "err_d = 1'b0;");
+    line_b(text, params, apb_break_lines[1]);
     if (cnt_hi) {
         stcgen_text_line(text, "if (!err_q && !pwrite_i && reg_q == R_COUNTER) cnt_hi_d = cnt_value_i[%u:32];",
                          map.counter_bits - 1);

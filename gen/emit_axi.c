@@ -7,7 +7,9 @@
  * mem_req_valid_i), so its widths are the cache's and the two connect by
  * name. The lines --debug-break may replace (debug_break.c, module
  * STCGEN_BREAK_AXI) are in axi_break_lines, emitted through
- * stcgen_debug_break_line.
+ * stcgen_debug_break_line. Its uncached single-word port (unc_*, toward the
+ * OBI adapter stc_cache_obi, emit_obi.c) comes from top_ports.c's
+ * stcgen_unc_ports, which the adapter declares mirrored.
  */
 #include "debug_break.h"
 #include "emit.h"
@@ -120,6 +122,19 @@ void stcgen_emit_axi(stcgen_text *text, const stcgen_file *file, const stcgen_pa
         "// 7.1) that completes has reached memory); AxPROT = AXI_PROT (default",
         "// 3'b000: unprivileged, secure, data; an I-cache's bridge may set bit 2);",
         "// AxLOCK 0 (no exclusive access); AxID the constant AXI_ID.",
+        "//",
+        "// The uncached port (unc_*, from stc_cache_obi; ARCHITECTURE.md 14.9): one",
+        "// word per request, a single-beat transaction (AxLEN 0, AxSIZE 2, WSTRB =",
+        "// unc_req_be_i, WLAST 1) with AxCACHE = 4'b0000 (device, non-bufferable: a",
+        "// device register sees exactly that access, and a store's response comes",
+        "// from the device). It shares the one-at-a-time rule with the cache's",
+        "// transfers, the cache first: unc_req_ready_o is 1 when no transaction is",
+        "// open and the cache asks for none (a walk's writeback may start while an",
+        "// uncached access waits). The response (unc_rsp_valid_o, one cycle, with",
+        "// the word of a load) comes a cycle after the R or B handshake;",
+        "// unc_rsp_err_o is 1 when RRESP/BRESP was not OKAY. Such an error goes to",
+        "// the requester only: axi_err_o is for the cache's transfers, which have no",
+        "// error path of their own. Unused: tie unc_req_valid_i to 0.",
         NULL,
     };
     stcgen_text_lines(text, intro);
@@ -142,18 +157,24 @@ void stcgen_emit_axi(stcgen_text *text, const stcgen_file *file, const stcgen_pa
             return;
         }
     }
+    stcgen_top_port unc[STCGEN_MAX_TOP_PORTS];
+    const size_t n_unc = stcgen_unc_ports(params, unc, STCGEN_MAX_TOP_PORTS);
+    for (size_t index = 0; index < n_unc; index++) {
+        stcgen_declare_port(text, unc[index].input, unc[index].width, unc[index].name, false,
+                            unc[index].what);
+    }
     stcgen_text_line(text, "output wire [AXI_ID_BITS-1:0] m_axi_awid_o,  // AXI4 manager: write address");
     stcgen_declare_port(text, false, a, "m_axi_awaddr_o", false, "byte address");
     stcgen_declare_port(text, false, 8, "m_axi_awlen_o", false, "beats - 1");
     stcgen_declare_port(text, false, 3, "m_axi_awsize_o", false, "2: 4-byte beats");
     stcgen_declare_port(text, false, 2, "m_axi_awburst_o", false, "1: INCR");
     stcgen_declare_port(text, false, 1, "m_axi_awlock_o", false, "0");
-    stcgen_declare_port(text, false, 4, "m_axi_awcache_o", false, "4'b0010");
+    stcgen_declare_port(text, false, 4, "m_axi_awcache_o", false, "4'b0010, uncached 4'b0000");
     stcgen_declare_port(text, false, 3, "m_axi_awprot_o", false, "AXI_PROT");
     stcgen_declare_port(text, false, 1, "m_axi_awvalid_o", false, "");
     stcgen_declare_port(text, true, 1, "m_axi_awready_i", false, "");
     stcgen_declare_port(text, false, 32, "m_axi_wdata_o", false, "write data");
-    stcgen_declare_port(text, false, 4, "m_axi_wstrb_o", false, "all ones");
+    stcgen_declare_port(text, false, 4, "m_axi_wstrb_o", false, "all ones, uncached unc_req_be_i");
     stcgen_declare_port(text, false, 1, "m_axi_wlast_o", false, "");
     stcgen_declare_port(text, false, 1, "m_axi_wvalid_o", false, "");
     stcgen_declare_port(text, true, 1, "m_axi_wready_i", false, "");
@@ -167,7 +188,7 @@ void stcgen_emit_axi(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_declare_port(text, false, 3, "m_axi_arsize_o", false, "2: 4-byte beats");
     stcgen_declare_port(text, false, 2, "m_axi_arburst_o", false, "1: INCR");
     stcgen_declare_port(text, false, 1, "m_axi_arlock_o", false, "0");
-    stcgen_declare_port(text, false, 4, "m_axi_arcache_o", false, "4'b0010");
+    stcgen_declare_port(text, false, 4, "m_axi_arcache_o", false, "4'b0010, uncached 4'b0000");
     stcgen_declare_port(text, false, 3, "m_axi_arprot_o", false, "AXI_PROT");
     stcgen_declare_port(text, false, 1, "m_axi_arvalid_o", false, "");
     stcgen_declare_port(text, true, 1, "m_axi_arready_i", false, "");
@@ -192,7 +213,9 @@ void stcgen_emit_axi(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_line(text, "wire [2*AXI_ID_BITS+1:0] unused_axi = {m_axi_bid_i, m_axi_rid_i,"
                            " m_axi_bresp_i[0], m_axi_rresp_i[0]};");
     stcgen_text_blank(text);
-    stcgen_text_line(text, "reg          busy_q, busy_d;        // a cache transaction is open");
+    stcgen_text_line(text, "reg          busy_q, busy_d;        // a transaction is open");
+    stcgen_text_line(text, "reg          unc_q, unc_d;          // it is the uncached port's");
+    stcgen_text_line(text, "reg  [3:0]   axcache_q, axcache_d;  // AWCACHE / ARCACHE");
     stcgen_port_range(r, sizeof r, a);
     stcgen_text_line(text, "reg  %-7s axaddr_q, axaddr_d;    // AWADDR / ARADDR", r);
     stcgen_text_line(text, "reg  [7:0]   len_q, len_d;          // AWLEN / ARLEN");
@@ -206,9 +229,12 @@ void stcgen_emit_axi(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_line(text, "reg          wvalid_q, wvalid_d;    // the W register");
     stcgen_text_line(text, "reg  [31:0]  wdata_q, wdata_d;");
     stcgen_text_line(text, "reg          wlast_q, wlast_d;");
+    stcgen_text_line(text, "reg  [3:0]   wstrb_q, wstrb_d;");
     stcgen_text_line(text, "reg          rvalid_q, rvalid_d;    // a read beat to the cache");
     stcgen_text_line(text, "reg  [31:0]  rdata_q, rdata_d;");
     stcgen_text_line(text, "reg          bvalid_q, bvalid_d;    // the write is complete");
+    stcgen_text_line(text, "reg          urvalid_q, urvalid_d;  // the uncached response");
+    stcgen_text_line(text, "reg          uerr_q, uerr_d;");
     stcgen_text_line(text, "reg          err_q, err_d;");
     stcgen_text_line(text, "reg          err_we_q, err_we_d;");
     stcgen_text_line(text, "reg  %-7s err_addr_q, err_addr_d;", r);
@@ -247,6 +273,8 @@ void stcgen_emit_axi(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_in(text);
     static const char *const defaults[] = {
         "busy_d     = busy_q;",
+        "unc_d      = unc_q;",
+        "axcache_d  = axcache_q;",
         "axaddr_d   = axaddr_q;",
         "len_d      = len_q;",
         "arvalid_d  = arvalid_q;",
@@ -259,9 +287,12 @@ void stcgen_emit_axi(stcgen_text *text, const stcgen_file *file, const stcgen_pa
         "wvalid_d   = wvalid_q;",
         "wdata_d    = wdata_q;",
         "wlast_d    = wlast_q;",
+        "wstrb_d    = wstrb_q;",
         "rvalid_d   = 1'b0;  // one-cycle pulses",
         "rdata_d    = rdata_q;",
         "bvalid_d   = 1'b0;",
+        "urvalid_d  = 1'b0;",
+        "uerr_d     = 1'b0;",
         "err_d      = err_q;",
         "err_we_d   = err_we_q;",
         "err_addr_d = err_addr_q;",
@@ -275,6 +306,8 @@ void stcgen_emit_axi(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_line(text, "if (mem_req_valid_i && !busy_q) begin");
     stcgen_text_in(text);
     stcgen_text_line(text, "busy_d    = 1'b1;");
+    stcgen_text_line(text, "unc_d     = 1'b0;");
+    stcgen_text_line(text, "axcache_d = 4'b0010;");
     stcgen_text_line(text, "axaddr_d  = {mem_req_line_i, %u'd0};", ob);
     if (chunks) {
         chunk_from(text, "req_beats", tw);
@@ -289,6 +322,30 @@ void stcgen_emit_axi(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_line(text, "rcnt_d    = len_d;");
     stcgen_text_line(text, "wcnt_d    = len_d;");
     stcgen_text_out(text);
+    stcgen_text_line(text, "end else if (unc_req_valid_i && !busy_q) begin  // the cache first");
+    stcgen_text_in(text);
+    stcgen_text_line(text, "busy_d    = 1'b1;");
+    stcgen_text_line(text, "unc_d     = 1'b1;");
+    stcgen_text_line(text, "axcache_d = 4'b0000;  // device non-bufferable");
+    stcgen_text_line(text, "axaddr_d  = {unc_req_addr_i, 2'd0};");
+    stcgen_text_line(text, "len_d     = 8'd0;     // one beat");
+    if (chunks) {
+        stcgen_text_line(text, "left_d    = %u'd0;", tw);
+    }
+    stcgen_text_line(text, "arvalid_d = !unc_req_we_i;");
+    stcgen_text_line(text, "awvalid_d = unc_req_we_i;");
+    stcgen_text_line(text, "rready_d  = !unc_req_we_i;");
+    stcgen_text_line(text, "bready_d  = unc_req_we_i;");
+    stcgen_text_line(text, "rcnt_d    = 8'd0;");
+    stcgen_text_line(text, "// The store's one beat goes straight into the W register (empty when");
+    stcgen_text_line(text, "// no transaction is open: a write's B comes after its last W).");
+    stcgen_text_line(text, "if (unc_req_we_i) begin");
+    stcgen_text_line(text, "  wvalid_d = 1'b1;");
+    stcgen_text_line(text, "  wdata_d  = unc_req_wdata_i;");
+    stcgen_text_line(text, "  wstrb_d  = unc_req_be_i;");
+    stcgen_text_line(text, "  wlast_d  = 1'b1;");
+    stcgen_text_line(text, "end");
+    stcgen_text_out(text);
     stcgen_text_line(text, "end");
     stcgen_text_line(text, "// Address handshakes.");
     line_b(text, params, "if ((arvalid_q && m_axi_arready_i) || (awvalid_q && m_axi_awready_i)) begin");
@@ -301,6 +358,7 @@ void stcgen_emit_axi(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_in(text);
     stcgen_text_line(text, "wvalid_d = 1'b1;");
     stcgen_text_line(text, "wdata_d  = mem_wdata_i;");
+    stcgen_text_line(text, "wstrb_d  = 4'hf;");
     line_b(text, params, "wlast_d  = (wcnt_q == 8'd0);  // the transaction's last beat");
     stcgen_text_line(text, "wcnt_d   = wcnt_q - 8'd1;");
     stcgen_text_line(text, "if (wcnt_q == 8'd0) wopen_d = 1'b0;");
@@ -309,9 +367,11 @@ void stcgen_emit_axi(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_line(text, "// Read beats, to the cache a cycle later; errors noted, never dropped.");
     stcgen_text_line(text, "if (rbeat) begin");
     stcgen_text_in(text);
-    stcgen_text_line(text, "rvalid_d = 1'b1;");
-    stcgen_text_line(text, "rdata_d  = m_axi_rdata_i;");
-    stcgen_text_line(text, "rcnt_d   = rcnt_q - 8'd1;");
+    stcgen_text_line(text, "rvalid_d  = !unc_q;  // a beat to the cache, or the uncached word");
+    stcgen_text_line(text, "urvalid_d = unc_q;");
+    stcgen_text_line(text, "uerr_d    = rerr;");
+    stcgen_text_line(text, "rdata_d   = m_axi_rdata_i;");
+    stcgen_text_line(text, "rcnt_d    = rcnt_q - 8'd1;");
     stcgen_text_line(text, "if (rcnt_q == 8'd0) begin");
     stcgen_text_in(text);
     if (chunks) {
@@ -339,9 +399,11 @@ void stcgen_emit_axi(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_in(text);
     if (chunks) {
         stcgen_text_line(text, "if (left_q == %u'd0) begin", tw);
-        stcgen_text_line(text, "  bready_d = 1'b0;");
-        stcgen_text_line(text, "  bvalid_d = 1'b1;");
-        stcgen_text_line(text, "  busy_d   = 1'b0;");
+        stcgen_text_line(text, "  bready_d  = 1'b0;");
+        stcgen_text_line(text, "  bvalid_d  = !unc_q;");
+        stcgen_text_line(text, "  urvalid_d = unc_q;");
+        stcgen_text_line(text, "  uerr_d    = berr;");
+        stcgen_text_line(text, "  busy_d    = 1'b0;");
         stcgen_text_line(text, "end else begin  // the next 256-beat transaction");
         stcgen_text_in(text);
         stcgen_text_line(text, "axaddr_d  = next_addr;");
@@ -352,13 +414,17 @@ void stcgen_emit_axi(stcgen_text *text, const stcgen_file *file, const stcgen_pa
         stcgen_text_out(text);
         stcgen_text_line(text, "end");
     } else {
-        stcgen_text_line(text, "bready_d = 1'b0;");
-        stcgen_text_line(text, "bvalid_d = 1'b1;");
-        stcgen_text_line(text, "busy_d   = 1'b0;");
+        stcgen_text_line(text, "bready_d  = 1'b0;");
+        stcgen_text_line(text, "bvalid_d  = !unc_q;");
+        stcgen_text_line(text, "urvalid_d = unc_q;");
+        stcgen_text_line(text, "uerr_d    = berr;");
+        stcgen_text_line(text, "busy_d    = 1'b0;");
     }
     stcgen_text_out(text);
     stcgen_text_line(text, "end");
-    stcgen_text_line(text, "if ((rerr || berr) && !err_q) begin  // the first error is kept");
+    stcgen_text_line(text, "// The first error of a cache transfer is kept (the uncached port's go to");
+    stcgen_text_line(text, "// its requester on unc_rsp_err_o).");
+    stcgen_text_line(text, "if ((rerr || berr) && !unc_q && !err_q) begin");
     stcgen_text_line(text, "  err_d      = 1'b1;");
     stcgen_text_line(text, "  err_we_d   = berr;");
     stcgen_text_line(text, "  err_addr_d = axaddr_q;");
@@ -372,15 +438,17 @@ void stcgen_emit_axi(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_in(text);
     stcgen_text_line(text, "if (!rst_ni) begin");
     stcgen_text_in(text);
-    const char *resets[] = {"busy_q", "arvalid_q", "awvalid_q", "rready_q", "bready_q",
-                            "wopen_q", "wvalid_q", "wlast_q", "rvalid_q", "bvalid_q", "err_q",
-                            "err_we_q"};
+    const char *resets[] = {"busy_q",    "unc_q",  "arvalid_q", "awvalid_q", "rready_q",
+                            "bready_q",  "wopen_q", "wvalid_q", "wlast_q",   "rvalid_q",
+                            "bvalid_q",  "urvalid_q", "uerr_q", "err_q",     "err_we_q"};
     for (size_t index = 0; index < sizeof resets / sizeof resets[0]; index++) {
         stcgen_text_line(text, "%-10s <= 1'b0;", resets[index]);
     }
     stcgen_text_line(text, "%-10s <= %u'd0;", "axaddr_q", a);
     stcgen_text_line(text, "%-10s <= %u'd0;", "err_addr_q", a);
     stcgen_text_line(text, "%-10s <= 8'd0;", "len_q");
+    stcgen_text_line(text, "%-10s <= 4'd0;", "axcache_q");
+    stcgen_text_line(text, "%-10s <= 4'd0;", "wstrb_q");
     stcgen_text_line(text, "%-10s <= 8'd0;", "rcnt_q");
     stcgen_text_line(text, "%-10s <= 8'd0;", "wcnt_q");
     stcgen_text_line(text, "%-10s <= 32'd0;", "wdata_q");
@@ -391,9 +459,10 @@ void stcgen_emit_axi(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_out(text);
     stcgen_text_line(text, "end else begin");
     stcgen_text_in(text);
-    const char *flops[] = {"busy",   "axaddr", "len",    "arvalid", "awvalid", "rready",
-                           "bready", "rcnt",   "wcnt",   "wopen",  "wvalid",  "wdata",   "wlast",
-                           "rvalid", "rdata",  "bvalid", "err",    "err_we",  "err_addr"};
+    const char *flops[] = {"busy",   "unc",    "axcache", "axaddr", "len",     "arvalid",
+                           "awvalid", "rready", "bready", "rcnt",  "wcnt",    "wopen",
+                           "wvalid", "wdata",  "wlast",  "wstrb",  "rvalid",  "rdata",
+                           "bvalid", "urvalid", "uerr",  "err",    "err_we",  "err_addr"};
     for (size_t index = 0; index < sizeof flops / sizeof flops[0]; index++) {
         char q[32];
         snprintf(q, sizeof q, "%s_q", flops[index]);
@@ -414,6 +483,10 @@ void stcgen_emit_axi(stcgen_text *text, const stcgen_file *file, const stcgen_pa
         "assign mem_bvalid_o    = bvalid_q;",
         "assign mem_rvalid_o    = rvalid_q;",
         "assign mem_rdata_o     = rdata_q;",
+        "assign unc_req_ready_o = !busy_q && !mem_req_valid_i;  // the cache first",
+        "assign unc_rsp_valid_o = urvalid_q;",
+        "assign unc_rsp_rdata_o = rdata_q;",
+        "assign unc_rsp_err_o   = uerr_q;",
         "",
         "assign m_axi_awid_o    = AXI_ID;",
         "assign m_axi_awaddr_o  = axaddr_q;",
@@ -421,11 +494,11 @@ void stcgen_emit_axi(stcgen_text *text, const stcgen_file *file, const stcgen_pa
         "assign m_axi_awsize_o  = 3'd2;",
         "assign m_axi_awburst_o = 2'b01;",
         "assign m_axi_awlock_o  = 1'b0;",
-        "assign m_axi_awcache_o = 4'b0010;",
+        "assign m_axi_awcache_o = axcache_q;",
         "assign m_axi_awprot_o  = AXI_PROT;",
         "assign m_axi_awvalid_o = awvalid_q;",
         "assign m_axi_wdata_o   = wdata_q;",
-        "assign m_axi_wstrb_o   = 4'hf;",
+        "assign m_axi_wstrb_o   = wstrb_q;",
         "assign m_axi_wlast_o   = wlast_q;",
         "assign m_axi_wvalid_o  = wvalid_q;",
         "assign m_axi_bready_o  = bready_q;",
@@ -435,7 +508,7 @@ void stcgen_emit_axi(stcgen_text *text, const stcgen_file *file, const stcgen_pa
         "assign m_axi_arsize_o  = 3'd2;",
         "assign m_axi_arburst_o = 2'b01;",
         "assign m_axi_arlock_o  = 1'b0;",
-        "assign m_axi_arcache_o = 4'b0010;",
+        "assign m_axi_arcache_o = axcache_q;",
         "assign m_axi_arprot_o  = AXI_PROT;",
         "assign m_axi_arvalid_o = arvalid_q;",
         "assign m_axi_rready_o  = rready_q;",

@@ -35,6 +35,10 @@ static const stcgen_file file_table[] = {
     /* Likewise: one per cache, between its memory port and the interconnect. */
     {"stc_cache_axi.v", STCGEN_VERILOG, "stc_cache_axi",
      "AXI4 manager bridge for one stc_cache's memory port", false, false, stcgen_emit_axi},
+    /* Likewise: one per cache, between the CPU's OBI port and its CPU port. */
+    {"stc_cache_obi.v", STCGEN_VERILOG, "stc_cache_obi",
+     "OBI subordinate adapter for one stc_cache's CPU port, with an uncached range", false, false,
+     stcgen_emit_obi},
     {"stc_cache.v", STCGEN_VERILOG, STCGEN_TOP_MODULE,
      "the cache top: controller, bank SRAMs, power controller, tuner", false, false,
      stcgen_emit_top},

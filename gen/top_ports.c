@@ -68,6 +68,26 @@ size_t stcgen_top_ports(const stcgen_params *params, stcgen_top_port *out, size_
     return count;
 }
 
+size_t stcgen_unc_ports(const stcgen_params *params, stcgen_top_port *out, size_t max)
+{
+    const stcgen_top_port ports[] = {
+        {true, 1, "unc_req_valid_i", "uncached port (ARCHITECTURE.md 14.9, 14.10)", false, false},
+        {false, 1, "unc_req_ready_o", "", false, false},
+        {true, 1, "unc_req_we_i", "1: store", false, false},
+        {true, params->geometry.addr_bits - 2, "unc_req_addr_i", "word address", false, false},
+        {true, 4, "unc_req_be_i", "byte enables (WSTRB of a store)", false, false},
+        {true, 32, "unc_req_wdata_i", "", false, false},
+        {false, 1, "unc_rsp_valid_o", "one cycle, no back-pressure", false, false},
+        {false, 32, "unc_rsp_rdata_o", "", false, false},
+        {false, 1, "unc_rsp_err_o", "the response was not OKAY", false, false},
+    };
+    size_t count = 0;
+    for (size_t index = 0; index < sizeof ports / sizeof ports[0] && count < max; index++) {
+        out[count++] = ports[index];
+    }
+    return count;
+}
+
 void stcgen_port_range(char *out, size_t len, unsigned width)
 {
     if (width > 1) {

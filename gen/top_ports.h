@@ -33,8 +33,15 @@ typedef struct {
  * when it is built). Returns the count. */
 size_t stcgen_top_ports(const stcgen_params *params, stcgen_top_port *out, size_t max);
 
-/* Blocks beside stc_cache (the APB register block, the AXI4 bridge) declare
- * some of these ports mirrored, so that the two connect by name. */
+/* The uncached single-word port between the OBI adapter stc_cache_obi and
+ * the AXI4 bridge stc_cache_axi (ARCHITECTURE.md 14.9, 14.10), as the
+ * bridge declares it (requests in, responses out, like stc_cache's CPU
+ * port); the adapter declares it mirrored. Returns the count. */
+size_t stcgen_unc_ports(const stcgen_params *params, stcgen_top_port *out, size_t max);
+
+/* Blocks beside stc_cache (the APB register block, the AXI4 bridge, the OBI
+ * adapter) declare some of these ports mirrored, so that the two connect by
+ * name. */
 
 /* "[width-1:0]", or "" for one bit: a declaration's range. */
 void stcgen_port_range(char *out, size_t len, unsigned width);

@@ -19,7 +19,9 @@
 #     stc_geometry_gen.h (another emitter's view of the same geometry);
 #   - tests/rtl/tb_apb.v on the default geometry (stc_cache + the block, an
 #     APB requester and protocol checker; everything checked through APB)
-#     in Icarus and, with a C++ compiler, in Verilator;
+#     in Icarus and, with a C++ compiler, in Verilator; red: tb_apb fails
+#     on each deliberately broken block (--debug-break apb-refused-write,
+#     apb-slverr-hold);
 #   - the same command twice gives the same bytes, and bad parameters are
 #     still refused with nothing written.
 # Usage: apb-checks.sh STCGEN
@@ -247,6 +249,33 @@ if command -v g++ >/dev/null && command -v make >/dev/null; then
 else
     echo "apb-checks: no C++ compiler: the Verilator run of tb_apb skipped"
 fi
+
+# Red: each broken block (--debug-break apb-*) fails tb_apb in Icarus: a
+# refused write that still takes effect (the CONFIG readback after the
+# refusals), PSLVERR held past its access (the protocol checker).
+for name in apb-refused-write apb-slverr-hold; do
+    broken="$work/broken-$name"
+    quiet "stcgen --debug-break $name" "$STCGEN" --debug-break "$name" --out "$broken"
+    check "$name: the block says it is broken" \
+        grep -q "^// BROKEN on purpose (--debug-break $name)" "$broken/stc_cache_apb.v"
+    check "$name: only the block differs in the RTL" bash -c \
+        "for f in '$out'/*.v; do b=\$(basename \"\$f\"); [ \"\$b\" = stc_cache_apb.v ] && continue; \
+         diff <(grep -v '^//' \"\$f\") <(grep -v '^//' '$broken'/\"\$b\") || exit 1; done"
+    if iverilog -g2005 -Wall "${params[@]}" -o "$work/broken.vvp" "$root/tests/rtl/tb_apb.v" \
+        "$broken"/*.v >"$work/log" 2>&1 && [ ! -s "$work/log" ]; then
+        vvp -n "$work/broken.vvp" >"$work/$name.log" 2>&1
+        if grep -q "tb_apb: PASS" "$work/$name.log"; then
+            fail "$name: tb_apb catches the broken block"
+        else
+            check "$name: tb_apb catches the broken block" grep -q "^FAIL" "$work/$name.log"
+            grep -m1 "^FAIL" "$work/$name.log" | sed 's/^/    /'
+        fi
+    else
+        fail "$name: tb_apb compiles on the broken block"
+    fi
+done
+check "--debug-break apb-slverr-hold: the protocol checker's message" \
+    grep -q "FAIL apb protocol: PSLVERR outside the access phase" "$work/apb-slverr-hold.log"
 
 # Determinism, and bad parameters still refused.
 quiet "stcgen twice (1)" "$STCGEN" --tuner seed --out "$work/twice1"

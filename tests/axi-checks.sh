@@ -112,7 +112,7 @@ run_tb() {
     local params=(-Ptb_axi.ADDR_BITS="$(header_value "$dir" ADDR_BITS)"
         -Ptb_axi.LINE_BYTES="$(header_value "$dir" LINE_BYTES)"
         -Ptb_axi.OFFSET_BITS="$(header_value "$dir" OFFSET_BITS)")
-    if ! iverilog -g2005 -Wall "${params[@]}" "$@" -o "$work/axi.vvp" "$root/tests/rtl/tb_axi.v" \
+    if ! iverilog -g2005 -Wall -I"$root/tests/rtl" "${params[@]}" "$@" -o "$work/axi.vvp" "$root/tests/rtl/tb_axi.v" \
         "$dir"/*.v >"$work/log" 2>&1 || [ -s "$work/log" ]; then
         fail "$tag: tb_axi compiles"
         return
@@ -180,7 +180,7 @@ if command -v g++ >/dev/null && command -v make >/dev/null; then
     done
     # (testbench code: only the generated RTL is held to -Wall)
     if verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style --top-module tb_axi \
-        "${vparams[@]}" --Mdir "$work/vl-axi" -o tb "$root/tests/rtl/tb_axi.v" "$out"/*.v \
+        "${vparams[@]}" -I"$root/tests/rtl" --Mdir "$work/vl-axi" -o tb "$root/tests/rtl/tb_axi.v" "$out"/*.v \
         >"$work/log" 2>&1; then
         sim "verilator: tb_axi" "tb_axi: PASS" "$work/vl-axi/tb"
     else

@@ -92,6 +92,19 @@
 // 7.1) that completes has reached memory); AxPROT = AXI_PROT (default
 // 3'b000: unprivileged, secure, data; an I-cache's bridge may set bit 2);
 // AxLOCK 0 (no exclusive access); AxID the constant AXI_ID.
+//
+// The uncached port (unc_*, from stc_cache_obi; ARCHITECTURE.md 14.9): one
+// word per request, a single-beat transaction (AxLEN 0, AxSIZE 2, WSTRB =
+// unc_req_be_i, WLAST 1) with AxCACHE = 4'b0000 (device, non-bufferable: a
+// device register sees exactly that access, and a store's response comes
+// from the device). It shares the one-at-a-time rule with the cache's
+// transfers, the cache first: unc_req_ready_o is 1 when no transaction is
+// open and the cache asks for none (a walk's writeback may start while an
+// uncached access waits). The response (unc_rsp_valid_o, one cycle, with
+// the word of a load) comes a cycle after the R or B handshake;
+// unc_rsp_err_o is 1 when RRESP/BRESP was not OKAY. Such an error goes to
+// the requester only: axi_err_o is for the cache's transfers, which have no
+// error path of their own. Unused: tie unc_req_valid_i to 0.
 module stc_cache_axi #(
   parameter integer               AXI_ID_BITS = 1,
   parameter [AXI_ID_BITS-1:0]     AXI_ID      = {AXI_ID_BITS{1'b0}},
@@ -110,18 +123,27 @@ module stc_cache_axi #(
   output wire         mem_bvalid_o,  // write burst complete
   output wire         mem_rvalid_o,
   output wire [31:0]  mem_rdata_o,
+  input  wire         unc_req_valid_i,  // uncached port (ARCHITECTURE.md 14.9, 14.10)
+  output wire         unc_req_ready_o,
+  input  wire         unc_req_we_i,  // 1: store
+  input  wire [29:0]  unc_req_addr_i,  // word address
+  input  wire [3:0]   unc_req_be_i,  // byte enables (WSTRB of a store)
+  input  wire [31:0]  unc_req_wdata_i,
+  output wire         unc_rsp_valid_o,  // one cycle, no back-pressure
+  output wire [31:0]  unc_rsp_rdata_o,
+  output wire         unc_rsp_err_o,  // the response was not OKAY
   output wire [AXI_ID_BITS-1:0] m_axi_awid_o,  // AXI4 manager: write address
   output wire [31:0]  m_axi_awaddr_o,  // byte address
   output wire [7:0]   m_axi_awlen_o,  // beats - 1
   output wire [2:0]   m_axi_awsize_o,  // 2: 4-byte beats
   output wire [1:0]   m_axi_awburst_o,  // 1: INCR
   output wire         m_axi_awlock_o,  // 0
-  output wire [3:0]   m_axi_awcache_o,  // 4'b0010
+  output wire [3:0]   m_axi_awcache_o,  // 4'b0010, uncached 4'b0000
   output wire [2:0]   m_axi_awprot_o,  // AXI_PROT
   output wire         m_axi_awvalid_o,
   input  wire         m_axi_awready_i,
   output wire [31:0]  m_axi_wdata_o,  // write data
-  output wire [3:0]   m_axi_wstrb_o,  // all ones
+  output wire [3:0]   m_axi_wstrb_o,  // all ones, uncached unc_req_be_i
   output wire         m_axi_wlast_o,
   output wire         m_axi_wvalid_o,
   input  wire         m_axi_wready_i,
@@ -135,7 +157,7 @@ module stc_cache_axi #(
   output wire [2:0]   m_axi_arsize_o,  // 2: 4-byte beats
   output wire [1:0]   m_axi_arburst_o,  // 1: INCR
   output wire         m_axi_arlock_o,  // 0
-  output wire [3:0]   m_axi_arcache_o,  // 4'b0010
+  output wire [3:0]   m_axi_arcache_o,  // 4'b0010, uncached 4'b0000
   output wire [2:0]   m_axi_arprot_o,  // AXI_PROT
   output wire         m_axi_arvalid_o,
   input  wire         m_axi_arready_i,
@@ -155,7 +177,9 @@ module stc_cache_axi #(
   // asked for: no exclusive access).
   wire [2*AXI_ID_BITS+1:0] unused_axi = {m_axi_bid_i, m_axi_rid_i, m_axi_bresp_i[0], m_axi_rresp_i[0]};
 
-  reg          busy_q, busy_d;        // a cache transaction is open
+  reg          busy_q, busy_d;        // a transaction is open
+  reg          unc_q, unc_d;          // it is the uncached port's
+  reg  [3:0]   axcache_q, axcache_d;  // AWCACHE / ARCACHE
   reg  [31:0]  axaddr_q, axaddr_d;    // AWADDR / ARADDR
   reg  [7:0]   len_q, len_d;          // AWLEN / ARLEN
   reg          arvalid_q, arvalid_d;
@@ -168,9 +192,12 @@ module stc_cache_axi #(
   reg          wvalid_q, wvalid_d;    // the W register
   reg  [31:0]  wdata_q, wdata_d;
   reg          wlast_q, wlast_d;
+  reg  [3:0]   wstrb_q, wstrb_d;
   reg          rvalid_q, rvalid_d;    // a read beat to the cache
   reg  [31:0]  rdata_q, rdata_d;
   reg          bvalid_q, bvalid_d;    // the write is complete
+  reg          urvalid_q, urvalid_d;  // the uncached response
+  reg          uerr_q, uerr_d;
   reg          err_q, err_d;
   reg          err_we_q, err_we_d;
   reg  [31:0]  err_addr_q, err_addr_d;
@@ -186,6 +213,8 @@ module stc_cache_axi #(
 
   always @(*) begin
     busy_d     = busy_q;
+    unc_d      = unc_q;
+    axcache_d  = axcache_q;
     axaddr_d   = axaddr_q;
     len_d      = len_q;
     arvalid_d  = arvalid_q;
@@ -198,15 +227,20 @@ module stc_cache_axi #(
     wvalid_d   = wvalid_q;
     wdata_d    = wdata_q;
     wlast_d    = wlast_q;
+    wstrb_d    = wstrb_q;
     rvalid_d   = 1'b0;  // one-cycle pulses
     rdata_d    = rdata_q;
     bvalid_d   = 1'b0;
+    urvalid_d  = 1'b0;
+    uerr_d     = 1'b0;
     err_d      = err_q;
     err_we_d   = err_we_q;
     err_addr_d = err_addr_q;
     // The cache's request: AR or AW (its first transaction).
     if (mem_req_valid_i && !busy_q) begin
       busy_d    = 1'b1;
+      unc_d     = 1'b0;
+      axcache_d = 4'b0010;
       axaddr_d  = {mem_req_line_i, 4'd0};
       len_d     = req_len;
       arvalid_d = !mem_req_we_i;
@@ -216,6 +250,25 @@ module stc_cache_axi #(
       wopen_d   = mem_req_we_i;
       rcnt_d    = len_d;
       wcnt_d    = len_d;
+    end else if (unc_req_valid_i && !busy_q) begin  // the cache first
+      busy_d    = 1'b1;
+      unc_d     = 1'b1;
+      axcache_d = 4'b0000;  // device non-bufferable
+      axaddr_d  = {unc_req_addr_i, 2'd0};
+      len_d     = 8'd0;     // one beat
+      arvalid_d = !unc_req_we_i;
+      awvalid_d = unc_req_we_i;
+      rready_d  = !unc_req_we_i;
+      bready_d  = unc_req_we_i;
+      rcnt_d    = 8'd0;
+      // The store's one beat goes straight into the W register (empty when
+      // no transaction is open: a write's B comes after its last W).
+      if (unc_req_we_i) begin
+        wvalid_d = 1'b1;
+        wdata_d  = unc_req_wdata_i;
+        wstrb_d  = unc_req_be_i;
+        wlast_d  = 1'b1;
+      end
     end
     // Address handshakes.
     if ((arvalid_q && m_axi_arready_i) || (awvalid_q && m_axi_awready_i)) begin
@@ -227,15 +280,18 @@ module stc_cache_axi #(
     if (wtake) begin
       wvalid_d = 1'b1;
       wdata_d  = mem_wdata_i;
+      wstrb_d  = 4'hf;
       wlast_d  = (wcnt_q == 8'd0);  // the transaction's last beat
       wcnt_d   = wcnt_q - 8'd1;
       if (wcnt_q == 8'd0) wopen_d = 1'b0;
     end
     // Read beats, to the cache a cycle later; errors noted, never dropped.
     if (rbeat) begin
-      rvalid_d = 1'b1;
-      rdata_d  = m_axi_rdata_i;
-      rcnt_d   = rcnt_q - 8'd1;
+      rvalid_d  = !unc_q;  // a beat to the cache, or the uncached word
+      urvalid_d = unc_q;
+      uerr_d    = rerr;
+      rdata_d   = m_axi_rdata_i;
+      rcnt_d    = rcnt_q - 8'd1;
       if (rcnt_q == 8'd0) begin
         rready_d = 1'b0;
         busy_d   = 1'b0;
@@ -243,11 +299,15 @@ module stc_cache_axi #(
     end
     // The write response: to the cache after the last transaction's.
     if (bresp) begin
-      bready_d = 1'b0;
-      bvalid_d = 1'b1;
-      busy_d   = 1'b0;
+      bready_d  = 1'b0;
+      bvalid_d  = !unc_q;
+      urvalid_d = unc_q;
+      uerr_d    = berr;
+      busy_d    = 1'b0;
     end
-    if ((rerr || berr) && !err_q) begin  // the first error is kept
+    // The first error of a cache transfer is kept (the uncached port's go to
+    // its requester on unc_rsp_err_o).
+    if ((rerr || berr) && !unc_q && !err_q) begin
       err_d      = 1'b1;
       err_we_d   = berr;
       err_addr_d = axaddr_q;
@@ -258,6 +318,7 @@ module stc_cache_axi #(
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       busy_q     <= 1'b0;
+      unc_q      <= 1'b0;
       arvalid_q  <= 1'b0;
       awvalid_q  <= 1'b0;
       rready_q   <= 1'b0;
@@ -267,17 +328,23 @@ module stc_cache_axi #(
       wlast_q    <= 1'b0;
       rvalid_q   <= 1'b0;
       bvalid_q   <= 1'b0;
+      urvalid_q  <= 1'b0;
+      uerr_q     <= 1'b0;
       err_q      <= 1'b0;
       err_we_q   <= 1'b0;
       axaddr_q   <= 32'd0;
       err_addr_q <= 32'd0;
       len_q      <= 8'd0;
+      axcache_q  <= 4'd0;
+      wstrb_q    <= 4'd0;
       rcnt_q     <= 8'd0;
       wcnt_q     <= 8'd0;
       wdata_q    <= 32'd0;
       rdata_q    <= 32'd0;
     end else begin
       busy_q     <= busy_d;
+      unc_q      <= unc_d;
+      axcache_q  <= axcache_d;
       axaddr_q   <= axaddr_d;
       len_q      <= len_d;
       arvalid_q  <= arvalid_d;
@@ -290,9 +357,12 @@ module stc_cache_axi #(
       wvalid_q   <= wvalid_d;
       wdata_q    <= wdata_d;
       wlast_q    <= wlast_d;
+      wstrb_q    <= wstrb_d;
       rvalid_q   <= rvalid_d;
       rdata_q    <= rdata_d;
       bvalid_q   <= bvalid_d;
+      urvalid_q  <= urvalid_d;
+      uerr_q     <= uerr_d;
       err_q      <= err_d;
       err_we_q   <= err_we_d;
       err_addr_q <= err_addr_d;
@@ -304,6 +374,10 @@ module stc_cache_axi #(
   assign mem_bvalid_o    = bvalid_q;
   assign mem_rvalid_o    = rvalid_q;
   assign mem_rdata_o     = rdata_q;
+  assign unc_req_ready_o = !busy_q && !mem_req_valid_i;  // the cache first
+  assign unc_rsp_valid_o = urvalid_q;
+  assign unc_rsp_rdata_o = rdata_q;
+  assign unc_rsp_err_o   = uerr_q;
 
   assign m_axi_awid_o    = AXI_ID;
   assign m_axi_awaddr_o  = axaddr_q;
@@ -311,11 +385,11 @@ module stc_cache_axi #(
   assign m_axi_awsize_o  = 3'd2;
   assign m_axi_awburst_o = 2'b01;
   assign m_axi_awlock_o  = 1'b0;
-  assign m_axi_awcache_o = 4'b0010;
+  assign m_axi_awcache_o = axcache_q;
   assign m_axi_awprot_o  = AXI_PROT;
   assign m_axi_awvalid_o = awvalid_q;
   assign m_axi_wdata_o   = wdata_q;
-  assign m_axi_wstrb_o   = 4'hf;
+  assign m_axi_wstrb_o   = wstrb_q;
   assign m_axi_wlast_o   = wlast_q;
   assign m_axi_wvalid_o  = wvalid_q;
   assign m_axi_bready_o  = bready_q;
@@ -325,7 +399,7 @@ module stc_cache_axi #(
   assign m_axi_arsize_o  = 3'd2;
   assign m_axi_arburst_o = 2'b01;
   assign m_axi_arlock_o  = 1'b0;
-  assign m_axi_arcache_o = 4'b0010;
+  assign m_axi_arcache_o = axcache_q;
   assign m_axi_arprot_o  = AXI_PROT;
   assign m_axi_arvalid_o = arvalid_q;
   assign m_axi_rready_o  = rready_q;

@@ -1,6 +1,7 @@
 // tb_axi: a generated stc_cache (D-cache, its monitor tuner's decisions off)
-// behind the AXI4 bridge stc_cache_axi, against an AXI4 subordinate memory
-// model written here with seeded random AWREADY / WREADY / ARREADY and
+// behind the AXI4 bridge stc_cache_axi (its uncached port tied off), against
+// an AXI4 subordinate memory model (tb_axi_mem.vh, shared with tb_obi.v)
+// with seeded random AWREADY / WREADY / ARREADY and
 // random BVALID / RVALID delays, and an AXI4 protocol checker on every
 // cycle: VALID held until READY on all five channels, the payload stable
 // while VALID && !READY, AxLEN / AxADDR as the cache's request asks
@@ -97,6 +98,14 @@ module tb_axi;
   reg  [31:0]      rdata = 32'd0;
   wire             axi_err, axi_err_write;
   reg              axi_err_clear = 1'b0;
+  // The uncached port, unused here (tied off as docs/INTEGRATION.md 3 says);
+  // the checker still sees that it stays quiet.
+  wire             unc_req_valid = 1'b0, unc_req_we = 1'b0;
+  wire [ADDR_BITS-3:0] unc_req_addr = {(ADDR_BITS-2){1'b0}};
+  wire [3:0]       unc_req_be = 4'd0;
+  wire [31:0]      unc_req_wdata = 32'd0;
+  wire [31:0]      unc_rsp_rdata;
+  wire             unc_req_ready, unc_rsp_valid, unc_rsp_err;
 
   stc_cache dut (
     .clk_i           (clk),
@@ -171,6 +180,15 @@ module tb_axi;
     .mem_bvalid_o    (mem_bvalid),
     .mem_rvalid_o    (mem_rvalid),
     .mem_rdata_o     (mem_rdata),
+    .unc_req_valid_i (unc_req_valid),
+    .unc_req_ready_o (unc_req_ready),
+    .unc_req_we_i    (unc_req_we),
+    .unc_req_addr_i  (unc_req_addr),
+    .unc_req_be_i    (unc_req_be),
+    .unc_req_wdata_i (unc_req_wdata),
+    .unc_rsp_valid_o (unc_rsp_valid),
+    .unc_rsp_rdata_o (unc_rsp_rdata),
+    .unc_rsp_err_o   (unc_rsp_err),
     .m_axi_awid_o    (awid),
     .m_axi_awaddr_o  (awaddr),
     .m_axi_awlen_o   (awlen),
@@ -212,173 +230,15 @@ module tb_axi;
     .axi_err_clear_i (axi_err_clear)
   );
 
-  // ------------------------------------------------ memory and shadow
-  // Word w of the region starts as pattern(w) in both; addresses wrap at
-  // 64 Ki words in the model (the CPU stays inside the region).
-  reg [31:0] mem [0:65535];
+  // ------------------------------------------------ memory, AXI4 subordinate, checker
+  // tb_axi_mem.vh (shared with tb_obi.v): mem[] starts as pattern(w).
+`include "tb_axi_mem.vh"
+
+  // The flat shadow of the stores (addresses wrap at 64 Ki words in the
+  // model; the CPU stays inside the region).
   reg [31:0] shadow [0:REGION_WORDS-1];
-  function [31:0] pattern;
-    input [31:0] w;
-    begin
-      pattern = (w * 32'h9e3779b1) ^ 32'h5a5a0000;
-    end
-  endfunction
   integer i;
-  initial begin
-    for (i = 0; i < 65536; i = i + 1) mem[i] = pattern(i);
-    for (i = 0; i < REGION_WORDS; i = i + 1) shadow[i] = pattern(i);
-  end
-
-  // ------------------------------------------------ AXI4 subordinate model
-  // Decides at each rising edge from the values before it (the bridge's
-  // flops), drives its outputs with nonblocking assignments.
-  reg         bad_rlast = 1'b0, inject_slverr = 1'b0;
-  integer     aw_open = 0, w_word = 0, w_left = 0, b_pend = 0, b_wait = 0;
-  integer     r_open = 0, r_word = 0, r_left = 0, r_wait = 0, reads_done = 0;
-  reg  [31:0] s_rnd;
-  reg         r_bad;
-  always @(posedge clk) if (rst_n) begin
-    rng = xs(rng); s_rnd = rng;
-    // Handshakes of the ending cycle.
-    if (awvalid && awready) begin
-      aw_open = 1; w_word = awaddr[17:2]; w_left = awlen + 1;
-    end
-    if (wvalid && wready) begin
-      mem[w_word[15:0]] = wdata;
-      w_word = w_word + 1; w_left = w_left - 1;
-      if (w_left == 0) begin aw_open = 0; b_pend = 1; b_wait = s_rnd[3:0] % 6; end
-    end
-    if (bvalid && bready) b_pend = 0;
-    if (arvalid && arready) begin
-      r_open = 1; r_word = araddr[17:2]; r_left = arlen + 1; r_wait = s_rnd[7:4] % 8;
-      r_bad = bad_rlast && reads_done == 10 && arlen != 0;
-    end
-    if (rvalid && rready) begin
-      r_word = r_word + 1; r_left = r_left - 1;
-      if (r_left == 0) begin r_open = 0; reads_done = reads_done + 1; inject_slverr <= 1'b0; end
-    end
-    // Outputs of the next cycle: ready at random, valid after a random
-    // wait and held until taken.
-    awready <= !aw_open && !b_pend && s_rnd[9:8] == 2'd0;
-    wready  <= aw_open && w_left > 0 && !(wvalid && wready && w_left == 0) && s_rnd[10];
-    if (b_pend && !(bvalid && !bready)) begin
-      if (b_wait == 0) begin bvalid <= 1'b1; bresp <= 2'd0; end else b_wait = b_wait - 1;
-    end else if (!b_pend) bvalid <= 1'b0;
-    arready <= !r_open && s_rnd[12:11] == 2'd0;
-    if (r_open && r_left > 0 && !(rvalid && !rready)) begin
-      if (r_wait > 0) begin
-        r_wait = r_wait - 1; rvalid <= 1'b0;
-      end else if (s_rnd[13] || s_rnd[14]) begin
-        rvalid <= 1'b1; rdata <= mem[r_word[15:0]];
-        rlast  <= (r_left == 1) || (r_bad && r_left == 2);
-        rresp  <= inject_slverr ? 2'd2 : 2'd0;
-      end else rvalid <= 1'b0;
-    end else if (!(rvalid && !rready)) rvalid <= 1'b0;
-  end
-
-  // ------------------------------------------------ AXI4 protocol checker
-  // Sampled at the falling edge (every signal of the cycle stable): what
-  // the rising edge after it will see.
-  reg          p_aw, p_w, p_b, p_ar, p_r;                 // VALID && !READY last cycle
-  reg  [63:0]  p_awp, p_arp;
-  reg  [36:0]  p_wp;
-  reg  [2:0]   p_bp;
-  reg  [35:0]  p_rp;
-  integer      aw_out = 0, ar_out = 0, w_beats = 0, r_beats = 0, w_done = 0;
-  // The cache's open transfer: its beats not yet asked for by an AW / AR
-  // (more than 256 beats: several transactions of at most 256), the next
-  // transaction's address, the current transaction's LEN.
-  integer      open = 0, exp_left = 0, cur_len = 0, want_len;
-  integer      exp_we = 0, n_reads = 0, n_writes = 0, n_multi = 0;
-  integer      cache_beats = 0, exp_cache_beats = 0;
-  reg  [ADDR_BITS-1:0] exp_addr;
-  reg  [7:0]   ar_len_q;
-  task bad;
-    input [511:0] what;
-    begin
-      $display("FAIL axi protocol: %0s (cycle %0d)", what, cycle);
-      errors = errors + 1;
-      if (errors >= 20) begin
-        $display("tb_axi: FAIL (%0d errors, stopped)", errors);
-        $finish;
-      end
-    end
-  endtask
-  wire [63:0] awp = {awid, awaddr[31:0], awlen, awsize, awburst, awlock, awcache, awprot, 13'd0};
-  wire [63:0] arp = {arid, araddr[31:0], arlen, arsize, arburst, arlock, arcache, arprot, 13'd0};
-  always @(negedge clk) if (rst_n) begin
-    // Held and stable.
-    if (p_aw && !awvalid) bad("AWVALID dropped before AWREADY");
-    if (p_aw && awvalid && awp !== p_awp) bad("AW payload changed while waiting");
-    if (p_w && !wvalid) bad("WVALID dropped before WREADY");
-    if (p_w && wvalid && {wdata, wstrb, wlast} !== p_wp) bad("W payload changed while waiting");
-    if (p_b && !bvalid) bad("BVALID dropped before BREADY");
-    if (p_b && bvalid && {bresp, 1'b1} !== p_bp) bad("B payload changed while waiting");
-    if (p_ar && !arvalid) bad("ARVALID dropped before ARREADY");
-    if (p_ar && arvalid && arp !== p_arp) bad("AR payload changed while waiting");
-    if (p_r && !rvalid) bad("RVALID dropped before RREADY");
-    if (p_r && rvalid && {rdata, rresp, rlast, 1'b1} !== p_rp) bad("R payload changed while waiting");
-    // The cache's request: what the bridge must ask for.
-    if (mem_rvalid) cache_beats = cache_beats + 1;
-    if (mem_req_valid && mem_req_ready) begin
-      if (open) bad("a cache request while one is open");
-      if (cache_beats != exp_cache_beats) bad("read beats to the cache differ from the burst");
-      exp_we   = mem_req_we;
-      exp_addr = {mem_req_line, {OFFSET_BITS{1'b0}}};
-      exp_left = mem_req_we ? BPL : mem_req_lines * BPL;
-      open     = 1;
-      exp_cache_beats = mem_req_we ? 0 : mem_req_lines * BPL;
-      cache_beats = 0;
-    end
-    want_len = (exp_left > 256 ? 256 : exp_left) - 1;
-    // Address handshakes.
-    if (awvalid && awready) begin
-      if (aw_out != 0 || ar_out != 0) bad("AW while a transaction is outstanding");
-      if (!exp_we || !open || exp_left == 0) bad("AW without a cache write");
-      if (awaddr !== exp_addr || awlen !== want_len) bad("AWADDR / AWLEN not the cache's line");
-      if (awsize !== 3'd2 || awburst !== 2'b01 || awlock !== 1'b0 || awcache !== 4'b0010
-          || awprot !== 3'b000 || awid !== 1'b1) bad("AW constants");
-      if ({1'b0, awaddr[11:0]} + ((awlen + 1) * 4) > 4096) bad("AW burst crosses 4 KiB");
-      aw_out = 1; n_writes = n_writes + 1; w_beats = 0; w_done = 0; cur_len = awlen;
-      exp_left = exp_left - (awlen + 1); exp_addr = exp_addr + (awlen + 1) * 4;
-    end
-    if (arvalid && arready) begin
-      if (aw_out != 0 || ar_out != 0) bad("AR while a transaction is outstanding");
-      if (exp_we || !open || exp_left == 0) bad("AR without a cache read");
-      if (araddr !== exp_addr || arlen !== want_len) bad("ARADDR / ARLEN not the cache's burst");
-      if (arsize !== 3'd2 || arburst !== 2'b01 || arlock !== 1'b0 || arcache !== 4'b0010
-          || arprot !== 3'b000 || arid !== 1'b1) bad("AR constants");
-      if ({1'b0, araddr[11:0]} + ((arlen + 1) * 4) > 4096) bad("AR burst crosses 4 KiB");
-      ar_out = 1; r_beats = 0; ar_len_q = arlen; n_reads = n_reads + 1;
-      exp_left = exp_left - (arlen + 1); exp_addr = exp_addr + (arlen + 1) * 4;
-      if (arlen > BPL - 1) n_multi = n_multi + 1;
-    end
-    // Beats.
-    if (wvalid && wready) begin
-      if (wstrb !== 4'hf) bad("WSTRB not all ones");
-      if (w_done) bad("a W beat after WLAST");
-      if (!aw_out) bad("a W beat without an AW");
-      if (wlast !== (w_beats == cur_len)) bad("WLAST not exactly on the last beat");
-      if (wlast) w_done = 1;
-      w_beats = w_beats + 1;
-    end
-    if (bvalid && bready) begin
-      if (!aw_out) bad("B without an AW");
-      if (!w_done) bad("B before the last W beat");
-      aw_out = 0; if (exp_left == 0) open = 0;
-    end
-    if (rvalid && rready) begin
-      if (!ar_out) bad("an R beat without an AR");
-      if (rlast !== (r_beats == ar_len_q)) bad("RLAST not exactly on the last beat");
-      r_beats = r_beats + 1;
-      if (r_beats == ar_len_q + 1) begin ar_out = 0; if (exp_left == 0) open = 0; end
-    end
-    p_aw = awvalid && !awready; p_awp = awp;
-    p_w  = wvalid && !wready;   p_wp  = {wdata, wstrb, wlast};
-    p_b  = bvalid && !bready;   p_bp  = {bresp, 1'b1};
-    p_ar = arvalid && !arready; p_arp = arp;
-    p_r  = rvalid && !rready;   p_rp  = {rdata, rresp, rlast, 1'b1};
-  end
+  initial for (i = 0; i < REGION_WORDS; i = i + 1) shadow[i] = pattern(i);
 
   // ------------------------------------------------ watchdog
   integer last_progress = 0;
