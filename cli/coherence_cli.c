@@ -51,6 +51,10 @@ static const char usage_text[] =
     "                           reference done before the next: the atomic\n"
     "                           model's hits and misses)\n"
     "      --seed N             with --bus split: the scheduler's seed (default 1)\n"
+    "      --wb-buffer N        with --bus split: writeback buffer entries per cache,\n"
+    "                           0..8 (default 0: an evicted owned block keeps its\n"
+    "                           frame until its put is ordered; docs/COHERENCE.md\n"
+    "                           10.11)\n"
     "      --stc-config LIST    the D-caches are configurable stc caches, core c\n"
     "                           in the c-th name of LIST (comma-separated, e.g.\n"
     "                           8K_2W_32B_P,2K_1W_16B), or all in its one name;\n"
@@ -93,9 +97,12 @@ static uint64_t store_value(uint64_t n)
  * (the tag width of the energy model, docs/ENERGY.md 3.9). */
 enum { COH_ENERGY_ADDR_BITS = 32 };
 
-/* A core's energy (c < cores) or the total's, the filter's included. */
+/* A core's energy (c < cores) or the total's, the filter's included, and
+ * leakage over the run's cycles at static_nj_per_cycle per cache (every
+ * core's cache is the same, ENERGY.md 3.9.2). */
 static void energy_of(const stc_coh_system *system, const stc_coherence_energy *terms,
-                      const stc_sf_energy_terms *filter_terms, unsigned c, stc_coh_energy *energy)
+                      const stc_sf_energy_terms *filter_terms, double static_nj_per_cycle,
+                      unsigned c, stc_coh_energy *energy)
 {
     const stc_coh_config *config = stc_coh_config_of(system);
     stc_coh_counters total;
@@ -108,6 +115,38 @@ static void energy_of(const stc_coh_system *system, const stc_coherence_energy *
                                   c < config->cores ? stc_coh_filter_counters(system, c)
                                                     : &filter_total,
                                   energy);
+    stc_coh_run_cycles run;
+    stc_coh_run_cycles_of(system, &run);
+    unsigned caches = c < config->cores ? 1 : config->cores;
+    stc_coh_energy_add_static(energy, run.cycles * caches, static_nj_per_cycle);
+}
+
+/* The run's cycles, as text rows or a JSON member. */
+static void print_cycles(const stc_coh_system *system, bool json)
+{
+    unsigned cores = stc_coh_config_of(system)->cores;
+    stc_coh_core_cycles per_core[STC_COH_MAX_CORES];
+    for (unsigned c = 0; c < cores; c++)
+        per_core[c] = *stc_coh_core_cycles_of(system, c);
+    stc_coh_run_cycles run;
+    stc_coh_run_cycles_of(system, &run);
+    if (json)
+        stc_coh_print_cycles_json(per_core, cores, &run, stc_coh_timing_of(system));
+    else
+        stc_coh_print_cycles_text(20, per_core, cores, &run, stc_coh_timing_of(system));
+}
+
+/* The energy terms of the system's caches and their leakage per cycle;
+ * -1 with why for a cache the default model does not price. */
+static int price_terms(const stc_coh_config *config, stc_coherence_energy *terms,
+                       double *static_nj_per_cycle, char *why, size_t why_len)
+{
+    if (stc_energy_coherence_default(config->size_bytes, config->ways, config->line_bytes,
+                                     COH_ENERGY_ADDR_BITS, terms, why, why_len) != 0)
+        return -1;
+    return stc_coh_static_per_cycle_default(config->size_bytes, config->ways, config->line_bytes,
+                                            COH_ENERGY_ADDR_BITS, static_nj_per_cycle, why,
+                                            why_len);
 }
 
 /* The filter's energy terms, or NULL if the system has none. */
@@ -158,12 +197,14 @@ static void print_text(const stc_coh_system *system, const char *trace_name)
             printf(" %13" PRIu64 "\n", stc_sf_counter_value(&filter_total, i));
         }
     }
+    print_cycles(system, false);
     stc_coherence_energy terms;
+    double static_nj_per_cycle;
     char why[ERR_LEN];
-    if (stc_energy_coherence_default(config->size_bytes, config->ways, config->line_bytes,
-                                     COH_ENERGY_ADDR_BITS, &terms, why, sizeof why) == 0) {
+    if (price_terms(config, &terms, &static_nj_per_cycle, why, sizeof why) == 0) {
         static const char *const parts[] = {"access", "snoop", "memory_read", "c2c",
-                                            "memory_write", "bus", "filter", "total"};
+                                            "memory_write", "bus", "filter", "total",
+                                            "static", "total_with_static"};
         enum { FILTER_PART = 6 };
         for (unsigned part = 0; part < sizeof parts / sizeof parts[0]; part++) {
             if (part == FILTER_PART && !filter_terms)
@@ -173,11 +214,12 @@ static void print_text(const stc_coh_system *system, const char *trace_name)
             printf("%-20s", name);
             for (unsigned c = 0; c <= config->cores; c++) {
                 stc_coh_energy energy;
-                energy_of(system, &terms, filter_terms, c, &energy);
+                energy_of(system, &terms, filter_terms, static_nj_per_cycle, c, &energy);
                 const double values[] = {energy.access_nj,       energy.snoop_nj,
                                          energy.memory_read_nj,  energy.c2c_nj,
                                          energy.memory_write_nj, energy.bus_nj,
-                                         energy.filter_nj,       energy.total_nj};
+                                         energy.filter_nj,       energy.total_nj,
+                                         energy.static_nj,       energy.total_with_static_nj};
                 printf(" %13.1f", values[part]);
             }
             printf("\n");
@@ -225,11 +267,12 @@ static void print_counters_json(const stc_coh_counters *counters)
 }
 
 static void print_energy_json(const stc_coh_system *system, const stc_coherence_energy *terms,
-                              const stc_sf_energy_terms *filter_terms, unsigned c)
+                              const stc_sf_energy_terms *filter_terms, double static_nj_per_cycle,
+                              unsigned c)
 {
     stc_coh_energy energy;
-    energy_of(system, terms, filter_terms, c, &energy);
-    stc_coh_print_energy_json(&energy, filter_terms != NULL);
+    energy_of(system, terms, filter_terms, static_nj_per_cycle, c, &energy);
+    stc_coh_print_energy_static_json(&energy, filter_terms != NULL);
 }
 
 static void print_filter_counters_json(const stc_sf_counters *counters)
@@ -271,10 +314,11 @@ static void print_json(const stc_coh_system *system, const char *trace_name)
         print_filter_counters_json(&filter_total);
         printf("}");
     }
+    print_cycles(system, true);
     stc_coherence_energy terms;
+    double static_nj_per_cycle;
     char why[ERR_LEN];
-    if (stc_energy_coherence_default(config->size_bytes, config->ways, config->line_bytes,
-                                     COH_ENERGY_ADDR_BITS, &terms, why, sizeof why) == 0) {
+    if (price_terms(config, &terms, &static_nj_per_cycle, why, sizeof why) == 0) {
         printf(",\n \"energy_terms_nj\": {\"access\": %.6g, \"snoop_lookup\": %.6g, "
                "\"memory_read\": %.6g, \"c2c\": %.6g, \"memory_write\": %.6g, "
                "\"bus_address\": %.6g",
@@ -283,13 +327,14 @@ static void print_json(const stc_coh_system *system, const char *trace_name)
         if (filter_terms)
             printf(", \"filter_lookup\": %.6g, \"filter_write\": %.6g", filter_terms->lookup_nj,
                    filter_terms->write_nj);
+        printf(", \"static_per_cycle\": %.6g", static_nj_per_cycle);
         printf("},\n \"energy_nj\": {\"per_core\": [");
         for (unsigned c = 0; c < config->cores; c++) {
             printf("%s\n  ", c ? "," : "");
-            print_energy_json(system, &terms, filter_terms, c);
+            print_energy_json(system, &terms, filter_terms, static_nj_per_cycle, c);
         }
         printf("],\n  \"total\": ");
-        print_energy_json(system, &terms, filter_terms, config->cores);
+        print_energy_json(system, &terms, filter_terms, static_nj_per_cycle, config->cores);
         printf("}");
     } else {
         printf(",\n \"energy_terms_nj\": null, \"energy_nj\": null, \"energy_note\": ");
@@ -314,7 +359,8 @@ typedef struct {
     stc_coh_bus_model bus;
     stc_cs_schedule schedule;
     uint64_t seed;
-    bool split_option_given; /* --schedule or --seed: only with --bus split */
+    uint32_t wb_buffer;      /* --wb-buffer: entries per cache on the split bus */
+    bool split_option_given; /* --schedule, --seed or --wb-buffer: only with --bus split */
     const char *stc_configs; /* --stc-config: stc caches (coherence_stc_cli.h), or NULL */
     const char *stc_tune;    /* --stc-tune: the descent's start (coherence_stc_cli.h), or NULL */
     const char *geometry;    /* -g/--geometry: only with --stc-config or --stc-tune */
@@ -353,7 +399,7 @@ static int check_stc_options(const coh_options *opts)
     return STC_CLI_PARSED;
 }
 
-/* --bus, --schedule, --seed with their value. */
+/* --bus, --schedule, --seed, --wb-buffer with their value. */
 static int parse_bus_option(coh_options *opts, const char *arg, const char *text)
 {
     char err[ERR_LEN];
@@ -367,6 +413,11 @@ static int parse_bus_option(coh_options *opts, const char *arg, const char *text
     if (!strcmp(arg, "--schedule")) {
         if (stc_cs_schedule_parse(text, &opts->schedule, err, sizeof err) != 0)
             return usage_error("--schedule %s", err);
+    } else if (!strcmp(arg, "--wb-buffer")) {
+        _Static_assert(STC_CS_MAX_WB_BUFFER == 8, "the message below names the range");
+        if (stc_cli_count_in_range(text, 0, STC_CS_MAX_WB_BUFFER, &value) != 0)
+            return usage_error("--wb-buffer '%s': must be a number, 0..8", text);
+        opts->wb_buffer = (uint32_t)value;
     } else {
         if (stc_cli_count_in_range(text, 0, UINT64_MAX, &value) != 0)
             return usage_error("--seed '%s': must be a number, 0..2^64-1", text);
@@ -414,8 +465,10 @@ static int parse_valued(stc_coh_config *config, const char *arg, const char *tex
 static int parse_options(int argc, char **argv, coh_options *opts)
 {
     static const char *const valued[] = {"--cores", "--protocol", "--size", "--ways", "--line",
-                                         "--snoop-filter", "--bus", "--schedule", "--seed", NULL};
-    static const char *const bus_options[] = {"--bus", "--schedule", "--seed", NULL};
+                                         "--snoop-filter", "--bus", "--schedule", "--seed", "--wb-buffer",
+                                         NULL};
+    static const char *const bus_options[] = {"--bus", "--schedule", "--seed", "--wb-buffer",
+                                              NULL};
     *opts = (coh_options){.config = {.cores = 4, .size_bytes = 8192, .ways = 4, .line_bytes = 32,
                                      .protocol = STC_COH_MESI, .table = NULL},
                            .seed = 1};
@@ -454,7 +507,7 @@ static int parse_options(int argc, char **argv, coh_options *opts)
     if (!opts->trace_path)
         return usage_error("%s", "no trace given");
     if (opts->bus != STC_COH_BUS_SPLIT && opts->split_option_given)
-        return usage_error("%s", "--schedule and --seed need --bus split");
+        return usage_error("%s", "--schedule, --seed and --wb-buffer need --bus split");
     if (opts->bus == STC_COH_BUS_SPLIT && opts->config.snoop_filter.kind != STC_SF_NONE)
         return usage_error("%s", "--snoop-filter: not on the split bus (--bus split)");
     return check_stc_options(opts);
@@ -503,8 +556,8 @@ int stc_coh_main(int argc, char **argv)
     if (status != STC_CLI_PARSED)
         return status == STC_CLI_HELP_SHOWN ? 0 : status;
     if (opts.bus == STC_COH_BUS_SPLIT)
-        return stc_coh_split_run(&opts.config, opts.schedule, opts.seed, opts.trace_path,
-                                 opts.json);
+        return stc_coh_split_run(&opts.config, opts.schedule, opts.seed, opts.wb_buffer,
+                                 opts.trace_path, opts.json);
     if (opts.stc_configs || opts.stc_tune)
         return stc_coh_stc_run(&(stc_coh_stc_request){
             .program = program, .cores = opts.config.cores, .protocol = opts.config.protocol,

@@ -93,6 +93,9 @@ static void print_text(const stc_cs_system *system, const char *trace_name)
            "-way %" PRIu32 " B lines, split bus, schedule %s, seed %" PRIu64 "\n",
            trace_name, config->cores, stc_coh_protocol_name(config->protocol), config->size_bytes,
            config->ways, config->line_bytes, stc_cs_schedule_name(config->schedule), config->seed);
+    if (config->wb_buffer > 0)
+        printf("writeback buffer: %" PRIu32 " %s per cache\n", config->wb_buffer,
+               config->wb_buffer == 1 ? "entry" : "entries");
     printf("%-20s", "counter");
     for (unsigned c = 0; c < config->cores; c++)
         printf(" %12s%u", "core", c);
@@ -155,10 +158,13 @@ static void print_json(const stc_cs_system *system, const char *trace_name)
     stc_json_print_string(trace_name);
     printf(", \"protocol\": \"%s\", \"cores\": %u, \"size\": %" PRIu32 ", \"ways\": %" PRIu32
            ", \"line\": %" PRIu32 ", \"bus\": \"split\", \"schedule\": \"%s\", \"seed\": %" PRIu64
-           ", \"steps\": %" PRIu64 ",\n \"per_core\": [",
+           ", \"steps\": %" PRIu64,
            stc_coh_protocol_name(config->protocol), config->cores, config->size_bytes, config->ways,
            config->line_bytes, stc_cs_schedule_name(config->schedule), config->seed,
            stc_cs_steps(system));
+    if (config->wb_buffer > 0)
+        printf(", \"wb_buffer\": %" PRIu32, config->wb_buffer);
+    printf(",\n \"per_core\": [");
     for (unsigned c = 0; c < config->cores; c++) {
         printf("%s\n  ", c ? "," : "");
         print_counters_json(stc_cs_core_counters(system, c));
@@ -199,15 +205,17 @@ static void print_json(const stc_cs_system *system, const char *trace_name)
 }
 
 int stc_coh_split_run(const stc_coh_config *config, stc_cs_schedule schedule, uint64_t seed,
-                      const char *trace_path, bool json)
+                      uint32_t wb_buffer, const char *trace_path, bool json)
 {
     stc_cs_config split = {.cores = config->cores, .size_bytes = config->size_bytes,
                            .ways = config->ways, .line_bytes = config->line_bytes,
-                           .protocol = config->protocol, .schedule = schedule, .seed = seed};
+                           .protocol = config->protocol, .schedule = schedule, .seed = seed,
+                           .wb_buffer = wb_buffer};
     char err[ERR_LEN];
     stc_cs_system *system = stc_cs_create(&split, err, sizeof err);
     if (!system) {
-        stc_cli_message(program, "--size/--ways/--line: %s", err);
+        stc_cli_message(program, "%s: %s", wb_buffer > STC_CS_MAX_WB_BUFFER
+                                               ? "--wb-buffer" : "--size/--ways/--line", err);
         fputs("(stcsim coherence --help for usage)\n", stderr);
         return STC_CLI_BAD_USAGE;
     }

@@ -12,10 +12,13 @@
 #include <stdbool.h>
 
 /* Run trace_path through the split system of config's cores, geometry and
- * protocol, scheduled by schedule and seed; print the report (json: as
- * JSON). Returns 0, 1 (bad trace), 2 (a bad geometry: usage) or 3
- * (violations), as stcsim coherence. */
+ * protocol, scheduled by schedule and seed, each cache with a writeback
+ * buffer of wb_buffer entries (0..STC_CS_MAX_WB_BUFFER; 0: none, the
+ * frame-held eviction: docs/COHERENCE.md 10.11); print the report (json: as
+ * JSON; the buffer is named only when there is one, so a run without it
+ * prints what it always printed). Returns 0, 1 (bad trace), 2 (a bad
+ * geometry or buffer: usage) or 3 (violations), as stcsim coherence. */
 int stc_coh_split_run(const stc_coh_config *config, stc_cs_schedule schedule, uint64_t seed,
-                      const char *trace_path, bool json);
+                      uint32_t wb_buffer, const char *trace_path, bool json);
 
 #endif

@@ -204,31 +204,53 @@ static stc_coh_energy energy_of(const stc_cstc_system *system, const stc_cstc_en
                                 unsigned c)
 {
     const stc_cstc_config *config = stc_cstc_config_of(system);
+    stc_coh_run_cycles run;
+    stc_cstc_run_cycles_of(system, &run);
     stc_coh_energy energy = {0};
     for (unsigned core = 0; core < config->cores; core++) {
         if (c < config->cores && core != c)
             continue;
         stc_cstc_counters counters;
         stc_cstc_core_counters(system, core, &counters);
+        const stc_config *core_config = stc_cache_config(stc_cstc_cache(system, core));
         stc_coh_energy part;
-        stc_cstc_energy_of(model, stc_cache_config(stc_cstc_cache(system, core)), &counters,
-                           &part);
+        stc_cstc_energy_of(model, core_config, &counters, &part);
+        /* every cache leaks until the run's last cycle (ENERGY.md 3.9.2) */
+        stc_coh_energy_add_static(&part, run.cycles,
+                                  stc_cstc_static_per_cycle(model, core_config));
         stc_coh_energy_add(&energy, &part);
     }
     return energy;
 }
 
-enum { ENERGY_PARTS = 7 };
+enum { ENERGY_PARTS = 9 };
 static const char *const energy_part_names[ENERGY_PARTS] = {
-    "access_nj", "snoop_nj", "memory_read_nj", "c2c_nj", "memory_write_nj", "bus_nj", "total_nj"};
+    "access_nj", "snoop_nj",  "memory_read_nj", "c2c_nj", "memory_write_nj",
+    "bus_nj",    "total_nj",  "static_nj",      "total_with_static_nj"};
 
 static double energy_part(const stc_coh_energy *energy, unsigned part)
 {
     const double values[ENERGY_PARTS] = {energy->access_nj,      energy->snoop_nj,
                                          energy->memory_read_nj, energy->c2c_nj,
                                          energy->memory_write_nj, energy->bus_nj,
-                                         energy->total_nj};
+                                         energy->total_nj,       energy->static_nj,
+                                         energy->total_with_static_nj};
     return values[part];
+}
+
+/* The run's cycles, as text rows or a JSON member. */
+static void print_cycles(const stc_cstc_system *system, bool json, int name_width)
+{
+    unsigned cores = stc_cstc_config_of(system)->cores;
+    stc_coh_core_cycles per_core[STC_COH_MAX_CORES];
+    for (unsigned c = 0; c < cores; c++)
+        per_core[c] = *stc_cstc_core_cycles_of(system, c);
+    stc_coh_run_cycles run;
+    stc_cstc_run_cycles_of(system, &run);
+    if (json)
+        stc_coh_print_cycles_json(per_core, cores, &run, stc_cstc_timing_of(system));
+    else
+        stc_coh_print_cycles_text(name_width, per_core, cores, &run, stc_cstc_timing_of(system));
 }
 
 static void print_energy_text(const stc_cstc_system *system, const run_energy *energy)
@@ -293,6 +315,7 @@ static void print_text(const stc_cstc_system *system, const run_energy *energy,
         }
         printf("\n");
     }
+    print_cycles(system, false, 24);
     print_energy_text(system, energy);
     print_violations_text(system);
 }
@@ -305,7 +328,8 @@ static void print_counters_json(const stc_cstc_counters *counters)
     printf("}");
 }
 
-void stc_coh_print_energy_json(const stc_coh_energy *energy, bool with_filter)
+/* The fields of stc_coh_print_energy_json's object, the brace left open. */
+static void print_energy_fields_json(const stc_coh_energy *energy, bool with_filter)
 {
     printf("{\"access\": %.6g, \"snoop\": %.6g, \"memory_read\": %.6g, \"c2c\": %.6g, "
            "\"memory_write\": %.6g, \"bus\": %.6g, ",
@@ -313,7 +337,59 @@ void stc_coh_print_energy_json(const stc_coh_energy *energy, bool with_filter)
            energy->memory_write_nj, energy->bus_nj);
     if (with_filter)
         printf("\"filter\": %.6g, ", energy->filter_nj);
-    printf("\"total\": %.6g}", energy->total_nj);
+    printf("\"total\": %.6g", energy->total_nj);
+}
+
+void stc_coh_print_energy_json(const stc_coh_energy *energy, bool with_filter)
+{
+    print_energy_fields_json(energy, with_filter);
+    printf("}");
+}
+
+void stc_coh_print_energy_static_json(const stc_coh_energy *energy, bool with_filter)
+{
+    /* the old fields first, unchanged, then leakage's */
+    print_energy_fields_json(energy, with_filter);
+    printf(", \"static\": %.6g, \"total_with_static\": %.6g}", energy->static_nj,
+           energy->total_with_static_nj);
+}
+
+void stc_coh_print_cycles_text(int name_width, const stc_coh_core_cycles *per_core,
+                               unsigned cores, const stc_coh_run_cycles *run,
+                               const stc_coh_bus_timing *timing)
+{
+    printf("%-*s", name_width, "cycles");
+    for (unsigned c = 0; c < cores; c++)
+        printf(" %13" PRIu64, per_core[c].cycles);
+    printf(" %13" PRIu64 "\n%-*s", run->cycles, name_width, "stall_cycles");
+    for (unsigned c = 0; c < cores; c++)
+        printf(" %13" PRIu64, per_core[c].stall_cycles);
+    printf(" %13" PRIu64 "\n%-*s", run->stall_cycles, name_width, "bus_cycles");
+    for (unsigned c = 0; c < cores; c++)
+        printf(" %13" PRIu64, per_core[c].bus_cycles);
+    printf(" %13" PRIu64 "\n", run->bus_busy_cycles);
+    printf("bus: busy %" PRIu64 " of %" PRIu64 " cycles (%.1f %%); address %u, memory latency %u, "
+           "%u beats per line, supplier read %u\n",
+           run->bus_busy_cycles, run->cycles, 100.0 * run->bus_utilisation,
+           timing->address_cycles, timing->mem_latency, timing->beats_per_line,
+           timing->supply_read_cycles);
+}
+
+void stc_coh_print_cycles_json(const stc_coh_core_cycles *per_core, unsigned cores,
+                               const stc_coh_run_cycles *run, const stc_coh_bus_timing *timing)
+{
+    printf(",\n \"cycles\": {\"timing\": {\"address\": %u, \"mem_latency\": %u, "
+           "\"beats_per_line\": %u, \"supply_read\": %u},\n  \"per_core\": [",
+           timing->address_cycles, timing->mem_latency, timing->beats_per_line,
+           timing->supply_read_cycles);
+    for (unsigned c = 0; c < cores; c++)
+        printf("%s{\"cycles\": %" PRIu64 ", \"stall_cycles\": %" PRIu64
+               ", \"bus_cycles\": %" PRIu64 "}",
+               c ? ", " : "", per_core[c].cycles, per_core[c].stall_cycles,
+               per_core[c].bus_cycles);
+    printf("],\n  \"total\": {\"cycles\": %" PRIu64 ", \"stall_cycles\": %" PRIu64
+           ", \"bus_busy_cycles\": %" PRIu64 ", \"bus_utilisation\": %.6g}}",
+           run->cycles, run->stall_cycles, run->bus_busy_cycles, run->bus_utilisation);
 }
 
 /* The price of each event for a core in config. */
@@ -324,10 +400,11 @@ static void print_terms_json(const stc_cstc_energy_model *model, const stc_confi
     unsigned k = stc_log2(config->banks_on);
     printf("{\"access\": %.6g, \"first_probe\": %.6g, \"second_probe_stall\": %.6g, "
            "\"snoop_lookup\": %.6g, \"memory_read\": %.6g, \"c2c\": %.6g, "
-           "\"memory_write\": %.6g, \"bus_address\": %.6g}",
+           "\"memory_write\": %.6g, \"bus_address\": %.6g, \"static_per_cycle\": %.6g}",
            terms.access_nj, model->table.hit_nj[k][0],
            config->way_predict ? model->table.stall_nj_per_cycle : 0.0, terms.snoop_lookup_nj,
-           terms.memory_read_nj, terms.c2c_nj, terms.memory_write_nj, terms.bus_address_nj);
+           terms.memory_read_nj, terms.c2c_nj, terms.memory_write_nj, terms.bus_address_nj,
+           stc_cstc_static_per_cycle(model, config));
 }
 
 static void print_energy_json(const stc_cstc_system *system, const run_energy *energy)
@@ -347,11 +424,11 @@ static void print_energy_json(const stc_cstc_system *system, const run_energy *e
     for (unsigned c = 0; c < cores; c++) {
         printf("%s\n  ", c ? "," : "");
         stc_coh_energy e = energy_of(system, &energy->model, c);
-        stc_coh_print_energy_json(&e, false);
+        stc_coh_print_energy_static_json(&e, false);
     }
     printf("],\n  \"total\": ");
     stc_coh_energy total = energy_of(system, &energy->model, cores);
-    stc_coh_print_energy_json(&total, false);
+    stc_coh_print_energy_static_json(&total, false);
     printf("}");
 }
 
@@ -397,6 +474,7 @@ static void print_json(const stc_cstc_system *system, const run_energy *energy,
     printf("],\n \"total\": ");
     stc_cstc_counters total = counters_of(system, config->cores);
     print_counters_json(&total);
+    print_cycles(system, true, 0);
     print_energy_json(system, energy);
     printf(",\n \"violations\": {\"count\": %" PRIu64, stc_cstc_violation_count(system));
     for (int k = 0; k < STC_COH_VIOL_KIND_COUNT; k++)
@@ -457,7 +535,8 @@ static double percent_against(double value, double base)
 }
 
 static void print_assignment_text(const stc_geometry *geometry, unsigned cores, const char *label,
-                                  const stc_ctune_assignment *assignment, double start_nj)
+                                  const stc_ctune_assignment *assignment,
+                                  const stc_ctune_assignment *start)
 {
     printf("%-24s", label);
     for (unsigned c = 0; c < cores; c++) {
@@ -469,7 +548,16 @@ static void print_assignment_text(const stc_geometry *geometry, unsigned cores, 
     for (unsigned c = 0; c < cores; c++)
         printf(" %13.1f", assignment->per_core[c].total_nj);
     printf(" %13.1f %+7.2f %%  (%" PRIu64 " violations)\n", assignment->total.total_nj,
-           percent_against(assignment->total.total_nj, start_nj), assignment->violations);
+           percent_against(assignment->total.total_nj, start->total.total_nj),
+           assignment->violations);
+    /* the objective: leakage over the run's cycles included */
+    printf("%-24s", "  with_static_nj");
+    for (unsigned c = 0; c < cores; c++)
+        printf(" %13.1f", assignment->per_core[c].total_with_static_nj);
+    printf(" %13.1f %+7.2f %%  (%" PRIu64 " cycles)\n", assignment->total.total_with_static_nj,
+           percent_against(assignment->total.total_with_static_nj,
+                           start->total.total_with_static_nj),
+           assignment->cycles.cycles);
 }
 
 static void print_tune_text(const stc_cstc_config *config, const tune_report *report,
@@ -482,15 +570,15 @@ static void print_tune_text(const stc_cstc_config *config, const tune_report *re
     for (unsigned c = 0; c < config->cores; c++)
         printf(" %12s%u", "core", c);
     printf(" %13s %9s\n", "total", "vs start");
-    double start_nj = report->start.total.total_nj;
-    print_assignment_text(&config->geometry, config->cores, "start", &report->start, start_nj);
-    print_assignment_text(&config->geometry, config->cores, "alone", &report->alone, start_nj);
+    const stc_ctune_assignment *start = &report->start;
+    print_assignment_text(&config->geometry, config->cores, "start", &report->start, start);
+    print_assignment_text(&config->geometry, config->cores, "alone", &report->alone, start);
     printf("%-24s", "  single_cache_nj");
     for (unsigned c = 0; c < config->cores; c++)
         printf(" %13.1f", report->single_nj[c]);
     printf("\n");
     print_assignment_text(&config->geometry, config->cores, "coherent", &report->coherent,
-                          start_nj);
+                          start);
 }
 
 static void print_assignment_json(const stc_geometry *geometry, unsigned cores,
@@ -501,11 +589,13 @@ static void print_assignment_json(const stc_geometry *geometry, unsigned cores,
     printf(",\n   \"energy_nj\": {\"per_core\": [");
     for (unsigned c = 0; c < cores; c++) {
         printf("%s\n    ", c ? "," : "");
-        stc_coh_print_energy_json(&assignment->per_core[c], false);
+        stc_coh_print_energy_static_json(&assignment->per_core[c], false);
     }
     printf("],\n    \"total\": ");
-    stc_coh_print_energy_json(&assignment->total, false);
-    printf("}, \"violations\": %" PRIu64 "}", assignment->violations);
+    stc_coh_print_energy_static_json(&assignment->total, false);
+    printf("}, \"cycles\": %" PRIu64 ", \"bus_busy_cycles\": %" PRIu64
+           ", \"violations\": %" PRIu64 "}",
+           assignment->cycles.cycles, assignment->cycles.bus_busy_cycles, assignment->violations);
 }
 
 static void print_tune_json(const stc_cstc_config *config, const tune_report *report,

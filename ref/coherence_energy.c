@@ -16,6 +16,43 @@ void stc_coh_energy_of(const stc_coherence_energy *terms, const stc_coh_counters
     energy->filter_nj = 0.0;
     energy->total_nj = energy->access_nj + energy->snoop_nj + energy->memory_read_nj +
                        energy->c2c_nj + energy->memory_write_nj + energy->bus_nj;
+    energy->static_nj = 0.0;
+    energy->total_with_static_nj = energy->total_nj;
+}
+
+void stc_coh_energy_add_static(stc_coh_energy *energy, uint64_t cycles, double static_nj_per_cycle)
+{
+    double static_nj = (double)cycles * static_nj_per_cycle;
+    energy->static_nj += static_nj;
+    energy->total_with_static_nj += static_nj;
+}
+
+int stc_coh_static_per_cycle_default(unsigned size_bytes, unsigned ways, unsigned line_bytes,
+                                     unsigned addr_bits, double *static_nj_per_cycle, char *err,
+                                     size_t err_len)
+{
+    /* The geometry stc_energy_coherence_default builds: its checks first,
+     * so both refuse the same caches with the same message. */
+    stc_coherence_energy unused;
+    if (stc_energy_coherence_default(size_bytes, ways, line_bytes, addr_bits, &unused, err,
+                                     err_len) != 0)
+        return -1;
+    stc_geometry geometry;
+    stc_geometry_default(&geometry);
+    geometry.banks = ways;
+    geometry.bank_bytes = size_bytes / ways;
+    geometry.line_bytes = line_bytes;
+    geometry.addr_bits = addr_bits;
+    stc_energy_table table;
+    if (stc_geometry_init(&geometry, err, err_len) != 0 ||
+        stc_energy_default(&geometry, &table, err, err_len) != 0)
+        return -1;
+    /* The single-cache model's own pricing of cycles, every bank powered,
+     * every bank a way, one physical line per line. */
+    stc_config config = {.banks_on = ways, .ways = ways, .sublines = 1, .way_predict = false};
+    stc_counters counters = {.cycles = 1};
+    *static_nj_per_cycle = stc_energy_of(&table, &config, &counters).static_nj;
+    return 0;
 }
 
 int stc_coh_filter_terms(const stc_sf_config *filter, unsigned line_bytes, unsigned addr_bits,
@@ -42,6 +79,7 @@ void stc_coh_energy_add_filter(const stc_sf_energy_terms *terms, const stc_sf_co
                        (double)counters->filter_writes * terms->write_nj;
     energy->filter_nj += filter_nj;
     energy->total_nj += filter_nj;
+    energy->total_with_static_nj += filter_nj;
 }
 
 int stc_cstc_energy_model_default(const stc_geometry *geometry, stc_cstc_energy_model *model,
@@ -66,6 +104,12 @@ void stc_cstc_energy_terms(const stc_cstc_energy_model *model, const stc_config 
                              config->banks_on * model->probe.route_per_bank_nj;
 }
 
+double stc_cstc_static_per_cycle(const stc_cstc_energy_model *model, const stc_config *config)
+{
+    stc_counters counters = {.cycles = 1};
+    return stc_energy_of(&model->table, config, &counters).static_nj;
+}
+
 void stc_cstc_energy_of(const stc_cstc_energy_model *model, const stc_config *config,
                         const stc_cstc_counters *counters, stc_coh_energy *energy)
 {
@@ -77,6 +121,7 @@ void stc_cstc_energy_of(const stc_cstc_energy_model *model, const stc_config *co
     energy->access_nj = stc_energy_of(&model->table, config, &counters->cache).probe_nj;
     energy->total_nj = energy->access_nj + energy->snoop_nj + energy->memory_read_nj +
                        energy->c2c_nj + energy->memory_write_nj + energy->bus_nj;
+    energy->total_with_static_nj = energy->total_nj;
 }
 
 void stc_coh_energy_add(stc_coh_energy *sum, const stc_coh_energy *part)
@@ -89,4 +134,6 @@ void stc_coh_energy_add(stc_coh_energy *sum, const stc_coh_energy *part)
     sum->bus_nj += part->bus_nj;
     sum->filter_nj += part->filter_nj;
     sum->total_nj += part->total_nj;
+    sum->static_nj += part->static_nj;
+    sum->total_with_static_nj += part->total_with_static_nj;
 }

@@ -9,8 +9,10 @@
  * charged to the receiver: the transfer happens because it asked), its
  * writes to memory (writebacks and flushes, charged to the core whose copy
  * is written), and the address phase of every transaction it issues.
- * Processor stall and leakage are not counted: the coherent model has no
- * cycles.
+ * Processor stall is not counted. Leakage (static_nj) is counted apart:
+ * the terms above do not include it (total_nj is what it always was), and
+ * total_with_static_nj adds it; a caller with the run's cycles prices it
+ * (stc_coh_energy_add_static; docs/ENERGY.md 3.9.2).
  *
  * With a snoop filter (snoop_filter.h) each core also pays for its
  * filter's own accesses (filter_nj); the tag probes it saves show as fewer
@@ -31,10 +33,13 @@ typedef struct {
     double memory_write_nj; /* blocks written to memory (BusWB and flushes) */
     double bus_nj;          /* address phases of BusRd, BusRdX, BusUpgr and BusWB issued */
     double filter_nj;       /* the snoop filter's lookups and writes (0 without a filter) */
-    double total_nj;
+    double total_nj;        /* the terms above: the dynamic energy */
+    double static_nj;       /* the cache's leakage over the run's cycles (0 until priced) */
+    double total_with_static_nj; /* total_nj + static_nj: the whole energy */
 } stc_coh_energy;
 
-/* The energy of counters (one core's, or a total) under terms; filter_nj 0. */
+/* The energy of counters (one core's, or a total) under terms; filter_nj
+ * and static_nj 0 (total_with_static_nj = total_nj). */
 void stc_coh_energy_of(const stc_coherence_energy *terms, const stc_coh_counters *counters,
                        stc_coh_energy *energy);
 
@@ -57,9 +62,30 @@ int stc_coh_filter_terms(const stc_sf_config *filter, unsigned line_bytes, unsig
                          stc_sf_energy_terms *terms);
 
 /* Add the filter's energy for counters (one core's, or a total) into
- * energy: filter_nj and total_nj. */
+ * energy: filter_nj, total_nj and total_with_static_nj. */
 void stc_coh_energy_add_filter(const stc_sf_energy_terms *terms, const stc_sf_counters *counters,
                                stc_coh_energy *energy);
+
+/* ---- Leakage (docs/ENERGY.md 3.9.2) -------------------------------------
+ *
+ * Every cache leaks for the whole run: from cycle 0 to the run's last
+ * cycle (stc_coh_run_cycles.cycles, the latest core's clock), whether its
+ * own core has finished or not (nothing powers a cache down). Priced as the
+ * single-cache model prices a run's cycles (energy.h: cycles x
+ * E_static(k) of the configuration). */
+
+/* Add cycles x static_nj_per_cycle into energy: static_nj and
+ * total_with_static_nj. */
+void stc_coh_energy_add_static(stc_coh_energy *energy, uint64_t cycles, double static_nj_per_cycle);
+
+/* E_static per cycle of the conventional cache of coherent.h (size_bytes,
+ * ways, line_bytes, addr_bits): the single-cache model's for the stc
+ * geometry of one bank per way (banks = ways, bank_bytes = size / ways),
+ * every bank powered, the geometry stc_energy_coherence_default prices.
+ * Returns -1 with a message where that one does. */
+int stc_coh_static_per_cycle_default(unsigned size_bytes, unsigned ways, unsigned line_bytes,
+                                     unsigned addr_bits, double *static_nj_per_cycle, char *err,
+                                     size_t err_len);
 
 /* ---- Configurable caches (coherent_stc.h; docs/ENERGY.md 3.9.1) ------
  *
@@ -77,10 +103,10 @@ void stc_coh_energy_add_filter(const stc_sf_energy_terms *terms, const stc_sf_co
  *               stc_energy_coherence_default for the geometry (banks of
  *               bank_bytes, line_bytes lines): the same for every
  *               configuration.
- * No leakage and no miss stall: the coherent model has no cycles. The one
- * processor cycle priced is way prediction's second probe, as the
- * single-cache model prices it, so that way prediction is not free here
- * either. No reconfiguration is priced: the runs this prices start each
+ * No miss stall. Leakage is priced apart (stc_cstc_static_per_cycle,
+ * stc_coh_energy_add_static: the run's cycles, 3.9.2). The one processor
+ * cycle priced is way prediction's second probe, as the single-cache
+ * model prices it, so that way prediction is not free here either. No reconfiguration is priced: the runs this prices start each
  * core in its configuration and keep it. */
 typedef struct {
     stc_energy_table table;       /* the geometry's default single-cache table */
@@ -103,7 +129,12 @@ int stc_cstc_energy_model_default(const stc_geometry *geometry, stc_cstc_energy_
 void stc_cstc_energy_terms(const stc_cstc_energy_model *model, const stc_config *config,
                            stc_coherence_energy *terms);
 
-/* The energy of one core's counters, the core in config; filter_nj 0. */
+/* E_static per cycle of a core in config: exactly what stc_energy_of
+ * charges a single cache in config per cycle (k banks powered). */
+double stc_cstc_static_per_cycle(const stc_cstc_energy_model *model, const stc_config *config);
+
+/* The energy of one core's counters, the core in config; filter_nj and
+ * static_nj 0. */
 void stc_cstc_energy_of(const stc_cstc_energy_model *model, const stc_config *config,
                         const stc_cstc_counters *counters, stc_coh_energy *energy);
 

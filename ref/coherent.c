@@ -26,6 +26,7 @@
 
 #include "coherence_book.h"
 #include "counter_fields.h"
+#include "timing.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -67,8 +68,17 @@ struct stc_coh_system {
 
     uint64_t clock;
     stc_coh_counters counters[STC_COH_MAX_CORES];
+
+    /* Cycles (coherent_cycles.h, docs/COHERENCE.md 9.10): the clocks, and
+     * the block access in progress: its bus cycles so far, how many
+     * transactions and BusWBs it issued. */
+    stc_coh_clock time;
+    stc_coh_access_cycles pending;
+    unsigned pending_transactions, pending_writebacks;
     char error[256];
 };
+
+_Static_assert((int)STC_COH_CLOCK_MAX_CORES == (int)STC_COH_MAX_CORES, "one clock per core");
 
 /* ------------------------------------------------------------ counters */
 
@@ -198,6 +208,9 @@ stc_coh_system *stc_coh_create(const stc_coh_config *config, char *err, size_t e
     system->config.table = NULL;
     system->config.protocol = table->protocol;
     stc_coh_row_index_build(&system->rows, &system->table);
+    stc_coh_bus_timing timing;
+    stc_coh_bus_timing_init(&timing, config->line_bytes, stc_coh_default_mem_latency());
+    stc_coh_clock_init(&system->time, config->cores, &timing);
     system->line = config->line_bytes;
     system->line_shift = log2_u32(config->line_bytes);
     system->sets = config->size_bytes / (config->ways * config->line_bytes);
@@ -280,6 +293,7 @@ static void set_state(stc_coh_system *system, unsigned core, size_t f, uint32_t 
 typedef struct {
     bool shared;       /* some snooper asserted the shared line */
     bool supplied;     /* some snooper supplied */
+    bool flushed;      /* some snooper flushed */
 } bus_result;
 
 /* The safety check of the snoop filter (snoop_filter.h): core's filter
@@ -313,6 +327,7 @@ static void broadcast(stc_coh_system *system, unsigned requester, stc_coh_bus bu
     stc_coh_counters *req = &system->counters[requester];
     result->shared = false;
     result->supplied = false;
+    result->flushed = false;
     if (data)
         memcpy(data, memory, system->line);
     if (bus == STC_COH_BUS_WB) {
@@ -364,6 +379,7 @@ static void broadcast(stc_coh_system *system, unsigned requester, stc_coh_bus bu
             memcpy(memory, copy, system->line);
             snooper->flushes++;
             snooper->mem_writebacks++;
+            result->flushed = true;
         }
         if (row->asserts_shared)
             result->shared = true;
@@ -380,6 +396,12 @@ static void broadcast(stc_coh_system *system, unsigned requester, stc_coh_bus bu
         else
             req->mem_reads++;
     }
+    /* Its time on the bus, part of the block access in progress. */
+    system->pending.bus += stc_coh_transaction_cycles(&system->time.timing, bus, result->supplied,
+                                                      result->flushed && !result->supplied);
+    system->pending_transactions++;
+    if (bus == STC_COH_BUS_WB)
+        system->pending_writebacks++;
 }
 
 static void count_bus(stc_coh_counters *counters, stc_coh_bus bus)
@@ -521,6 +543,12 @@ static int block_access(stc_coh_system *system, unsigned core, stc_coh_op op, ui
     uint64_t words = stc_coh_word_mask(offset, len);
     stc_coh_book_access(&system->book, counters, core, e, words, row->hit, f >= 0);
 
+    /* The single-cache model's cycles (timing.h): one probe; a miss adds
+     * the controller's 2 + 2 per writeback, one of which per transaction
+     * is its address phase on the bus (coherent_cycles.h). */
+    system->pending = (stc_coh_access_cycles){.before = 1};
+    system->pending_transactions = 0;
+    system->pending_writebacks = 0;
     size_t held = f >= 0 ? (size_t)f : allocate_frame(system, core, block);
     stc_coh_state next = issue_request(system, core, row, e, held);
     system->frames[held].block = block;
@@ -532,6 +560,11 @@ static int block_access(stc_coh_system *system, unsigned core, stc_coh_op op, ui
     else
         load_bytes(system, core, e, held, offset, len, next, loaded);
     check_swmr(system, core, e);
+    if (!row->hit)
+        system->pending.after = stc_coh_cycles_less(
+            stc_whole_line_miss_controller_cycles(system->pending_writebacks),
+            (uint64_t)system->pending_transactions * system->time.timing.address_cycles);
+    stc_coh_clock_commit(&system->time, core, &system->pending);
     return 0;
 }
 
@@ -655,6 +688,21 @@ uint64_t stc_coh_memory_read(const stc_coh_system *system, uint64_t addr, uint32
 uint64_t stc_coh_shadow_read(const stc_coh_system *system, uint64_t addr, uint32_t size)
 {
     return stc_coh_book_read(&system->book, true, addr, size);
+}
+
+const stc_coh_core_cycles *stc_coh_core_cycles_of(const stc_coh_system *system, unsigned core)
+{
+    return core < system->config.cores ? &system->time.core[core] : NULL;
+}
+
+void stc_coh_run_cycles_of(const stc_coh_system *system, stc_coh_run_cycles *run)
+{
+    stc_coh_clock_run(&system->time, run);
+}
+
+const stc_coh_bus_timing *stc_coh_timing_of(const stc_coh_system *system)
+{
+    return &system->time.timing;
 }
 
 const stc_coh_config *stc_coh_config_of(const stc_coh_system *system)

@@ -119,6 +119,7 @@
 #define STC_COHERENT_H
 
 #include "coherence_protocol.h"
+#include "coherent_cycles.h"
 #include "snoop_filter.h"
 
 #include <stdbool.h>
@@ -248,6 +249,17 @@ const char *stc_coh_violation_kind_name(stc_coh_violation_kind kind); /* "data" 
 stc_coh_state stc_coh_state_of(const stc_coh_system *system, unsigned core, uint64_t addr);
 uint64_t stc_coh_memory_read(const stc_coh_system *system, uint64_t addr, uint32_t size);
 uint64_t stc_coh_shadow_read(const stc_coh_system *system, uint64_t addr, uint32_t size);
+
+/* Cycles (coherent_cycles.h; docs/COHERENCE.md 9.10): every core's clock
+ * after the references done so far (NULL for core >= cores), the run's
+ * (the latest clock, the bus's busy cycles), and the bus's timing: T the
+ * default geometry's memory latency, P/W = line_bytes / 4. A hit costs 1
+ * cycle, a miss the single-cache model's cycles with the bus in place of
+ * its fixed-latency memory. Fetches take no cycles (no I-cache is
+ * modelled). */
+const stc_coh_core_cycles *stc_coh_core_cycles_of(const stc_coh_system *system, unsigned core);
+void stc_coh_run_cycles_of(const stc_coh_system *system, stc_coh_run_cycles *run);
+const stc_coh_bus_timing *stc_coh_timing_of(const stc_coh_system *system);
 
 const stc_coh_config *stc_coh_config_of(const stc_coh_system *system);
 

@@ -11,6 +11,15 @@
  * the promised requester (`fwd`), the shadow snapshot taken at its own
  * request's ordering (`expect`) and its response channel; writebacks in
  * flight in one list. Every row is looked up once, at creation.
+ *
+ * The writeback buffer (config.wb_buffer entries per core, COHERENCE.md
+ * 10.11) is frames too: `wb_buffer` slots per core after every cache's
+ * frames, so that a buffered block keeps its state, tag, entry and bytes
+ * in the same places and every row (a snoop's Other-X, its put's
+ * Own-PutM) applies to it unchanged; no set indexes them, so the
+ * processor's lookups (find_frame, choose_victim) never see them and the
+ * bus's (find_copy) do. Per core the slots are a FIFO ring of the puts
+ * not yet ordered.
  */
 #include "coherent_split.h"
 
@@ -74,6 +83,12 @@ typedef struct {
     uint8_t bytes[STC_COH_MAX_LINE];
 } reference;
 
+/* A put waiting in a writeback buffer slot for the bus to order it. */
+typedef struct {
+    stc_coh_sp_req put; /* PutM or PutE */
+    uint64_t issued;    /* step, for its latency */
+} buffered_put;
+
 typedef struct {
     reference queue[MAX_WINDOW];
     unsigned head, count;
@@ -90,6 +105,10 @@ typedef struct {
     int fwd;                         /* the requester promised the block, or NOBODY */
     uint8_t expect[STC_COH_MAX_LINE]; /* the shadow's block at the own request's ordering */
     response resp;
+    /* the writeback buffer: ring position k (oldest first from wb_head)
+     * is the slot buffer_slot(core, k); wb_count puts not yet ordered */
+    buffered_put wb[STC_CS_MAX_WB_BUFFER];
+    unsigned wb_head, wb_count;
 } core_state;
 
 /* The block access the head reference is at. */
@@ -109,8 +128,9 @@ struct stc_cs_system {
     const stc_coh_sp_row *row[STC_COH_SP_STATE_COUNT][STC_COH_SP_EVENT_COUNT];
     bool shared_line; /* some row raises it: a GetS ordered with it low grants E */
     uint32_t sets, line, line_shift;
-    frame *frames;
+    frame *frames;  /* every cache's frames, then every core's writeback buffer slots */
     uint8_t *data;
+    size_t wb_base; /* frames[wb_base + core * wb_buffer + k]: core's buffer slot k */
 
     stc_coh_book book;     /* memory's and the shadow's bytes, the miss classes */
     block_entry *entries;  /* [book entry] */
@@ -326,6 +346,33 @@ static long find_frame(const stc_cs_system *system, unsigned core, uint64_t bloc
     return -1;
 }
 
+/* Core's writeback buffer slot at ring position k. */
+static size_t buffer_slot(const stc_cs_system *system, unsigned core, unsigned k)
+{
+    return system->wb_base + (size_t)core * system->config.wb_buffer + k;
+}
+
+/* Core's buffer slot holding block (its put not yet ordered), or -1. */
+static long find_buffered(const stc_cs_system *system, unsigned core, uint64_t block)
+{
+    const core_state *cs = &system->core[core];
+    for (unsigned k = 0; k < cs->wb_count; k++) {
+        size_t f = buffer_slot(system, core, (cs->wb_head + k) % system->config.wb_buffer);
+        if (system->frames[f].state != STC_COH_SP_I && system->frames[f].block == block)
+            return (long)f;
+    }
+    return -1;
+}
+
+/* Where core holds block as the bus sees it (snoops, SWMR): its frame,
+ * else its writeback buffer; -1 if neither. A block is never in both: an
+ * access to a buffered block waits for its put (attempt_enabled). */
+static long find_copy(const stc_cs_system *system, unsigned core, uint64_t block)
+{
+    long f = find_frame(system, core, block);
+    return f >= 0 ? f : find_buffered(system, core, block);
+}
+
 static stc_coh_sp_state state_in(const stc_cs_system *system, long f)
 {
     return f < 0 ? STC_COH_SP_I : (stc_coh_sp_state)system->frames[f].state;
@@ -400,15 +447,21 @@ static void access_done(stc_cs_system *system, unsigned core)
     cs->done = 0;
 }
 
-static void request_done(stc_cs_system *system, unsigned core)
+/* One of core's requests, issued at step issued, has completed. */
+static void count_transaction(stc_cs_system *system, unsigned core, uint64_t issued)
 {
-    core_state *cs = &system->core[core];
     stc_cs_counters *counters = &system->counters[core];
-    uint64_t latency = system->steps - cs->req_issued;
+    uint64_t latency = system->steps - issued;
     counters->transactions++;
     counters->latency_sum += latency;
     if (latency > counters->latency_max)
         counters->latency_max = latency;
+}
+
+static void request_done(stc_cs_system *system, unsigned core)
+{
+    core_state *cs = &system->core[core];
+    count_transaction(system, core, cs->req_issued);
     cs->req = STC_COH_SP_REQ_NONE;
     cs->ordered = false;
     system->last_progress = system->steps;
@@ -692,15 +745,11 @@ static bool apply_row(stc_cs_system *system, unsigned core, long f, uint32_t e,
 
 /* ------------------------------------------------------------ events */
 
-static void issue(stc_cs_system *system, unsigned core, stc_coh_sp_req req, size_t f,
-                  stc_coh_sp_state from)
+/* Core issues req from a block in state from: the request counters. */
+static void count_request(stc_cs_system *system, unsigned core, stc_coh_sp_req req,
+                          stc_coh_sp_state from)
 {
-    core_state *cs = &system->core[core];
     stc_cs_counters *counters = &system->counters[core];
-    cs->req = req;
-    cs->ordered = false;
-    cs->req_frame = f;
-    cs->req_issued = system->steps;
     if (req == STC_COH_SP_GETS) {
         counters->gets++;
     } else if (req == STC_COH_SP_GETM) {
@@ -712,6 +761,35 @@ static void issue(stc_cs_system *system, unsigned core, stc_coh_sp_req req, size
     }
 }
 
+/* Core's outstanding request: req for frame f, from a block in state from. */
+static void issue(stc_cs_system *system, unsigned core, stc_coh_sp_req req, size_t f,
+                  stc_coh_sp_state from)
+{
+    core_state *cs = &system->core[core];
+    cs->req = req;
+    cs->ordered = false;
+    cs->req_frame = f;
+    cs->req_issued = system->steps;
+    count_request(system, core, req, from);
+}
+
+/* Victim frame v's block, its Evict row issuing put and taking it to
+ * next, moves into a free slot of core's writeback buffer with its bytes;
+ * the put is queued there. The caller has checked there is room. */
+static void buffer_victim(stc_cs_system *system, unsigned core, size_t v, stc_coh_sp_req put,
+                          stc_coh_sp_state next)
+{
+    core_state *cs = &system->core[core];
+    unsigned k = (cs->wb_head + cs->wb_count) % system->config.wb_buffer;
+    size_t slot = buffer_slot(system, core, k);
+    system->frames[slot] = system->frames[v];
+    system->frames[slot].state = (uint8_t)next;
+    memcpy(frame_data(system, slot), frame_data(system, v), system->line);
+    cs->wb[k] = (buffered_put){.put = put, .issued = system->steps};
+    cs->wb_count++;
+    count_request(system, core, put, (stc_coh_sp_state)system->frames[v].state);
+}
+
 static void count_stall(stc_cs_system *system, unsigned core)
 {
     if (!system->core[core].stalled) {
@@ -720,22 +798,40 @@ static void count_stall(stc_cs_system *system, unsigned core)
     }
 }
 
+/* Whether an eviction from state may run now: not if its Evict row
+ * issues a put and core's writeback buffer (there is one) is full; then
+ * it waits, the frame untouched, until the oldest buffered put is
+ * ordered. Without a buffer the put is the outstanding request, which
+ * the attempt's enabling already requires to be none. */
+static bool put_has_room(const stc_cs_system *system, unsigned core, stc_coh_sp_state state)
+{
+    const stc_coh_sp_row *row = system->row[state][STC_COH_SP_EVICT];
+    bool puts = row && row->outcome == STC_COH_SP_ACT && row->issue != STC_COH_SP_REQ_NONE;
+    return !puts || system->config.wb_buffer == 0 ||
+           system->core[core].wb_count < system->config.wb_buffer;
+}
+
 /* Core's victim frame v (valid) runs its Evict row. Returns whether the
- * frame is free now; false while its PutM is outstanding (the access
- * waits: header, "EVICTION vs the pending request"). */
+ * frame is free now; false while its PutM is outstanding (no buffer: the
+ * access waits, header "EVICTION vs the pending request") or the
+ * writeback buffer is full (the eviction waits, not run). */
 static bool evict(stc_cs_system *system, unsigned core, size_t v)
 {
     frame *victim = &system->frames[v];
     stc_coh_sp_state state = (stc_coh_sp_state)victim->state;
     const stc_coh_sp_row *row = system->row[state][STC_COH_SP_EVICT];
     touch(system, victim->entry);
-    if (row && row->outcome == STC_COH_SP_STALL) {
+    if ((row && row->outcome == STC_COH_SP_STALL) || !put_has_room(system, core, state)) {
         count_stall(system, core);
         return false;
     }
     bool freed = true;
     if (!row || row->outcome == STC_COH_SP_IMPOSSIBLE) {
         impossible(system, core, victim->entry, state, STC_COH_SP_EVICT);
+    } else if (row->issue != STC_COH_SP_REQ_NONE && system->config.wb_buffer > 0) {
+        /* the frame is free at once; the block answers snoops from the
+         * buffer until its put is ordered */
+        buffer_victim(system, core, v, row->issue, row->next);
     } else if (row->issue != STC_COH_SP_REQ_NONE) {
         issue(system, core, row->issue, v, state);
         victim->state = (uint8_t)row->next;
@@ -771,7 +867,12 @@ static long allocate_frame(stc_cs_system *system, unsigned core, uint64_t block,
 /* Whether core's attempt is enabled: it has a reference, no outstanding
  * request, and its row does not stall. (A victim is always stable, and no
  * stable Evict row of MSI, MESI or MOESI stalls; an edited table whose
- * row did would leave the attempt doing nothing, for the watchdog.) */
+ * row did would leave the attempt doing nothing, for the watchdog.) With
+ * a writeback buffer, also: the block is not in the buffer (the access
+ * waits for its put to be ordered, then misses: COHERENCE.md 10.11), and
+ * a miss whose victim's eviction needs a put finds room there. Either
+ * wait is a stall, and needs no new row: the event that ends it, a
+ * buffered put ordered, is always enabled meanwhile. */
 static bool attempt_enabled(stc_cs_system *system, unsigned core)
 {
     const core_state *cs = &system->core[core];
@@ -785,6 +886,16 @@ static bool attempt_enabled(stc_cs_system *system, unsigned core)
     if (row && row->outcome == STC_COH_SP_STALL) {
         count_stall(system, core);
         return false;
+    }
+    if (system->config.wb_buffer > 0 && f < 0) {
+        long v = choose_victim(system, core, a.block);
+        bool waits = find_buffered(system, core, a.block) >= 0 ||
+                     (v >= 0 && system->frames[v].state != STC_COH_SP_I &&
+                      !put_has_room(system, core, (stc_coh_sp_state)system->frames[v].state));
+        if (waits) {
+            count_stall(system, core);
+            return false;
+        }
     }
     return true;
 }
@@ -842,17 +953,16 @@ static void attempt(stc_cs_system *system, unsigned core)
         access_done(system, core);
 }
 
-/* The bus orders core's request: memory's part, every other cache's
- * Other-X row, the requester's Own-X row (COHERENCE.md 8.1 item 1). */
-static void order(stc_cs_system *system, unsigned core)
+/* The bus orders core's request req for the block in frame (or buffer
+ * slot) f: memory's part, every other cache's Other-X row, the
+ * requester's Own-X row (COHERENCE.md 8.1 item 1). Returns whether the
+ * Own-X row performed the core's access. */
+static bool order_request(stc_cs_system *system, unsigned core, long f, stc_coh_sp_req req)
 {
     core_state *cs = &system->core[core];
-    stc_coh_sp_req req = cs->req;
-    long f = (long)cs->req_frame;
     uint32_t e = system->frames[f].entry;
     block_entry *b = &system->entries[e];
     touch(system, e);
-    cs->ordered = true;
     bool put = req == STC_COH_SP_PUTM || req == STC_COH_SP_PUTE;
     if (put) {
         if (b->owner == (int)core) {
@@ -881,7 +991,7 @@ static void order(stc_cs_system *system, unsigned core)
         if (o == core)
             continue;
         system->counters[o].snoop_observations++;
-        long of = find_frame(system, o, b->block);
+        long of = find_copy(system, o, b->block); /* its writeback buffer snooped too */
         stc_coh_sp_state before = state_in(system, of);
         apply_row(system, o, of, e, other_event, &other);
         if (holds_in_order(before) && !holds_in_order(state_in(system, of)))
@@ -897,11 +1007,38 @@ static void order(stc_cs_system *system, unsigned core)
         b->owner = (int)core;
     row_context own = {.requester = NOBODY, .shared = &shared};
     stc_coh_sp_event own_event = stc_coh_sp_ordered_event(req, true);
-    bool performed = apply_row(system, core, f, e, own_event, &own);
-    if (put || performed)
+    return apply_row(system, core, f, e, own_event, &own);
+}
+
+/* The bus orders core's outstanding request (a GetS or GetM; without a
+ * writeback buffer also a put). */
+static void order(stc_cs_system *system, unsigned core)
+{
+    core_state *cs = &system->core[core];
+    stc_coh_sp_req req = cs->req;
+    cs->ordered = true;
+    bool performed = order_request(system, core, (long)cs->req_frame, req);
+    if (req == STC_COH_SP_PUTM || req == STC_COH_SP_PUTE || performed)
         request_done(system, core);
     if (performed)
         access_done(system, core);
+}
+
+/* The bus orders the oldest put in core's writeback buffer: its Own-PutM
+ * row (data to memory, or nothing if stale) leaves the slot I, and the
+ * slot is free. */
+static void order_buffered_put(stc_cs_system *system, unsigned core)
+{
+    core_state *cs = &system->core[core];
+    size_t slot = buffer_slot(system, core, cs->wb_head);
+    order_request(system, core, (long)slot, cs->wb[cs->wb_head].put);
+    /* every Own-PutM row of the tables ends in I; a caller's edited row
+     * that did not would keep a block no lookup could find again */
+    system->frames[slot].state = STC_COH_SP_I;
+    count_transaction(system, core, cs->wb[cs->wb_head].issued);
+    cs->wb_head = (cs->wb_head + 1) % system->config.wb_buffer;
+    cs->wb_count--;
+    system->last_progress = system->steps;
 }
 
 /* Core's response arrives: a miss must receive the block as the shadow
@@ -975,7 +1112,7 @@ static void check_swmr(stc_cs_system *system, uint32_t e)
     uint64_t block = system->entries[e].block;
     unsigned readable = 0, writers = 0, owners = 0, who = 0;
     for (unsigned c = 0; c < system->config.cores; c++) {
-        stc_coh_state p = stc_coh_sp_permission(state_in(system, find_frame(system, c, block)));
+        stc_coh_state p = stc_coh_sp_permission(state_in(system, find_copy(system, c, block)));
         if (p == STC_COH_I)
             continue;
         readable++;
@@ -1000,7 +1137,7 @@ static bool work_remains(const stc_cs_system *system)
         return true;
     for (unsigned c = 0; c < system->config.cores; c++) {
         const core_state *cs = &system->core[c];
-        if (cs->count > 0 || cs->req != STC_COH_SP_REQ_NONE || cs->resp.full)
+        if (cs->count > 0 || cs->req != STC_COH_SP_REQ_NONE || cs->resp.full || cs->wb_count > 0)
             return true;
     }
     return false;
@@ -1012,7 +1149,7 @@ static void deadlock(stc_cs_system *system, const char *why)
     char list[120] = "";
     for (unsigned c = 0; c < system->config.cores; c++) {
         const core_state *cs = &system->core[c];
-        if (cs->count == 0 && cs->req == STC_COH_SP_REQ_NONE)
+        if (cs->count == 0 && cs->req == STC_COH_SP_REQ_NONE && cs->wb_count == 0)
             continue;
         waiting |= 1u << c;
         size_t used = strlen(list);
@@ -1021,6 +1158,9 @@ static void deadlock(stc_cs_system *system, const char *why)
                  cs->req != STC_COH_SP_REQ_NONE
                      ? stc_coh_sp_state_name((stc_coh_sp_state)system->frames[cs->req_frame].state)
                      : "");
+        used = strlen(list);
+        if (cs->wb_count > 0)
+            snprintf(list + used, sizeof list - used, " +%u buffered puts", cs->wb_count);
     }
     violation(system, STC_CS_VIOL_DEADLOCK, 0, 0, 0, 0, "%s; waiting (0x%x):%s", why, waiting,
               list);
@@ -1029,7 +1169,7 @@ static void deadlock(stc_cs_system *system, const char *why)
 
 /* ------------------------------------------------------------ scheduler */
 
-enum { MAX_EVENTS = 3 * STC_COH_MAX_CORES + 1 };
+enum { MAX_EVENTS = 4 * STC_COH_MAX_CORES + 1 };
 
 /* The enabled events; earliest: the first time a delayed message may be
  * delivered (UINT64_MAX if none waits). */
@@ -1043,6 +1183,10 @@ static unsigned enabled_events(stc_cs_system *system, sched_event *events, uint6
             events[count++] = (sched_event){STC_CS_EV_ATTEMPT, c};
         if (cs->req != STC_COH_SP_REQ_NONE && !cs->ordered)
             events[count++] = (sched_event){STC_CS_EV_ORDER, c};
+        /* never without a buffer: the old runs' event lists, and so their
+         * random choices, are unchanged */
+        if (cs->wb_count > 0)
+            events[count++] = (sched_event){STC_CS_EV_ORDER_PUT, c};
         if (cs->resp.full && cs->resp.ready <= system->now)
             events[count++] = (sched_event){STC_CS_EV_RESPONSE, c};
         else if (cs->resp.full && cs->resp.ready < *earliest)
@@ -1066,11 +1210,14 @@ static unsigned enabled_events(stc_cs_system *system, sched_event *events, uint6
     return count;
 }
 
-/* SERIAL: messages first, then orderings, then the oldest reference. */
+/* SERIAL: messages first, then orderings (a buffered put before a GetS
+ * or GetM, as the frame-held eviction orders its put before the miss's
+ * request), then the oldest reference. */
 static bool choose_serial(stc_cs_system *system, const sched_event *events, unsigned count,
                           sched_event *chosen)
 {
-    static const stc_cs_event priority[] = {STC_CS_EV_RESPONSE, STC_CS_EV_WRITEBACK, STC_CS_EV_ORDER};
+    static const stc_cs_event priority[] = {STC_CS_EV_RESPONSE, STC_CS_EV_WRITEBACK,
+                                            STC_CS_EV_ORDER_PUT, STC_CS_EV_ORDER};
     for (unsigned k = 0; k < sizeof priority / sizeof priority[0]; k++)
         for (unsigned i = 0; i < count; i++)
             if (events[i].kind == priority[k]) {
@@ -1109,6 +1256,9 @@ static void run_event(stc_cs_system *system, sched_event chosen)
     case STC_CS_EV_WRITEBACK:
         deliver_writeback(system, chosen.index);
         break;
+    case STC_CS_EV_ORDER_PUT:
+        order_buffered_put(system, chosen.index);
+        break;
     }
 }
 
@@ -1129,13 +1279,14 @@ static void step_with(stc_cs_system *system, sched_event chosen)
 
 int stc_cs_run(stc_cs_system *system, stc_cs_event kind, unsigned core)
 {
-    if (system->stuck || (unsigned)kind > STC_CS_EV_WRITEBACK ||
+    if (system->stuck || (unsigned)kind > STC_CS_EV_ORDER_PUT ||
         (kind != STC_CS_EV_WRITEBACK && core >= system->config.cores))
         return -1;
     const core_state *cs = &system->core[core < system->config.cores ? core : 0];
     bool enabled = kind == STC_CS_EV_ATTEMPT    ? attempt_enabled(system, core)
                    : kind == STC_CS_EV_ORDER    ? cs->req != STC_COH_SP_REQ_NONE && !cs->ordered
                    : kind == STC_CS_EV_RESPONSE ? cs->resp.full
+                   : kind == STC_CS_EV_ORDER_PUT ? cs->wb_count > 0
                                                 : system->writeback_count > 0;
     if (!enabled)
         return -1;
@@ -1194,6 +1345,11 @@ static int check_config(const stc_cs_config *config, const stc_coh_sp_table **ta
         snprintf(message, len, "window %u: must be 1..%d", config->window, MAX_WINDOW);
         return -1;
     }
+    if (config->wb_buffer > STC_CS_MAX_WB_BUFFER) {
+        snprintf(message, len, "wb_buffer %u: must be 0..%d", config->wb_buffer,
+                 STC_CS_MAX_WB_BUFFER);
+        return -1;
+    }
     *table = config->table ? config->table : stc_coh_sp_table_of(config->protocol);
     if (!*table) {
         snprintf(message, len, "protocol %d: unknown", (int)config->protocol);
@@ -1247,7 +1403,8 @@ stc_cs_system *stc_cs_create(const stc_cs_config *config, char *err, size_t err_
     system->line = config->line_bytes;
     system->line_shift = stc_coh_log2(config->line_bytes);
     system->sets = config->size_bytes / (config->ways * config->line_bytes);
-    size_t frame_count = (size_t)config->cores * config->size_bytes / config->line_bytes;
+    system->wb_base = (size_t)config->cores * config->size_bytes / config->line_bytes;
+    size_t frame_count = system->wb_base + (size_t)config->cores * config->wb_buffer;
     system->frames = calloc(frame_count, sizeof *system->frames);
     system->data = calloc(frame_count, config->line_bytes);
     if (!system->frames || !system->data)
@@ -1349,7 +1506,7 @@ stc_coh_sp_state stc_cs_state_of(const stc_cs_system *system, unsigned core, uin
 {
     if (core >= system->config.cores)
         return STC_COH_SP_I;
-    return state_in(system, find_frame(system, core, addr >> system->line_shift));
+    return state_in(system, find_copy(system, core, addr >> system->line_shift));
 }
 
 uint64_t stc_cs_memory_read(const stc_cs_system *system, uint64_t addr, uint32_t size)

@@ -14,7 +14,8 @@
  * (as coherent.h). A line is a coherence block. One memory (all zero at
  * reset). Per COHERENCE.md 8.1:
  *   - a cache has at most ONE outstanding request (GetS, GetM, PutM, PutE) at a
- *     time, in its request queue until the bus ORDERS it;
+ *     time, in its request queue until the bus ORDERS it (with a writeback
+ *     buffer: one GetS/GetM, and the buffered puts beside it);
  *   - the ordering point: every other cache applies its Other-GetS/GetM/
  *     PutM row for the block (state I if it does not hold it), memory
  *     decides whether it answers, the requester applies its Own-X row;
@@ -27,7 +28,9 @@
  *     owes data to the number of those writebacks that must come first;
  *   - an evicted owned block waits in MI^A / OI^A with its PutM queued (an
  *     E block in EI^A with a PutE: memory takes ownership back, no data),
- *     and goes to II^A if it answers a request before its put is ordered.
+ *     and goes to II^A if it answers a request before its put is ordered;
+ *     it waits in its frame, or (config.wb_buffer > 0) in the cache's
+ *     WRITEBACK BUFFER, snooped as the frames are (below).
  * The simulator looks rows up and does what they say; it has no
  * per-protocol code (MSI, MESI, MOESI, or a caller's edited table).
  *
@@ -58,28 +61,47 @@
  * EVICTION vs the pending request: a miss whose victim frame holds a valid
  * block first runs the victim's Evict row. A silent one (S) frees the
  * frame at once. One that issues a PutM (M, O) or PutE (E) puts the block
- * in MI^A / OI^A / EI^A and the miss WAITS (a stall, counted once per
- * access): the put is the cache's one outstanding request, and only when
- * it is ordered (Own-PutM: to I, a PutM's data on the way to memory, or a
- * stale II^A to I) does
- * the access attempt again and issue its own request for the freed frame.
- * So a cache never has two requests, and the frame is never shared
- * between the leaving block and the coming one. The processor cannot
- * touch the MI^A or EI^A block meanwhile (it is blocked on this access).
+ * in MI^A / OI^A / EI^A, and then (COHERENCE.md 10.1, 10.11):
+ *   wb_buffer 0 (the default): the block stays in its frame and the miss
+ *     WAITS (a stall, counted once per access): the put is the cache's
+ *     one outstanding request, and only when it is ordered (Own-PutM: to
+ *     I, a PutM's data on the way to memory, or a stale II^A to I) does
+ *     the access attempt again and issue its own request for the freed
+ *     frame. So a cache never has two requests, and the frame is never
+ *     shared between the leaving block and the coming one.
+ *   wb_buffer N > 0: the block, in that same state, moves with its bytes
+ *     into the cache's writeback buffer (N entries, a FIFO: the bus
+ *     orders a cache's buffered puts oldest first), the frame is free at
+ *     once and the miss issues its GetS/GetM in the same attempt. A
+ *     buffered put is not the cache's outstanding request (it gets no
+ *     response, so the one response channel still suffices): the cache
+ *     has at most one GetS/GetM and up to N puts queued. The buffer is
+ *     snooped like a frame: a request ordered before the put applies the
+ *     buffered block's Other-X row (MI^A, OI^A, EI^A answer as their rows
+ *     say and go to OI^A or II^A, their put then stale as before). An
+ *     eviction that needs a put while the buffer is full WAITS (a stall)
+ *     until the oldest buffered put is ordered; an access to a block in
+ *     the buffer WAITS (a stall) until its put is ordered, then misses
+ *     (memory answers it after the writeback).
+ * Either way the processor never loads or stores an MI^A, OI^A or EI^A
+ * block (it is blocked on the access that evicted it, or waits).
  *
  * Scheduling
  * ----------
  * Every step runs one enabled EVENT: a core's attempt (it has a reference,
- * no outstanding request, and its row is not STALL), the bus ordering one
- * issued request, a response delivered to a cache, a writeback delivered
- * to memory. The choice is made by the policy, from a SplitMix64 stream
+ * no outstanding request, its row is not STALL, and, with a writeback
+ * buffer, its block is not in the buffer and its victim's put has room),
+ * the bus ordering one issued request (a GetS/GetM, or a core's oldest
+ * buffered put: one event per core each), a response delivered to a
+ * cache, a writeback delivered to memory. The choice is made by the policy, from a SplitMix64 stream
  * seeded by config.seed kept in the system (no global state; same seed,
  * same run):
  *   STC_CS_RANDOM  a uniformly random enabled event; every message gets a
  *                  random delay of 0..max_delay steps before it may be
  *                  delivered (time jumps ahead when only delayed messages
  *                  remain);
- *   STC_CS_SERIAL  deliver any message, else order any request, else
+ *   STC_CS_SERIAL  deliver any message, else order any buffered put, else
+ *                  any request, else
  *                  attempt the oldest submitted reference of all cores: a
  *                  reference's requests are ordered and answered before
  *                  the next reference starts, so hits, misses, miss
@@ -144,6 +166,8 @@
 
 typedef enum { STC_CS_RANDOM, STC_CS_SERIAL, STC_CS_SCHEDULE_COUNT } stc_cs_schedule;
 
+enum { STC_CS_MAX_WB_BUFFER = 8 };
+
 /* Called when a reference has performed: tag is the submitter's, loaded
  * the first min(size, 8) bytes a load returned (little-endian; 0 for a
  * store). */
@@ -163,6 +187,10 @@ typedef struct {
     uint32_t max_delay;       /* RANDOM: 0 .. this many steps per message; 0: 8 */
     uint32_t window;          /* references queued per core, 1..64; 0: 8 */
     uint64_t watchdog_steps;  /* 0: 1 000 000 */
+    /* Writeback buffer entries per cache, 0..STC_CS_MAX_WB_BUFFER; 0 (the
+     * default): none, an evicted owned block waits in its frame and its
+     * miss waits for the put (header, "EVICTION vs the pending request") */
+    uint32_t wb_buffer;
     stc_cs_done_fn *done;     /* may be NULL */
     void *done_context;
 } stc_cs_config;
@@ -195,7 +223,8 @@ typedef struct {
      * is one of its writebacks when the data comes */
     uint64_t promised_writebacks;
     uint64_t stale_putm;   /* this core's puts memory ignored (ordered in II^A) */
-    uint64_t stalls;       /* block accesses that waited: for a PutM, or a stall row */
+    uint64_t stalls;       /* block accesses that waited: for a PutM, or a stall row; with a
+                              writeback buffer, for room in it or for their block's put */
     uint64_t snoop_observations; /* Other-X rows applied, each a tag probe (the snoop lookup
                                     energy prices): (cores - 1) per ordered request, PutMs too */
     uint64_t transactions; /* this core's requests completed */
@@ -272,9 +301,17 @@ void stc_cs_drain(stc_cs_system *system);
 
 /* Hand-driven runs (tests): run one chosen event, whatever the policy and
  * the message delays. ATTEMPT, ORDER, RESPONSE: of core; WRITEBACK: the
- * oldest writeback in flight (core ignored). Returns 0, or -1 if that
- * event is not enabled (nothing changes). */
-typedef enum { STC_CS_EV_ATTEMPT, STC_CS_EV_ORDER, STC_CS_EV_RESPONSE, STC_CS_EV_WRITEBACK } stc_cs_event;
+ * oldest writeback in flight (core ignored); ORDER_PUT: the bus orders
+ * the oldest put in core's writeback buffer (ORDER orders its GetS/GetM,
+ * or without a buffer its put). Returns 0, or -1 if that event is not
+ * enabled (nothing changes). */
+typedef enum {
+    STC_CS_EV_ATTEMPT,
+    STC_CS_EV_ORDER,
+    STC_CS_EV_RESPONSE,
+    STC_CS_EV_WRITEBACK,
+    STC_CS_EV_ORDER_PUT
+} stc_cs_event;
 int stc_cs_run(stc_cs_system *system, stc_cs_event event, unsigned core);
 
 const char *stc_cs_error(const stc_cs_system *system);
@@ -291,8 +328,8 @@ const char *stc_cs_violation_kind_name(stc_cs_violation_kind kind); /* "data" "s
 const char *stc_cs_schedule_name(stc_cs_schedule schedule);
 int stc_cs_schedule_parse(const char *name, stc_cs_schedule *schedule, char *err, size_t err_len);
 
-/* Inspection, for tests: the state of addr's block in core's cache (I if
- * absent); up to 8 bytes at addr (size 1..8, within one block) as memory
+/* Inspection, for tests: the state of addr's block in core's cache, its
+ * frames or its writeback buffer (I if absent); up to 8 bytes at addr (size 1..8, within one block) as memory
  * holds them and as the shadow (the last store in coherence order) does;
  * whether memory owns addr's block with no writeback pending. */
 stc_coh_sp_state stc_cs_state_of(const stc_cs_system *system, unsigned core, uint64_t addr);

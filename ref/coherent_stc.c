@@ -62,6 +62,16 @@ struct stc_cstc_system {
     core_side sides[STC_COH_MAX_CORES];
     stc_coh_book book;
     stc_coh_counters counters[STC_COH_MAX_CORES];
+
+    /* Cycles (coherent_cycles.h, docs/COHERENCE.md 11.9): the clocks, and
+     * the block access in progress: its bus cycles so far, the address
+     * phases of its bursts and writebacks (each one of the controller
+     * cycles the cache counted), and whether the last line of the current
+     * read burst came from memory (a memory run pays T once). */
+    stc_coh_clock time;
+    uint64_t pending_bus;
+    uint64_t pending_address_phases;
+    bool burst_from_memory;
     char error[256];
 };
 
@@ -175,6 +185,7 @@ static const uint8_t *slot_bytes(const stc_cstc_system *system, const core_side 
 typedef struct {
     bool shared;   /* some snooper asserted the shared line */
     bool supplied; /* some snooper supplied */
+    bool flushed;  /* some snooper flushed */
 } bus_result;
 
 static void count_bus(stc_coh_counters *counters, stc_coh_bus bus)
@@ -221,6 +232,7 @@ static void snoop_copy(stc_cstc_system *system, unsigned requester, unsigned d, 
         memcpy(stc_coh_book_memory(&system->book, entry), copy, system->line);
         snooper->flushes++;
         snooper->mem_writebacks++;
+        result->flushed = true;
     }
     if (row->asserts_shared)
         result->shared = true;
@@ -243,7 +255,7 @@ static void snoop_copy(stc_cstc_system *system, unsigned requester, unsigned d, 
 static bus_result broadcast(stc_cstc_system *system, unsigned requester, stc_coh_bus bus,
                             uint32_t entry, const uint8_t *wb_data, uint8_t *data)
 {
-    bus_result result = {false, false};
+    bus_result result = {false, false, false};
     uint8_t *memory = stc_coh_book_memory(&system->book, entry);
     stc_coh_counters *req = &system->counters[requester];
     count_bus(req, bus);
@@ -273,18 +285,20 @@ static bus_result broadcast(stc_cstc_system *system, unsigned requester, stc_coh
 }
 
 /* The processor row's transaction, if any (data: where a BusRd/BusRdX's
- * line goes). Returns the next state: next_shared only if a snooper
- * asserted the shared line. */
+ * line goes; *result: what the snoopers did, all false without one).
+ * Returns the next state: next_shared only if a snooper asserted the
+ * shared line. */
 static stc_coh_state issue_row(stc_cstc_system *system, unsigned core, const stc_coh_proc_row *row,
-                               uint32_t entry, uint8_t *data)
+                               uint32_t entry, uint8_t *data, bus_result *result)
 {
     if (row->bus == STC_COH_BUS_NONE) {
+        *result = (bus_result){false, false, false};
         if (data)
             memcpy(data, stc_coh_book_memory(&system->book, entry), system->line);
         return row->next_alone;
     }
-    bus_result result = broadcast(system, core, row->bus, entry, NULL, data);
-    return result.shared ? row->next_shared : row->next_alone;
+    *result = broadcast(system, core, row->bus, entry, NULL, data);
+    return result->shared ? row->next_shared : row->next_alone;
 }
 
 /* Core's copy of entry in slot (state) leaves the cache: its lifetime
@@ -303,9 +317,17 @@ static void evict_copy(stc_cstc_system *system, unsigned core, size_t slot, cons
     if (!evict || evict->impossible)
         stc_coh_book_violation(&system->book, STC_COH_VIOL_IMPOSSIBLE, core, addr, 0, 0,
                                "Evict in %s (impossible row)", stc_coh_state_name(state));
-    else if (evict->bus != STC_COH_BUS_NONE && !skip_writeback)
-        broadcast(system, core, evict->bus, entry,
-                  data ? data : stc_coh_book_memory(&system->book, entry), NULL);
+    else if (evict->bus != STC_COH_BUS_NONE && !skip_writeback) {
+        bus_result result = broadcast(system, core, evict->bus, entry,
+                                      data ? data : stc_coh_book_memory(&system->book, entry),
+                                      NULL);
+        /* A writeback of the cache's own (a fill's victim, a walk's line):
+         * its request is one of the cycles the cache's controller counted. */
+        system->pending_bus += stc_coh_transaction_cycles(&system->time.timing, evict->bus,
+                                                          result.supplied,
+                                                          result.flushed && !result.supplied);
+        system->pending_address_phases++;
+    }
 }
 
 /* ------------------------------------------------ the cache's memory */
@@ -333,6 +355,12 @@ static void cache_read_burst(void *context, uint64_t addr, uint8_t *data, unsign
 {
     core_side *side = context;
     stc_cstc_system *system = side->system;
+    const stc_coh_bus_timing *timing = &system->time.timing;
+    /* One burst, one tenure: one address phase (the cache's request; the
+     * later lines' addresses go out while earlier lines' beats move). */
+    system->pending_bus += timing->address_cycles;
+    system->pending_address_phases++;
+    system->burst_from_memory = false;
     for (unsigned at = 0; at < bytes; at += system->line) {
         uint64_t block = block_of(system, addr + at);
         long entry = stc_coh_book_entry(&system->book, block);
@@ -341,8 +369,17 @@ static void cache_read_burst(void *context, uint64_t addr, uint8_t *data, unsign
         const stc_coh_proc_row *row = block == side->request_block
                                           ? side->request_row
                                           : system->rows.proc[STC_COH_I][STC_COH_LOAD];
-        stc_coh_state next = issue_row(system, side->core, row, (uint32_t)entry, data + at);
+        bus_result result;
+        stc_coh_state next = issue_row(system, side->core, row, (uint32_t)entry, data + at, &result);
         side->fetched[side->fetched_count++] = (fetched_line){block, (uint32_t)entry, next};
+        /* Memory streams consecutive lines it answers as one burst (T
+         * once, as the single-cache model prices a fill); a supplied line
+         * breaks the run. */
+        system->pending_bus +=
+            stc_coh_line_data_cycles(timing, result.supplied, !system->burst_from_memory);
+        if (result.flushed && !result.supplied)
+            system->pending_bus += stc_coh_write_data_cycles(timing);
+        system->burst_from_memory = !result.supplied;
     }
 }
 
@@ -402,37 +439,63 @@ static void place_fetched(stc_cstc_system *system, unsigned core)
 /* The cache's access itself (a hit, or a miss with its fill): the bytes
  * move, the slot it used is returned (-1 on a misuse). */
 static long cache_access(stc_cstc_system *system, unsigned core, stc_coh_op op, uint64_t addr,
-                         uint32_t len, const uint8_t *value_bytes, uint8_t *loaded)
+                         uint32_t len, const uint8_t *value_bytes, uint8_t *loaded,
+                         stc_access_result *out)
 {
     core_side *side = &system->sides[core];
-    stc_access_result result;
+    stc_access_result local;
+    stc_access_result *result = out ? out : &local;
     int status = op == STC_COH_OP_STORE
                      ? stc_cache_access(side->cache, STC_OP_WRITE, addr, len, value_bytes, NULL,
-                                        NULL, &result)
+                                        NULL, result)
                      : stc_cache_access(side->cache, STC_OP_READ, addr, len, NULL, NULL, loaded,
-                                        &result);
+                                        result);
     if (status != 0)
         return -1;
-    return (long)slot_of(system, result.bank, row_of(system, block_of(system, addr)));
+    return (long)slot_of(system, result->bank, row_of(system, block_of(system, addr)));
 }
 
 /* A miss: the cache fills the logical line (its callbacks issue the
  * transactions), then its rows are reconciled and the fetched lines placed. */
 static long serve_miss(stc_cstc_system *system, unsigned core, const stc_coh_proc_row *row,
                        uint64_t block, stc_coh_op op, uint64_t addr, uint32_t len,
-                       const uint8_t *value_bytes, uint8_t *loaded)
+                       const uint8_t *value_bytes, uint8_t *loaded, stc_access_result *result)
 {
     core_side *side = &system->sides[core];
     side->phase = PHASE_ACCESS;
     side->request_block = block;
     side->request_row = row;
     side->fetched_count = 0;
-    long slot = cache_access(system, core, op, addr, len, value_bytes, loaded);
+    long slot = cache_access(system, core, op, addr, len, value_bytes, loaded, result);
     unsigned sublines = stc_cache_config(side->cache)->sublines;
     reconcile_rows(system, core, row_of(system, block) & ~(sublines - 1), sublines);
     place_fetched(system, core);
     side->fetched_count = 0;
     return slot;
+}
+
+/* Core's block access (or reconfiguration) is timed. The cache counted
+ * cache_cycles, its probes first, against its fixed-latency memory: T +
+ * P/W per writeback, T per read burst and P/W per line filled (cache.c).
+ * Those are taken out and the bus's tenure, recorded by the callbacks,
+ * takes their place; each burst's and writeback's address phase is one of
+ * the controller cycles the cache counted, so it is taken out too
+ * (coherent_cycles.h). What is left after the probes is the controller's
+ * own, after the bus. */
+static void commit_cycles(stc_cstc_system *system, unsigned core, uint64_t cache_cycles,
+                          uint64_t probes, uint64_t writebacks, uint64_t bursts, uint64_t fills)
+{
+    const stc_coh_bus_timing *timing = &system->time.timing;
+    uint64_t assumed_memory = writebacks * stc_coh_write_data_cycles(timing) +
+                              bursts * timing->mem_latency + fills * timing->beats_per_line;
+    uint64_t controller = stc_coh_cycles_less(cache_cycles, probes + assumed_memory);
+    stc_coh_access_cycles cycles = {
+        .before = probes,
+        .bus = system->pending_bus,
+        .after = stc_coh_cycles_less(controller,
+                                     system->pending_address_phases * timing->address_cycles),
+    };
+    stc_coh_clock_commit(&system->time, core, &cycles);
 }
 
 /* One access of core to bytes [offset, offset + len) of physical line
@@ -465,14 +528,24 @@ static int block_access(stc_cstc_system *system, unsigned core, stc_coh_op op, u
         /* a table that misses on a valid copy: that copy is gone first */
         set_slot_state(system, side, (size_t)slot, e, STC_COH_I);
     }
+    system->pending_bus = 0;
+    system->pending_address_phases = 0;
+    stc_access_result access = {0};
     if (row->hit) {
-        stc_coh_state next = issue_row(system, core, row, e, NULL);
-        slot = cache_access(system, core, op, addr, len, value_bytes, loaded);
+        bus_result upgrade;
+        stc_coh_state next = issue_row(system, core, row, e, NULL, &upgrade);
+        if (row->bus != STC_COH_BUS_NONE) /* a BusUpgr: beyond what the cache counts */
+            system->pending_bus += stc_coh_transaction_cycles(
+                &system->time.timing, row->bus, upgrade.supplied,
+                upgrade.flushed && !upgrade.supplied);
+        slot = cache_access(system, core, op, addr, len, value_bytes, loaded, &access);
         if (slot >= 0)
             set_slot_state(system, side, (size_t)slot, e, next);
     } else {
-        slot = serve_miss(system, core, row, block, op, addr, len, value_bytes, loaded);
+        slot = serve_miss(system, core, row, block, op, addr, len, value_bytes, loaded, &access);
     }
+    commit_cycles(system, core, access.cycles, access.probes, access.writebacks, access.bursts,
+                  access.fills);
     if (op == STC_COH_OP_STORE)
         stc_coh_book_stored(&system->book, core, e, offset, len, value_bytes, words);
     else
@@ -561,10 +634,18 @@ int stc_cstc_reconfigure(stc_cstc_system *system, unsigned core, const stc_confi
         return -1;
     }
     core_side *side = &system->sides[core];
+    stc_reconfig_result local;
+    if (!result)
+        result = &local;
+    system->pending_bus = 0;
+    system->pending_address_phases = 0;
     side->phase = PHASE_RECONFIG;
     stc_cache_reconfigure(side->cache, next, result);
     side->phase = PHASE_ACCESS;
     reconcile_rows(system, core, 0, geometry_of(system)->rows);
+    /* The change takes the core's time: wake-up and walk are its own
+     * cycles (before, no probe), the walk's BusWBs one tenure. */
+    commit_cycles(system, core, result->cycles, 0, result->writebacks, 0, 0);
     system->config.configs[core] = *next;
     stc_coh_book_resize_fa(&system->book, core, physical_lines(geometry_of(system), next));
     return 0;
@@ -657,6 +738,9 @@ stc_cstc_system *stc_cstc_create(const stc_cstc_config *config, char *err, size_
     system->config.protocol = system->table.protocol;
     system->line = config->geometry.line_bytes;
     stc_coh_row_index_build(&system->rows, &system->table);
+    stc_coh_bus_timing timing;
+    stc_coh_bus_timing_init(&timing, config->geometry.line_bytes, config->geometry.mem_latency);
+    stc_coh_clock_init(&system->time, config->cores, &timing);
     uint32_t most_lines = config->geometry.banks * config->geometry.rows;
     snprintf(err, err_len, "out of memory");
     if (stc_coh_book_init(&system->book, config->cores, system->line, most_lines) != 0) {
@@ -753,6 +837,21 @@ uint64_t stc_cstc_shadow_read(const stc_cstc_system *system, uint64_t addr, uint
 const stc_cache *stc_cstc_cache(const stc_cstc_system *system, unsigned core)
 {
     return core < system->config.cores ? system->sides[core].cache : NULL;
+}
+
+const stc_coh_core_cycles *stc_cstc_core_cycles_of(const stc_cstc_system *system, unsigned core)
+{
+    return core < system->config.cores ? &system->time.core[core] : NULL;
+}
+
+void stc_cstc_run_cycles_of(const stc_cstc_system *system, stc_coh_run_cycles *run)
+{
+    stc_coh_clock_run(&system->time, run);
+}
+
+const stc_coh_bus_timing *stc_cstc_timing_of(const stc_cstc_system *system)
+{
+    return &system->time.timing;
 }
 
 const stc_cstc_config *stc_cstc_config_of(const stc_cstc_system *system)

@@ -134,6 +134,21 @@ uint64_t stc_cstc_shadow_read(const stc_cstc_system *system, uint64_t addr, uint
 const stc_cache *stc_cstc_cache(const stc_cstc_system *system, unsigned core);
 const stc_cstc_config *stc_cstc_config_of(const stc_cstc_system *system);
 
+/* Cycles (coherent_cycles.h; docs/COHERENCE.md 11.9): every core's clock
+ * (NULL for core >= cores), the run's, and the bus's timing (T the
+ * geometry's mem_latency, P/W its beats per physical line). A block
+ * access costs its cache's own cycles (stc_cache_access: probes, way
+ * prediction's second one included, and the controller's) with the bus
+ * in place of the cache's fixed-latency memory; a fill's burst of n
+ * physical lines is one tenure: one address phase, T once per run of
+ * lines memory answers, 1 + P/W per line another cache supplies. A
+ * reconfiguration costs the cache's reconfiguration cycles, its walk's
+ * BusWBs on the bus. The drain is not timed. With one core and no BusUpgr
+ * (MESI, MOESI), a core's cycles are its cache's cache_cycles. */
+const stc_coh_core_cycles *stc_cstc_core_cycles_of(const stc_cstc_system *system, unsigned core);
+void stc_cstc_run_cycles_of(const stc_cstc_system *system, stc_coh_run_cycles *run);
+const stc_coh_bus_timing *stc_cstc_timing_of(const stc_cstc_system *system);
+
 /* The layer's own invariants on every core: stc_cache_check, a slot is
  * valid exactly when its state is not I, holds the line its state is
  * about, and is dirty exactly in M and O. Returns 0, or -1 with the first

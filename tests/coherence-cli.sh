@@ -255,7 +255,31 @@ fi
 expect_error bus-bad       2 "--bus: unknown bus model 'ring'"   -- --bus ring "$work/tiny.txt"
 expect_error schedule-bad  2 "--schedule 'fifo': must be random or serial" -- --bus split --schedule fifo "$work/tiny.txt"
 expect_error seed-bad      2 "--seed 'x1': must be a number"     -- --bus split --seed x1 "$work/tiny.txt"
-expect_error seed-atomic   2 "--schedule and --seed need --bus split" -- --seed 3 "$work/tiny.txt"
+expect_error seed-atomic   2 "--schedule, --seed and --wb-buffer need --bus split" -- --seed 3 "$work/tiny.txt"
+expect_error wb-buffer-big 2 "--wb-buffer '9': must be a number, 0..8" -- --bus split --wb-buffer 9 "$work/tiny.txt"
+expect_error wb-buffer-atomic 2 "--wb-buffer need --bus split" -- --wb-buffer 1 "$work/tiny.txt"
+# A writeback buffer (COHERENCE.md 10.11): core 0 dirties three blocks of
+# one set of its 2-way cache, so the third store evicts an M block; without
+# a buffer that store's miss waits for the PutM (a stall), with one entry
+# it does not, and the buffer is named; the counters of the run otherwise
+# stay the same (serial schedule).
+printf '0 1 1000\n0 1 1080\n0 1 1100\n0 0 1000\n1 0 1100\n' >"$work/evict-m.txt"
+for entries in 0 1; do
+    "$STCSIM" coherence --cores 2 --size 256 --ways 2 --protocol mesi --bus split --schedule serial \
+        --wb-buffer "$entries" --json "$work/evict-m.txt" >"$work/wb$entries.json" 2>"$work/err" ||
+        { echo "FAIL wb-buffer $entries: exit status"; cat "$work/err"; }
+done
+if jq -e --slurpfile none "$work/wb0.json" '
+        .wb_buffer == 1 and ($none[0] | has("wb_buffer") | not)
+        and $none[0].total.stalls == 2 and .total.stalls == 0
+        and (.total | del(.stalls, .latency_sum, .latency_max))
+            == ($none[0].total | del(.stalls, .latency_sum, .latency_max))' \
+        "$work/wb1.json" >/dev/null; then
+    passed=$((passed + 1))
+else
+    echo "FAIL wb-buffer: a buffered eviction should remove the stalls and nothing else"
+    jq -c '.total' "$work/wb0.json" "$work/wb1.json"; failed=$((failed + 1))
+fi
 expect_error split-filter  2 "--snoop-filter: not on the split bus" -- --bus split --snoop-filter exclude "$work/tiny.txt"
 expect_error bus-no-value  2 "--bus needs a value"               -- "$work/tiny.txt" --bus
 if "$STCSIM" coherence --cores 2 --bus atomic "$work/tiny.txt" >"$work/atomic.out" 2>&1 &&
@@ -452,6 +476,78 @@ if command -v jq >/dev/null &&
     passed=$((passed + 1))
 else
     echo "FAIL stc tune"; cat "$work/tune.json"; failed=$((failed + 1))
+fi
+
+# Cycles (docs/COHERENCE.md 9.10, 11.9) and leakage (ENERGY.md 3.9.2),
+# worked out by hand. Conventional, MESI, 8 KiB 4-way 32 B (T 20, 8
+# beats): c0 loads X (1 + bus 29 + 1: 31); c1 loads X (ready 1, stalls 29,
+# memory again: 60); c1 stores X+4 (an S hit and a BusUpgr: 62); c0 loads
+# X (ready 32, stalls 30, c1's M supplies: 1 + 1 + 8 = 10, then 1: 73);
+# c0 hits X+8 (74). Bus busy 29 + 29 + 1 + 10 = 69 of 74 cycles. Every
+# cache leaks over the run's 74 cycles.
+printf '0 0 1000\n1 0 1000\n1 1 1004\n0 0 1000\n0 0 1008\n' >"$work/cycles.txt"
+if "$STCSIM" coherence --cores 2 "$work/cycles.txt" >"$work/cycles.out" &&
+    [ "$(awk '$1 == "cycles" { print $2, $3, $4 }' "$work/cycles.out")" = "74 62 74" ] &&
+    [ "$(awk '$1 == "stall_cycles" { print $2, $3, $4 }' "$work/cycles.out")" = "30 29 59" ] &&
+    [ "$(awk '$1 == "bus_cycles" { print $2, $3, $4 }' "$work/cycles.out")" = "39 30 69" ] &&
+    grep -q '^bus: busy 69 of 74 cycles (93.2 %); address 1, memory latency 20, 8 beats per line, supplier read 1$' "$work/cycles.out" &&
+    { ! command -v jq >/dev/null ||
+      "$STCSIM" coherence --cores 2 --json "$work/cycles.txt" | jq -e '
+        def near(a; b): ((a - b) | fabs) <= 1e-5 * ([(a | fabs), (b | fabs), 1] | max);
+        .cycles.per_core == [{"cycles": 74, "stall_cycles": 30, "bus_cycles": 39},
+                             {"cycles": 62, "stall_cycles": 29, "bus_cycles": 30}]
+        and .cycles.total.cycles == 74 and .cycles.total.bus_busy_cycles == 69
+        and .cycles.timing == {"address": 1, "mem_latency": 20, "beats_per_line": 8, "supply_read": 1}
+        and near(.cycles.total.bus_utilisation; 69 / 74)
+        and .energy_terms_nj.static_per_cycle > 0
+        and near(.energy_nj.per_core[1].static; 74 * .energy_terms_nj.static_per_cycle)
+        and near(.energy_nj.total.static; 2 * 74 * .energy_terms_nj.static_per_cycle)
+        and near(.energy_nj.total.total_with_static; .energy_nj.total.total + .energy_nj.total.static)' >/dev/null; }; then
+    passed=$((passed + 1))
+else
+    echo "FAIL cycles of a hand-worked trace"; cat "$work/cycles.out"; failed=$((failed + 1))
+fi
+# stc caches: c1 (8K_4W_16B) stores X+16 (1 + bus 1 + 24 + 1: 27); c0
+# (8K_4W_64B) loads X: one burst of 4 physical lines (4 beats each), one
+# tenure: address 1, line 0 from memory 20 + 4, line 1 from c1's M 1 + 4,
+# lines 2-3 from memory, its latency again, 20 + 8: 58; ready 1, stalls
+# 25, then 1: 85. The core's own cycles without the bus are its cache's
+# cache_cycles less the memory it assumed (1 + 36 + 2 = 39 for c0).
+printf '1 1 2010\n0 0 2000\n' >"$work/stc-cycles.txt"
+if "$STCSIM" coherence --cores 2 --stc-config 8K_4W_64B,8K_4W_16B "$work/stc-cycles.txt" >"$work/stc-cycles.out" &&
+    [ "$(awk '$1 == "cycles" { print $2, $3, $4 }' "$work/stc-cycles.out")" = "85 27 85" ] &&
+    [ "$(awk '$1 == "stall_cycles" { print $2, $3, $4 }' "$work/stc-cycles.out")" = "25 0 25" ] &&
+    [ "$(awk '$1 == "cache_cycles" { print $2, $3 }' "$work/stc-cycles.out")" = "39 27" ] &&
+    grep -q '^bus: busy 83 of 85 cycles (97.6 %); address 1, memory latency 20, 4 beats per line' "$work/stc-cycles.out" &&
+    { ! command -v jq >/dev/null ||
+      "$STCSIM" coherence --cores 2 --stc-config 8K_4W_64B,8K_4W_16B --json "$work/stc-cycles.txt" | jq -e '
+        def near(a; b): ((a - b) | fabs) <= 1e-5 * ([(a | fabs), (b | fabs), 1] | max);
+        .cycles.per_core[0] == {"cycles": 85, "stall_cycles": 25, "bus_cycles": 58}
+        and .cycles.total.bus_busy_cycles == 83
+        and near(.energy_nj.per_core[0].static; 85 * .energy_terms_nj[0].static_per_cycle)
+        and near(.energy_nj.per_core[1].static; 85 * .energy_terms_nj[1].static_per_cycle)
+        and .energy_terms_nj[0].static_per_cycle == .energy_terms_nj[1].static_per_cycle' >/dev/null; }; then
+    passed=$((passed + 1))
+else
+    echo "FAIL stc cycles of a hand-worked trace"; cat "$work/stc-cycles.out"; failed=$((failed + 1))
+fi
+# One core (MESI: no BusUpgr alone) is the single cache: its cycles are
+# its cache's own count, whatever the line and way prediction.
+awk 'BEGIN { x = 7; for (i = 0; i < 3000; i++) { x = (x * 1103515245 + 12345) % 2147483648;
+      printf "0 %d %x %d\n", (x % 3 == 0), (x % 20000) - (x % 20000) % 4, 4 } }' >"$work/one-core.txt"
+one_core_ok=1
+for c in 8K_4W_64B 4K_2W_32B_P 2K_1W_16B; do
+    "$STCSIM" coherence --cores 1 --stc-config $c "$work/one-core.txt" >"$work/one.out" || one_core_ok=0
+    cycles=$(awk '$1 == "cycles" { print $2 }' "$work/one.out")
+    cache=$(awk '$1 == "cache_cycles" { print $2 }' "$work/one.out")
+    stall=$(awk '$1 == "stall_cycles" { print $2 }' "$work/one.out")
+    [ -n "$cycles" ] && [ "$cycles" = "$cache" ] && [ "$stall" = 0 ] ||
+        { one_core_ok=0; echo "  $c: cycles $cycles, cache_cycles $cache, stall $stall"; }
+done
+if [ "$one_core_ok" = 1 ]; then
+    passed=$((passed + 1))
+else
+    echo "FAIL one core: cycles differ from the cache's own"; failed=$((failed + 1))
 fi
 
 echo "coherence-cli: $passed passed, $failed failed"

@@ -5,14 +5,18 @@
  *      worked out in the comments (GetS against an M owner; two racing
  *      GetMs; an MI^A eviction snooped into II^A and its stale PutM; MOESI
  *      O supplying; the MESI E grant; a MOESI owner-to-be promising
- *      memory the block, against the same references in order);
+ *      memory the block, against the same references in order); and with
+ *      a writeback buffer (COHERENCE.md 10.11): the miss ordered before
+ *      its victim's PutM, the buffered block snooped and supplying, a full
+ *      buffer making an eviction wait, a miss to a buffered block;
  *   2. the SERIAL schedule against the atomic model (coherent.h) on random
  *      reference streams: every load's value, the shared counters, every
  *      final state, the shadow and memory; and on three real 4-thread
  *      traces when build/mc-traces holds them (run from the repository
  *      root): the shared counters;
- *   3. a random tester (random schedules, 2-8 cores, a few shared lines):
- *      no violation, every reference performed, and the tester's own
+ *   3. a random tester (random schedules, 2-8 cores, a few shared lines;
+ *      without a writeback buffer and with 1 and 2 entries): no
+ *      violation, every reference performed, and the tester's own
  *      per-writer coherence check;
  *   4. the broken split tables (stc_coh_sp_table_apply_break), each caught;
  *   5. litmus tests (CoRR, MP, SB, IRIW) over many random schedules: never
@@ -61,18 +65,26 @@ static void record_result(void *context, unsigned core, uint64_t tag, uint64_t l
     r->completed++;
 }
 
-static stc_cs_system *make_split(stc_coh_protocol protocol, unsigned cores, uint32_t size,
-                                 uint32_t ways, stc_cs_schedule schedule, uint64_t seed,
-                                 const stc_coh_sp_table *table, results *r)
+/* A system with wb_buffer writeback buffer entries per cache (0: none). */
+static stc_cs_system *make_split_wb(stc_coh_protocol protocol, unsigned cores, uint32_t size,
+                                    uint32_t ways, stc_cs_schedule schedule, uint64_t seed,
+                                    const stc_coh_sp_table *table, results *r, uint32_t wb_buffer)
 {
     stc_cs_config config = {.cores = cores, .size_bytes = size, .ways = ways, .line_bytes = 32,
                             .protocol = protocol, .table = table, .schedule = schedule,
                             .seed = seed, .done = r ? record_result : NULL, .done_context = r,
-                            .watchdog_steps = 200000};
+                            .watchdog_steps = 200000, .wb_buffer = wb_buffer};
     char err[ERR_LEN];
     stc_cs_system *system = stc_cs_create(&config, err, sizeof err);
     CHECK(system != NULL, "create: %s", err);
     return system;
+}
+
+static stc_cs_system *make_split(stc_coh_protocol protocol, unsigned cores, uint32_t size,
+                                 uint32_t ways, stc_cs_schedule schedule, uint64_t seed,
+                                 const stc_coh_sp_table *table, results *r)
+{
+    return make_split_wb(protocol, cores, size, ways, schedule, seed, table, r, 0);
 }
 
 static void print_violations(const stc_cs_system *system, const char *what)
@@ -366,6 +378,233 @@ static void hand_stale_putm(void)
     COUNTER(s, 1, data_from_cache, 1);
     CHECK_EQ_U64(stc_cs_violation_count(s), 0, "violations");
     print_violations(s, "stale PutM");
+    stc_cs_destroy(s);
+}
+
+/* ------------------------------------------------ the writeback buffer */
+
+/* (a) MSI, 2 cores, caches of one 32-byte line, a writeback buffer of one
+ * entry (COHERENCE.md 10.11). Core 0 holds A in M and loads B: the
+ * eviction moves A, in MI^A, into the buffer and frees the frame, and the
+ * same attempt issues the GetS for B, which the bus orders and answers
+ * before the PutM.
+ *   1-3 core 0 stores A: M (GetM latency 2)
+ *   4 core 0's load of B: A (M Evict: PutM) into the buffer in MI^A, the
+ *     frame takes B: IS^AD; two requests queued, no stall
+ *   5 the GetS ordered (memory answers B; core 1 observes it) -> IS^D,
+ *     while A is still MI^A in the buffer, memory not yet current
+ *   6 B's data: the load performs (latency 2), before the PutM is ordered
+ *   7 the PutM ordered: memory owns with one writeback pending, MI^A sends
+ *     its data and is I, the slot free (latency 7 - 4 = 3)
+ *   8 memory receives A. Without the buffer the same takes 9 steps and a
+ *     stall (hand_stale_putm's shape). */
+static void hand_wb_miss_before_putm(void)
+{
+    results r = {0};
+    stc_cs_system *s = make_split_wb(STC_COH_MSI, 2, 32, 1, STC_CS_SERIAL, 1, NULL, &r, 1);
+    if (!s)
+        return;
+    stc_cs_submit(s, 0, STC_COH_OP_STORE, A, 8, 0x1111111122222222ull, 0);
+    RUN_MISS(s, 0);
+    STATE(s, 0, A, STC_COH_SP_M);
+    stc_cs_submit(s, 0, STC_COH_OP_LOAD, B, 4, 0, 1);
+    RUN(s, STC_CS_EV_ATTEMPT, 0);
+    STATE(s, 0, A, STC_COH_SP_MI_A);
+    STATE(s, 0, B, STC_COH_SP_IS_AD);
+    COUNTER(s, 0, stalls, 0);
+    RUN(s, STC_CS_EV_ORDER, 0);
+    STATE(s, 0, B, STC_COH_SP_IS_D);
+    STATE(s, 0, A, STC_COH_SP_MI_A);
+    CHECK(!stc_cs_memory_current(s, A), "A still owned by core 0's buffer");
+    RUN(s, STC_CS_EV_RESPONSE, 0);
+    STATE(s, 0, B, STC_COH_SP_S);
+    CHECK(r.done[1] && r.loaded[1] == 0, "the load of B performed before the PutM's ordering");
+    CHECK(stc_cs_run(s, STC_CS_EV_ORDER_PUT, 1) == -1, "core 1 has nothing buffered");
+    RUN(s, STC_CS_EV_ORDER_PUT, 0);
+    STATE(s, 0, A, STC_COH_SP_I);
+    CHECK(stc_cs_run(s, STC_CS_EV_ORDER_PUT, 0) == -1, "the buffer is empty");
+    RUN(s, STC_CS_EV_WRITEBACK, 0);
+    CHECK(stc_cs_memory_current(s, A) && stc_cs_memory_read(s, A, 8) == 0x1111111122222222ull,
+          "memory A 0x%llx", (unsigned long long)stc_cs_memory_read(s, A, 8));
+    CHECK(stc_cs_step(s) == 0, "nothing left");
+    COUNTER(s, 0, misses, 2);
+    COUNTER(s, 0, stalls, 0);
+    COUNTER(s, 0, putm, 1);
+    COUNTER(s, 0, writebacks, 1);
+    COUNTER(s, 0, data_from_memory, 2);
+    COUNTER(s, 0, transactions, 3);
+    COUNTER(s, 0, latency_sum, 7);
+    COUNTER(s, 0, latency_max, 3);
+    COUNTER(s, 1, snoop_observations, 3);
+    CHECK_EQ_U64(stc_cs_steps(s), 8, "steps");
+    CHECK_EQ_U64(stc_cs_violation_count(s), 0, "violations");
+    print_violations(s, "wb: miss before PutM");
+    stc_cs_destroy(s);
+}
+
+/* (b) MOESI, 3 cores, one-line caches, one buffer entry. Core 0's M copy
+ * of A (0x1111111122222222) is evicted into the buffer (MI^A) by its load
+ * of B, and two requests are ordered before its PutM:
+ *   5, 6 core 1's GetS: core 0 is still memory's recorded owner, so memory
+ *     does not answer; the buffered MI^A's Other-GetS row sends the block
+ *     and raises the line: OI^A, still in the buffer; core 1 IS^D
+ *   7 core 1's data (from the buffer): it loads core 0's value
+ *   8, 9 core 2's GetM (a store of 0x33333333 to A + 4): OI^A's
+ *     Other-GetM row sends the block: II^A; core 1's S -> I; core 2 IM^D
+ *   10 core 2's data (from the buffer): stores, M
+ *   11 core 2 loads A's 8 bytes, a hit: core 0's low word and its own
+ *     high word, so the block it received was the buffered one (memory
+ *     still holds zeros)
+ *   12, 13 core 0's GetS of B ordered and answered
+ *   14 core 0's PutM ordered: stale (core 2 owns), II^A -> I, no data. */
+static void hand_wb_snooped(void)
+{
+    results r = {0};
+    stc_cs_system *s = make_split_wb(STC_COH_MOESI, 3, 32, 1, STC_CS_SERIAL, 1, NULL, &r, 1);
+    if (!s)
+        return;
+    stc_cs_submit(s, 0, STC_COH_OP_STORE, A, 8, 0x1111111122222222ull, 0);
+    RUN_MISS(s, 0);
+    stc_cs_submit(s, 0, STC_COH_OP_LOAD, B, 4, 0, 1);
+    RUN(s, STC_CS_EV_ATTEMPT, 0);
+    STATE(s, 0, A, STC_COH_SP_MI_A);
+    stc_cs_submit(s, 1, STC_COH_OP_LOAD, A, 8, 0, 2);
+    RUN_ORDERED(s, 1);
+    STATE(s, 0, A, STC_COH_SP_OI_A);
+    STATE(s, 1, A, STC_COH_SP_IS_D);
+    RUN(s, STC_CS_EV_RESPONSE, 1);
+    STATE(s, 1, A, STC_COH_SP_S);
+    CHECK(r.done[2] && r.loaded[2] == 0x1111111122222222ull, "core 1 loads 0x%llx from the buffer",
+          (unsigned long long)r.loaded[2]);
+    stc_cs_submit(s, 2, STC_COH_OP_STORE, A + 4, 4, 0x33333333, 3);
+    RUN_ORDERED(s, 2);
+    STATE(s, 0, A, STC_COH_SP_II_A);
+    STATE(s, 1, A, STC_COH_SP_I);
+    STATE(s, 2, A, STC_COH_SP_IM_D);
+    RUN(s, STC_CS_EV_RESPONSE, 2);
+    STATE(s, 2, A, STC_COH_SP_M);
+    stc_cs_submit(s, 2, STC_COH_OP_LOAD, A, 8, 0, 4);
+    RUN(s, STC_CS_EV_ATTEMPT, 2);
+    CHECK(r.done[4] && r.loaded[4] == 0x3333333322222222ull, "core 2 loads 0x%llx",
+          (unsigned long long)r.loaded[4]);
+    CHECK(stc_cs_memory_read(s, A, 8) == 0, "memory never got A: the buffer supplied it");
+    RUN(s, STC_CS_EV_ORDER, 0);
+    RUN(s, STC_CS_EV_RESPONSE, 0);
+    STATE(s, 0, B, STC_COH_SP_E);
+    RUN(s, STC_CS_EV_ORDER_PUT, 0);
+    STATE(s, 0, A, STC_COH_SP_I);
+    CHECK(stc_cs_run(s, STC_CS_EV_WRITEBACK, 0) == -1, "a stale PutM sends no data");
+    CHECK(stc_cs_step(s) == 0, "nothing left");
+    COUNTER(s, 0, putm, 1);
+    COUNTER(s, 0, stale_putm, 1);
+    COUNTER(s, 0, writebacks, 0);
+    COUNTER(s, 0, stalls, 0);
+    COUNTER(s, 1, data_from_cache, 1);
+    COUNTER(s, 2, data_from_cache, 1);
+    CHECK_EQ_U64(stc_cs_steps(s), 14, "steps");
+    CHECK_EQ_U64(stc_cs_violation_count(s), 0, "violations");
+    print_violations(s, "wb: snooped");
+    stc_cs_destroy(s);
+}
+
+/* (c) MSI, 2 cores, one set of two ways, buffers of `entries`. Core 0
+ * stores A and B (both M), loads C (A, the least recent, into the buffer;
+ * C takes its frame), then loads D, whose victim B needs a put too. One
+ * entry: A's PutM is still queued, so the load of D waits (its attempt is
+ * not enabled: one stall, B still M in its frame) until A's PutM is
+ * ordered, then B moves into the buffer. Two entries: no wait, A and B
+ * both buffered. Memory ends with both stores either way. */
+static void hand_wb_full_stalls(uint32_t entries)
+{
+    results r = {0};
+    stc_cs_system *s = make_split_wb(STC_COH_MSI, 2, 64, 2, STC_CS_SERIAL, 1, NULL, &r, entries);
+    if (!s)
+        return;
+    stc_cs_submit(s, 0, STC_COH_OP_STORE, A, 4, 0xaaaa, 0);
+    RUN_MISS(s, 0);
+    stc_cs_submit(s, 0, STC_COH_OP_STORE, B, 4, 0xbbbb, 1);
+    RUN_MISS(s, 0);
+    const uint64_t C = 0x2000, D = 0x2020;
+    stc_cs_submit(s, 0, STC_COH_OP_LOAD, C, 4, 0, 2);
+    RUN_MISS(s, 0);
+    STATE(s, 0, A, STC_COH_SP_MI_A);
+    STATE(s, 0, C, STC_COH_SP_S);
+    stc_cs_submit(s, 0, STC_COH_OP_LOAD, D, 4, 0, 3);
+    if (entries == 1) {
+        CHECK(stc_cs_run(s, STC_CS_EV_ATTEMPT, 0) == -1, "the buffer is full: the eviction waits");
+        STATE(s, 0, B, STC_COH_SP_M);
+        COUNTER(s, 0, stalls, 1);
+        RUN(s, STC_CS_EV_ORDER_PUT, 0);
+        STATE(s, 0, A, STC_COH_SP_I);
+    }
+    RUN(s, STC_CS_EV_ATTEMPT, 0);
+    STATE(s, 0, B, STC_COH_SP_MI_A);
+    STATE(s, 0, D, STC_COH_SP_IS_AD);
+    if (entries > 1)
+        STATE(s, 0, A, STC_COH_SP_MI_A);
+    stc_cs_drain(s);
+    CHECK(stc_cs_memory_current(s, A) && stc_cs_memory_read(s, A, 4) == 0xaaaa &&
+              stc_cs_memory_current(s, B) && stc_cs_memory_read(s, B, 4) == 0xbbbb,
+          "memory A 0x%llx B 0x%llx", (unsigned long long)stc_cs_memory_read(s, A, 4),
+          (unsigned long long)stc_cs_memory_read(s, B, 4));
+    CHECK(r.done[3] && r.loaded[3] == 0, "the load of D performed");
+    COUNTER(s, 0, stalls, entries == 1 ? 1 : 0);
+    COUNTER(s, 0, putm, 2);
+    COUNTER(s, 0, writebacks, 2);
+    COUNTER(s, 0, transactions, 6);
+    CHECK_EQ_U64(stc_cs_violation_count(s), 0, "violations");
+    print_violations(s, "wb: full");
+    stc_cs_destroy(s);
+}
+
+/* (d) MSI, 2 cores, one-line caches, one buffer entry. Core 0's M copy of
+ * A (0x1111111122222222) goes into the buffer for its load of B; then
+ * core 0 loads A again. The access waits until A's PutM is ordered (a
+ * stall; it does not take the block back: COHERENCE.md 10.11), then
+ * misses: B leaves silently, the GetS is ordered while memory waits for
+ * A's writeback, so memory owes core 0 the block and answers it only when
+ * the writeback arrives; the load returns core 0's own store.
+ *   1-3 store A; 4-6 load B (A buffered)
+ *   (attempt not enabled: one stall)
+ *   7 the PutM ordered: A I, memory owns, one writeback pending
+ *   8 core 0 attempts again: S Evict (silent), GetS A: IS^AD
+ *   9 ordered: memory owes it the block after one writeback: IS^D
+ *   10 memory receives the writeback and answers
+ *   11 the data: the load performs. */
+static void hand_wb_miss_to_buffered(void)
+{
+    results r = {0};
+    stc_cs_system *s = make_split_wb(STC_COH_MSI, 2, 32, 1, STC_CS_SERIAL, 1, NULL, &r, 1);
+    if (!s)
+        return;
+    stc_cs_submit(s, 0, STC_COH_OP_STORE, A, 8, 0x1111111122222222ull, 0);
+    RUN_MISS(s, 0);
+    stc_cs_submit(s, 0, STC_COH_OP_LOAD, B, 4, 0, 1);
+    RUN_MISS(s, 0);
+    STATE(s, 0, A, STC_COH_SP_MI_A);
+    stc_cs_submit(s, 0, STC_COH_OP_LOAD, A, 8, 0, 2);
+    CHECK(stc_cs_run(s, STC_CS_EV_ATTEMPT, 0) == -1, "a load of a buffered block waits");
+    STATE(s, 0, A, STC_COH_SP_MI_A);
+    STATE(s, 0, B, STC_COH_SP_S);
+    RUN(s, STC_CS_EV_ORDER_PUT, 0);
+    STATE(s, 0, A, STC_COH_SP_I);
+    RUN_ORDERED(s, 0);
+    STATE(s, 0, A, STC_COH_SP_IS_D);
+    STATE(s, 0, B, STC_COH_SP_I);
+    CHECK(stc_cs_run(s, STC_CS_EV_RESPONSE, 0) == -1, "memory waits for the writeback");
+    RUN(s, STC_CS_EV_WRITEBACK, 0);
+    RUN(s, STC_CS_EV_RESPONSE, 0);
+    STATE(s, 0, A, STC_COH_SP_S);
+    CHECK(r.done[2] && r.loaded[2] == 0x1111111122222222ull, "core 0 reloads 0x%llx",
+          (unsigned long long)r.loaded[2]);
+    CHECK(stc_cs_step(s) == 0, "nothing left");
+    COUNTER(s, 0, misses, 3);
+    COUNTER(s, 0, stalls, 1);
+    COUNTER(s, 0, data_from_memory, 3);
+    COUNTER(s, 0, writebacks, 1);
+    CHECK_EQ_U64(stc_cs_steps(s), 11, "steps");
+    CHECK_EQ_U64(stc_cs_violation_count(s), 0, "violations");
+    print_violations(s, "wb: miss to a buffered block");
     stc_cs_destroy(s);
 }
 
@@ -997,7 +1236,8 @@ static void compare_energy(const stc_coh_system *atomic, const stc_cs_system *sp
 /* 4 cores, 12 blocks over 4 sets of 256 B 2-way caches (evictions and
  * writebacks), loads and stores of 4 or 8 bytes, some straddling two
  * blocks. */
-static void serial_matches_atomic(stc_coh_protocol protocol, uint64_t seed, unsigned refs)
+static void serial_matches_atomic(stc_coh_protocol protocol, uint64_t seed, unsigned refs,
+                                  uint32_t wb_buffer)
 {
     enum { CORES = 4, BLOCKS = 12 };
     static results r;
@@ -1006,7 +1246,8 @@ static void serial_matches_atomic(stc_coh_protocol protocol, uint64_t seed, unsi
                                     .line_bytes = 32, .protocol = protocol};
     char err[ERR_LEN];
     stc_coh_system *atomic = stc_coh_create(&atomic_config, err, sizeof err);
-    stc_cs_system *split = make_split(protocol, CORES, 256, 2, STC_CS_SERIAL, seed, NULL, &r);
+    stc_cs_system *split =
+        make_split_wb(protocol, CORES, 256, 2, STC_CS_SERIAL, seed, NULL, &r, wb_buffer);
     CHECK(atomic != NULL, "%s", err);
     if (!atomic || !split)
         return;
@@ -1063,6 +1304,13 @@ static void serial_matches_atomic(stc_coh_protocol protocol, uint64_t seed, unsi
     CHECK_EQ_U64(stc_cs_violation_count(split), 0, "%s: violations", stc_coh_protocol_name(protocol));
     CHECK_EQ_U64(stc_coh_violation_count(atomic), 0, "atomic violations");
     print_violations(split, "serial");
+    /* serially every put is ordered before the next reference starts, so
+     * with a buffer no access ever waits (COHERENCE.md 10.11); without
+     * one, every eviction by a put is a stall */
+    stc_cs_counters total;
+    stc_cs_total(split, &total);
+    CHECK_EQ_U64(total.stalls, wb_buffer > 0 ? 0 : total.putm,
+                 "%s, buffer %u: serial stalls", stc_coh_protocol_name(protocol), wb_buffer);
     stc_cs_destroy(split);
     stc_coh_destroy(atomic);
 }
@@ -1186,7 +1434,8 @@ static void tester_done(void *context, unsigned core, uint64_t tag, uint64_t loa
  * under a random schedule; returns the system for the caller's checks. */
 static stc_cs_system *run_tester(tester *t, stc_coh_protocol protocol, unsigned cores,
                                  uint32_t size, uint32_t ways, unsigned lines, uint64_t stride,
-                                 const stc_coh_sp_table *table, uint64_t seed, unsigned refs)
+                                 const stc_coh_sp_table *table, uint64_t seed, unsigned refs,
+                                 uint32_t wb_buffer)
 {
     memset(t, 0, sizeof *t);
     t->base = 0x40000;
@@ -1195,7 +1444,8 @@ static stc_cs_system *run_tester(tester *t, stc_coh_protocol protocol, unsigned 
     stc_cs_config config = {.cores = cores, .size_bytes = size, .ways = ways, .line_bytes = 32,
                             .protocol = protocol, .table = table, .schedule = STC_CS_RANDOM,
                             .seed = seed, .done = tester_done, .done_context = t,
-                            .window = 1 + (unsigned)(seed % 4), .watchdog_steps = 100000};
+                            .window = 1 + (unsigned)(seed % 4), .watchdog_steps = 100000,
+                            .wb_buffer = wb_buffer};
     char err[ERR_LEN];
     stc_cs_system *s = stc_cs_create(&config, err, sizeof err);
     CHECK(s != NULL, "create: %s", err);
@@ -1268,7 +1518,10 @@ static const tester_layout layouts[] = {
     {"one set", 256, 2, 6, 4096},          /* conflict evictions, PutMs, races with them */
 };
 
-static void random_tester(void)
+/* wb_buffer: each cache's writeback buffer (0: none). With one, an MI^A,
+ * OI^A or EI^A block is only ever in the buffer, so a stale put means a
+ * buffered block answered a request; and the one-set layout fills it. */
+static void random_tester(uint32_t wb_buffer)
 {
     static tester t;
     static const unsigned core_counts[] = {2, 4, 8};
@@ -1282,20 +1535,21 @@ static void random_tester(void)
                 unsigned refs = 6000;
                 stc_cs_system *s = run_tester(&t, all_protocols[p], core_counts[k], layouts[l].size,
                                               layouts[l].ways, layouts[l].lines, layouts[l].stride,
-                                              NULL, seed, refs);
+                                              NULL, seed, refs, wb_buffer);
                 if (!s)
                     continue;
                 const char *name = stc_coh_protocol_name(all_protocols[p]);
-                CHECK_EQ_U64(stc_cs_violation_count(s), 0, "%s %s %u cores seed %llu: violations",
-                             name, layouts[l].name, core_counts[k], (unsigned long long)seed);
+                CHECK_EQ_U64(stc_cs_violation_count(s), 0,
+                             "%s %s %u cores seed %llu buffer %u: violations", name,
+                             layouts[l].name, core_counts[k], (unsigned long long)seed, wb_buffer);
                 print_violations(s, "tester");
                 CHECK_EQ_U64(t.completed, refs, "%s %s %u cores: performed", name,
                              layouts[l].name, core_counts[k]);
                 CHECK(t.failures == 0, "%s %s %u cores: %u failures, first %s", name,
                       layouts[l].name, core_counts[k], t.failures, t.first);
                 char what[120];
-                snprintf(what, sizeof what, "tester %s %s %u cores", name, layouts[l].name,
-                         core_counts[k]);
+                snprintf(what, sizeof what, "tester %s %s %u cores buffer %u", name,
+                         layouts[l].name, core_counts[k], wb_buffer);
                 sums_failed += check_class_sums(s, core_counts[k], what);
                 stc_coherence_energy terms = energy_terms(layouts[l].size, layouts[l].ways);
                 check_energy_sums(s, core_counts[k], &terms, what);
@@ -1332,19 +1586,48 @@ static void random_tester(void)
           "classes: true %llu false %llu replacement %llu", (unsigned long long)true_sharing,
           (unsigned long long)false_sharing, (unsigned long long)replacement);
     CHECK_EQ_U64(sums_failed, 0, "tester runs whose class identities failed (per core)");
-    printf("random tester: %llu references, %llu stale PutMs, %llu stalls, %llu c2c, "
-           "max latency %llu steps; misses: %llu true sharing, %llu false sharing, "
-           "%llu replacement\n",
-           (unsigned long long)total, (unsigned long long)stale, (unsigned long long)stalls,
+    printf("random tester (writeback buffer %u): %llu references, %llu stale PutMs, %llu "
+           "stalls, %llu c2c, max latency %llu steps; misses: %llu true sharing, %llu false "
+           "sharing, %llu replacement\n",
+           wb_buffer, (unsigned long long)total, (unsigned long long)stale, (unsigned long long)stalls,
            (unsigned long long)c2c, (unsigned long long)latency_max,
            (unsigned long long)true_sharing, (unsigned long long)false_sharing,
            (unsigned long long)replacement);
 }
 
-/* Each broken table, in every protocol it applies to, is caught (a model
- * violation or a tester failure) within a few random runs; but
- * store-after-pute, whose row (EI^A Store) this model never runs: a
- * processor here evicts only for the access it is blocked on (header,
+/* One broken table in one protocol, with wb_buffer buffer entries, is
+ * caught (a model violation or a tester failure) within 8 random runs. */
+static void broken_table_caught(tester *t, const stc_coh_sp_table *table,
+                                stc_coh_protocol protocol, stc_coh_sp_break b, uint32_t wb_buffer)
+{
+    bool caught = false;
+    char what[400] = "";
+    for (unsigned seed = 1; seed <= 8 && !caught; seed++) {
+        const tester_layout *l = &layouts[seed % 2];
+        stc_cs_system *s = run_tester(t, protocol, 4, l->size, l->ways, l->lines, l->stride, table,
+                                      seed, 2000, wb_buffer);
+        if (!s)
+            break;
+        if (stc_cs_violation_count(s) > 0) {
+            caught = true;
+            snprintf(what, sizeof what, "%s", stc_cs_violation_at(s, 0)->text);
+        } else if (t->failures > 0) {
+            caught = true;
+            snprintf(what, sizeof what, "tester: %s", t->first);
+        }
+        stc_cs_destroy(s);
+    }
+    CHECK(caught, "break %s in %s, buffer %u, not caught", stc_coh_sp_break_name(b),
+          stc_coh_protocol_name(protocol), wb_buffer);
+    printf("  %s, %s%s: %s\n", stc_coh_sp_break_name(b), stc_coh_protocol_name(protocol),
+           wb_buffer ? ", buffer 1" : "", what);
+}
+
+/* Each broken table, in every protocol it applies to, without and with a
+ * writeback buffer, is caught (a model violation or a tester failure)
+ * within a few random runs; but store-after-pute, whose row (EI^A Store)
+ * this model never runs: a processor here evicts only for the access it
+ * is blocked on, and waits rather than touch a buffered block (header,
  * "EVICTION vs the pending request"), so the Murphi model alone, where a
  * processor may touch its EI^A block, catches it (COHERENCE.md 8.7). */
 static void broken_tables(void)
@@ -1358,27 +1641,8 @@ static void broken_tables(void)
             char err[ERR_LEN];
             if (stc_coh_sp_table_apply_break(&table, (stc_coh_sp_break)b, err, sizeof err) != 0)
                 continue; /* not in this protocol */
-            bool caught = false;
-            char what[400] = "";
-            for (unsigned seed = 1; seed <= 8 && !caught; seed++) {
-                const tester_layout *l = &layouts[seed % 2];
-                stc_cs_system *s = run_tester(&t, all_protocols[p], 4, l->size, l->ways, l->lines,
-                                              l->stride, &table, seed, 2000);
-                if (!s)
-                    break;
-                if (stc_cs_violation_count(s) > 0) {
-                    caught = true;
-                    snprintf(what, sizeof what, "%s", stc_cs_violation_at(s, 0)->text);
-                } else if (t.failures > 0) {
-                    caught = true;
-                    snprintf(what, sizeof what, "tester: %s", t.first);
-                }
-                stc_cs_destroy(s);
-            }
-            CHECK(caught, "break %s in %s not caught", stc_coh_sp_break_name((stc_coh_sp_break)b),
-                  stc_coh_protocol_name(all_protocols[p]));
-            printf("  %s, %s: %s\n", stc_coh_sp_break_name((stc_coh_sp_break)b),
-                   stc_coh_protocol_name(all_protocols[p]), what);
+            for (uint32_t wb = 0; wb <= 1; wb++)
+                broken_table_caught(&t, &table, all_protocols[p], (stc_coh_sp_break)b, wb);
         }
 }
 
@@ -1586,6 +1850,9 @@ static void bad_arguments(void)
     config.window = 65;
     CHECK(!stc_cs_create(&config, err, sizeof err) && strstr(err, "window"), "%s", err);
     config.window = 0;
+    config.wb_buffer = STC_CS_MAX_WB_BUFFER + 1;
+    CHECK(!stc_cs_create(&config, err, sizeof err) && strstr(err, "wb_buffer 9"), "%s", err);
+    config.wb_buffer = 0;
     stc_cs_system *s = stc_cs_create(&config, err, sizeof err);
     CHECK(s != NULL, "%s", err);
     if (!s)
@@ -1612,11 +1879,18 @@ int main(void)
     hand_moesi_promise();
     hand_miss_classes();
     hand_energy();
+    hand_wb_miss_before_putm();
+    hand_wb_snooped();
+    hand_wb_full_stalls(1);
+    hand_wb_full_stalls(2);
+    hand_wb_miss_to_buffered();
     for (unsigned p = 0; p < PROTOCOLS; p++)
         for (uint64_t seed = 1; seed <= 2; seed++)
-            serial_matches_atomic(all_protocols[p], seed, 15000);
+            for (uint32_t wb = 0; wb <= 1; wb++)
+                serial_matches_atomic(all_protocols[p], seed, 15000, wb);
     serial_matches_atomic_on_traces();
-    random_tester();
+    for (uint32_t wb = 0; wb <= 2; wb++)
+        random_tester(wb);
     broken_tables();
     impossible_and_watchdog();
     litmus_tests_run();

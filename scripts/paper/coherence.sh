@@ -192,7 +192,7 @@ stc_tune=$(jqp -r -s '
     figure_md fig-coh-line "Seed Figure 5.13: misses by class against block size (data: data/coh-line.tsv)"
     printf '%s\n\n' "$trends"
     printf 'Every kernel at 4 cores, 8 KB 4-way per core, 32-byte blocks, MESI (misses by class, transactions issued, data received from another cache, writes to memory, copies invalidated; totals over the cores):\n\n%s\n\n' "$per_kernel"
-    printf 'The three protocols at the same point (MESI'"'"'s E saves the upgrade of private data; MOESI'"'"'s O lets a dirty line be shared without writing memory; energy of accesses, snoops, transfers and bus phases, no leakage: the model has no cycles):\n\n%s\n\n' "$protocols"
+    printf 'The three protocols at the same point (MESI'"'"'s E saves the upgrade of private data; MOESI'"'"'s O lets a dirty line be shared without writing memory; energy of accesses, snoops, transfers and bus phases: dynamic energy only, the leakage that COHERENCE.md 9.10 prices from cycles is not in these tables):\n\n%s\n\n' "$protocols"
     printf 'Snoop bandwidth (the seed'"'"'s worked example in 5.3):\n\n%s\n\n' "$snoop"
     printf 'Commands (per kernel K of %s; the sizes, core counts and block sizes as in the figures):\n\n```\n' "${kernels[*]}"
     printf '%s\n' "stcsim coherence --json --cores 4 --size SIZE $MC_TRACEDIR/K.t4.mc.zst" \
@@ -204,7 +204,7 @@ stc_tune=$(jqp -r -s '
     printf 'Every core'"'"'s D-cache an stc cache, coherent per 16 B physical line (docs/COHERENCE.md 11), each core'"'"'s energy priced by its configuration (docs/ENERGY.md 3.9.1: an access the configuration'"'"'s probe, a snoop lookup the tags of its candidate banks, every physical line its own transaction). The snoop lookups other cores'"'"' transactions cost, with all four cores in one configuration:\n\n'
     figure_md fig-coh-stc-snoop "Snoop lookups per 1000 references and their energy per stc configuration, per kernel (data: data/coh-stc-snoop.tsv)"
     printf 'Choosing each core'"'"'s configuration with coherence in the cost (docs/COHERENCE.md 11.8): oracle coordinate descent on the whole system'"'"'s energy from all cores in 8K_4W_32B, against each core tuned alone (its own references through one stc cache, the cheapest of the 27 by the single-cache model, then run coherent); energies in uJ, MESI, 4 cores:\n\n%s\n\n' "$stc_tune"
-    printf 'Commands (per kernel K, configuration C of the 27):\n\n```\n%s\n%s\n```\n\nNot yet here: the split-transaction bus, cycles and leakage (issue 16).\n\n' \
+    printf 'Commands (per kernel K, configuration C of the 27):\n\n```\n%s\n%s\n```\n\nNot yet here: the split-transaction bus, and the cycles and leakage of COHERENCE.md 9.10 and 11.9.\n\n' \
         "stcsim coherence --json --cores 4 --protocol mesi --stc-config C $MC_TRACEDIR/K.t4.mc.zst" \
         "stcsim coherence --json --cores 4 --protocol mesi --stc-tune 8K_4W_32B $MC_TRACEDIR/K.t4.mc.zst"
 } >"$out"
