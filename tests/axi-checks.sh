@@ -31,21 +31,10 @@ failed=0
 
 # shellcheck source=tests/lib/checks.sh
 . "$root/tests/lib/checks.sh"
+# shellcheck source=tests/lib/port-checks.sh
+. "$root/tests/lib/port-checks.sh"
 
-for tool in verilator iverilog vvp yosys; do
-    if ! command -v "$tool" >/dev/null; then
-        echo "axi-checks: $tool is missing (make installs it: scripts/ensure-tools.sh)"
-        exit 1
-    fi
-done
-
-# shellcheck disable=SC2016
-YOSYS_CHECK='proc; check -assert; select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$sr'
-
-# A value from a generated geometry header: header_value DIR NAME.
-header_value() {
-    sed -n "s/^#define STC_GEN_$2 *\([0-9]*\)u.*/\1/p" "$1/stc_geometry_gen.h"
-}
+need_tools axi-checks verilator iverilog vvp yosys
 
 # pair_wrapper DIR: stc_cache_pair and two bridges, the memory ports
 # connected by name (the I-cache's bridge with its write inputs tied off).
@@ -104,32 +93,6 @@ EOF
     echo "endmodule"
 }
 
-# run_tb TAG DIR EXPECT [iverilog options...]: tb_axi in Icarus on the
-# output DIR; EXPECT pass: "tb_axi: PASS", fail: a FAIL line and no PASS.
-run_tb() {
-    local tag=$1 dir=$2 expect=$3
-    shift 3
-    local params=(-Ptb_axi.ADDR_BITS="$(header_value "$dir" ADDR_BITS)"
-        -Ptb_axi.LINE_BYTES="$(header_value "$dir" LINE_BYTES)"
-        -Ptb_axi.OFFSET_BITS="$(header_value "$dir" OFFSET_BITS)")
-    if ! iverilog -g2005 -Wall -I"$root/tests/rtl" "${params[@]}" "$@" -o "$work/axi.vvp" "$root/tests/rtl/tb_axi.v" \
-        "$dir"/*.v >"$work/log" 2>&1 || [ -s "$work/log" ]; then
-        fail "$tag: tb_axi compiles"
-        return
-    fi
-    if [ "$expect" = pass ]; then
-        sim "$tag: tb_axi" "tb_axi: PASS" vvp -n "$work/axi.vvp" "${plusargs[@]}"
-    else
-        vvp -n "$work/axi.vvp" "${plusargs[@]}" >"$work/log" 2>&1
-        if grep -q "^FAIL" "$work/log" && ! grep -q "tb_axi: PASS" "$work/log"; then
-            passed=$((passed + 1))
-            echo "red as wanted ($tag): $(grep -m1 '^FAIL' "$work/log")"
-        else
-            fail "$tag: tb_axi must fail"
-        fi
-    fi
-}
-
 geometries=(
     "default|"
     "l32|--line-bytes 32"
@@ -141,21 +104,10 @@ for entry in "${geometries[@]}"; do
     tag=${entry%%|*}
     args=${entry#*|}
     out="$work/$tag"
-    # shellcheck disable=SC2086
-    quiet "$tag: stcgen $args" "$STCGEN" $args --out "$out"
-    [ -s "$out/stc_cache_axi.v" ] || { fail "$tag: stc_cache_axi.v written"; continue; }
-    check "$tag: stc_cache_axi.v header has the command" \
-        grep -qx "//   stcgen${args:+ $args}" "$out/stc_cache_axi.v"
-    for define in "" -DSYNTHESIS; do
-        quiet "$tag: verilator -Wall stc_cache_axi $define" \
-            verilator --lint-only -Wall --default-language 1364-2005 $define \
-            --top-module stc_cache_axi "$out/stc_cache_axi.v"
-        quiet "$tag: iverilog -g2005 -Wall $define (every file)" \
-            iverilog -g2005 -Wall $define -o "$work/all.vvp" "$out"/*.v
-    done
-    quiet "$tag: yosys stc_cache_axi (no latch)" \
-        yosys -q -p "read_verilog $out/stc_cache_axi.v; hierarchy -check -top stc_cache_axi; $YOSYS_CHECK"
-    check "$tag: the core lists stc_cache_axi.v" grep -qx "      - stc_cache_axi.v" "$out/stc_cache.core"
+    generate "$tag" "$args" "$out" stc_cache_axi.v || continue
+    verilator_wall "$tag" "$out/stc_cache_axi.v" stc_cache_axi ""
+    iverilog_all "$tag" "$out"
+    yosys_no_latch "$tag" "$out/stc_cache_axi.v" stc_cache_axi ""
     pair_wrapper "$out" >"$work/wrap-$tag.v"
     quiet "$tag: stc_cache_pair and two bridges connected by name (verilator -Wall)" \
         verilator --lint-only -Wall -Wno-PINMISSING -Wno-UNUSEDSIGNAL -Wno-DECLFILENAME \
@@ -166,60 +118,22 @@ check "l512: transfers cut into 256-beat transactions" grep -q "left_q" "$work/l
 check "default: no cutting logic" bash -c "! grep -q left_q '$work/default/stc_cache_axi.v'"
 
 # The bridge beside a generated cache.
-plusargs=()
-run_tb "default" "$work/default" pass
-run_tb "l32" "$work/l32" pass -Ptb_axi.OPS=600
-run_tb "a64" "$work/a64" pass -Ptb_axi.OPS=600
-run_tb "l512 (4-line transfers of 512 beats)" "$work/l512" pass -DTB_AXI_NO_TUNER \
+run_tb tb_axi "default" "$work/default" pass
+run_tb tb_axi "l32" "$work/l32" pass -Ptb_axi.OPS=600
+run_tb tb_axi "a64" "$work/a64" pass -Ptb_axi.OPS=600
+run_tb tb_axi "l512 (4-line transfers of 512 beats)" "$work/l512" pass -DTB_NO_TUNER \
     -Ptb_axi.OPS=12 -Ptb_axi.SUB_LOG=2
-if command -v g++ >/dev/null && command -v make >/dev/null; then
-    out="$work/default"
-    vparams=()
-    for name in ADDR_BITS LINE_BYTES OFFSET_BITS; do
-        vparams+=("-G$name=$(header_value "$out" "$name")")
-    done
-    # (testbench code: only the generated RTL is held to -Wall)
-    if verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style --top-module tb_axi \
-        "${vparams[@]}" -I"$root/tests/rtl" --Mdir "$work/vl-axi" -o tb "$root/tests/rtl/tb_axi.v" "$out"/*.v \
-        >"$work/log" 2>&1; then
-        sim "verilator: tb_axi" "tb_axi: PASS" "$work/vl-axi/tb"
-    else
-        fail "verilator: tb_axi builds"
-    fi
-else
-    echo "axi-checks: no C++ compiler: the Verilator run of tb_axi skipped"
-fi
+verilator_tb axi-checks tb_axi "$work/default"
 
 # Red: the checker catches a wrong subordinate, tb_axi every broken bridge.
 plusargs=(+bad_rlast)
-run_tb "checker: the model's early RLAST" "$work/default" fail
+run_tb tb_axi "checker: the model's early RLAST" "$work/default" fail
 plusargs=()
-for name in axi-wlast axi-valid-drop; do
-    quiet "stcgen --debug-break $name" "$STCGEN" --debug-break "$name" --out "$work/broken-$name"
-    check "$name: the bridge says it is broken" \
-        grep -q "^// BROKEN on purpose (--debug-break $name)" "$work/broken-$name/stc_cache_axi.v"
-    check "$name: only the bridge differs in the RTL" bash -c \
-        "for f in '$work/default'/*.v; do b=\$(basename \"\$f\"); [ \"\$b\" = stc_cache_axi.v ] && continue; \
-         diff <(grep -v '^//' \"\$f\") <(grep -v '^//' '$work/broken-$name'/\"\$b\") || exit 1; done"
-    run_tb "$name" "$work/broken-$name" fail
-done
+broken tb_axi stc_cache_axi.v bridge axi-wlast axi-valid-drop
 # Every other deliberate bug still generates (their modules are unchanged).
-"$STCGEN" --debug-break no-such-bug --out "$work/nobug" >/dev/null 2>"$work/names"
-names=$(sed -n 's/.*(known: \(.*\)).*/\1/p' "$work/names")
-check "--debug-break lists the AXI bugs" bash -c "echo '$names' | grep -qw axi-wlast"
-for name in $names; do
-    case $name in axi-*) continue ;; esac
-    quiet "stcgen --debug-break $name" "$STCGEN" --debug-break "$name" --out "$work/b-$name"
-    check "$name: the bridge is the correct one" bash -c \
-        "diff <(grep -v '^//' '$work/default/stc_cache_axi.v') <(grep -v '^//' '$work/b-$name/stc_cache_axi.v')"
-    rm -rf "$work/b-$name"
-done
+others_intact stc_cache_axi.v bridge axi axi-wlast
 
-# Determinism.
-quiet "stcgen twice (1)" "$STCGEN" --line-bytes 32 --out "$work/twice1"
-quiet "stcgen twice (2)" "$STCGEN" --line-bytes 32 --out "$work/twice2"
-check "same command, same bytes" diff -r "$work/twice1" "$work/twice2"
-check "same bytes as the checked output" diff -r "$work/twice1" "$work/l32"
+determinism
 
 echo "axi-checks: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

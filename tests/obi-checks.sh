@@ -34,21 +34,10 @@ failed=0
 
 # shellcheck source=tests/lib/checks.sh
 . "$root/tests/lib/checks.sh"
+# shellcheck source=tests/lib/port-checks.sh
+. "$root/tests/lib/port-checks.sh"
 
-for tool in verilator iverilog vvp yosys; do
-    if ! command -v "$tool" >/dev/null; then
-        echo "obi-checks: $tool is missing (make installs it: scripts/ensure-tools.sh)"
-        exit 1
-    fi
-done
-
-# shellcheck disable=SC2016
-YOSYS_CHECK='proc; check -assert; select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$sr'
-
-# A value from a generated geometry header: header_value DIR NAME.
-header_value() {
-    sed -n "s/^#define STC_GEN_$2 *\([0-9]*\)u.*/\1/p" "$1/stc_geometry_gen.h"
-}
+need_tools obi-checks verilator iverilog vvp yosys
 
 # pair_wrapper DIR: stc_cache_pair, an OBI adapter and an AXI4 bridge per
 # cache, connected by name (docs/INTEGRATION.md 4.3): the I-cache's adapter
@@ -162,32 +151,6 @@ EOF
     echo "endmodule"
 }
 
-# run_tb TAG DIR EXPECT [iverilog options...]: tb_obi in Icarus on the
-# output DIR; EXPECT pass: "tb_obi: PASS", fail: a FAIL line and no PASS.
-run_tb() {
-    local tag=$1 dir=$2 expect=$3
-    shift 3
-    local params=(-Ptb_obi.ADDR_BITS="$(header_value "$dir" ADDR_BITS)"
-        -Ptb_obi.LINE_BYTES="$(header_value "$dir" LINE_BYTES)"
-        -Ptb_obi.OFFSET_BITS="$(header_value "$dir" OFFSET_BITS)")
-    if ! iverilog -g2005 -Wall -I"$root/tests/rtl" "${params[@]}" "$@" -o "$work/obi.vvp" \
-        "$root/tests/rtl/tb_obi.v" "$dir"/*.v >"$work/log" 2>&1 || [ -s "$work/log" ]; then
-        fail "$tag: tb_obi compiles"
-        return
-    fi
-    if [ "$expect" = pass ]; then
-        sim "$tag: tb_obi" "tb_obi: PASS" vvp -n "$work/obi.vvp"
-    else
-        vvp -n "$work/obi.vvp" >"$work/log" 2>&1
-        if grep -q "^FAIL" "$work/log" && ! grep -q "tb_obi: PASS" "$work/log"; then
-            passed=$((passed + 1))
-            echo "red as wanted ($tag): $(grep -m1 '^FAIL' "$work/log")"
-        else
-            fail "$tag: tb_obi must fail"
-        fi
-    fi
-}
-
 geometries=(
     "default|"
     "l32|--line-bytes 32"
@@ -199,33 +162,17 @@ for entry in "${geometries[@]}"; do
     tag=${entry%%|*}
     args=${entry#*|}
     out="$work/$tag"
-    # shellcheck disable=SC2086
-    quiet "$tag: stcgen $args" "$STCGEN" $args --out "$out"
-    [ -s "$out/stc_cache_obi.v" ] || { fail "$tag: stc_cache_obi.v written"; continue; }
-    check "$tag: stc_cache_obi.v header has the command" \
-        grep -qx "//   stcgen${args:+ $args}" "$out/stc_cache_obi.v"
+    generate "$tag" "$args" "$out" stc_cache_obi.v || continue
     a=$(header_value "$out" ADDR_BITS)
-    for define in "" -DSYNTHESIS; do
-        quiet "$tag: verilator -Wall stc_cache_obi $define" \
-            verilator --lint-only -Wall --default-language 1364-2005 $define \
-            --top-module stc_cache_obi "$out/stc_cache_obi.v"
-        quiet "$tag: verilator -Wall stc_cache_obi READ_ONLY, a range $define" \
-            verilator --lint-only -Wall --default-language 1364-2005 $define -GREAD_ONLY=1 \
-            -GUNCACHED_BASE="$a'h8000_0000" -GUNCACHED_SIZE="$((a + 1))'h4000_0000" \
-            --top-module stc_cache_obi "$out/stc_cache_obi.v"
-        quiet "$tag: verilator -Wall stc_cache_axi $define" \
-            verilator --lint-only -Wall --default-language 1364-2005 $define \
-            --top-module stc_cache_axi "$out/stc_cache_axi.v"
-        quiet "$tag: iverilog -g2005 -Wall $define (every file)" \
-            iverilog -g2005 -Wall $define -o "$work/all.vvp" "$out"/*.v
-    done
-    quiet "$tag: yosys stc_cache_obi (no latch)" \
-        yosys -q -p "read_verilog $out/stc_cache_obi.v; hierarchy -check -top stc_cache_obi; $YOSYS_CHECK"
-    quiet "$tag: yosys stc_cache_obi READ_ONLY, a range (no latch)" \
-        yosys -q -p "read_verilog $out/stc_cache_obi.v; chparam -set READ_ONLY 1 -set UNCACHED_SIZE 4096 stc_cache_obi; hierarchy -check -top stc_cache_obi; $YOSYS_CHECK"
-    quiet "$tag: yosys stc_cache_axi (no latch)" \
-        yosys -q -p "read_verilog $out/stc_cache_axi.v; hierarchy -check -top stc_cache_axi; $YOSYS_CHECK"
-    check "$tag: the core lists stc_cache_obi.v" grep -qx "      - stc_cache_obi.v" "$out/stc_cache.core"
+    verilator_wall "$tag" "$out/stc_cache_obi.v" stc_cache_obi ""
+    verilator_wall "$tag" "$out/stc_cache_obi.v" stc_cache_obi "READ_ONLY, a range" -GREAD_ONLY=1 \
+        -GUNCACHED_BASE="$a'h8000_0000" -GUNCACHED_SIZE="$((a + 1))'h4000_0000"
+    verilator_wall "$tag" "$out/stc_cache_axi.v" stc_cache_axi ""
+    iverilog_all "$tag" "$out"
+    yosys_no_latch "$tag" "$out/stc_cache_obi.v" stc_cache_obi ""
+    yosys_no_latch "$tag" "$out/stc_cache_obi.v" stc_cache_obi "READ_ONLY, a range" \
+        "chparam -set READ_ONLY 1 -set UNCACHED_SIZE 4096 stc_cache_obi"
+    yosys_no_latch "$tag" "$out/stc_cache_axi.v" stc_cache_axi ""
     pair_wrapper "$out" >"$work/wrap-$tag.v"
     quiet "$tag: stc_cache_pair, two adapters and two bridges connected by name (verilator -Wall)" \
         verilator --lint-only -Wall -Wno-PINMISSING -Wno-UNUSEDSIGNAL -Wno-DECLFILENAME \
@@ -234,58 +181,21 @@ for entry in "${geometries[@]}"; do
 done
 
 # The adapter, the cache and the bridge together.
-run_tb "default" "$work/default" pass
-run_tb "default, READ_ONLY" "$work/default" pass -Ptb_obi.RO=1 -Ptb_obi.OPS=2000
-run_tb "l32" "$work/l32" pass -Ptb_obi.OPS=1500
-run_tb "a64" "$work/a64" pass -Ptb_obi.OPS=1500
+run_tb tb_obi "default" "$work/default" pass
+run_tb tb_obi "default, READ_ONLY" "$work/default" pass -Ptb_obi.RO=1 -Ptb_obi.OPS=2000
+run_tb tb_obi "l32" "$work/l32" pass -Ptb_obi.OPS=1500
+run_tb tb_obi "a64" "$work/a64" pass -Ptb_obi.OPS=1500
 # (512-byte lines simulate slowly: a short run, the bridge's cutting path
 # beside single uncached words.)
-run_tb "l512" "$work/l512" pass -DTB_NO_TUNER -Ptb_obi.OPS=40 -Ptb_obi.TRAFFIC=0
-if command -v g++ >/dev/null && command -v make >/dev/null; then
-    out="$work/default"
-    vparams=()
-    for name in ADDR_BITS LINE_BYTES OFFSET_BITS; do
-        vparams+=("-G$name=$(header_value "$out" "$name")")
-    done
-    # (testbench code: only the generated RTL is held to -Wall)
-    if verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style --top-module tb_obi \
-        "${vparams[@]}" -I"$root/tests/rtl" --Mdir "$work/vl-obi" -o tb "$root/tests/rtl/tb_obi.v" \
-        "$out"/*.v >"$work/log" 2>&1; then
-        sim "verilator: tb_obi" "tb_obi: PASS" "$work/vl-obi/tb"
-    else
-        fail "verilator: tb_obi builds"
-    fi
-else
-    echo "obi-checks: no C++ compiler: the Verilator run of tb_obi skipped"
-fi
+run_tb tb_obi "l512" "$work/l512" pass -DTB_NO_TUNER -Ptb_obi.OPS=40 -Ptb_obi.TRAFFIC=0
+verilator_tb obi-checks tb_obi "$work/default"
 
 # Red: tb_obi fails on every broken adapter.
-for name in obi-order obi-gnt-early; do
-    quiet "stcgen --debug-break $name" "$STCGEN" --debug-break "$name" --out "$work/broken-$name"
-    check "$name: the adapter says it is broken" \
-        grep -q "^// BROKEN on purpose (--debug-break $name)" "$work/broken-$name/stc_cache_obi.v"
-    check "$name: only the adapter differs in the RTL" bash -c \
-        "for f in '$work/default'/*.v; do b=\$(basename \"\$f\"); [ \"\$b\" = stc_cache_obi.v ] && continue; \
-         diff <(grep -v '^//' \"\$f\") <(grep -v '^//' '$work/broken-$name'/\"\$b\") || exit 1; done"
-    run_tb "$name" "$work/broken-$name" fail
-done
+broken tb_obi stc_cache_obi.v adapter obi-order obi-gnt-early
 # Every other deliberate bug leaves the adapter as it is.
-"$STCGEN" --debug-break no-such-bug --out "$work/nobug" >/dev/null 2>"$work/names"
-names=$(sed -n 's/.*(known: \(.*\)).*/\1/p' "$work/names")
-check "--debug-break lists the OBI bugs" bash -c "echo '$names' | grep -qw obi-order && echo '$names' | grep -qw obi-gnt-early"
-for name in $names; do
-    case $name in obi-*) continue ;; esac
-    quiet "stcgen --debug-break $name" "$STCGEN" --debug-break "$name" --out "$work/b-$name"
-    check "$name: the adapter is the correct one" bash -c \
-        "diff <(grep -v '^//' '$work/default/stc_cache_obi.v') <(grep -v '^//' '$work/b-$name/stc_cache_obi.v')"
-    rm -rf "$work/b-$name"
-done
+others_intact stc_cache_obi.v adapter obi obi-order obi-gnt-early
 
-# Determinism.
-quiet "stcgen twice (1)" "$STCGEN" --line-bytes 32 --out "$work/twice1"
-quiet "stcgen twice (2)" "$STCGEN" --line-bytes 32 --out "$work/twice2"
-check "same command, same bytes" diff -r "$work/twice1" "$work/twice2"
-check "same bytes as the checked output" diff -r "$work/twice1" "$work/l32"
+determinism
 
 echo "obi-checks: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -2,8 +2,7 @@
 # The timing diagrams' JSON from the RTL (docs/TIMING.md): generates the
 # default stc cache into a fresh folder (STCGEN --out DIR --force, with
 # STCGEN-ARGS if given), runs tests/rtl/tb_timing.v on it in Icarus (it must
-# print "tb_timing: PASS", and compile without a warning; with the OBI
-# adapter when the output has stc_cache_obi.v), and converts its
+# print "tb_timing: PASS", and compile without a warning), and converts its
 # VCD with scripts/vcd2wavedrom.js into JSONDIR/NAME.json, one per diagram of
 # SCENARIOS (default docs/timing/scenarios.txt). Used by
 # scripts/render-timing.sh (make docs-timing) and tests/timing-check.sh.
@@ -24,10 +23,7 @@ trap 'rm -rf "$work"' EXIT
     cat "$work/stcgen.log" >&2
     exit 1
 }
-# The OBI adapter and the bridge's uncached port, when stcgen writes them.
-defines=()
-[ -f "$work/rtl/stc_cache_obi.v" ] && defines+=(-DTB_TIMING_OBI)
-if ! iverilog -g2005 -Wall "${defines[@]}" -I"$root/tests/rtl" -o "$work/tb.vvp" "$root/tests/rtl/tb_timing.v" \
+if ! iverilog -g2005 -Wall -I"$root/tests/rtl" -o "$work/tb.vvp" "$root/tests/rtl/tb_timing.v" \
     "$work/rtl"/*.v >"$work/iverilog.log" 2>&1 || [ -s "$work/iverilog.log" ]; then
     echo "timing: tb_timing does not compile cleanly:" >&2
     head -30 "$work/iverilog.log" >&2

@@ -1,9 +1,9 @@
 // tb_axi: a generated stc_cache (D-cache, its monitor tuner's decisions off)
-// behind the AXI4 bridge stc_cache_axi (its uncached port tied off), against
-// an AXI4 subordinate memory model (tb_axi_mem.vh, shared with tb_obi.v)
-// with seeded random AWREADY / WREADY / ARREADY and
-// random BVALID / RVALID delays, and an AXI4 protocol checker on every
-// cycle: VALID held until READY on all five channels, the payload stable
+// behind the AXI4 bridge stc_cache_axi (its uncached port tied off; both
+// instantiated by tb_cache_axi.vh), against an AXI4 subordinate memory model
+// (tb_axi_mem.vh, shared with tb_obi.v) with seeded random AWREADY / WREADY /
+// ARREADY and random BVALID / RVALID delays, and an AXI4 protocol checker
+// on every cycle: VALID held until READY on all five channels, the payload stable
 // while VALID && !READY, AxLEN / AxADDR as the cache's request asks
 // (n lines: n*P/4 - 1; a write one line), AxSIZE 2, AxBURST INCR, the
 // other constants, no burst across 4 KiB, beats = LEN + 1 with LAST
@@ -17,7 +17,7 @@
 // the shadow word by word; last, a read answered SLVERR: the beats still
 // arrive (the data is right) and axi_err_o holds the burst's address.
 // +bad_rlast: the model sends RLAST one beat early once (the checker must
-// fail: a test of the checker). Defines: TB_AXI_NO_TUNER for an output made
+// fail: a test of the checker). Defines: TB_NO_TUNER for an output made
 // with --no-tuner (lines over 256 bytes: the bridge cuts transfers into
 // 256-beat transactions). Prints "tb_axi: PASS".
 `timescale 1ns / 1ps
@@ -53,182 +53,49 @@ module tb_axi;
   endfunction
   reg [31:0] trng = 32'h8765_4321 ^ (SEED * 7);      // the CPU side's own
 
-  // ------------------------------------------------ the cache
-  reg              req_valid = 1'b0, req_we = 1'b0;
-  reg  [ADDR_BITS-3:0] req_addr = 0;
-  reg  [3:0]       req_be = 4'd0;
-  reg  [31:0]      req_wdata = 32'd0;
-  wire             req_ready, rsp_valid, rsp_err;
-  wire [31:0]      rsp_rdata;
-  reg              cfg_valid = 1'b0, cfg_wp = 1'b0;
-  reg  [2:0]       cfg_banks_log = 3'd2, cfg_ways_log = 3'd0;
-  reg  [1:0]       cfg_sub_log = 2'd0;
-  wire             cfg_ready, cfg_done, cfg_err, cur_wp;
-  wire [2:0]       cur_banks_log, cur_ways_log;
-  wire [1:0]       cur_sub_log;
-  reg              mnt_valid = 1'b0, mnt_all = 1'b1;
-  reg  [1:0]       mnt_op = 2'd1;
-  wire             mnt_ready, mnt_done;
-  reg              tun_we = 1'b0;
-  wire [31:0]      tun_rdata;
-  wire             tun_busy;
-  wire [31:0]      cnt_value;
-  wire [3:0]       pwr_en;
-
-  // Cache <-> bridge (the cache's names).
-  wire             mem_req_valid, mem_req_ready, mem_req_we, mem_wvalid, mem_wready;
-  wire             mem_bvalid, mem_rvalid;
-  wire [LNB-1:0]   mem_req_line;
-  wire [2:0]       mem_req_lines;
-  wire [31:0]      mem_wdata, mem_rdata;
-
-  // AXI4.
-  wire [0:0]       awid, arid;
-  wire [ADDR_BITS-1:0] awaddr, araddr, err_addr;
-  wire [7:0]       awlen, arlen;
-  wire [2:0]       awsize, arsize, awprot, arprot;
-  wire [1:0]       awburst, arburst;
-  wire             awlock, arlock;
-  wire [3:0]       awcache, arcache, wstrb;
-  wire             awvalid, wvalid, wlast, bready, arvalid, rready;
-  wire [31:0]      wdata;
-  reg              awready = 1'b0, wready = 1'b0, bvalid = 1'b0, arready = 1'b0;
-  reg              rvalid = 1'b0, rlast = 1'b0;
-  reg  [1:0]       bresp = 2'd0, rresp = 2'd0;
-  reg  [31:0]      rdata = 32'd0;
-  wire             axi_err, axi_err_write;
-  reg              axi_err_clear = 1'b0;
+  // ------------------------------------------------ the cache and the bridge
+  localparam integer RO = 0;                           // a D-cache
+  localparam [0:0]   AXI_ID = 1'b1;                    // tb_axi_mem.vh expects 1
+  reg                  cpu_req_valid = 1'b0, cpu_req_we = 1'b0;
+  reg  [ADDR_BITS-3:0] cpu_req_addr = 0;
+  reg  [3:0]           cpu_req_be = 4'd0;
+  reg  [31:0]          cpu_req_wdata = 32'd0;
+  wire                 cpu_req_ready, cpu_rsp_valid, cpu_rsp_err;
+  wire [31:0]          cpu_rsp_rdata;
+  reg                  cfg_valid = 1'b0, cfg_wp = 1'b0;
+  reg  [2:0]           cfg_banks_log = 3'd2, cfg_ways_log = 3'd0;
+  reg  [1:0]           cfg_sub_log = 2'd0;
+  wire                 cfg_ready, cfg_done, cfg_err, cur_wp;
+  wire [2:0]           cur_banks_log, cur_ways_log;
+  wire [1:0]           cur_sub_log;
+  reg                  mnt_valid = 1'b0, mnt_all = 1'b1;
+  reg  [1:0]           mnt_op = 2'd1;
+  wire [ADDR_BITS-3:0] mnt_addr = {(ADDR_BITS-2){1'b0}};
+  wire                 mnt_ready, mnt_done;
+  wire [4:0]           cnt_sel = 5'd0;
+  wire                 cnt_clear = 1'b0;
+  wire [31:0]          cnt_value;
+  reg                  tun_we = 1'b0;
+  wire [2:0]           tun_addr = 3'd0;                // the monitor tuner's CTRL:
+  wire [31:0]          tun_wdata = 32'd0;              // decisions off
+  wire [31:0]          tun_rdata;
+  wire                 tun_busy;
+  wire [3:0]           pwr_en;
   // The uncached port, unused here (tied off as docs/INTEGRATION.md 3 says);
   // the checker still sees that it stays quiet.
-  wire             unc_req_valid = 1'b0, unc_req_we = 1'b0;
+  wire                 unc_req_valid = 1'b0, unc_req_we = 1'b0;
   wire [ADDR_BITS-3:0] unc_req_addr = {(ADDR_BITS-2){1'b0}};
-  wire [3:0]       unc_req_be = 4'd0;
-  wire [31:0]      unc_req_wdata = 32'd0;
-  wire [31:0]      unc_rsp_rdata;
-  wire             unc_req_ready, unc_rsp_valid, unc_rsp_err;
-
-  stc_cache dut (
-    .clk_i           (clk),
-    .rst_ni          (rst_n),
-    .cpu_req_valid_i (req_valid),
-    .cpu_req_ready_o (req_ready),
-    .cpu_req_we_i    (req_we),
-    .cpu_req_addr_i  (req_addr),
-    .cpu_req_be_i    (req_be),
-    .cpu_req_wdata_i (req_wdata),
-    .cpu_rsp_valid_o (rsp_valid),
-    .cpu_rsp_err_o   (rsp_err),
-    .cpu_rsp_rdata_o (rsp_rdata),
-    .cfg_valid_i     (cfg_valid),
-    .cfg_ready_o     (cfg_ready),
-    .cfg_banks_log_i (cfg_banks_log),
-    .cfg_ways_log_i  (cfg_ways_log),
-    .cfg_sub_log_i   (cfg_sub_log),
-    .cfg_wp_i        (cfg_wp),
-    .cfg_done_o      (cfg_done),
-    .cfg_err_o       (cfg_err),
-    .cfg_banks_log_o (cur_banks_log),
-    .cfg_ways_log_o  (cur_ways_log),
-    .cfg_sub_log_o   (cur_sub_log),
-    .cfg_wp_o        (cur_wp),
-    .mnt_valid_i     (mnt_valid),
-    .mnt_ready_o     (mnt_ready),
-    .mnt_op_i        (mnt_op),
-    .mnt_all_i       (mnt_all),
-    .mnt_addr_i      ({(ADDR_BITS-2){1'b0}}),
-    .mnt_done_o      (mnt_done),
-    .cnt_sel_i       (5'd0),
-    .cnt_clear_i     (1'b0),
-    .cnt_value_o     (cnt_value),
-    .mem_req_valid_o (mem_req_valid),
-    .mem_req_ready_i (mem_req_ready),
-    .mem_req_we_o    (mem_req_we),
-    .mem_req_line_o  (mem_req_line),
-    .mem_req_lines_o (mem_req_lines),
-    .mem_wvalid_o    (mem_wvalid),
-    .mem_wready_i    (mem_wready),
-    .mem_wdata_o     (mem_wdata),
-    .mem_bvalid_i    (mem_bvalid),
-    .mem_rvalid_i    (mem_rvalid),
-    .mem_rdata_i     (mem_rdata),
-`ifndef TB_AXI_NO_TUNER
-    .tun_we_i        (tun_we),
-    .tun_addr_i      (3'd0),            // the monitor tuner's CTRL
-    .tun_wdata_i     (32'd0),           // decisions off
-    .tun_rdata_o     (tun_rdata),
-    .tun_busy_o      (tun_busy),
-`endif
-    .pwr_en_o        (pwr_en),
-    .pwr_ack_i       (pwr_en)
-  );
-
-  stc_cache_axi #(
-    .AXI_ID_BITS (1),
-    .AXI_ID      (1'b1),
-    .AXI_PROT    (3'b000)
-  ) u_axi (
-    .clk_i           (clk),
-    .rst_ni          (rst_n),
-    .mem_req_valid_i (mem_req_valid),
-    .mem_req_ready_o (mem_req_ready),
-    .mem_req_we_i    (mem_req_we),
-    .mem_req_line_i  (mem_req_line),
-    .mem_req_lines_i (mem_req_lines),
-    .mem_wvalid_i    (mem_wvalid),
-    .mem_wready_o    (mem_wready),
-    .mem_wdata_i     (mem_wdata),
-    .mem_bvalid_o    (mem_bvalid),
-    .mem_rvalid_o    (mem_rvalid),
-    .mem_rdata_o     (mem_rdata),
-    .unc_req_valid_i (unc_req_valid),
-    .unc_req_ready_o (unc_req_ready),
-    .unc_req_we_i    (unc_req_we),
-    .unc_req_addr_i  (unc_req_addr),
-    .unc_req_be_i    (unc_req_be),
-    .unc_req_wdata_i (unc_req_wdata),
-    .unc_rsp_valid_o (unc_rsp_valid),
-    .unc_rsp_rdata_o (unc_rsp_rdata),
-    .unc_rsp_err_o   (unc_rsp_err),
-    .m_axi_awid_o    (awid),
-    .m_axi_awaddr_o  (awaddr),
-    .m_axi_awlen_o   (awlen),
-    .m_axi_awsize_o  (awsize),
-    .m_axi_awburst_o (awburst),
-    .m_axi_awlock_o  (awlock),
-    .m_axi_awcache_o (awcache),
-    .m_axi_awprot_o  (awprot),
-    .m_axi_awvalid_o (awvalid),
-    .m_axi_awready_i (awready),
-    .m_axi_wdata_o   (wdata),
-    .m_axi_wstrb_o   (wstrb),
-    .m_axi_wlast_o   (wlast),
-    .m_axi_wvalid_o  (wvalid),
-    .m_axi_wready_i  (wready),
-    .m_axi_bid_i     (1'b1),
-    .m_axi_bresp_i   (bresp),
-    .m_axi_bvalid_i  (bvalid),
-    .m_axi_bready_o  (bready),
-    .m_axi_arid_o    (arid),
-    .m_axi_araddr_o  (araddr),
-    .m_axi_arlen_o   (arlen),
-    .m_axi_arsize_o  (arsize),
-    .m_axi_arburst_o (arburst),
-    .m_axi_arlock_o  (arlock),
-    .m_axi_arcache_o (arcache),
-    .m_axi_arprot_o  (arprot),
-    .m_axi_arvalid_o (arvalid),
-    .m_axi_arready_i (arready),
-    .m_axi_rid_i     (1'b1),
-    .m_axi_rdata_i   (rdata),
-    .m_axi_rresp_i   (rresp),
-    .m_axi_rlast_i   (rlast),
-    .m_axi_rvalid_i  (rvalid),
-    .m_axi_rready_o  (rready),
-    .axi_err_o       (axi_err),
-    .axi_err_write_o (axi_err_write),
-    .axi_err_addr_o  (err_addr),
-    .axi_err_clear_i (axi_err_clear)
-  );
+  wire [3:0]           unc_req_be = 4'd0;
+  wire [31:0]          unc_req_wdata = 32'd0;
+  wire [31:0]          unc_rsp_rdata;
+  wire                 unc_req_ready, unc_rsp_valid, unc_rsp_err;
+  // The AXI4 subordinate's outputs (tb_axi_mem.vh drives them).
+  reg                  awready = 1'b0, wready = 1'b0, bvalid = 1'b0, arready = 1'b0;
+  reg                  rvalid = 1'b0, rlast = 1'b0;
+  reg  [1:0]           bresp = 2'd0, rresp = 2'd0;
+  reg  [31:0]          rdata = 32'd0;
+  reg                  axi_err_clear = 1'b0;
+`include "tb_cache_axi.vh"
 
   // ------------------------------------------------ memory, AXI4 subordinate, checker
   // tb_axi_mem.vh (shared with tb_obi.v): mem[] starts as pattern(w).
@@ -242,7 +109,7 @@ module tb_axi;
 
   // ------------------------------------------------ watchdog
   integer last_progress = 0;
-  always @(posedge clk) if (rsp_valid || cfg_done || mnt_done) last_progress <= cycle;
+  always @(posedge clk) if (cpu_rsp_valid || cfg_done || mnt_done) last_progress <= cycle;
   always @(posedge clk) if (rst_n && cycle - last_progress > 20000) begin
     $display("FAIL watchdog: nothing completed for 20000 cycles (cycle %0d)", cycle);
     $display("tb_axi: FAIL (%0d errors)", errors + 1);
@@ -258,13 +125,14 @@ module tb_axi;
     input [31:0] wdata_in;
     begin
       @(negedge clk);
-      req_valid = 1'b1; req_we = we; req_addr = word; req_be = be; req_wdata = wdata_in;
-      while (!req_ready) @(negedge clk);
+      cpu_req_valid = 1'b1; cpu_req_we = we; cpu_req_addr = word; cpu_req_be = be;
+      cpu_req_wdata = wdata_in;
+      while (!cpu_req_ready) @(negedge clk);
       @(posedge clk);
-      @(negedge clk); req_valid = 1'b0;
-      while (!rsp_valid) @(negedge clk);
-      got = rsp_rdata;
-      if (rsp_err) begin
+      @(negedge clk); cpu_req_valid = 1'b0;
+      while (!cpu_rsp_valid) @(negedge clk);
+      got = cpu_rsp_rdata;
+      if (cpu_rsp_err) begin
         $display("FAIL access %h: error response", word);
         errors = errors + 1;
       end
@@ -347,8 +215,8 @@ module tb_axi;
       errors = errors + 1;
     end
     if (!axi_err || axi_err_write
-        || err_addr !== (((REGION_WORDS + 100) * 4) & ~(4 * BPL * (SUB64 == 2'd2 ? 4 : SUB64 == 2'd1 ? 2 : 1) - 1))) begin
-      $display("FAIL axi_err_o %b write %b addr %h after an SLVERR read", axi_err, axi_err_write, err_addr);
+        || axi_err_addr !== (((REGION_WORDS + 100) * 4) & ~(4 * BPL * (SUB64 == 2'd2 ? 4 : SUB64 == 2'd1 ? 2 : 1) - 1))) begin
+      $display("FAIL axi_err_o %b write %b addr %h after an SLVERR read", axi_err, axi_err_write, axi_err_addr);
       errors = errors + 1;
     end
     @(negedge clk); axi_err_clear = 1'b1;

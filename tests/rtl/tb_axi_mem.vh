@@ -1,15 +1,28 @@
-// tb_axi_mem.vh: the AXI4 side of tests/rtl/tb_axi.v and tb_obi.v, included
-// inside their module after the bridge stc_cache_axi is instantiated: an
-// AXI4 subordinate memory with seeded random AWREADY / WREADY / ARREADY and
-// random BVALID / RVALID delays, and an AXI4 protocol checker on every
-// cycle. The including module declares clk, rst_n, cycle, errors, rng and
-// xs(), the parameters ADDR_BITS, OFFSET_BITS and BPL, the bridge's AXI
-// nets (awid .. rready; the model's outputs awready, wready, bvalid,
-// bresp, arready, rvalid, rlast, rresp, rdata as regs), its cache-side nets
-// (mem_req_valid, mem_req_ready, mem_req_we, mem_req_line, mem_req_lines,
-// mem_rvalid, mem_bvalid) and its uncached port's (unc_req_valid,
-// unc_req_ready, unc_req_we, unc_req_addr, unc_req_be, unc_req_wdata,
-// unc_rsp_valid, unc_rsp_rdata, unc_rsp_err; tied to 0 where unused).
+// tb_axi_mem.vh: the AXI4 side of tests/rtl/tb_axi.v, tb_obi.v and
+// tb_timing.v, included inside their module after the bridge stc_cache_axi
+// is instantiated (tb_cache_axi.vh): an AXI4 subordinate memory with seeded
+// random AWREADY / WREADY / ARREADY and random BVALID / RVALID delays, and
+// an AXI4 protocol checker on every cycle. The including module declares
+// clk, rst_n, rng and xs(), the bridge's AXI nets (awid .. rready; the
+// model's outputs awready, wready, bvalid, bresp, arready, rvalid, rlast,
+// rresp, rdata as regs, 0 at first); for the checker also cycle, errors,
+// the parameters ADDR_BITS, OFFSET_BITS and BPL, the bridge's cache-side
+// nets (mem_req_valid, mem_req_ready, mem_req_we, mem_req_line,
+// mem_req_lines, mem_rvalid, mem_bvalid) and its uncached port's
+// (unc_req_valid, unc_req_ready, unc_req_we, unc_req_addr, unc_req_be,
+// unc_req_wdata, unc_rsp_valid, unc_rsp_rdata, unc_rsp_err; tied to 0 where
+// unused).
+//
+// Defines: TB_AXI_MEM_FIXED: nothing random (no rng, no xs() needed), the
+// same waveforms in every run, as the timing diagrams of docs/TIMING.md
+// need: AWREADY / ARREADY 1 while no transaction of their kind is open
+// (AWREADY also waits for the previous write's B), WREADY 1 from the AW
+// until the last beat, BVALID MEM_B_LAT cycles after the cycle of the last
+// W beat (0: in the next cycle), the first R beat MEM_R_LAT cycles after
+// the AR handshake's next cycle, then one a cycle while RREADY (the
+// includer declares the localparams MEM_B_LAT and MEM_R_LAT).
+// TB_AXI_MEM_NO_CHECKER: the model alone (tb_timing.v draws a broken bridge
+// too: tests/timing-check.sh).
 //
 // Memory: mem[w] (64 Ki words, byte addresses wrap at 256 KiB) starts as
 // pattern(w); a write takes the bytes WSTRB selects. Words err_lo ..
@@ -45,10 +58,24 @@
   integer     err_lo = -1, err_hi = -1;
   integer     aw_open = 0, w_word = 0, w_left = 0, b_pend = 0, b_wait = 0;
   integer     r_open = 0, r_word = 0, r_left = 0, r_wait = 0, reads_done = 0;
-  reg  [31:0] s_rnd;
   reg         r_bad, aw_err = 1'b0, r_err = 1'b0;
+  // This edge's choices: each READY, the next RVALID, the waits for B and
+  // for the first R beat.
+  reg         go_aw, go_w, go_ar, go_r;
+  integer     wait_b, wait_r;
+`ifndef TB_AXI_MEM_FIXED
+  reg  [31:0] s_rnd;
+`endif
   always @(posedge clk) if (rst_n) begin
+`ifdef TB_AXI_MEM_FIXED
+    go_aw = 1'b1; go_w = 1'b1; go_ar = 1'b1; go_r = 1'b1;
+    wait_b = MEM_B_LAT; wait_r = MEM_R_LAT;
+`else
     rng = xs(rng); s_rnd = rng;
+    go_aw = s_rnd[9:8] == 2'd0; go_w = s_rnd[10]; go_ar = s_rnd[12:11] == 2'd0;
+    go_r = s_rnd[13] || s_rnd[14];
+    wait_b = s_rnd[3:0] % 6; wait_r = s_rnd[7:4] % 8;
+`endif
     // Handshakes of the ending cycle.
     if (awvalid && awready) begin
       aw_open = 1; w_word = awaddr[17:2]; w_left = awlen + 1;
@@ -62,11 +89,11 @@
         if (wstrb[3]) mem[w_word[15:0]][31:24] = wdata[31:24];
       end
       w_word = w_word + 1; w_left = w_left - 1;
-      if (w_left == 0) begin aw_open = 0; b_pend = 1; b_wait = s_rnd[3:0] % 6; end
+      if (w_left == 0) begin aw_open = 0; b_pend = 1; b_wait = wait_b; end
     end
     if (bvalid && bready) b_pend = 0;
     if (arvalid && arready) begin
-      r_open = 1; r_word = araddr[17:2]; r_left = arlen + 1; r_wait = s_rnd[7:4] % 8;
+      r_open = 1; r_word = araddr[17:2]; r_left = arlen + 1; r_wait = wait_r;
       r_bad = bad_rlast && reads_done == 10 && arlen != 0;
       r_err = r_word >= err_lo && r_word <= err_hi;
     end
@@ -74,18 +101,18 @@
       r_word = r_word + 1; r_left = r_left - 1;
       if (r_left == 0) begin r_open = 0; reads_done = reads_done + 1; inject_slverr <= 1'b0; end
     end
-    // Outputs of the next cycle: ready at random, valid after a random
-    // wait and held until taken.
-    awready <= !aw_open && !b_pend && s_rnd[9:8] == 2'd0;
-    wready  <= aw_open && w_left > 0 && !(wvalid && wready && w_left == 0) && s_rnd[10];
+    // Outputs of the next cycle: ready as chosen, valid after the wait and
+    // held until taken.
+    awready <= !aw_open && !b_pend && go_aw;
+    wready  <= aw_open && w_left > 0 && !(wvalid && wready && w_left == 0) && go_w;
     if (b_pend && !(bvalid && !bready)) begin
       if (b_wait == 0) begin bvalid <= 1'b1; bresp <= aw_err ? 2'd2 : 2'd0; end else b_wait = b_wait - 1;
     end else if (!b_pend) bvalid <= 1'b0;
-    arready <= !r_open && s_rnd[12:11] == 2'd0;
+    arready <= !r_open && go_ar;
     if (r_open && r_left > 0 && !(rvalid && !rready)) begin
       if (r_wait > 0) begin
         r_wait = r_wait - 1; rvalid <= 1'b0;
-      end else if (s_rnd[13] || s_rnd[14]) begin
+      end else if (go_r) begin
         rvalid <= 1'b1; rdata <= mem[r_word[15:0]];
         rlast  <= (r_left == 1) || (r_bad && r_left == 2);
         rresp  <= (inject_slverr || r_err) ? 2'd2 : 2'd0;
@@ -93,6 +120,7 @@
     end else if (!(rvalid && !rready)) rvalid <= 1'b0;
   end
 
+`ifndef TB_AXI_MEM_NO_CHECKER
   // ------------------------------------------------ AXI4 protocol checker
   // Sampled at the falling edge (every signal of the cycle stable): what
   // the rising edge after it will see.
@@ -235,3 +263,4 @@
     p_ar = arvalid && !arready; p_arp = arp;
     p_r  = rvalid && !rready;   p_rp  = {rdata, rresp, rlast, 1'b1};
   end
+`endif

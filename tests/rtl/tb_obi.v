@@ -80,7 +80,10 @@ module tb_obi;
   wire [ADDR_BITS-3:0] unc_req_addr;
   wire [3:0]           unc_req_be;
   wire [31:0]          unc_req_wdata, unc_rsp_rdata;
-  // Cache control.
+  // Cache control: the reset configuration kept, maintenance from the agent.
+  wire                 cfg_valid = 1'b0, cfg_wp = 1'b0;
+  wire [2:0]           cfg_banks_log = 3'd2, cfg_ways_log = 3'd2;
+  wire [1:0]           cfg_sub_log = 2'd0;
   wire                 cfg_ready, cfg_done, cfg_err, cur_wp;
   wire [2:0]           cur_banks_log, cur_ways_log;
   wire [1:0]           cur_sub_log;
@@ -88,32 +91,21 @@ module tb_obi;
   reg  [1:0]           mnt_op = 2'd1;
   reg  [ADDR_BITS-3:0] mnt_addr = {(ADDR_BITS-2){1'b0}};
   wire                 mnt_ready, mnt_done;
+  wire [4:0]           cnt_sel = 5'd0;
+  wire                 cnt_clear = 1'b0;
+  wire [31:0]          cnt_value;
   reg                  tun_we = 1'b0;
+  wire [2:0]           tun_addr = 3'd0;                // the monitor tuner's CTRL:
+  wire [31:0]          tun_wdata = 32'd0;              // decisions off
   wire [31:0]          tun_rdata;
   wire                 tun_busy;
-  wire [31:0]          cnt_value;
   wire [3:0]           pwr_en;
-  // Cache <-> bridge.
-  wire                 mem_req_valid, mem_req_ready, mem_req_we, mem_wvalid, mem_wready;
-  wire                 mem_bvalid, mem_rvalid;
-  wire [LNB-1:0]       mem_req_line;
-  wire [2:0]           mem_req_lines;
-  wire [31:0]          mem_wdata, mem_rdata;
-  // AXI4.
-  wire [0:0]           awid, arid;
-  wire [ADDR_BITS-1:0] awaddr, araddr, err_addr;
-  wire [7:0]           awlen, arlen;
-  wire [2:0]           awsize, arsize, awprot, arprot;
-  wire [1:0]           awburst, arburst;
-  wire                 awlock, arlock;
-  wire [3:0]           awcache, arcache, wstrb;
-  wire                 awvalid, wvalid, wlast, bready, arvalid, rready;
-  wire [31:0]          wdata;
+  // The AXI4 subordinate's outputs (tb_axi_mem.vh drives them).
   reg                  awready = 1'b0, wready = 1'b0, bvalid = 1'b0, arready = 1'b0;
   reg                  rvalid = 1'b0, rlast = 1'b0;
   reg  [1:0]           bresp = 2'd0, rresp = 2'd0;
   reg  [31:0]          rdata = 32'd0;
-  wire                 axi_err, axi_err_write;
+  wire                 axi_err_clear = 1'b0;
 
   stc_cache_obi #(
     .UNCACHED_BASE (UNC_BASE),
@@ -151,128 +143,9 @@ module tb_obi;
     .unc_rsp_err_i   (unc_rsp_err)
   );
 
-  stc_cache #(.READ_ONLY (RO)) dut (
-    .clk_i           (clk),
-    .rst_ni          (rst_n),
-    .cpu_req_valid_i (cpu_req_valid),
-    .cpu_req_ready_o (cpu_req_ready),
-    .cpu_req_we_i    (cpu_req_we),
-    .cpu_req_addr_i  (cpu_req_addr),
-    .cpu_req_be_i    (cpu_req_be),
-    .cpu_req_wdata_i (cpu_req_wdata),
-    .cpu_rsp_valid_o (cpu_rsp_valid),
-    .cpu_rsp_err_o   (cpu_rsp_err),
-    .cpu_rsp_rdata_o (cpu_rsp_rdata),
-    .cfg_valid_i     (1'b0),
-    .cfg_ready_o     (cfg_ready),
-    .cfg_banks_log_i (3'd2),
-    .cfg_ways_log_i  (3'd2),
-    .cfg_sub_log_i   (2'd0),
-    .cfg_wp_i        (1'b0),
-    .cfg_done_o      (cfg_done),
-    .cfg_err_o       (cfg_err),
-    .cfg_banks_log_o (cur_banks_log),
-    .cfg_ways_log_o  (cur_ways_log),
-    .cfg_sub_log_o   (cur_sub_log),
-    .cfg_wp_o        (cur_wp),
-    .mnt_valid_i     (mnt_valid),
-    .mnt_ready_o     (mnt_ready),
-    .mnt_op_i        (mnt_op),
-    .mnt_all_i       (mnt_all),
-    .mnt_addr_i      (mnt_addr),
-    .mnt_done_o      (mnt_done),
-    .cnt_sel_i       (5'd0),
-    .cnt_clear_i     (1'b0),
-    .cnt_value_o     (cnt_value),
-    .mem_req_valid_o (mem_req_valid),
-    .mem_req_ready_i (mem_req_ready),
-    .mem_req_we_o    (mem_req_we),
-    .mem_req_line_o  (mem_req_line),
-    .mem_req_lines_o (mem_req_lines),
-    .mem_wvalid_o    (mem_wvalid),
-    .mem_wready_i    (mem_wready),
-    .mem_wdata_o     (mem_wdata),
-    .mem_bvalid_i    (mem_bvalid),
-    .mem_rvalid_i    (mem_rvalid),
-    .mem_rdata_i     (mem_rdata),
-`ifndef TB_NO_TUNER
-    .tun_we_i        (tun_we),
-    .tun_addr_i      (3'd0),            // the monitor tuner's CTRL
-    .tun_wdata_i     (32'd0),           // decisions off
-    .tun_rdata_o     (tun_rdata),
-    .tun_busy_o      (tun_busy),
-`endif
-    .pwr_en_o        (pwr_en),
-    .pwr_ack_i       (pwr_en)
-  );
-
-  stc_cache_axi #(
-    .AXI_ID_BITS (1),
-    .AXI_ID      (1'b1),
-    .AXI_PROT    (3'b000)
-  ) u_axi (
-    .clk_i           (clk),
-    .rst_ni          (rst_n),
-    .mem_req_valid_i (mem_req_valid),
-    .mem_req_ready_o (mem_req_ready),
-    .mem_req_we_i    (mem_req_we),
-    .mem_req_line_i  (mem_req_line),
-    .mem_req_lines_i (mem_req_lines),
-    .mem_wvalid_i    (mem_wvalid),
-    .mem_wready_o    (mem_wready),
-    .mem_wdata_i     (mem_wdata),
-    .mem_bvalid_o    (mem_bvalid),
-    .mem_rvalid_o    (mem_rvalid),
-    .mem_rdata_o     (mem_rdata),
-    .unc_req_valid_i (unc_req_valid),
-    .unc_req_ready_o (unc_req_ready),
-    .unc_req_we_i    (unc_req_we),
-    .unc_req_addr_i  (unc_req_addr),
-    .unc_req_be_i    (unc_req_be),
-    .unc_req_wdata_i (unc_req_wdata),
-    .unc_rsp_valid_o (unc_rsp_valid),
-    .unc_rsp_rdata_o (unc_rsp_rdata),
-    .unc_rsp_err_o   (unc_rsp_err),
-    .m_axi_awid_o    (awid),
-    .m_axi_awaddr_o  (awaddr),
-    .m_axi_awlen_o   (awlen),
-    .m_axi_awsize_o  (awsize),
-    .m_axi_awburst_o (awburst),
-    .m_axi_awlock_o  (awlock),
-    .m_axi_awcache_o (awcache),
-    .m_axi_awprot_o  (awprot),
-    .m_axi_awvalid_o (awvalid),
-    .m_axi_awready_i (awready),
-    .m_axi_wdata_o   (wdata),
-    .m_axi_wstrb_o   (wstrb),
-    .m_axi_wlast_o   (wlast),
-    .m_axi_wvalid_o  (wvalid),
-    .m_axi_wready_i  (wready),
-    .m_axi_bid_i     (1'b1),
-    .m_axi_bresp_i   (bresp),
-    .m_axi_bvalid_i  (bvalid),
-    .m_axi_bready_o  (bready),
-    .m_axi_arid_o    (arid),
-    .m_axi_araddr_o  (araddr),
-    .m_axi_arlen_o   (arlen),
-    .m_axi_arsize_o  (arsize),
-    .m_axi_arburst_o (arburst),
-    .m_axi_arlock_o  (arlock),
-    .m_axi_arcache_o (arcache),
-    .m_axi_arprot_o  (arprot),
-    .m_axi_arvalid_o (arvalid),
-    .m_axi_arready_i (arready),
-    .m_axi_rid_i     (1'b1),
-    .m_axi_rdata_i   (rdata),
-    .m_axi_rresp_i   (rresp),
-    .m_axi_rlast_i   (rlast),
-    .m_axi_rvalid_i  (rvalid),
-    .m_axi_rready_o  (rready),
-    .axi_err_o       (axi_err),
-    .axi_err_write_o (axi_err_write),
-    .axi_err_addr_o  (err_addr),
-    .axi_err_clear_i (1'b0)
-  );
+  // The cache and the bridge (the cache's READ_ONLY is RO).
+  localparam [0:0] AXI_ID = 1'b1;                      // tb_axi_mem.vh expects 1
+`include "tb_cache_axi.vh"
 
   // ------------------------------------------------ memory, AXI4 subordinate, checker
 `include "tb_axi_mem.vh"

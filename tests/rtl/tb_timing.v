@@ -1,8 +1,9 @@
 // tb_timing: directed scenarios for the timing diagrams of docs/TIMING.md.
 // A generated stc_cache (default geometry, D-cache), its APB register block
 // stc_cache_apb on the control ports, its AXI4 bridge stc_cache_axi on the
-// memory port, its OBI adapter stc_cache_obi on the CPU port (with
-// TB_TIMING_OBI), and a deterministic AXI4 memory (timing_axi_mem.vh). Each
+// memory port (tb_cache_axi.vh, shared with tb_axi.v and tb_obi.v), its OBI
+// adapter stc_cache_obi on the CPU port, and the AXI4 memory of tb_axi.v
+// and tb_obi.v (tb_axi_mem.vh) made deterministic. Each
 // scenario starts at a fixed cycle (the testbench's `cycle`, which is n in
 // the n-th clock period, counting rising edges from 1), so the windows of
 // docs/timing/scenarios.txt stay put. Stimuli change 1 ns after a rising
@@ -20,20 +21,19 @@
 //   cycle 1000  (e) APB: MAINT_ADDR and MAINT_CTRL writes (clean one dirty
 //               line), STATUS polled until MNT_BUSY is 0, then a read of an
 //               unmapped address (PSLVERR);
-//   cycle 1100  (g) OBI (TB_TIMING_OBI: stc_cache_obi in front of the CPU
-//               port, the bridge's uncached port behind it): three cached
-//               loads back to back, an uncached load, a cached load.
-// Without TB_TIMING_OBI (an output without stc_cache_obi.v) the CPU port
-// is the testbench's alone and the bridge has no uncached port.
+//   cycle 1100  (g) OBI (stc_cache_obi in front of the CPU port, the
+//               bridge's uncached port behind it): three cached loads back
+//               to back, an uncached load, a cached load.
 // The testbench also checks what it can see (data, configurations, PSLVERR)
 // and prints "tb_timing: PASS". VCD: +vcd=FILE (default tb_timing.vcd),
 // the top level only.
 `timescale 1ns / 1ps
 `default_nettype none
-`include "timing_axi_mem.vh"
-// (again: the included module's directives end where this module starts)
-`timescale 1ns / 1ps
 module tb_timing;
+  // The default geometry (32-bit addresses, 16-byte lines); a D-cache; the
+  // bridge's AXI ID.
+  localparam integer ADDR_BITS = 32, LNB = 28, RO = 0;
+  localparam [0:0]   AXI_ID = 1'b0;
   localparam [11:0] REG_CONFIG = 12'h008, REG_STATUS = 12'h00c, REG_MAINT_ADDR = 12'h010,
                     REG_MAINT_CTRL = 12'h018, REG_TUNER = 12'h100, REG_UNMAPPED = 12'h040;
 
@@ -44,23 +44,16 @@ module tb_timing;
   integer errors = 0;
 
   // ------------------------------------------------ nets
-  // CPU port: the testbench's own requests (t_cpu_*) or else, with
-  // TB_TIMING_OBI, the OBI adapter's (o_cpu_*).
+  // CPU port: the testbench's own requests (t_cpu_*) or else the OBI
+  // adapter's (o_cpu_*).
   reg         t_cpu_valid = 1'b0, t_cpu_we = 1'b0;
   reg  [29:0] t_cpu_addr = 30'd0;
   reg  [3:0]  t_cpu_be = 4'd0;
   reg  [31:0] t_cpu_wdata = 32'd0;
-`ifdef TB_TIMING_OBI
   wire        o_cpu_valid, o_cpu_we;
   wire [29:0] o_cpu_addr;
   wire [3:0]  o_cpu_be;
   wire [31:0] o_cpu_wdata;
-`else
-  wire        o_cpu_valid = 1'b0, o_cpu_we = 1'b0;
-  wire [29:0] o_cpu_addr = 30'd0;
-  wire [3:0]  o_cpu_be = 4'd0;
-  wire [31:0] o_cpu_wdata = 32'd0;
-`endif
   wire        cpu_req_valid = t_cpu_valid | o_cpu_valid;
   wire        cpu_req_we    = t_cpu_valid ? t_cpu_we : o_cpu_we;
   wire [29:0] cpu_req_addr  = t_cpu_valid ? t_cpu_addr : o_cpu_addr;
@@ -68,7 +61,6 @@ module tb_timing;
   wire [31:0] cpu_req_wdata = t_cpu_valid ? t_cpu_wdata : o_cpu_wdata;
   wire        cpu_req_ready, cpu_rsp_valid, cpu_rsp_err;
   wire [31:0] cpu_rsp_rdata;
-`ifdef TB_TIMING_OBI
   // OBI (the requester is the testbench) and the uncached port.
   reg         obi_req = 1'b0, obi_we = 1'b0;
   reg  [31:0] obi_addr = 32'd0, obi_wdata = 32'd0;
@@ -79,7 +71,6 @@ module tb_timing;
   wire [29:0] unc_req_addr;
   wire [3:0]  unc_req_be;
   wire [31:0] unc_req_wdata, unc_rsp_rdata;
-`endif
   // Configuration and maintenance ports: the testbench's own requests
   // (t_*) or else the APB block's (a_*).
   reg         t_cfg_valid = 1'b0, t_cfg_wp = 1'b0;
@@ -120,78 +111,17 @@ module tb_timing;
   wire        pready, pslverr;
   wire [31:0] prdata;
   wire        apb_read_access = psel & penable & ~pwrite;   // PRDATA is read here (diagrams)
-  // Memory port (cache <-> bridge).
-  wire        mem_req_valid, mem_req_ready, mem_req_we, mem_wvalid, mem_wready;
-  wire        mem_bvalid, mem_rvalid;
-  wire [27:0] mem_req_line;
-  wire [2:0]  mem_req_lines;
-  wire [31:0] mem_wdata, mem_rdata;
-  // AXI4 (bridge <-> memory).
-  wire [0:0]  awid, arid;
-  wire [31:0] awaddr, araddr, axi_err_addr;
-  wire [7:0]  awlen, arlen;
-  wire [2:0]  awsize, arsize, awprot, arprot;
-  wire [1:0]  awburst, arburst, bresp, rresp;
-  wire        awlock, arlock;
-  wire [3:0]  awcache, arcache, wstrb;
-  wire        awvalid, awready, wvalid, wready, wlast, bvalid, bready;
-  wire        arvalid, arready, rvalid, rready, rlast;
-  wire [31:0] wdata, rdata;
-  wire        axi_err, axi_err_write;
+  // AXI4: the memory's outputs (tb_axi_mem.vh drives them; the bridge's are
+  // declared by tb_cache_axi.vh).
+  reg         awready = 1'b0, wready = 1'b0, bvalid = 1'b0, arready = 1'b0;
+  reg         rvalid = 1'b0, rlast = 1'b0;
+  reg  [1:0]  bresp = 2'd0, rresp = 2'd0;
+  reg  [31:0] rdata = 32'd0;
+  wire        axi_err_clear = 1'b0;
 
   // ------------------------------------------------ the design
-  stc_cache dut (
-    .clk_i           (clk),
-    .rst_ni          (rst_n),
-    .cpu_req_valid_i (cpu_req_valid),
-    .cpu_req_ready_o (cpu_req_ready),
-    .cpu_req_we_i    (cpu_req_we),
-    .cpu_req_addr_i  (cpu_req_addr),
-    .cpu_req_be_i    (cpu_req_be),
-    .cpu_req_wdata_i (cpu_req_wdata),
-    .cpu_rsp_valid_o (cpu_rsp_valid),
-    .cpu_rsp_err_o   (cpu_rsp_err),
-    .cpu_rsp_rdata_o (cpu_rsp_rdata),
-    .cfg_valid_i     (cfg_valid),
-    .cfg_ready_o     (cfg_ready),
-    .cfg_banks_log_i (cfg_banks_log),
-    .cfg_ways_log_i  (cfg_ways_log),
-    .cfg_sub_log_i   (cfg_sub_log),
-    .cfg_wp_i        (cfg_wp),
-    .cfg_done_o      (cfg_done),
-    .cfg_err_o       (cfg_err),
-    .cfg_banks_log_o (cur_banks_log),
-    .cfg_ways_log_o  (cur_ways_log),
-    .cfg_sub_log_o   (cur_sub_log),
-    .cfg_wp_o        (cur_wp),
-    .mnt_valid_i     (mnt_valid),
-    .mnt_ready_o     (mnt_ready),
-    .mnt_op_i        (mnt_op),
-    .mnt_all_i       (mnt_all),
-    .mnt_addr_i      (mnt_addr),
-    .mnt_done_o      (mnt_done),
-    .cnt_sel_i       (cnt_sel),
-    .cnt_clear_i     (cnt_clear),
-    .cnt_value_o     (cnt_value),
-    .mem_req_valid_o (mem_req_valid),
-    .mem_req_ready_i (mem_req_ready),
-    .mem_req_we_o    (mem_req_we),
-    .mem_req_line_o  (mem_req_line),
-    .mem_req_lines_o (mem_req_lines),
-    .mem_wvalid_o    (mem_wvalid),
-    .mem_wready_i    (mem_wready),
-    .mem_wdata_o     (mem_wdata),
-    .mem_bvalid_i    (mem_bvalid),
-    .mem_rvalid_i    (mem_rvalid),
-    .mem_rdata_i     (mem_rdata),
-    .tun_we_i        (tun_we),
-    .tun_addr_i      (tun_addr),
-    .tun_wdata_i     (tun_wdata),
-    .tun_rdata_o     (tun_rdata),
-    .tun_busy_o      (tun_busy),
-    .pwr_en_o        (pwr_en),
-    .pwr_ack_i       (pwr_en)
-  );
+  // The cache and its bridge (the memory port between them).
+`include "tb_cache_axi.vh"
 
   stc_cache_apb u_apb (
     .clk_i           (clk),
@@ -233,77 +163,6 @@ module tb_timing;
     .tun_busy_i      (tun_busy)
   );
 
-  stc_cache_axi #(
-    .AXI_ID_BITS (1),
-    .AXI_ID      (1'b0),
-    .AXI_PROT    (3'b000)
-  ) u_axi (
-    .clk_i           (clk),
-    .rst_ni          (rst_n),
-    .mem_req_valid_i (mem_req_valid),
-    .mem_req_ready_o (mem_req_ready),
-    .mem_req_we_i    (mem_req_we),
-    .mem_req_line_i  (mem_req_line),
-    .mem_req_lines_i (mem_req_lines),
-    .mem_wvalid_i    (mem_wvalid),
-    .mem_wready_o    (mem_wready),
-    .mem_wdata_i     (mem_wdata),
-    .mem_bvalid_o    (mem_bvalid),
-    .mem_rvalid_o    (mem_rvalid),
-    .mem_rdata_o     (mem_rdata),
-`ifdef TB_TIMING_OBI
-    .unc_req_valid_i (unc_req_valid),
-    .unc_req_ready_o (unc_req_ready),
-    .unc_req_we_i    (unc_req_we),
-    .unc_req_addr_i  (unc_req_addr),
-    .unc_req_be_i    (unc_req_be),
-    .unc_req_wdata_i (unc_req_wdata),
-    .unc_rsp_valid_o (unc_rsp_valid),
-    .unc_rsp_rdata_o (unc_rsp_rdata),
-    .unc_rsp_err_o   (unc_rsp_err),
-`endif
-    .m_axi_awid_o    (awid),
-    .m_axi_awaddr_o  (awaddr),
-    .m_axi_awlen_o   (awlen),
-    .m_axi_awsize_o  (awsize),
-    .m_axi_awburst_o (awburst),
-    .m_axi_awlock_o  (awlock),
-    .m_axi_awcache_o (awcache),
-    .m_axi_awprot_o  (awprot),
-    .m_axi_awvalid_o (awvalid),
-    .m_axi_awready_i (awready),
-    .m_axi_wdata_o   (wdata),
-    .m_axi_wstrb_o   (wstrb),
-    .m_axi_wlast_o   (wlast),
-    .m_axi_wvalid_o  (wvalid),
-    .m_axi_wready_i  (wready),
-    .m_axi_bid_i     (1'b0),
-    .m_axi_bresp_i   (bresp),
-    .m_axi_bvalid_i  (bvalid),
-    .m_axi_bready_o  (bready),
-    .m_axi_arid_o    (arid),
-    .m_axi_araddr_o  (araddr),
-    .m_axi_arlen_o   (arlen),
-    .m_axi_arsize_o  (arsize),
-    .m_axi_arburst_o (arburst),
-    .m_axi_arlock_o  (arlock),
-    .m_axi_arcache_o (arcache),
-    .m_axi_arprot_o  (arprot),
-    .m_axi_arvalid_o (arvalid),
-    .m_axi_arready_i (arready),
-    .m_axi_rid_i     (1'b0),
-    .m_axi_rdata_i   (rdata),
-    .m_axi_rresp_i   (rresp),
-    .m_axi_rlast_i   (rlast),
-    .m_axi_rvalid_i  (rvalid),
-    .m_axi_rready_o  (rready),
-    .axi_err_o       (axi_err),
-    .axi_err_write_o (axi_err_write),
-    .axi_err_addr_o  (axi_err_addr),
-    .axi_err_clear_i (1'b0)
-  );
-
-`ifdef TB_TIMING_OBI
   // Uncached: 64 KiB at 0x0002_0000.
   stc_cache_obi #(
     .UNCACHED_BASE (32'h0002_0000),
@@ -340,46 +199,17 @@ module tb_timing;
     .unc_rsp_rdata_i (unc_rsp_rdata),
     .unc_rsp_err_i   (unc_rsp_err)
   );
-`endif
 
-  timing_axi_mem #(
-    .ADDR_BITS (32),
-    .R_LAT     (2),
-    .B_LAT     (1)
-  ) u_mem (
-    .clk_i     (clk),
-    .rst_ni    (rst_n),
-    .awaddr_i  (awaddr),
-    .awlen_i   (awlen),
-    .awvalid_i (awvalid),
-    .awready_o (awready),
-    .wdata_i   (wdata),
-    .wstrb_i   (wstrb),
-    .wlast_i   (wlast),
-    .wvalid_i  (wvalid),
-    .wready_o  (wready),
-    .bvalid_o  (bvalid),
-    .bresp_o   (bresp),
-    .bready_i  (bready),
-    .araddr_i  (araddr),
-    .arlen_i   (arlen),
-    .arvalid_i (arvalid),
-    .arready_o (arready),
-    .rvalid_o  (rvalid),
-    .rdata_o   (rdata),
-    .rlast_o   (rlast),
-    .rresp_o   (rresp),
-    .rready_i  (rready)
-  );
+  // The memory: word w holds pattern(w) at first; every READY at once, B
+  // one cycle and the first R beat two cycles late, nothing random (the same
+  // waveforms in every run). No protocol checker: tests/timing-check.sh
+  // draws a broken bridge too.
+  localparam integer MEM_B_LAT = 1, MEM_R_LAT = 2;
+`define TB_AXI_MEM_FIXED
+`define TB_AXI_MEM_NO_CHECKER
+`include "tb_axi_mem.vh"
 
   // ------------------------------------------------ helpers
-  function [31:0] pattern;
-    input [31:0] w;
-    begin
-      pattern = (w * 32'h9e3779b1) ^ 32'h5a5a0000;
-    end
-  endfunction
-
   task check_eq;
     input [255:0] what;
     input [31:0]  value, want;
@@ -520,7 +350,6 @@ module tb_timing;
     end
   endtask
 
-`ifdef TB_TIMING_OBI
   // One OBI request from now (1 ns after an edge), held until granted;
   // returns 1 ns after the granting edge with req down, so that the next
   // call requests in the very next cycle. Responses are collected below.
@@ -550,7 +379,6 @@ module tb_timing;
       errors = errors + 1;
     end
   end
-`endif
 
   // ------------------------------------------------ scenarios
   localparam [31:0] A = 32'h0000_1100;   // (a): line 0x110
@@ -617,7 +445,7 @@ module tb_timing;
     cpu(1'b0, Y + 4, 4'h0, 32'd0);
     cpu_wait(7);
     check_eq("(b) Y data", rsp_data[6], pattern((Y + 4) >> 2));
-    check_eq("(b) X written back", u_mem.mem[X >> 2], 32'h1234_5678);
+    check_eq("(b) X written back", mem[X >> 2], 32'h1234_5678);
 
     // (d) maintenance port: Z made dirty beforehand, then clean +
     // invalidate of Z's line (scope line).
@@ -626,7 +454,7 @@ module tb_timing;
     cpu_wait(8);
     at_cycle(900);
     mnt(2'd3, 1'b0, Z);
-    check_eq("(d) Z written back", u_mem.mem[Z >> 2], 32'hd00d_f00d);
+    check_eq("(d) Z written back", mem[Z >> 2], 32'hd00d_f00d);
 
     // (e) APB: W made dirty beforehand; MAINT_ADDR = W, MAINT_CTRL = clean
     // (op 1, scope line), STATUS polled until MNT_BUSY (bit 4) is 0, then
@@ -646,13 +474,12 @@ module tb_timing;
     end
     apb(1'b0, REG_UNMAPPED, 32'd0);
     check_eq("(e) PSLVERR on an unmapped address", {31'd0, apb_err}, 32'd1);
-    check_eq("(e) W written back", u_mem.mem[W >> 2], 32'hfeed_beef);
+    check_eq("(e) W written back", mem[W >> 2], 32'hfeed_beef);
     if (polls == 0) begin
       $display("FAIL (e): STATUS showed no busy poll");
       errors = errors + 1;
     end
 
-`ifdef TB_TIMING_OBI
     // (g) OBI: three cached loads of W's line back to back (hits: the clean
     // of (e) kept it), an uncached load (one single-beat AXI read), then a
     // cached load, which waits for the uncached response (order).
@@ -669,7 +496,6 @@ module tb_timing;
     check_eq("(g) W + 8", obi_data[(obi_base + 2) % 16], pattern((W + 8) >> 2));
     check_eq("(g) uncached", obi_data[(obi_base + 3) % 16], pattern(U >> 2));
     check_eq("(g) W + 12", obi_data[(obi_base + 4) % 16], pattern((W + 12) >> 2));
-`endif
 
     at_cycle(1200);
     if (axi_err) begin
