@@ -68,6 +68,11 @@ static const char usage_text[] =
     "      --walk-min N         monitor: offer a change that walks the banks (fewer\n"
     "                           banks, or more bank groups) only from a decision\n"
     "                           on at least N watched accesses (default 256; 0: any)\n"
+    "      --walk-moves         hardware: a walk moves a line whose bank is no longer\n"
+    "                           a candidate (or goes off) to a free slot of one of\n"
+    "                           its candidates in the same row, and drops only what\n"
+    "                           finds none; each move charged a line read and write\n"
+    "                           and a cycle (model only, not in the RTL; TUNING.md 6)\n"
     "      --remeasure          heuristic: measure the best again before a candidate\n"
     "                           that follows a rejected one\n"
     "      --order LIST         the heuristic's parameter order, a permutation of\n"
@@ -337,7 +342,12 @@ static int load_tables(tune_options *opts, const options_given *given)
 
 static bool *flag_of(void *context, const char *arg)
 {
-    tune_options *opts = ((tune_parse *)context)->opts;
+    tune_parse *parse = context;
+    tune_options *opts = parse->opts;
+    if (!strcmp(arg, "--walk-moves")) {
+        parse->given.hardware_only = arg;
+        return &opts->tune.walk_moves;
+    }
     return !strcmp(arg, "--json")         ? &opts->json
            : !strcmp(arg, "--descending") ? &opts->tune.plan.descending
            : !strcmp(arg, "--remeasure")  ? &opts->tune.plan.remeasure
@@ -600,6 +610,9 @@ static void print_heading(const tune_options *opts)
         if (opts->tune.retune_every) {
             printf(", re-tune every %" PRIu64 " accesses", opts->tune.retune_every);
         }
+        if (opts->tune.walk_moves) {
+            printf(", walks move lines (model only, not in the RTL)");
+        }
         if (opts->tune.phase_trigger) {
             printf(", phase threshold %u%%", opts->tune.phase_threshold_percent);
         }
@@ -759,7 +772,8 @@ static void print_json_energy(const char *key, const stc_energy *energy)
            energy->writeback_nj, energy->reconfig_nj);
 }
 
-static void print_json_hardware(const stc_geometry *geometry, const stc_tuned_report *report)
+static void print_json_hardware(const stc_geometry *geometry, const stc_tuned_report *report,
+                                bool walk_moves)
 {
     printf(",\"hardware\":{\"searches_started\":%u,\"searches_completed\":%u,"
            "\"periodic_triggers\":%u,\"phase_triggers\":%u,\"examined_total\":%zu,"
@@ -775,6 +789,9 @@ static void print_json_hardware(const stc_geometry *geometry, const stc_tuned_re
            report->walks.walk_rows, report->walks.walk_writebacks,
            report->walks.walk_invalidations, report->walks.banks_woken,
            report->walks.reconfig_cycles);
+    if (walk_moves) {
+        printf("\"walk_moves\":%" PRIu64 ",", report->walk_moves);
+    }
     print_json_energy("walk_nj", &report->walk_energy);
     printf(",\"search_accesses\":%" PRIu64 ",", report->search_accesses);
     print_json_energy("search_nj", &report->search_energy);
@@ -883,7 +900,7 @@ static void print_json(const tune_options *opts, const stc_tune_result *results,
                    cache->baseline_energy[0].total_nj, cache->baseline_energy[1].total_nj,
                    cache->baseline_cycles[0], cache->baseline_cycles[1]);
             if (opts->hardware) {
-                print_json_hardware(geometry, &cache->hardware);
+                print_json_hardware(geometry, &cache->hardware, opts->tune.walk_moves);
             }
             if (opts->tune.timeline_interval) {
                 print_json_timeline(geometry, &timelines[index][kind],

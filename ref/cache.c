@@ -38,6 +38,7 @@ struct stc_cache {
     bool track_depths;                       /* stc_cache_track_depths */
     uint64_t depth_hits[STC_MAX_BANKS];      /* hits by recency depth among the candidates */
     uint32_t scramble_seed; /* makes powered-off data visibly garbage */
+    bool walk_moves;        /* stc_cache_set_walk_moves: a walk moves lines (model only) */
 
     /* The physical line of the previous access and its bank. A repeat access
      * to it is a hit in a bank that is already the most recent in every row
@@ -268,6 +269,18 @@ static unsigned write_back_if_dirty(stc_cache *cache, unsigned bank, unsigned ro
                                   cache->geometry.line_bytes);
     }
     cache->flags[slot] &= (uint8_t)~SLOT_DIRTY;
+    return memory_cycles(cache, 1);
+}
+
+/* Write back a line taken out of its slot (a walk with moves holds it
+ * aside while other lines of the row move); returns the cycles it took. */
+static unsigned write_back_taken_line(stc_cache *cache, uint64_t tag, unsigned row,
+                                      const uint8_t *data)
+{
+    if (cache->has_data) {
+        cache->memory.write_burst(cache->memory.context, line_addr_of(cache, tag, row), data,
+                                  cache->geometry.line_bytes);
+    }
     return memory_cycles(cache, 1);
 }
 
@@ -710,6 +723,135 @@ static void scramble_bank(stc_cache *cache, unsigned bank)
     }
 }
 
+void stc_cache_set_walk_moves(stc_cache *cache, bool on)
+{
+    cache->walk_moves = on;
+}
+
+/* One row of a walk with moves (cache.h, stc_cache_set_walk_moves), the
+ * new configuration already applied: walked banks' lines outside their
+ * new candidates are taken out, placed into free candidate slots where
+ * there are some, and the rest written back if dirty and dropped. line
+ * holds banks x line_bytes bytes of room for the taken lines' data (NULL
+ * without data). Returns the cycles beyond the row's own: one per moved
+ * line and each writeback's memory time. */
+static uint64_t walk_row_moving(stc_cache *cache, unsigned row, uint32_t walked,
+                                unsigned old_banks, uint8_t *line, stc_reconfig_result *result)
+{
+    const stc_geometry *geometry = &cache->geometry;
+    unsigned line_bytes = geometry->line_bytes;
+    size_t base = (size_t)row * geometry->banks;
+    unsigned taken_bank[STC_MAX_BANKS];
+    uint64_t taken_tag[STC_MAX_BANKS];
+    uint8_t taken_flags[STC_MAX_BANKS];
+    bool placed[STC_MAX_BANKS];
+    unsigned taken = 0;
+    uint64_t cycles = 0;
+
+    /* Take out, in ascending bank order, every line the walk would drop. */
+    for (unsigned bank = 0; bank < old_banks; bank++) {
+        size_t slot = base + bank;
+        if (!(walked >> bank & 1) || !(cache->flags[slot] & SLOT_VALID)) {
+            continue;
+        }
+        bool keep = bank < cache->config.banks_on &&
+                    (bank & cache->group_mask) == ((unsigned)cache->tags[slot] & cache->group_mask);
+        if (keep) {
+            continue;
+        }
+        taken_bank[taken] = bank;
+        taken_tag[taken] = cache->tags[slot];
+        taken_flags[taken] = cache->flags[slot];
+        if (cache->has_data) {
+            memcpy(line + (size_t)taken * line_bytes, cache->data + slot * line_bytes, line_bytes);
+        }
+        cache->flags[slot] = 0;
+        taken++;
+    }
+    if (taken == 0) {
+        return 0;
+    }
+
+    /* Place each into its lowest free candidate (ascending j is ascending
+     * bank). A moved line is a fragment from now on (cache.h). */
+    uint64_t old_stamps[STC_MAX_BANKS];
+    memcpy(old_stamps, cache->stamps + base, geometry->banks * sizeof *old_stamps);
+    uint32_t sources = 0, destinations = 0;
+    for (unsigned index = 0; index < taken; index++) {
+        placed[index] = false;
+        for (unsigned j = 0; j < cache->config.ways; j++) {
+            unsigned bank = candidate_bank(cache, taken_tag[index], j);
+            size_t slot = base + bank;
+            if (cache->flags[slot] & SLOT_VALID) {
+                continue;
+            }
+            cache->tags[slot] = taken_tag[index];
+            cache->flags[slot] = (uint8_t)(taken_flags[index] & (SLOT_VALID | SLOT_DIRTY));
+            if (cache->has_data) {
+                memcpy(cache->data + slot * line_bytes, line + (size_t)index * line_bytes,
+                       line_bytes);
+            }
+            /* The line keeps its place in the row's recency order. */
+            cache->stamps[slot] = old_stamps[taken_bank[index]];
+            sources |= (uint32_t)1 << taken_bank[index];
+            destinations |= (uint32_t)1 << bank;
+            placed[index] = true;
+            result->moves++;
+            cycles += 1;
+            break;
+        }
+    }
+    /* The stamps the movers displaced go, in ascending order of their
+     * banks, to the slots the movers left (ascending), so the row's
+     * stamps stay distinct: a total order, as the hardware's matrix. */
+    uint32_t left = sources & ~destinations, displaced = destinations & ~sources;
+    for (unsigned bank = 0, from = 0; bank < geometry->banks; bank++) {
+        if (!(left >> bank & 1)) {
+            continue;
+        }
+        while (!(displaced >> from & 1)) {
+            from++;
+        }
+        cache->stamps[base + bank] = old_stamps[from++];
+    }
+
+    /* The rest, in ascending old-bank order: as a walk without moves. */
+    for (unsigned index = 0; index < taken; index++) {
+        if (placed[index]) {
+            continue;
+        }
+        if (taken_flags[index] & SLOT_DIRTY) {
+            cycles += write_back_taken_line(cache, taken_tag[index], row,
+                                            line ? line + (size_t)index * line_bytes : NULL);
+            result->writebacks++;
+        }
+        result->invalidations++;
+    }
+    return cycles;
+}
+
+/* A walk with moves over every row (section 7 step 2 with cache.h's rule).
+ * Returns its cycles: a row each, plus the rows' own. */
+static uint64_t walk_moving(stc_cache *cache, uint32_t walked, unsigned old_banks,
+                            stc_reconfig_result *result)
+{
+    const stc_geometry *geometry = &cache->geometry;
+    uint8_t *line = NULL;
+    if (cache->has_data) {
+        line = malloc((size_t)geometry->banks * geometry->line_bytes);
+        if (!line) {
+            abort(); /* cannot continue a bit-exact model without the data */
+        }
+    }
+    uint64_t cycles = 0;
+    for (unsigned row = 0; row < geometry->rows; row++) {
+        cycles += 1 + walk_row_moving(cache, row, walked, old_banks, line, result);
+    }
+    result->walked_rows = geometry->rows;
+    free(line);
+    return cycles;
+}
+
 int stc_cache_reconfigure(stc_cache *cache, const stc_config *next, stc_reconfig_result *result)
 {
     stc_reconfig_result local;
@@ -748,7 +890,9 @@ int stc_cache_reconfigure(stc_cache *cache, const stc_config *next, stc_reconfig
             walked |= (uint32_t)1 << bank;
         }
     }
-    if (walked) {
+    if (walked && cache->walk_moves) {
+        cycles += walk_moving(cache, walked, old_banks, result);
+    } else if (walked) {
         for (unsigned row = 0; row < geometry->rows; row++) {
             cycles += 1;
             for (unsigned bank = 0; bank < old_banks; bank++) {

@@ -287,6 +287,20 @@ int stc_energy_coherence_default(unsigned size_bytes, unsigned ways, unsigned li
     return 0;
 }
 
+int stc_energy_walk_move_default(const stc_geometry *geometry, double *move_nj, char *err,
+                                 size_t err_len)
+{
+    /* stc_energy_default's checks: the same geometries are priced. */
+    stc_energy_table table;
+    if (stc_energy_default(geometry, &table, err, err_len) != 0) {
+        return -1;
+    }
+    model m;
+    model_of(&table.geometry, &m);
+    *move_nj = round_4_digits(m.line_out_nj + m.fill_line_nj + m.stall_nj);
+    return 0;
+}
+
 int stc_energy_tag_probe_default(const stc_geometry *geometry, stc_tag_probe_energy *probe,
                                  char *err, size_t err_len)
 {

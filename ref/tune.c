@@ -176,6 +176,7 @@ struct stc_tuned_cache {
     stc_monitor_program monitor_program;
     stc_monitor_tuner monitor_unit; /* the decision unit, stepped once per access */
 
+    double walk_move_nj;       /* one line moved by a walk (options.walk_moves) */
     uint64_t changes;          /* reconfigurations that changed the configuration */
     stc_timeline *timeline;    /* NULL unless options.timeline_interval */
 
@@ -200,9 +201,22 @@ static stc_counters harvest(stc_tuned_cache *tuned, stc_energy *energy)
 static void apply(stc_tuned_cache *tuned, const stc_config *config)
 {
     tuned->changes += !stc_config_equal(config, stc_cache_config(tuned->cache));
-    stc_cache_reconfigure(tuned->cache, config, NULL);
+    stc_reconfig_result change;
+    stc_cache_reconfigure(tuned->cache, config, &change);
     stc_energy energy;
     stc_counters walk = harvest(tuned, &energy);
+    if (change.moves) {
+        /* No counter holds the moves (the counters are the RTL's), so
+         * their line reads and writes are charged here, beside the
+         * segment harvest charged; their cycles are in its counters. */
+        stc_energy moved;
+        memset(&moved, 0, sizeof moved);
+        moved.reconfig_nj = (double)change.moves * tuned->walk_move_nj;
+        moved.total_nj = moved.reconfig_nj;
+        stc_energy_add(&tuned->report.energy, &moved);
+        stc_energy_add(&energy, &moved);
+        tuned->report.walk_moves += change.moves;
+    }
     stc_counters_add(&tuned->report.walks, &walk);
     stc_energy_add(&tuned->report.walk_energy, &energy);
     if (tuned->searching) {
@@ -565,6 +579,14 @@ stc_tuned_cache *stc_tuned_cache_create(const stc_geometry *geometry, stc_cache_
     if (!tuned->cache) {
         free(tuned);
         return NULL;
+    }
+    if (options->walk_moves) {
+        if (stc_energy_walk_move_default(geometry, &tuned->walk_move_nj, err, err_len) != 0) {
+            stc_cache_destroy(tuned->cache);
+            free(tuned);
+            return NULL;
+        }
+        stc_cache_set_walk_moves(tuned->cache, true);
     }
     if (options->timeline_interval) {
         stc_config baselines[STC_TUNE_BASELINES];

@@ -111,6 +111,11 @@ typedef struct {
     unsigned monitor_walk_min;        /* monitor search: watched accesses a decision needs
                                          before it may offer a change that walks
                                          (stc_monitor_tuner_build.walk_min; 0: none) */
+    bool walk_moves;                  /* hardware mode: walks move lines to a free slot of
+                                         their new candidates instead of dropping them
+                                         (stc_cache_set_walk_moves; MODEL ONLY, not in the
+                                         RTL), each move charged
+                                         stc_energy_walk_move_default */
     uint64_t timeline_interval;       /* hardware mode: record each cache's energy over the
                                          run every this many accesses (timeline.h); 0: no
                                          timeline */
@@ -157,6 +162,8 @@ typedef struct {
     stc_counters walks;          /* reconfigurations alone: walk rows, walk writebacks,
                                     banks woken, their cycles */
     stc_energy walk_energy;      /* their energy; writeback_nj is the flush cost */
+    uint64_t walk_moves;         /* lines the walks moved (options.walk_moves; their
+                                    energy in walk_energy.reconfig_nj) */
 } stc_tuned_report;
 
 typedef struct stc_tuned_cache stc_tuned_cache;

@@ -421,6 +421,138 @@ static bool reconfig_matches_spec(const stc_cache *cache, const cache_snapshot *
     return true;
 }
 
+/* The walk with moves (cache.h, stc_cache_set_walk_moves) restated from
+ * the slots before the change: per walked row, the lines walk_drops would
+ * drop are taken out; in ascending order of their old banks each goes to
+ * the lowest bank b < k' with b mod g' = tag mod g' whose slot is empty
+ * then (invalid before, or emptied by the take-out, and not yet given to
+ * an earlier line), keeping tag, dirty bit and data and becoming a
+ * fragment (fill 1 subline); the rest are written back if dirty (ascending
+ * old bank) and dropped. Cycles: a walk's, plus one per moved line. */
+static bool moving_walk_matches_spec(const stc_cache *cache, const cache_snapshot *before,
+                                     const stc_config *old_config, const stc_config *next_config,
+                                     const stc_reconfig_result *result, const test_memory *memory,
+                                     char *why, size_t why_len)
+{
+    const stc_geometry *geometry = stc_cache_geometry(cache);
+    unsigned old_groups = old_config->banks_on / old_config->ways;
+    unsigned next_groups = next_config->banks_on / next_config->ways;
+    bool same = stc_config_equal(old_config, next_config);
+    bool walk = !same && (next_groups > old_groups || next_config->banks_on < old_config->banks_on);
+    uint64_t walked_banks = 0;
+    if (walk) {
+        unsigned first = next_groups > old_groups ? 0 : next_config->banks_on;
+        for (unsigned bank = first; bank < old_config->banks_on; bank++) {
+            walked_banks |= (uint64_t)1 << bank;
+        }
+    }
+    unsigned want_woken =
+        next_config->banks_on > old_config->banks_on ? next_config->banks_on - old_config->banks_on : 0;
+    unsigned want_slept =
+        next_config->banks_on < old_config->banks_on ? old_config->banks_on - next_config->banks_on : 0;
+    unsigned want_writebacks = 0, want_invalidations = 0, want_moves = 0;
+    size_t logged = 0;
+    if (memory->log_overflowed) {
+        snprintf(why, why_len, "memory log overflowed");
+        return false;
+    }
+    for (unsigned row = 0; row < geometry->rows; row++) {
+        /* Where each slot's content comes from afterwards: the bank of the
+         * slot before (itself, or a mover's old bank), or -1 for none. */
+        int source[STC_MAX_BANKS];
+        bool taken[STC_MAX_BANKS] = {false};
+        for (unsigned bank = 0; bank < geometry->banks; bank++) {
+            const stc_slot *slot = &before->slots[(size_t)row * before->banks + bank];
+            taken[bank] = (walked_banks >> bank & 1) && slot->valid &&
+                          walk_drops(bank, slot->tag, next_config->banks_on, next_groups);
+            source[bank] = slot->valid && !taken[bank] && bank < next_config->banks_on ? (int)bank : -1;
+        }
+        for (unsigned bank = 0; bank < geometry->banks; bank++) {
+            if (!taken[bank]) {
+                continue;
+            }
+            const stc_slot *slot = &before->slots[(size_t)row * before->banks + bank];
+            int home = -1;
+            for (unsigned to = 0; to < next_config->banks_on && home < 0; to++) {
+                if (to % next_groups == (unsigned)(slot->tag % next_groups) && source[to] < 0) {
+                    home = (int)to;
+                }
+            }
+            if (home >= 0) {
+                source[home] = (int)bank;
+                want_moves++;
+                continue;
+            }
+            want_invalidations++;
+            if (!slot->dirty) {
+                continue;
+            }
+            want_writebacks++;
+            const mem_transaction *seen = logged < memory->log_count ? &memory->log[logged] : NULL;
+            logged++;
+            if (!seen || !seen->is_write || seen->addr != slot->line_addr ||
+                seen->bytes != geometry->line_bytes ||
+                memcmp(seen->data, slot->data, geometry->line_bytes) != 0) {
+                snprintf(why, why_len, "writeback %u (bank %u row %u line 0x%llx) missing or wrong",
+                         want_writebacks, bank, row, (unsigned long long)slot->line_addr);
+                return false;
+            }
+        }
+        for (unsigned bank = 0; bank < geometry->banks; bank++) {
+            stc_slot now;
+            stc_cache_slot(cache, bank, row, &now);
+            if (source[bank] < 0) {
+                if (now.valid || now.dirty) {
+                    snprintf(why, why_len, "bank %u row %u: valid %d dirty %d, want empty", bank,
+                             row, now.valid, now.dirty);
+                    return false;
+                }
+                continue;
+            }
+            const stc_slot *from = &before->slots[(size_t)row * before->banks + (unsigned)source[bank]];
+            bool moved = (unsigned)source[bank] != bank;
+            unsigned want_fill = moved ? 1 : from->fill_sublines;
+            if (!now.valid || now.dirty != from->dirty || now.tag != from->tag ||
+                now.fill_sublines != want_fill ||
+                (now.data && memcmp(now.data, from->data, geometry->line_bytes) != 0)) {
+                snprintf(why, why_len,
+                         "bank %u row %u: want line 0x%llx dirty %d fill %u from bank %d, got valid %d "
+                         "0x%llx dirty %d fill %u%s",
+                         bank, row, (unsigned long long)from->line_addr, from->dirty, want_fill,
+                         source[bank], now.valid, (unsigned long long)now.line_addr, now.dirty,
+                         now.fill_sublines,
+                         now.data && memcmp(now.data, from->data, geometry->line_bytes) ? " (data)" : "");
+                return false;
+            }
+        }
+    }
+    if (logged != memory->log_count) {
+        snprintf(why, why_len, "%zu memory transactions, the rule wants %zu", memory->log_count,
+                 logged);
+        return false;
+    }
+    unsigned want_rows = walk ? geometry->rows : 0;
+    uint64_t want_cycles = (uint64_t)want_woken * geometry->wake_cycles + want_rows + want_moves +
+                           (uint64_t)want_writebacks * (geometry->mem_latency + geometry->line_bytes / 4);
+    if (want_woken || walk) {
+        want_cycles += 1 + 2 * (uint64_t)want_writebacks;
+    }
+    if (result->woken_banks != want_woken || result->slept_banks != want_slept ||
+        result->walked_rows != want_rows || result->writebacks != want_writebacks ||
+        result->invalidations != want_invalidations || result->moves != want_moves ||
+        result->cycles != want_cycles) {
+        snprintf(why, why_len,
+                 "result woken %u slept %u rows %u writebacks %u invalidations %u moves %u cycles "
+                 "%llu; the rule wants %u %u %u %u %u %u %llu",
+                 result->woken_banks, result->slept_banks, result->walked_rows, result->writebacks,
+                 result->invalidations, result->moves, (unsigned long long)result->cycles,
+                 want_woken, want_slept, want_rows, want_writebacks, want_invalidations, want_moves,
+                 (unsigned long long)want_cycles);
+        return false;
+    }
+    return true;
+}
+
 /* ------------------------------------------------------------------------ */
 /* 1. Torture                                                                */
 /* ------------------------------------------------------------------------ */
@@ -462,6 +594,7 @@ typedef struct {
     unsigned long checkpoints;
     unsigned long walk_writebacks;
     unsigned long walk_invalidations;
+    unsigned long walk_moves;
     unsigned long clean_writebacks;
     uint64_t line_accesses;          /* the cache's own count of physical-line accesses */
     uint64_t memory_writes;          /* write bursts the memory saw (all causes) */
@@ -508,6 +641,7 @@ typedef struct {
     traffic_phase phase;
     unsigned long step;
     unsigned mismatch_reports;
+    bool walk_moves;          /* the cache's walks move lines (stc_cache_set_walk_moves) */
     torture_stats stats;
 } torture_state;
 
@@ -907,6 +1041,7 @@ static void torture_reconfigure(torture_state *state)
     }
     /* The brief's summary checks, independent of the detailed oracle. */
     uint64_t cost = (uint64_t)result.woken_banks * geometry->wake_cycles + result.walked_rows +
+                    result.moves +
                     (uint64_t)result.writebacks * (geometry->mem_latency + geometry->line_bytes / 4);
     if (result.woken_banks || result.walked_rows) {
         cost += 1 + 2 * (uint64_t)result.writebacks;
@@ -918,8 +1053,17 @@ static void torture_reconfigure(torture_state *state)
         note_failure(state, &state->stats.reconfig_failures, why);
     }
     char detail[ERR_LEN];
-    if (!reconfig_matches_spec(cache, &state->before, &old, next, &result, memory, detail,
-                               sizeof detail)) {
+    bool as_specified =
+        state->walk_moves
+            ? moving_walk_matches_spec(cache, &state->before, &old, next, &result, memory, detail,
+                                       sizeof detail)
+            : reconfig_matches_spec(cache, &state->before, &old, next, &result, memory, detail,
+                                    sizeof detail);
+    if (!state->walk_moves && result.moves != 0) {
+        snprintf(detail, sizeof detail, "%u moves with moves off", result.moves);
+        as_specified = false;
+    }
+    if (!as_specified) {
         snprintf(why, sizeof why, "%s -> %s: %s", old_name, next_name, detail);
         note_failure(state, &state->stats.reconfig_failures, why);
     }
@@ -957,6 +1101,7 @@ static void torture_reconfigure(torture_state *state)
     kinds[KIND_WALK] += result.walked_rows != 0;
     state->stats.walk_writebacks += result.writebacks;
     state->stats.walk_invalidations += result.invalidations;
+    state->stats.walk_moves += result.moves;
     state->pair_visited[state->current_config * state->config_count + next_index] = true;
     state->config_visited[next_index] = true;
     state->current_config = next_index;
@@ -970,7 +1115,7 @@ static void torture_reconfigure(torture_state *state)
 
 /* Run one plan. Contract failures are CHECKed here; data mismatches are
  * returned for the caller to judge (zero wanted, except in test 4). */
-static torture_stats run_torture(const torture_plan *plan)
+static torture_stats run_torture_walks(const torture_plan *plan, bool walk_moves)
 {
     torture_state *state = calloc(1, sizeof *state);
     torture_stats stats;
@@ -985,6 +1130,8 @@ static torture_stats run_torture(const torture_plan *plan)
         free(state);
         return stats;
     }
+    state->walk_moves = walk_moves;
+    stc_cache_set_walk_moves(state->rig.cache, walk_moves);
     test_memory *memory = &state->rig.memory;
     memory->drop_every_nth_write = plan->drop_every_nth_write;
     memory->corrupt_every_nth_read = plan->corrupt_every_nth_read;
@@ -1077,6 +1224,11 @@ out:
     return stats;
 }
 
+static torture_stats run_torture(const torture_plan *plan)
+{
+    return run_torture_walks(plan, false);
+}
+
 static void print_torture(const torture_plan *plan, const torture_stats *stats)
 {
     printf("  %-22s %7lu accesses (%8llu line accesses), %5lu reconfigs (", plan->label,
@@ -1084,10 +1236,11 @@ static void print_torture(const torture_plan *plan, const torture_stats *stats)
     for (unsigned kind = 0; kind < TRANSITION_KINDS; kind++) {
         printf("%s%s %lu", kind ? ", " : "", transition_kind_names[kind], stats->transitions[kind]);
     }
-    printf("), configs %lu/%lu, pairs %lu/%lu, walk wb %lu inval %lu, clean wb %lu, memory writes "
-           "%llu, checkpoints %lu\n",
+    printf("), configs %lu/%lu, pairs %lu/%lu, walk wb %lu inval %lu moves %lu, clean wb %lu, "
+           "memory writes %llu, checkpoints %lu\n",
            stats->configs_visited, stats->configs_total, stats->pairs_visited, stats->pairs_total,
-           stats->walk_writebacks, stats->walk_invalidations, stats->clean_writebacks,
+           stats->walk_writebacks, stats->walk_invalidations, stats->walk_moves,
+           stats->clean_writebacks,
            (unsigned long long)stats->memory_writes, stats->checkpoints);
 }
 
@@ -1098,7 +1251,7 @@ static double seconds_now(void)
     return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
 }
 
-static void test_torture(void)
+static void test_torture_walks(bool walk_moves)
 {
     /* Windows at different places in the 32-bit space: the very top (all tag
      * bits set), address 0, and others; each 64 KiB. */
@@ -1112,9 +1265,9 @@ static void test_torture(void)
     torture_stats total;
     memset(&total, 0, sizeof total);
     double started = seconds_now();
-    printf("torture:\n");
+    printf("torture%s:\n", walk_moves ? ", walks moving lines (model only)" : "");
     for (size_t plan = 0; plan < sizeof plans / sizeof plans[0]; plan++) {
-        torture_stats stats = run_torture(&plans[plan]);
+        torture_stats stats = run_torture_walks(&plans[plan], walk_moves);
         print_torture(&plans[plan], &stats);
         CHECK_EQ_U64(stats.load_mismatches, 0, "%s: loads that differ from the shadow (bytes)",
                      plans[plan].label);
@@ -1138,6 +1291,7 @@ static void test_torture(void)
         total.reconfigs += stats.reconfigs;
         total.transitions[KIND_WALK] += stats.transitions[KIND_WALK];
         total.walk_writebacks += stats.walk_writebacks;
+        total.walk_moves += stats.walk_moves;
         total.clean_writebacks += stats.clean_writebacks;
         total.memory_writes += stats.memory_writes;
     }
@@ -1148,6 +1302,15 @@ static void test_torture(void)
            (unsigned long long)total.memory_writes, seconds_now() - started);
     CHECK(total.reconfigs >= 5000, "only %lu reconfigurations", total.reconfigs);
     CHECK(total.accesses >= 1000000, "only %lu accesses", total.accesses);
+    if (walk_moves) {
+        CHECK(total.walk_moves > 0, "walks with moves on moved nothing");
+    }
+}
+
+static void test_torture(void)
+{
+    test_torture_walks(false);
+    test_torture_walks(true);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1258,8 +1421,9 @@ typedef struct {
     const int *bank_after;         /* per line of the table: its bank after, -1 = absent */
 } directed_step;
 
-static void expect_step(test_rig *rig, const char *label, const tracked_line *lines,
-                        size_t line_count, const directed_step *step)
+static stc_reconfig_result expect_step(test_rig *rig, const char *label,
+                                       const tracked_line *lines, size_t line_count,
+                                       const directed_step *step)
 {
     stc_config next = config_named(rig, step->to);
     stc_counters before = *stc_cache_counters(rig->cache);
@@ -1320,6 +1484,7 @@ static void expect_step(test_rig *rig, const char *label, const tracked_line *li
                  "%s -> %s: walk_writebacks counted", label, step->to);
     CHECK_EQ_U64(after->walk_invalidations - before.walk_invalidations, step->invalidations,
                  "%s -> %s: walk_invalidations counted", label, step->to);
+    return result;
 }
 
 static void directed_grow_size(void)
@@ -1506,6 +1671,74 @@ static void directed_lower_assoc(void)
         expect_step(&rig, "8K_4W->8K_2W->8K_1W", lower_lines, LOWER_LINE_COUNT, &rest);
         rig_close(&rig);
     }
+}
+
+static void directed_moving_walk(void)
+{
+    /* The lower_lines table with walks that move (model only): 8K_4W ->
+     * 8K_2W, g 1 -> 2, candidates of hi even {0, 2}, of hi odd {1, 3}.
+     * Row 5 stays. Row 6: U3 (b0, odd), U2 (b1, even), U1 (b2, odd), U0 (b3,
+     * even) all taken out; ascending old bank: U3 -> 1, U2 -> 0, U1 -> 3,
+     * U0 -> 2. Row 7: T1 (b0, odd) taken; 1 holds T5, 3 is empty: T1 -> 3.
+     * Row 8: S6 (b1, even) taken; 0 holds S2, 2 empty: S6 -> 2. Moves 6, no
+     * writeback, no invalidation, cycles = 128 + 6 + 1 = 135. */
+    static const int none_written[] = {-1};
+    static const int half_after[LOWER_LINE_COUNT] = {0, 1, 2, 3, 1, 0, 3, 2, 3, 1, 2, 0, 2};
+    static const directed_step half = {"8K_2W_16B", 0, 0, 128, 0, 135, none_written, half_after};
+    /* 8K_2W -> 8K_1W, g 2 -> 4, home = hi mod 4. Row 6: U2 (b0), U3 (b1),
+     * U0 (b2), U1 (b3) are all away from home: U2 -> 2, U3 -> 3, U0 -> 0,
+     * U1 -> 1. Row 7: T1 (b3, home 1) taken, 1 holds T5 (home 1): dropped,
+     * clean. Row 8: S2 (b0, home 2) taken, 2 holds S6 (home 2): written back
+     * and dropped. Moves 4, writebacks 1, invalidations 2, cycles = 128 + 4
+     * + 24 + 1 + 2 = 159. */
+    static const int rest_written[] = {S2, -1};
+    static const int rest_after[LOWER_LINE_COUNT] = {0, 1, 2, 3, 3, 2, 1, 0, -1, 1, 2, -1, 2};
+    static const directed_step rest = {"8K_1W_16B", 0, 0, 128, 2, 159, rest_written, rest_after};
+
+    test_rig rig;
+    if (!rig_open(&rig, "", "8K_4W_16B", DIRECTED_BASE)) {
+        return;
+    }
+    stc_cache_set_walk_moves(rig.cache, true);
+    const char *label = "moving 8K_4W->8K_2W->8K_1W";
+    fill_lines(&rig, lower_lines, LOWER_LINE_COUNT, label);
+    stc_reconfig_result first = expect_step(&rig, label, lower_lines, LOWER_LINE_COUNT, &half);
+    CHECK_EQ_U64(first.moves, 6, "%s: moves to 8K_2W", label);
+    /* A moved line keeps its place in the row's recency order: T5 was
+     * filled after T1, so in row 7's odd set {1, 3} T5 (bank 1) is still
+     * the more recent, the one way prediction probes first. */
+    CHECK_EQ_U64(stc_cache_predicted_bank(rig.cache, rig.memory.base + line_offset(&lower_lines[T5])),
+                 1, "%s: row 7 odd set's most recent bank", label);
+    CHECK_EQ_U64(stc_cache_predicted_bank(rig.cache, rig.memory.base + line_offset(&lower_lines[U2])),
+                 2, "%s: row 6 even set's most recent bank (U0, filled after U2)", label);
+    stc_reconfig_result second = expect_step(&rig, label, lower_lines, LOWER_LINE_COUNT, &rest);
+    CHECK_EQ_U64(second.moves, 4, "%s: moves to 8K_1W", label);
+    /* Back to 4 ways (no walk), then the data of every dirty line, moved
+     * twice or not, reads back, and after a clean memory holds it. */
+    stc_config four_way = config_named(&rig, "8K_4W_16B");
+    CHECK(stc_cache_reconfigure(rig.cache, &four_way, NULL) == 0, "%s: -> 8K_4W", label);
+    for (size_t line = 0; line < LOWER_LINE_COUNT; line++) {
+        if (!lower_lines[line].dirty) {
+            continue;
+        }
+        uint64_t offset = line_offset(&lower_lines[line]);
+        uint8_t word[4];
+        CHECK(stc_cache_request(rig.cache, STC_OP_READ, rig.memory.base + offset, 4, NULL, word,
+                                NULL) >= 0,
+              "%s: read %s", label, lower_lines[line].name);
+        CHECK_EQ_U64(read_le32(word), word_value(offset), "%s: %s reads back its stored word",
+                     label, lower_lines[line].name);
+    }
+    stc_cache_clean(rig.cache);
+    for (size_t line = 0; line < LOWER_LINE_COUNT; line++) {
+        uint64_t offset = line_offset(&lower_lines[line]);
+        CHECK_EQ_U64(read_le32(rig.memory.bytes + offset),
+                     lower_lines[line].dirty ? word_value(offset) : 0,
+                     "%s: memory holds %s after a clean", label, lower_lines[line].name);
+    }
+    char err[ERR_LEN];
+    CHECK(stc_cache_check(rig.cache, err, sizeof err) == 0, "%s: %s", label, err);
+    rig_close(&rig);
 }
 
 static void directed_line_size_change(void)
@@ -1923,6 +2156,7 @@ int main(void)
     directed_shrink_4w_to_1w();
     directed_raise_assoc();
     directed_lower_assoc();
+    directed_moving_walk();
     directed_line_size_change();
     directed_way_predict_toggle();
     directed_worked_examples();
