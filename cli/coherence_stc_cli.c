@@ -82,6 +82,8 @@ static int build_config(const stc_coh_stc_request *request, stc_cstc_config *con
     if (failed)
         return usage_error(request->program, "--geometry",
                            request->geometry ? request->geometry : "", err);
+    if (request->stc_configs)
+        config->snoop_filter = request->snoop_filter;
     return parse_configs(request, list_option(request), list_text(request), config);
 }
 
@@ -191,18 +193,26 @@ typedef struct {
     stc_cstc_energy_model model;
     bool priced;
     char why[ERR_LEN];
+    /* the snoop filter's lookup and write, for blocks of a physical line
+     * (docs/ENERGY.md 3.9, COHERENCE.md 11.10): filtered false without one */
+    bool filtered;
+    stc_sf_energy_terms filter;
 } run_energy;
 
-static void energy_model_of(const stc_geometry *geometry, run_energy *energy)
+static void energy_model_of(const stc_cstc_config *config, run_energy *energy)
 {
+    const stc_geometry *geometry = &config->geometry;
     energy->priced = stc_cstc_energy_model_default(geometry, &energy->model, energy->why,
                                                    sizeof energy->why) == 0;
+    energy->filtered = stc_coh_filter_terms(&config->snoop_filter, geometry->line_bytes,
+                                            geometry->addr_bits, &energy->filter) == 0;
 }
 
 /* Core c's energy, or the total (the cores' sum) for c == cores. */
-static stc_coh_energy energy_of(const stc_cstc_system *system, const stc_cstc_energy_model *model,
+static stc_coh_energy energy_of(const stc_cstc_system *system, const run_energy *priced,
                                 unsigned c)
 {
+    const stc_cstc_energy_model *model = &priced->model;
     const stc_cstc_config *config = stc_cstc_config_of(system);
     stc_coh_run_cycles run;
     stc_cstc_run_cycles_of(system, &run);
@@ -215,6 +225,9 @@ static stc_coh_energy energy_of(const stc_cstc_system *system, const stc_cstc_en
         const stc_config *core_config = stc_cache_config(stc_cstc_cache(system, core));
         stc_coh_energy part;
         stc_cstc_energy_of(model, core_config, &counters, &part);
+        if (priced->filtered)
+            stc_coh_energy_add_filter(&priced->filter, stc_cstc_filter_counters(system, core),
+                                      &part);
         /* every cache leaks until the run's last cycle (ENERGY.md 3.9.2) */
         stc_coh_energy_add_static(&part, run.cycles,
                                   stc_cstc_static_per_cycle(model, core_config));
@@ -223,18 +236,18 @@ static stc_coh_energy energy_of(const stc_cstc_system *system, const stc_cstc_en
     return energy;
 }
 
-enum { ENERGY_PARTS = 9 };
+enum { ENERGY_PARTS = 10, FILTER_PART = 6 };
 static const char *const energy_part_names[ENERGY_PARTS] = {
-    "access_nj", "snoop_nj",  "memory_read_nj", "c2c_nj", "memory_write_nj",
-    "bus_nj",    "total_nj",  "static_nj",      "total_with_static_nj"};
+    "access_nj", "snoop_nj",  "memory_read_nj", "c2c_nj",    "memory_write_nj",
+    "bus_nj",    "filter_nj", "total_nj",       "static_nj", "total_with_static_nj"};
 
 static double energy_part(const stc_coh_energy *energy, unsigned part)
 {
     const double values[ENERGY_PARTS] = {energy->access_nj,      energy->snoop_nj,
                                          energy->memory_read_nj, energy->c2c_nj,
                                          energy->memory_write_nj, energy->bus_nj,
-                                         energy->total_nj,       energy->static_nj,
-                                         energy->total_with_static_nj};
+                                         energy->filter_nj,      energy->total_nj,
+                                         energy->static_nj,      energy->total_with_static_nj};
     return values[part];
 }
 
@@ -261,9 +274,11 @@ static void print_energy_text(const stc_cstc_system *system, const run_energy *e
     }
     unsigned cores = stc_cstc_config_of(system)->cores;
     for (unsigned part = 0; part < ENERGY_PARTS; part++) {
+        if (part == FILTER_PART && !energy->filtered)
+            continue; /* without a filter the report is as it always was */
         printf("%-24s", energy_part_names[part]);
         for (unsigned c = 0; c <= cores; c++) {
-            stc_coh_energy e = energy_of(system, &energy->model, c);
+            stc_coh_energy e = energy_of(system, energy, c);
             printf(" %13.1f", energy_part(&e, part));
         }
         printf("\n");
@@ -285,10 +300,34 @@ static void print_violations_text(const stc_cstc_system *system)
 static void print_header_text(const char *what, const stc_cstc_config *config,
                               const char *trace_name)
 {
+    char filter[80] = "";
+    if (config->snoop_filter.kind != STC_SF_NONE) {
+        snprintf(filter, sizeof filter, ", snoop filter ");
+        stc_sf_describe(&config->snoop_filter, filter + strlen(filter),
+                        sizeof filter - strlen(filter));
+    }
     printf("stcsim coherence%s: %s: %u cores, %s, stc caches (%u banks x %u B, %u B physical "
-           "lines = the coherence unit), atomic bus\n",
+           "lines = the coherence unit), atomic bus%s\n",
            what, trace_name, config->cores, stc_coh_protocol_name(config->protocol),
-           config->geometry.banks, config->geometry.bank_bytes, config->geometry.line_bytes);
+           config->geometry.banks, config->geometry.bank_bytes, config->geometry.line_bytes,
+           filter);
+}
+
+/* The snoop filter's counters (COHERENCE.md 11.10) as rows, per core and
+ * in total; nothing without a filter. */
+static void print_filter_text(const stc_cstc_system *system)
+{
+    unsigned cores = stc_cstc_config_of(system)->cores;
+    if (!stc_cstc_filter_counters(system, 0))
+        return;
+    stc_sf_counters total;
+    stc_cstc_filter_total(system, &total);
+    for (unsigned i = 0; i < STC_SF_COUNTER_COUNT; i++) {
+        printf("%-24s", stc_sf_counter_name(i));
+        for (unsigned c = 0; c < cores; c++)
+            printf(" %13" PRIu64, stc_sf_counter_value(stc_cstc_filter_counters(system, c), i));
+        printf(" %13" PRIu64 "\n", stc_sf_counter_value(&total, i));
+    }
 }
 
 static void print_text(const stc_cstc_system *system, const run_energy *energy,
@@ -315,6 +354,7 @@ static void print_text(const stc_cstc_system *system, const run_energy *energy,
         }
         printf("\n");
     }
+    print_filter_text(system);
     print_cycles(system, false, 24);
     print_energy_text(system, energy);
     print_violations_text(system);
@@ -325,6 +365,38 @@ static void print_counters_json(const stc_cstc_counters *counters)
     printf("{");
     for (unsigned i = 0; i < COUNTERS; i++)
         printf("%s\"%s\": %" PRIu64, i ? ", " : "", counter_name(i), counter_value(counters, i));
+    printf("}");
+}
+
+static void print_filter_counters_json(const stc_sf_counters *counters)
+{
+    printf("{");
+    for (unsigned i = 0; i < STC_SF_COUNTER_COUNT; i++)
+        printf("%s\"%s\": %" PRIu64, i ? ", " : "", stc_sf_counter_name(i),
+               stc_sf_counter_value(counters, i));
+    printf("}");
+}
+
+/* The member "snoop_filter" as `stcsim coherence --snoop-filter` prints it
+ * for conventional caches: the shape, then per_core and total counters.
+ * Nothing without a filter. */
+static void print_filter_json(const stc_cstc_system *system)
+{
+    const stc_cstc_config *config = stc_cstc_config_of(system);
+    const stc_sf_config *filter = &config->snoop_filter;
+    if (filter->kind == STC_SF_NONE)
+        return;
+    printf(",\n \"snoop_filter\": {\"kind\": \"exclude\", \"sets\": %" PRIu32
+           ", \"ways\": %" PRIu32 ", \"blocks\": %" PRIu32 ", \"per_core\": [",
+           filter->sets, filter->ways, filter->blocks);
+    for (unsigned c = 0; c < config->cores; c++) {
+        printf("%s\n  ", c ? "," : "");
+        print_filter_counters_json(stc_cstc_filter_counters(system, c));
+    }
+    stc_sf_counters total;
+    stc_cstc_filter_total(system, &total);
+    printf("],\n  \"total\": ");
+    print_filter_counters_json(&total);
     printf("}");
 }
 
@@ -393,18 +465,22 @@ void stc_coh_print_cycles_json(const stc_coh_core_cycles *per_core, unsigned cor
 }
 
 /* The price of each event for a core in config. */
-static void print_terms_json(const stc_cstc_energy_model *model, const stc_config *config)
+static void print_terms_json(const run_energy *energy, const stc_config *config)
 {
+    const stc_cstc_energy_model *model = &energy->model;
     stc_coherence_energy terms;
     stc_cstc_energy_terms(model, config, &terms);
     unsigned k = stc_log2(config->banks_on);
     printf("{\"access\": %.6g, \"first_probe\": %.6g, \"second_probe_stall\": %.6g, "
            "\"snoop_lookup\": %.6g, \"memory_read\": %.6g, \"c2c\": %.6g, "
-           "\"memory_write\": %.6g, \"bus_address\": %.6g, \"static_per_cycle\": %.6g}",
+           "\"memory_write\": %.6g, \"bus_address\": %.6g",
            terms.access_nj, model->table.hit_nj[k][0],
            config->way_predict ? model->table.stall_nj_per_cycle : 0.0, terms.snoop_lookup_nj,
-           terms.memory_read_nj, terms.c2c_nj, terms.memory_write_nj, terms.bus_address_nj,
-           stc_cstc_static_per_cycle(model, config));
+           terms.memory_read_nj, terms.c2c_nj, terms.memory_write_nj, terms.bus_address_nj);
+    if (energy->filtered)
+        printf(", \"filter_lookup\": %.6g, \"filter_write\": %.6g", energy->filter.lookup_nj,
+               energy->filter.write_nj);
+    printf(", \"static_per_cycle\": %.6g}", stc_cstc_static_per_cycle(model, config));
 }
 
 static void print_energy_json(const stc_cstc_system *system, const run_energy *energy)
@@ -418,17 +494,17 @@ static void print_energy_json(const stc_cstc_system *system, const run_energy *e
     printf(",\n \"energy_terms_nj\": [");
     for (unsigned c = 0; c < cores; c++) {
         printf("%s\n  ", c ? "," : "");
-        print_terms_json(&energy->model, stc_cache_config(stc_cstc_cache(system, c)));
+        print_terms_json(energy, stc_cache_config(stc_cstc_cache(system, c)));
     }
     printf("],\n \"energy_nj\": {\"per_core\": [");
     for (unsigned c = 0; c < cores; c++) {
         printf("%s\n  ", c ? "," : "");
-        stc_coh_energy e = energy_of(system, &energy->model, c);
-        stc_coh_print_energy_static_json(&e, false);
+        stc_coh_energy e = energy_of(system, energy, c);
+        stc_coh_print_energy_static_json(&e, energy->filtered);
     }
     printf("],\n  \"total\": ");
-    stc_coh_energy total = energy_of(system, &energy->model, cores);
-    stc_coh_print_energy_static_json(&total, false);
+    stc_coh_energy total = energy_of(system, energy, cores);
+    stc_coh_print_energy_static_json(&total, energy->filtered);
     printf("}");
 }
 
@@ -474,6 +550,7 @@ static void print_json(const stc_cstc_system *system, const run_energy *energy,
     printf("],\n \"total\": ");
     stc_cstc_counters total = counters_of(system, config->cores);
     print_counters_json(&total);
+    print_filter_json(system);
     print_cycles(system, true, 0);
     print_energy_json(system, energy);
     printf(",\n \"violations\": {\"count\": %" PRIu64, stc_cstc_violation_count(system));
@@ -659,7 +736,7 @@ int stc_coh_stc_run(const stc_coh_stc_request *request)
     if (!system)
         return usage_error(request->program, list_option(request), list_text(request), err);
     run_energy energy;
-    energy_model_of(&config.geometry, &energy);
+    energy_model_of(&config, &energy);
     if (request->stc_tune && !energy.priced) {
         stc_cstc_destroy(system);
         return usage_error(request->program, "--geometry",

@@ -26,6 +26,8 @@ typedef struct {
     const char *stc_tune;     /* --stc-tune: the descent's start, names as --stc-config;
                                  exactly one of stc_configs and stc_tune is set */
     const char *geometry;     /* -g/--geometry's assignments, or NULL for the default */
+    stc_sf_config snoop_filter; /* --snoop-filter: every cache's (COHERENCE.md 11.10); with
+                                   --stc-config only (kind STC_SF_NONE with --stc-tune) */
     const char *trace_path;
     bool json;
 } stc_coh_stc_request;

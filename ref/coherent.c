@@ -297,21 +297,13 @@ typedef struct {
 } bus_result;
 
 /* The safety check of the snoop filter (snoop_filter.h): core's filter
- * answered "absent" for a block core's cache holds (frame f). A filter that
- * does this would lose invalidations and supplies; the run cannot go on
- * meaning anything, so it stops here, loudly. */
+ * answered "absent" for a block core's cache holds (frame f). */
 static void filter_unsafe(const stc_coh_system *system, unsigned core, unsigned requester,
                           stc_coh_bus bus, uint64_t block, long f)
 {
-    char filter[80];
-    stc_sf_describe(&system->config.snoop_filter, filter, sizeof filter);
-    fprintf(stderr,
-            "stc coherent: snoop filter unsafe (%s): reference %llu, core %u's %s of block "
-            "0x%llx filtered out at core %u, which holds it in %s\n",
-            filter, (unsigned long long)system->book.reference, requester, stc_coh_bus_name(bus),
-            (unsigned long long)(block << system->line_shift), core,
-            stc_coh_state_name((stc_coh_state)system->frames[f].state));
-    abort();
+    stc_sf_abort_unsafe(&system->config.snoop_filter, system->book.reference, requester,
+                        stc_coh_bus_name(bus), block << system->line_shift, core,
+                        stc_coh_state_name((stc_coh_state)system->frames[f].state));
 }
 
 /* Broadcast bus transaction of requester for block (entry e): every other

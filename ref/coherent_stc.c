@@ -15,7 +15,9 @@
  *   lost a clean line (its Evict row runs now), and the lines the fill
  *   brought take the states their transactions gave;
  * - other cores' snoops act on their caches through the slot hooks
- *   (stc_cache_invalidate_slot, stc_cache_set_slot_dirty).
+ *   (stc_cache_invalidate_slot, stc_cache_set_slot_dirty);
+ * - with a snoop filter, the read burst is where every physical line
+ *   enters a cache, so it is where the line's filter bit is cleared.
  * Blocks, memory, shadow, checks and miss classes are coherence_book.h's.
  */
 #include "coherent_stc.h"
@@ -62,6 +64,7 @@ struct stc_cstc_system {
     core_side sides[STC_COH_MAX_CORES];
     stc_coh_book book;
     stc_coh_counters counters[STC_COH_MAX_CORES];
+    stc_sf *filters[STC_COH_MAX_CORES]; /* NULL: no snoop filter */
 
     /* Cycles (coherent_cycles.h, docs/COHERENCE.md 11.9): the clocks, and
      * the block access in progress: its bus cycles so far, the address
@@ -248,6 +251,16 @@ static void snoop_copy(stc_cstc_system *system, unsigned requester, unsigned d, 
     set_slot_state(system, side, slot, entry, row->next);
 }
 
+/* The safety check of the snoop filter (coherent_stc.h): d's filter
+ * answered "absent" for a line d's cache holds (slot). */
+static void filter_unsafe(const stc_cstc_system *system, unsigned d, unsigned requester,
+                          stc_coh_bus bus, uint64_t block, size_t slot)
+{
+    stc_sf_abort_unsafe(&system->config.snoop_filter, system->book.reference, requester,
+                        stc_coh_bus_name(bus), addr_of(system, block), d,
+                        stc_coh_state_name((stc_coh_state)system->sides[d].state[slot]));
+}
+
 /* Broadcast requester's bus transaction for entry: every other cache
  * probes its tags and every valid copy applies its snoop row. data (a
  * BusRd/BusRdX's line, else NULL) receives the supplier's copy, else
@@ -270,10 +283,19 @@ static bus_result broadcast(stc_cstc_system *system, unsigned requester, stc_coh
     for (unsigned d = 0; d < system->config.cores; d++) {
         if (d == requester)
             continue;
-        system->counters[d].snoop_lookups++;
+        stc_sf *filter = system->filters[d];
         long slot = find_slot(system, d, block);
+        if (filter && stc_sf_snoop(filter, block)) {
+            /* no probe; the model's own look at the tags is the check */
+            if (slot >= 0)
+                filter_unsafe(system, d, requester, bus, block, (size_t)slot);
+            continue;
+        }
+        system->counters[d].snoop_lookups++;
         if (slot >= 0 && system->sides[d].state[slot] != STC_COH_I)
             snoop_copy(system, requester, d, (size_t)slot, bus, entry, data, &result);
+        else if (filter)
+            stc_sf_probe_missed(filter, block);
     }
     if (bus == STC_COH_BUS_RD || bus == STC_COH_BUS_RDX) {
         if (result.supplied)
@@ -369,6 +391,10 @@ static void cache_read_burst(void *context, uint64_t addr, uint8_t *data, unsign
         const stc_coh_proc_row *row = block == side->request_block
                                           ? side->request_row
                                           : system->rows.proc[STC_COH_I][STC_COH_LOAD];
+        /* Every physical line enters the cache here (a requested line, a
+         * sibling, a refetched subline): its filter bit goes first. */
+        if (system->filters[side->core])
+            stc_sf_fill(system->filters[side->core], block);
         bus_result result;
         stc_coh_state next = issue_row(system, side->core, row, (uint32_t)entry, data + at, &result);
         side->fetched[side->fetched_count++] = (fetched_line){block, (uint32_t)entry, next};
@@ -697,6 +723,8 @@ static const char *check_config(const stc_cstc_config *config, char *message, si
         snprintf(message, len, "protocol table: %s", check);
         return message;
     }
+    if (stc_sf_check(&config->snoop_filter, message, len) != 0)
+        return message; /* the message names the filter */
     return NULL;
 }
 
@@ -715,6 +743,11 @@ static int create_side(stc_cstc_system *system, unsigned core, char *err, size_t
     if (!side->cache || !side->state || !side->entry) {
         if (side->cache)
             snprintf(err, err_len, "out of memory");
+        return -1;
+    }
+    if (system->config.snoop_filter.kind != STC_SF_NONE &&
+        !(system->filters[core] = stc_sf_create(&system->config.snoop_filter))) {
+        snprintf(err, err_len, "out of memory");
         return -1;
     }
     return 0;
@@ -766,6 +799,7 @@ void stc_cstc_destroy(stc_cstc_system *system)
         stc_cache_destroy(system->sides[c].cache);
         free(system->sides[c].state);
         free(system->sides[c].entry);
+        stc_sf_destroy(system->filters[c]);
     }
     stc_coh_book_free(&system->book);
     free(system);
@@ -799,6 +833,21 @@ void stc_cstc_total(const stc_cstc_system *system, stc_cstc_counters *total)
         for (unsigned i = 0; i < STC_COH_COUNTER_COUNT; i++)
             into[i] += from[i];
     }
+}
+
+const stc_sf_counters *stc_cstc_filter_counters(const stc_cstc_system *system, unsigned core)
+{
+    return core < system->config.cores && system->filters[core]
+               ? stc_sf_counters_of(system->filters[core])
+               : NULL;
+}
+
+void stc_cstc_filter_total(const stc_cstc_system *system, stc_sf_counters *total)
+{
+    memset(total, 0, sizeof *total);
+    for (unsigned c = 0; c < system->config.cores; c++)
+        if (system->filters[c])
+            stc_sf_counters_add(total, stc_sf_counters_of(system->filters[c]));
 }
 
 uint64_t stc_cstc_violation_count(const stc_cstc_system *system)

@@ -49,6 +49,27 @@
  * line, the system behaves exactly as coherent.h's with size banks_on x
  * bank_bytes, ways, line_bytes: the same counters and memory
  * (tests/test_coherent_stc.c checks it on random traffic).
+ *
+ * Snoop filter (optional; snoop_filter.h, docs/COHERENCE.md 11.10)
+ * ------------
+ * config.snoop_filter of kind STC_SF_EXCLUDE gives every cache coherent.h's
+ * exclude filter, its block the PHYSICAL line (the coherence unit, the
+ * same in every core whatever its configuration):
+ *   - a snoop the filter answers "absent" skips the tag probe (it is not a
+ *     snoop_lookup; it counts in the filter's snoops_filtered);
+ *   - a probe that finds no valid copy records the physical line absent;
+ *   - every physical line a fill brings clears its bit before its
+ *     transaction: the requested line and every sibling of a logical-line
+ *     fill, refetches of sublines a snoop invalidated included (every line
+ *     enters the cache through the cache's read burst, and only there);
+ *   - a reconfiguration leaves the filter as it is: its walk only keeps
+ *     lines where they are or drops them, and woken banks come up empty,
+ *     so no line becomes present and every bit stays true.
+ * Nothing else changes: every other counter, state, byte and cycle is the
+ * same as without the filter (a snoop's tag probe takes no cycles,
+ * 11.9). SAFETY is checked at every filtered snoop: the model looks the
+ * line up in the cache's tags (uncounted) and, if the cache holds it,
+ * prints what happened on stderr and aborts (stc_sf_abort_unsafe).
  */
 #ifndef STC_COHERENT_STC_H
 #define STC_COHERENT_STC_H
@@ -77,6 +98,9 @@ typedef struct {
     stc_coh_protocol protocol;
     const stc_coh_table *table; /* NULL: stc_coh_table_of(protocol); else copied, checked */
     unsigned breaks;            /* 0, or STC_CSTC_BREAK_* bits (tests only) */
+    /* All zero (kind STC_SF_NONE): no filter, every cache probes every
+     * snoop. Else every cache gets one of these (above). */
+    stc_sf_config snoop_filter;
 } stc_cstc_config;
 
 /* One core's counters: the coherence counters of coherent.h (per physical
@@ -115,6 +139,12 @@ const char *stc_cstc_error(const stc_cstc_system *system);
 /* Core's counters (core < cores), or the sum over all cores. */
 void stc_cstc_core_counters(const stc_cstc_system *system, unsigned core, stc_cstc_counters *out);
 void stc_cstc_total(const stc_cstc_system *system, stc_cstc_counters *total);
+
+/* The snoop filter counters of core's cache, or NULL if the system has no
+ * filter (or core >= cores); and their sum over all cores (zero without a
+ * filter). */
+const stc_sf_counters *stc_cstc_filter_counters(const stc_cstc_system *system, unsigned core);
+void stc_cstc_filter_total(const stc_cstc_system *system, stc_sf_counters *total);
 
 /* The cache's counters as a list, for printing: names "cache_" + the
  * stc_counters member ("cache_fills", "cache_walk_writebacks"). */

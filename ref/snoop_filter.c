@@ -264,3 +264,17 @@ const stc_sf_counters *stc_sf_counters_of(const stc_sf *filter)
 {
     return &filter->counters;
 }
+
+_Noreturn void stc_sf_abort_unsafe(const stc_sf_config *config, uint64_t reference,
+                                   unsigned requester, const char *bus_name, uint64_t block_addr,
+                                   unsigned core, const char *state_name)
+{
+    char filter[80];
+    stc_sf_describe(config, filter, sizeof filter);
+    fprintf(stderr,
+            "stc coherent: snoop filter unsafe (%s): reference %llu, core %u's %s of block "
+            "0x%llx filtered out at core %u, which holds it in %s\n",
+            filter, (unsigned long long)reference, requester, bus_name,
+            (unsigned long long)block_addr, core, state_name);
+    abort();
+}

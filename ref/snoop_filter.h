@@ -1,7 +1,9 @@
 /*
  * snoop_filter.h - an exclude snoop filter per cache, after JETTY's
  * exclude-JETTY (Moshovos, Memik, Falsafi, Choudhary, HPCA 2001), for the
- * coherent model (coherent.h; docs/COHERENCE.md 9.8 is the definition).
+ * coherent models on the atomic bus (coherent.h, docs/COHERENCE.md 9.8 is
+ * the definition; coherent_stc.h, 11.10, where a block is the physical
+ * line and every physical line a fill brings counts as a fill).
  *
  * The filter
  * ----------
@@ -34,7 +36,7 @@
  * filtered snoop would have found no valid copy: every table's I rows do
  * nothing, so skipping it changes nothing. The coherent model checks this
  * at every filtered snoop against its own tag lookup and aborts if it
- * fails (coherent.c); `broken` below makes a filter that fails it, for the
+ * fails (stc_sf_abort_unsafe); `broken` below makes a filter that fails it, for the
  * test that shows the check fires.
  *
  * The counters belong to one cache (one core); snoop_lookups in
@@ -120,5 +122,18 @@ void stc_sf_probe_missed(stc_sf *filter, uint64_t block);
 void stc_sf_fill(stc_sf *filter, uint64_t block);
 
 const stc_sf_counters *stc_sf_counters_of(const stc_sf *filter);
+
+/* The safety check failed (a model found, with its own uncounted look at
+ * the tags, that core's cache holds the block its filter just answered
+ * "absent" for): prints on stderr "stc coherent: snoop filter unsafe
+ * (FILTER): reference R, core REQUESTER's BUS of block 0xADDR filtered out
+ * at core CORE, which holds it in STATE" and aborts. A filter that does
+ * this loses invalidations and supplies, so nothing after it would mean
+ * anything. Both coherent models on the atomic bus call it (coherent.h,
+ * coherent_stc.h); names are passed as text so that this file needs
+ * neither model. */
+_Noreturn void stc_sf_abort_unsafe(const stc_sf_config *config, uint64_t reference,
+                                   unsigned requester, const char *bus_name, uint64_t block_addr,
+                                   unsigned core, const char *state_name);
 
 #endif
