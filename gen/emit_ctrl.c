@@ -66,6 +66,7 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
     stcgen_tokens_set(tokens, "LASTBEAT", "%u'd%u", wib, g->beats_per_line - 1);
     stcgen_tokens_set(tokens, "CB", "%u", cb);
     stcgen_tokens_set(tokens, "CBM1", "%u", cb - 1);
+    stcgen_tokens_set(tokens, "CBM2", "%u", cb - 2);
     stcgen_tokens_set(tokens, "CHW", "%u", cb - 6); /* a counter's bits above its low 6 */
     stcgen_tokens_set(tokens, "ROWHI", "%u", g->bank_shift - 3);
     stcgen_tokens_set(tokens, "ROWLO", "%u", ob - 2);

@@ -1212,14 +1212,13 @@ module stc_cache_ctrl #(
         assign cnt_all[gc] = 32'd0;  // not read: the read port derives it
       end else begin : g_flops
         reg  [31:0] cnt_q;
-        reg  [31:6] hi_ones;   // [i]: cnt_q[i-1:6] all ones
-        integer         hb;
+        // [i]: cnt_q[i-1:6] all ones. These are the carries of
+        // cnt_q[30:6] + 1, and x ^ (x + 1) is that carry into every bit:
+        // the same function as an AND chain, and one addition, not 26
+        // single-bit steps, for a simulator.
+        wire [31:6] hi_ones = {1'b0, cnt_q[30:6]} ^ ({1'b0, cnt_q[30:6]} + 26'd1);
         wire [6:0]      lo_sum  = {1'b0, cnt_q[5:0]} + {1'b0, inc[6*gc +: 6]};
         wire            hi_full = hi_ones[31] && cnt_q[31];
-        always @* begin
-          hi_ones[6] = 1'b1;
-          for (hb = 7; hb <= 31; hb = hb + 1) hi_ones[hb] = hi_ones[hb - 1] && cnt_q[hb - 1];
-        end
         always @(posedge clk_i or negedge rst_ni) begin
           if (!rst_ni) begin
             cnt_q <= 32'd0;
