@@ -21,6 +21,7 @@
  *    same cache, the tuner's runs add run cycles x that price per core.
  */
 #include "check.h"
+#include "test_configs.h"
 #include "splitmix.h"
 #include "cache.h"
 #include "coherence_energy.h"
@@ -212,34 +213,13 @@ static void conventional_by_hand(void)
 
 /* ------------------------------------------------------------ stc caches */
 
-static stc_geometry default_geometry(void)
-{
-    stc_geometry geometry;
-    char err[ERR_LEN];
-    stc_geometry_default(&geometry);
-    if (stc_geometry_init(&geometry, err, sizeof err) != 0)
-        exit(1);
-    return geometry;
-}
-
-static stc_config parse_config(const stc_geometry *geometry, const char *name)
-{
-    stc_config config;
-    char err[ERR_LEN];
-    if (stc_config_parse(geometry, name, &config, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: %s\n", name, err);
-        exit(1);
-    }
-    return config;
-}
-
 static stc_cstc_system *stc_system(stc_coh_protocol protocol, unsigned cores,
                                    const char *const *names)
 {
     stc_cstc_config config = {.cores = cores, .protocol = protocol};
     config.geometry = default_geometry();
     for (unsigned c = 0; c < cores; c++)
-        config.configs[c] = parse_config(&config.geometry, names[c]);
+        config.configs[c] = config_named(&config.geometry, names[c]);
     char err[ERR_LEN] = "";
     stc_cstc_system *system = stc_cstc_create(&config, err, sizeof err);
     if (!system) {
@@ -386,7 +366,7 @@ static void one_core_stc_equals_cache(void)
         for (size_t p = 1; p < sizeof all_protocols / sizeof all_protocols[0]; p++) {
             const char *names[] = {configs[k]};
             stc_cstc_system *s = stc_system(all_protocols[p], 1, names);
-            stc_config config = parse_config(&geometry, configs[k]);
+            stc_config config = config_named(&geometry, configs[k]);
             char err[ERR_LEN] = "";
             stc_cache *cache = stc_cache_create(&geometry, STC_DCACHE, &config, NULL, err, sizeof err);
             if (!cache)
@@ -427,7 +407,7 @@ static void stc_16b_equals_conventional(void)
         for (size_t k = 0; k < sizeof configs / sizeof configs[0]; k++) {
             const char *names[4] = {configs[k], configs[k], configs[k], configs[k]};
             stc_cstc_system *stc = stc_system(all_protocols[p], 4, names);
-            stc_config config = parse_config(&geometry, configs[k]);
+            stc_config config = config_named(&geometry, configs[k]);
             stc_coh_system *conv = conventional(all_protocols[p], 4,
                                                 config.banks_on * geometry.bank_bytes,
                                                 config.ways, 16);
@@ -512,7 +492,7 @@ static void leakage(void)
     stc_geometry stc_geo = default_geometry();
     stc_cstc_energy_model model;
     CHECK(stc_cstc_energy_model_default(&stc_geo, &model, err, sizeof err) == 0, "%s", err);
-    stc_config big = parse_config(&stc_geo, "8K_4W_32B"), small = parse_config(&stc_geo, "2K_1W_16B");
+    stc_config big = config_named(&stc_geo, "8K_4W_32B"), small = config_named(&stc_geo, "2K_1W_16B");
     CHECK(stc_cstc_static_per_cycle(&model, &big) == model.table.static_nj_per_cycle[2] &&
               stc_cstc_static_per_cycle(&model, &small) == model.table.static_nj_per_cycle[0] &&
               model.table.static_nj_per_cycle[2] > model.table.static_nj_per_cycle[0],

@@ -21,6 +21,7 @@
  *      without sharing the two agree.
  */
 #include "check.h"
+#include "test_configs.h"
 #include "splitmix.h"
 #include "coherent.h"
 #include "coherent_stc.h"
@@ -34,28 +35,6 @@ enum { ERR_LEN = 256, MAX_TOUCHED = 8192 };
 
 static const stc_coh_protocol all_protocols[] = {STC_COH_MSI, STC_COH_MESI, STC_COH_MOESI};
 
-static stc_geometry default_geometry(void)
-{
-    stc_geometry geometry;
-    char err[ERR_LEN];
-    stc_geometry_default(&geometry);
-    if (stc_geometry_init(&geometry, err, sizeof err) != 0)
-        exit(1);
-    return geometry;
-}
-
-static stc_config parse_config(const char *name)
-{
-    stc_geometry geometry = default_geometry();
-    stc_config config;
-    char err[ERR_LEN];
-    if (stc_config_parse(&geometry, name, &config, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: %s\n", name, err);
-        exit(1);
-    }
-    return config;
-}
-
 /* A system of cores cores, core c in names[c % count]. */
 static stc_cstc_system *make(stc_coh_protocol protocol, unsigned cores, const char *const *names,
                              unsigned count, unsigned breaks)
@@ -63,7 +42,7 @@ static stc_cstc_system *make(stc_coh_protocol protocol, unsigned cores, const ch
     stc_cstc_config config = {.cores = cores, .geometry = default_geometry(),
                               .protocol = protocol, .breaks = breaks};
     for (unsigned c = 0; c < cores; c++)
-        config.configs[c] = parse_config(names[c % count]);
+        config.configs[c] = default_config(names[c % count]);
     char err[ERR_LEN] = "";
     stc_cstc_system *system = stc_cstc_create(&config, err, sizeof err);
     CHECK(system != NULL, "create: %s", err);
@@ -161,7 +140,7 @@ static void compare_systems(const stc_coh_system *oracle, const stc_cstc_system 
 static void oracle_run(stc_coh_protocol protocol, const char *name, uint64_t seed)
 {
     const char *names[] = {name};
-    stc_config config = parse_config(name);
+    stc_config config = default_config(name);
     stc_geometry geometry = default_geometry();
     stc_coh_config oracle_config = {
         .cores = 4, .size_bytes = (uint32_t)stc_config_size_bytes(&geometry, &config),
@@ -367,7 +346,7 @@ static void walk_writes_back(unsigned breaks)
     stc_cstc_system *s = make(STC_COH_MESI, 2, names, 1, breaks);
     for (unsigned i = 0; i < 4; i++)
         st(s, 0, 0x800u * i, 100 + i);
-    stc_config small = parse_config("2K_1W_16B");
+    stc_config small = default_config("2K_1W_16B");
     stc_reconfig_result result;
     CHECK(stc_cstc_reconfigure(s, 0, &small, &result) == 0, "reconfigure: %s", stc_cstc_error(s));
     stc_cstc_counters c0 = counters_of(s, 0);
@@ -403,7 +382,7 @@ static void fa_follows_reconfiguration(void)
     stc_cstc_system *s = make(STC_COH_MESI, 1, names, 1, 0);
     for (uint64_t line = 0; line < 200; line++)
         ld(s, 0, line * 16);
-    stc_config small = parse_config("2K_1W_16B");
+    stc_config small = default_config("2K_1W_16B");
     CHECK(stc_cstc_reconfigure(s, 0, &small, NULL) == 0, "reconfigure");
     stc_coh_counters before = counters_of(s, 0).coherence;
     for (unsigned sweep = 0; sweep < 2; sweep++)
@@ -535,7 +514,7 @@ static stc_ctune_assignment descend_from_conventional(const stc_ctune_problem *p
 {
     stc_config start[STC_COH_MAX_CORES];
     for (unsigned c = 0; c < problem->system.cores; c++)
-        start[c] = parse_config("8K_4W_32B");
+        start[c] = default_config("8K_4W_32B");
     stc_ctune_assignment best = {0};
     char err[ERR_LEN] = "";
     CHECK(stc_ctune_descend(problem, start, &best, rounds, runs, err, sizeof err) == 0, "%s", err);
@@ -632,7 +611,7 @@ static void tuner_agrees_without_sharing(void)
     choose_alone(&problem, alone);
     unsigned rounds = 0, runs = 0;
     stc_ctune_assignment best = descend_from_conventional(&problem, &rounds, &runs);
-    stc_config smallest = parse_config("2K_1W_16B");
+    stc_config smallest = default_config("2K_1W_16B");
     for (unsigned c = 0; c < 2; c++)
         CHECK(stc_config_equal(&alone[c], &smallest) &&
                   stc_config_equal(&best.configs[c], &smallest),
@@ -663,7 +642,7 @@ static void tuner_random_sharing(void)
     stc_ctune_assignment best = descend_from_conventional(&problem, &rounds, &runs), first;
     stc_config start[STC_COH_MAX_CORES];
     for (unsigned c = 0; c < 4; c++)
-        start[c] = parse_config("8K_4W_32B");
+        start[c] = default_config("8K_4W_32B");
     CHECK(stc_ctune_evaluate(&problem, start, &first, err, sizeof err) == 0, "%s", err);
     CHECK(best.total.total_nj < first.total.total_nj && best.violations == 0,
           "the descent lowers the system's energy: %.1f from %.1f nJ", best.total.total_nj,
@@ -729,7 +708,7 @@ static void tuner_ties_keep_start(void)
     stc_ctune_problem problem = tune_problem(&trace, &model);
     unsigned rounds = 0, runs = 0;
     stc_ctune_assignment best = descend_from_conventional(&problem, &rounds, &runs);
-    stc_config start = parse_config("8K_4W_32B");
+    stc_config start = default_config("8K_4W_32B");
     CHECK(stc_config_equal(&best.configs[0], &start) &&
               stc_config_equal(&best.configs[1], &start) && best.total.total_nj == 0,
           "ties keep 8K_4W_32B");
@@ -744,7 +723,7 @@ static void tuner_bad_arguments(void)
     stc_cstc_energy_model model = energy_model();
     char err[ERR_LEN] = "";
     stc_ctune_problem problem = tune_problem(&trace, &model);
-    stc_config start[STC_COH_MAX_CORES] = {parse_config("8K_4W_32B"), parse_config("8K_4W_32B")};
+    stc_config start[STC_COH_MAX_CORES] = {default_config("8K_4W_32B"), default_config("8K_4W_32B")};
     stc_ctune_assignment run;
     CHECK(stc_ctune_evaluate(&problem, start, &run, err, sizeof err) == -1 &&
               strstr(err, "record 1") && strstr(err, "physical line"),

@@ -8,6 +8,7 @@
  * random landscapes and other geometries.
  */
 #include "check.h"
+#include "test_configs.h"
 #include "config.h"
 #include "geometry.h"
 #include "search.h"
@@ -114,15 +115,6 @@ static void check_trail(const stc_geometry *geometry, const stc_search_plan *pla
     stc_config_name(geometry, &best, best_name, sizeof best_name);
     CHECK(!strcmp(trail, want_trail), "%s: examined\n      %s\n want %s", what, trail, want_trail);
     CHECK(!strcmp(best_name, want_best), "%s: chose %s, want %s", what, best_name, want_best);
-}
-
-static stc_geometry default_geometry(void)
-{
-    stc_geometry geometry;
-    char err[256];
-    stc_geometry_default(&geometry);
-    stc_geometry_init(&geometry, err, sizeof err);
-    return geometry;
 }
 
 #define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))

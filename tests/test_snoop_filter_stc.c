@@ -20,6 +20,7 @@
  *    and on random traffic (each run in a child process).
  */
 #include "check.h"
+#include "test_configs.h"
 #include "splitmix.h"
 #include "coherent_stc.h"
 #include "snoop_filter.h"
@@ -43,28 +44,6 @@ static stc_sf_config exclude(uint32_t sets, uint32_t ways, uint32_t blocks)
     return (stc_sf_config){.kind = STC_SF_EXCLUDE, .sets = sets, .ways = ways, .blocks = blocks};
 }
 
-static stc_geometry default_geometry(void)
-{
-    stc_geometry geometry;
-    char err[ERR_LEN];
-    stc_geometry_default(&geometry);
-    if (stc_geometry_init(&geometry, err, sizeof err) != 0)
-        exit(1);
-    return geometry;
-}
-
-static stc_config parse_config(const char *name)
-{
-    stc_geometry geometry = default_geometry();
-    stc_config config;
-    char err[ERR_LEN];
-    if (stc_config_parse(&geometry, name, &config, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: %s\n", name, err);
-        exit(1);
-    }
-    return config;
-}
-
 /* A system of cores cores, core c in names[c % count], with filter (kind
  * STC_SF_NONE: none). */
 static stc_cstc_system *make(stc_coh_protocol protocol, unsigned cores, const char *const *names,
@@ -73,7 +52,7 @@ static stc_cstc_system *make(stc_coh_protocol protocol, unsigned cores, const ch
     stc_cstc_config config = {.cores = cores, .geometry = default_geometry(),
                               .protocol = protocol, .snoop_filter = filter};
     for (unsigned c = 0; c < cores; c++)
-        config.configs[c] = parse_config(names[c % count]);
+        config.configs[c] = default_config(names[c % count]);
     char err[ERR_LEN] = "";
     stc_cstc_system *system = stc_cstc_create(&config, err, sizeof err);
     CHECK(system != NULL, "create: %s", err);
@@ -327,7 +306,7 @@ static void test_hand(void)
      * bank (its walk drops lines), and c2's BusRdX of P3 is still filtered
      * at c1, which recorded P3 absent in step 3 and never filled it. */
     uint64_t before = fc(s, 1)->snoops_filtered;
-    stc_config small = parse_config("2K_1W_16B");
+    stc_config small = default_config("2K_1W_16B");
     CHECK(stc_cstc_reconfigure(s, 1, &small, NULL) == 0, "hand: reconfigure: %s",
           stc_cstc_error(s));
     st(s, 2, 0x1030);
@@ -341,7 +320,7 @@ static void test_create(void)
     static const char *const names[] = {"8K_4W_32B"};
     stc_cstc_config config = {.cores = 2, .geometry = default_geometry(),
                               .protocol = STC_COH_MESI, .snoop_filter = exclude(24, 1, 1)};
-    config.configs[0] = config.configs[1] = parse_config(names[0]);
+    config.configs[0] = config.configs[1] = default_config(names[0]);
     char err[ERR_LEN] = "";
     CHECK(stc_cstc_create(&config, err, sizeof err) == NULL && strstr(err, "sets must be"),
           "a bad filter is refused, named: '%s'", err);

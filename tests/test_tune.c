@@ -15,6 +15,7 @@
  *   everything is deterministic.
  */
 #include "check.h"
+#include "test_configs.h"
 #include "config.h"
 #include "energy.h"
 #include "geometry.h"
@@ -107,15 +108,6 @@ static stc_energy_table test_table(const stc_geometry *geometry)
     table.wake_nj = 0.5;
     snprintf(table.source, sizeof table.source, "test_tune table");
     return table;
-}
-
-static stc_geometry default_geometry(void)
-{
-    stc_geometry geometry;
-    char err[ERR_LEN];
-    stc_geometry_default(&geometry);
-    stc_geometry_init(&geometry, err, sizeof err);
-    return geometry;
 }
 
 static stc_config parse(const stc_geometry *geometry, const char *name)
