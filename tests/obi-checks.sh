@@ -151,14 +151,7 @@ EOF
     echo "endmodule"
 }
 
-geometries=(
-    "default|"
-    "l32|--line-bytes 32"
-    "a64|--addr-bits 64"
-    "seed|--tuner seed"
-    "l512|--line-bytes 512 --bank-bytes 4096 --no-tuner"
-)
-for entry in "${geometries[@]}"; do
+for entry in "${port_geometries[@]}"; do
     tag=${entry%%|*}
     args=${entry#*|}
     out="$work/$tag"

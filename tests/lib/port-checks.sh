@@ -8,6 +8,18 @@
 
 plusargs=()
 
+# The geometries both port checks lint and run, TAG|STCGEN ARGS: the
+# default, 32 B lines, 64-bit addresses, the seed tuner, and 512 B lines
+# (the longest bursts).
+# shellcheck disable=SC2034
+port_geometries=(
+    "default|"
+    "l32|--line-bytes 32"
+    "a64|--addr-bits 64"
+    "seed|--tuner seed"
+    "l512|--line-bytes 512 --bank-bytes 4096 --no-tuner"
+)
+
 # shellcheck disable=SC2016
 YOSYS_CHECK='proc; check -assert; select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$sr'
 
