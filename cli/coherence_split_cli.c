@@ -84,6 +84,36 @@ static int submit_trace(stc_cs_system *system, stc_mc_trace *trace, uint32_t lin
     return 0;
 }
 
+void stc_coh_split_print_steps_text(const stc_cs_system *system, const stc_cs_counters *total)
+{
+    printf("steps %" PRIu64 ", mean latency %.2f steps\n", stc_cs_steps(system),
+           total->transactions ? (double)total->latency_sum / (double)total->transactions : 0.0);
+    printf("violations: %" PRIu64, stc_cs_violation_count(system));
+    for (int k = 0; k < STC_CS_VIOL_KIND_COUNT; k++)
+        printf("%s%s %" PRIu64, k ? ", " : " (", stc_cs_violation_kind_name((stc_cs_violation_kind)k),
+               stc_cs_violation_kind_count(system, (stc_cs_violation_kind)k));
+    printf(")\n");
+    for (unsigned i = 0; stc_cs_violation_at(system, i); i++)
+        printf("  %s\n", stc_cs_violation_at(system, i)->text);
+    if (stc_cs_violation_count(system) > STC_COH_VIOLATIONS_KEPT)
+        printf("  ... and %" PRIu64 " more\n",
+               stc_cs_violation_count(system) - STC_COH_VIOLATIONS_KEPT);
+}
+
+void stc_coh_split_print_violations_json(const stc_cs_system *system)
+{
+    printf(",\n \"violations\": {\"count\": %" PRIu64, stc_cs_violation_count(system));
+    for (int k = 0; k < STC_CS_VIOL_KIND_COUNT; k++)
+        printf(", \"%s\": %" PRIu64, stc_cs_violation_kind_name((stc_cs_violation_kind)k),
+               stc_cs_violation_kind_count(system, (stc_cs_violation_kind)k));
+    printf(", \"first\": [");
+    for (unsigned i = 0; stc_cs_violation_at(system, i); i++) {
+        printf("%s", i ? ", " : "");
+        stc_json_print_string(stc_cs_violation_at(system, i)->text);
+    }
+    printf("]}}\n");
+}
+
 static void print_text(const stc_cs_system *system, const char *trace_name)
 {
     const stc_cs_config *config = stc_cs_config_of(system);
@@ -126,18 +156,7 @@ static void print_text(const stc_cs_system *system, const char *trace_name)
     } else {
         printf("energy: not priced (%s)\n", energy.why);
     }
-    printf("steps %" PRIu64 ", mean latency %.2f steps\n", stc_cs_steps(system),
-           total.transactions ? (double)total.latency_sum / (double)total.transactions : 0.0);
-    printf("violations: %" PRIu64, stc_cs_violation_count(system));
-    for (int k = 0; k < STC_CS_VIOL_KIND_COUNT; k++)
-        printf("%s%s %" PRIu64, k ? ", " : " (", stc_cs_violation_kind_name((stc_cs_violation_kind)k),
-               stc_cs_violation_kind_count(system, (stc_cs_violation_kind)k));
-    printf(")\n");
-    for (unsigned i = 0; stc_cs_violation_at(system, i); i++)
-        printf("  %s\n", stc_cs_violation_at(system, i)->text);
-    if (stc_cs_violation_count(system) > STC_COH_VIOLATIONS_KEPT)
-        printf("  ... and %" PRIu64 " more\n",
-               stc_cs_violation_count(system) - STC_COH_VIOLATIONS_KEPT);
+    stc_coh_split_print_steps_text(system, &total);
 }
 
 static void print_counters_json(const stc_cs_counters *counters)
@@ -192,16 +211,7 @@ static void print_json(const stc_cs_system *system, const char *trace_name)
         printf(",\n \"energy_terms_nj\": null, \"energy_nj\": null, \"energy_note\": ");
         stc_json_print_string(energy.why);
     }
-    printf(",\n \"violations\": {\"count\": %" PRIu64, stc_cs_violation_count(system));
-    for (int k = 0; k < STC_CS_VIOL_KIND_COUNT; k++)
-        printf(", \"%s\": %" PRIu64, stc_cs_violation_kind_name((stc_cs_violation_kind)k),
-               stc_cs_violation_kind_count(system, (stc_cs_violation_kind)k));
-    printf(", \"first\": [");
-    for (unsigned i = 0; stc_cs_violation_at(system, i); i++) {
-        printf("%s", i ? ", " : "");
-        stc_json_print_string(stc_cs_violation_at(system, i)->text);
-    }
-    printf("]}}\n");
+    stc_coh_split_print_violations_json(system);
 }
 
 int stc_coh_split_run(const stc_coh_config *config, stc_cs_schedule schedule, uint64_t seed,

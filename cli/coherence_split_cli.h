@@ -21,4 +21,12 @@
 int stc_coh_split_run(const stc_coh_config *config, stc_cs_schedule schedule, uint64_t seed,
                       uint32_t wb_buffer, const char *trace_path, bool json);
 
+/* The end of a split-bus report, shared by the stc caches' (--stc-config
+ * with --bus split): the line "steps S, mean latency L steps" (total: the
+ * cores' summed counters) and the violations, as text; the violations as
+ * the JSON object's last member (",\n \"violations\": {...}}" and the
+ * closing brace of the report). */
+void stc_coh_split_print_steps_text(const stc_cs_system *system, const stc_cs_counters *total);
+void stc_coh_split_print_violations_json(const stc_cs_system *system);
+
 #endif

@@ -11,7 +11,11 @@
  */
 #include "coherence_stc_cli.h"
 
+#include "coherence_split_cli.h"
+
+#include "coherent_common.h"
 #include "coherent_stc.h"
+#include "coherent_stc_split.h"
 #include "coherent_tune.h"
 #include "json.h"
 #include "mc_trace.h"
@@ -508,14 +512,15 @@ static void print_energy_json(const stc_cstc_system *system, const run_energy *e
     printf("}");
 }
 
-static void print_geometry_json(const stc_cstc_config *config, const char *trace_name)
+static void print_geometry_json(const stc_cstc_config *config, const char *trace_name,
+                                const char *bus)
 {
     const stc_geometry *geometry = &config->geometry;
     printf("{\"trace\": ");
     stc_json_print_string(trace_name);
-    printf(", \"protocol\": \"%s\", \"cores\": %u, \"bus\": \"atomic\", \"geometry\": "
+    printf(", \"protocol\": \"%s\", \"cores\": %u, \"bus\": \"%s\", \"geometry\": "
            "{\"banks\": %u, \"bank_bytes\": %u, \"line_bytes\": %u, \"addr_bits\": %u}",
-           stc_coh_protocol_name(config->protocol), config->cores, geometry->banks,
+           stc_coh_protocol_name(config->protocol), config->cores, bus, geometry->banks,
            geometry->bank_bytes, geometry->line_bytes, geometry->addr_bits);
 }
 
@@ -535,7 +540,7 @@ static void print_json(const stc_cstc_system *system, const run_energy *energy,
                        const char *trace_name)
 {
     const stc_cstc_config *config = stc_cstc_config_of(system);
-    print_geometry_json(config, trace_name);
+    print_geometry_json(config, trace_name, "atomic");
     printf(",\n \"stc_configs\": ");
     stc_config configs[STC_COH_MAX_CORES];
     for (unsigned c = 0; c < config->cores; c++)
@@ -678,7 +683,7 @@ static void print_assignment_json(const stc_geometry *geometry, unsigned cores,
 static void print_tune_json(const stc_cstc_config *config, const tune_report *report,
                             const char *trace_name)
 {
-    print_geometry_json(config, trace_name);
+    print_geometry_json(config, trace_name, "atomic");
     printf(",\n \"tune\": {\"search\": \"coordinate descent\", \"rounds\": %u, \"runs\": %u},",
            report->rounds, report->runs);
     printf("\n \"start\": ");
@@ -723,12 +728,228 @@ static int run_tune(const stc_coh_stc_request *request, const stc_cstc_config *c
     return status;
 }
 
+/* ------------------------------------------------------------ the split bus */
+
+/* A run on the split bus: the record submitted to its core's queue. */
+typedef struct {
+    stc_cspl_system *system;
+    uint64_t stores;
+} split_context;
+
+static int submit_record(void *context, const stc_mc_ref *ref, char *why, size_t why_len)
+{
+    split_context *run = context;
+    if (ref->label == STC_MC_FETCH)
+        return 0; /* not coherent, not counted on this bus (COHERENCE.md 10.5) */
+    /* the atomic run's store values: the n-th store writes splitmix(n) */
+    stc_coh_op op = ref->label == STC_MC_WRITE ? STC_COH_OP_STORE : STC_COH_OP_LOAD;
+    uint64_t n = run->stores;
+    uint64_t value = op == STC_COH_OP_STORE ? (run->stores++, stc_coh_splitmix_next(&n)) : 0;
+    if (stc_cspl_submit(run->system, ref->core, op, ref->addr, ref->size, value, 0) == 0)
+        return 0;
+    snprintf(why, why_len, "%s", stc_cs_error(stc_cspl_bus(run->system)));
+    return -1;
+}
+
+/* Counter i of the split report: the split bus's, then the cache's. */
+enum { SPLIT_COUNTERS = STC_CS_COUNTER_COUNT + STC_CSTC_CACHE_COUNTER_COUNT };
+
+static const char *split_counter_name(unsigned i)
+{
+    return i < STC_CS_COUNTER_COUNT ? stc_cs_counter_name(i)
+                                    : stc_cstc_cache_counter_name(i - STC_CS_COUNTER_COUNT);
+}
+
+static uint64_t split_counter_value(const stc_cspl_counters *counters, unsigned i)
+{
+    return i < STC_CS_COUNTER_COUNT
+               ? stc_cs_counter_value(&counters->coherence, i)
+               : stc_cstc_cache_counter_value(&counters->cache, i - STC_CS_COUNTER_COUNT);
+}
+
+static stc_cspl_counters split_counters_of(const stc_cspl_system *system, unsigned cores,
+                                           unsigned c)
+{
+    stc_cspl_counters counters;
+    if (c < cores)
+        stc_cspl_core_counters(system, c, &counters);
+    else
+        stc_cspl_total(system, &counters);
+    return counters;
+}
+
+/* Core c's energy (the total for c == cores): each core's split counters
+ * in the atomic counters whose prices they pay (COHERENCE.md 10.9),
+ * priced by its configuration (docs/ENERGY.md 3.9.1); no leakage. */
+static stc_coh_energy split_energy_of(const stc_cspl_system *system, unsigned cores,
+                                      const run_energy *priced, unsigned c)
+{
+    stc_coh_energy energy = {0};
+    for (unsigned core = 0; core < cores; core++) {
+        if (c < cores && core != c)
+            continue;
+        stc_cspl_counters split;
+        stc_cspl_core_counters(system, core, &split);
+        stc_cstc_counters counters = {.cache = split.cache};
+        stc_cs_priced_as_atomic(&split.coherence, &counters.coherence);
+        stc_coh_energy part;
+        stc_cstc_energy_of(&priced->model, stc_cache_config(stc_cspl_cache(system, core)),
+                           &counters, &part);
+        stc_coh_energy_add(&energy, &part);
+    }
+    return energy;
+}
+
+static void print_split_energy_text(const stc_cspl_system *system, unsigned cores,
+                                    const run_energy *energy)
+{
+    if (!energy->priced) {
+        printf("energy: not priced (%s)\n", energy->why);
+        return;
+    }
+    for (unsigned part = 0; part < ENERGY_PARTS; part++) {
+        if (part == FILTER_PART || part > FILTER_PART + 1)
+            continue; /* no filter, no cycles on this bus */
+        printf("%-26s", energy_part_names[part]);
+        for (unsigned c = 0; c <= cores; c++) {
+            stc_coh_energy e = split_energy_of(system, cores, energy, c);
+            printf(" %13.1f", energy_part(&e, part));
+        }
+        printf("\n");
+    }
+}
+
+static void print_split_text(const stc_cspl_system *system, const stc_cstc_config *config,
+                             const run_energy *energy, const char *trace_name)
+{
+    const stc_cs_system *bus = stc_cspl_bus_of(system);
+    const stc_cs_config *split = stc_cs_config_of(bus);
+    printf("stcsim coherence: %s: %u cores, %s, stc caches (%u banks x %u B, %u B physical "
+           "lines = the coherence unit), split bus, schedule %s, seed %" PRIu64 "\n",
+           trace_name, config->cores, stc_coh_protocol_name(config->protocol),
+           config->geometry.banks, config->geometry.bank_bytes, config->geometry.line_bytes,
+           stc_cs_schedule_name(split->schedule), split->seed);
+    if (split->wb_buffer > 0)
+        printf("writeback buffer: %" PRIu32 " %s per cache\n", split->wb_buffer,
+               split->wb_buffer == 1 ? "entry" : "entries");
+    printf("%-26s", "configuration");
+    for (unsigned c = 0; c < config->cores; c++) {
+        char name[STC_CONFIG_NAME_MAX];
+        stc_config_name(&config->geometry, &config->configs[c], name, sizeof name);
+        printf(" %13s", name);
+    }
+    printf("\n%-26s", "counter");
+    for (unsigned c = 0; c < config->cores; c++)
+        printf(" %12s%u", "core", c);
+    printf(" %13s\n", "total");
+    for (unsigned i = 0; i < SPLIT_COUNTERS; i++) {
+        printf("%-26s", split_counter_name(i));
+        for (unsigned c = 0; c <= config->cores; c++) {
+            stc_cspl_counters counters = split_counters_of(system, config->cores, c);
+            printf(" %13" PRIu64, split_counter_value(&counters, i));
+        }
+        printf("\n");
+    }
+    printf("%-26s", "installs");
+    for (unsigned c = 0; c <= config->cores; c++)
+        printf(" %13" PRIu64, stc_cspl_installs(system, c));
+    printf("\n");
+    print_split_energy_text(system, config->cores, energy);
+    stc_cs_counters total = split_counters_of(system, config->cores, config->cores).coherence;
+    stc_coh_split_print_steps_text(bus, &total);
+}
+
+static void print_split_counters_json(const stc_cspl_counters *counters, uint64_t installs)
+{
+    printf("{");
+    for (unsigned i = 0; i < SPLIT_COUNTERS; i++)
+        printf("%s\"%s\": %" PRIu64, i ? ", " : "", split_counter_name(i),
+               split_counter_value(counters, i));
+    printf(", \"installs\": %" PRIu64 "}", installs);
+}
+
+static void print_split_json(const stc_cspl_system *system, const stc_cstc_config *config,
+                             const run_energy *energy, const char *trace_name)
+{
+    const stc_cs_system *bus = stc_cspl_bus_of(system);
+    const stc_cs_config *split = stc_cs_config_of(bus);
+    print_geometry_json(config, trace_name, "split");
+    printf(", \"schedule\": \"%s\", \"seed\": %" PRIu64 ", \"steps\": %" PRIu64,
+           stc_cs_schedule_name(split->schedule), split->seed, stc_cs_steps(bus));
+    if (split->wb_buffer > 0)
+        printf(", \"wb_buffer\": %" PRIu32, split->wb_buffer);
+    printf(",\n \"stc_configs\": ");
+    print_config_names_json(&config->geometry, config->configs, config->cores);
+    printf(",\n \"per_core\": [");
+    for (unsigned c = 0; c <= config->cores; c++) {
+        if (c == config->cores)
+            printf("],\n \"total\": ");
+        else
+            printf("%s\n  ", c ? "," : "");
+        stc_cspl_counters counters = split_counters_of(system, config->cores, c);
+        print_split_counters_json(&counters, stc_cspl_installs(system, c));
+    }
+    if (energy->priced) {
+        printf(",\n \"energy_nj\": {\"per_core\": [");
+        for (unsigned c = 0; c < config->cores; c++) {
+            printf("%s\n  ", c ? "," : "");
+            stc_coh_energy e = split_energy_of(system, config->cores, energy, c);
+            stc_coh_print_energy_json(&e, false);
+        }
+        printf("],\n  \"total\": ");
+        stc_coh_energy total = split_energy_of(system, config->cores, energy, config->cores);
+        stc_coh_print_energy_json(&total, false);
+        printf("}");
+    } else {
+        printf(",\n \"energy_nj\": null, \"energy_note\": ");
+        stc_json_print_string(energy->why);
+    }
+    stc_coh_split_print_violations_json(bus);
+}
+
+/* --stc-config LIST --bus split: build, submit the whole trace, run it
+ * out, print. */
+static int run_split(const stc_coh_stc_request *request, const stc_cstc_config *config)
+{
+    stc_cspl_config split = {.cores = config->cores, .geometry = config->geometry,
+                             .protocol = config->protocol, .schedule = request->schedule,
+                             .seed = request->seed, .wb_buffer = request->wb_buffer};
+    memcpy(split.configs, config->configs, sizeof split.configs);
+    char err[ERR_LEN];
+    stc_cspl_system *system = stc_cspl_create(&split, err, sizeof err);
+    if (!system)
+        return usage_error(request->program, "--stc-config", request->stc_configs, err);
+    run_energy energy;
+    energy_model_of(config, &energy);
+    stc_mc_trace *trace = stc_mc_trace_open(request->trace_path, config->cores, err, sizeof err);
+    if (!trace) {
+        stc_cli_message(request->program, "%s", err);
+        stc_cspl_destroy(system);
+        return 1;
+    }
+    split_context run = {.system = system};
+    int status = read_records(request, trace, config->geometry.line_bytes, submit_record, &run);
+    if (status == 0) {
+        stc_cspl_drain(system);
+        if (request->json)
+            print_split_json(system, config, &energy, stc_mc_trace_name(trace));
+        else
+            print_split_text(system, config, &energy, stc_mc_trace_name(trace));
+        status = stc_cs_violation_count(stc_cspl_bus(system)) > 0 ? 3 : 0;
+    }
+    stc_mc_trace_close(trace);
+    stc_cspl_destroy(system);
+    return status;
+}
+
 int stc_coh_stc_run(const stc_coh_stc_request *request)
 {
     stc_cstc_config config;
     int status = build_config(request, &config);
     if (status != STC_CLI_PARSED)
         return status;
+    if (request->split)
+        return run_split(request, &config);
     char err[ERR_LEN];
     /* Bad configurations and an unpriced tuning are usage errors, found
      * before the trace is opened. */

@@ -15,6 +15,7 @@
 #include "coherence_energy.h"
 #include "coherence_protocol.h"
 #include "coherent_cycles.h"
+#include "coherent_split.h"
 
 #include <stdbool.h>
 
@@ -30,11 +31,21 @@ typedef struct {
                                    --stc-config only (kind STC_SF_NONE with --stc-tune) */
     const char *trace_path;
     bool json;
+    /* --bus split (with --stc-config only): the split-transaction bus of
+     * ref/coherent_stc_split.h, scheduled by schedule and seed
+     * (docs/COHERENCE.md section 12) */
+    bool split;
+    stc_cs_schedule schedule;
+    uint64_t seed;
+    uint32_t wb_buffer; /* --wb-buffer: entries per cache on the split bus (0: none) */
 } stc_coh_stc_request;
 
 /* Build the system, run the trace (with --stc-tune: tune, then run the
  * start, the single-cache choices and the tuned assignment), print.
- * Returns the exit status of `stcsim coherence`: 0, 1 (trace), 2 (a bad
+ * With split, the trace through the stc caches on the split-transaction
+ * bus instead (the split bus's counters, the caches' own, each core's
+ * energy priced by its configuration without leakage: that bus has no
+ * cycles). Returns the exit status of `stcsim coherence`: 0, 1 (trace), 2 (a bad
  * --stc-config, --stc-tune or --geometry, after a message naming the
  * option), 3 (violations found). */
 int stc_coh_stc_run(const stc_coh_stc_request *request);

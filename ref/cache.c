@@ -1065,6 +1065,25 @@ void stc_cache_set_slot_dirty(stc_cache *cache, unsigned bank, unsigned row, boo
     }
 }
 
+void stc_cache_miss_plan(const stc_cache *cache, uint64_t addr, stc_miss_plan *plan)
+{
+    addr &= cache->geometry.addr_mask;
+    uint64_t tag = tag_of(cache, addr);
+    unsigned sublines = cache->config.sublines;
+    unsigned first_row = row_of(cache, addr) & ~(sublines - 1);
+    /* fill_logical_line's step 1, without its effects */
+    bool known_absent = whole_line_known_absent(cache, tag, first_row);
+    plan->bank = choose_victim(cache, tag, first_row);
+    plan->first_row = first_row;
+    plan->sublines = sublines;
+    plan->missing = 0;
+    for (unsigned sub = 0; sub < sublines; sub++) {
+        if (known_absent || find_bank(cache, tag, first_row + sub) < 0) {
+            plan->missing |= 1u << sub;
+        }
+    }
+}
+
 uint32_t stc_cache_candidates(const stc_cache *cache, uint64_t addr)
 {
     uint64_t tag = tag_of(cache, addr);

@@ -233,6 +233,22 @@ void stc_cache_invalidate_slot(stc_cache *cache, unsigned bank, unsigned row);
  * the line is clean). No effect on an invalid slot. */
 void stc_cache_set_slot_dirty(stc_cache *cache, unsigned bank, unsigned row, bool dirty);
 
+/* What a miss of addr's physical line would do now, read only (a
+ * coherence layer on a split-transaction bus must evict the victims and
+ * fetch the lines itself, one transaction at a time, before the access
+ * that fills: coherent_stc_split.h). Computed by the same code the miss
+ * runs (choose_victim, the whole-line rule, the presence checks), so the
+ * next stc_cache_access of addr, if nothing changes in between, fills
+ * exactly bank's rows first_row + s for every bit s of missing, evicting
+ * what bank holds there. Meaningless if addr's line is present. */
+typedef struct {
+    unsigned bank;      /* the victim bank the logical line goes to */
+    unsigned first_row; /* the logical line's first row */
+    unsigned sublines;  /* physical lines per logical line */
+    uint32_t missing;   /* bit s: row first_row + s is read (absent) */
+} stc_miss_plan;
+void stc_cache_miss_plan(const stc_cache *cache, uint64_t addr, stc_miss_plan *plan);
+
 /* The candidate banks of addr under the current configuration, ascending,
  * as a bit mask (bit b = bank b). */
 uint32_t stc_cache_candidates(const stc_cache *cache, uint64_t addr);

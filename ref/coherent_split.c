@@ -25,141 +25,13 @@
 
 #include "coherence_book.h"
 #include "coherent_common.h"
+#include "coherent_split_layer.h"
 #include "counter_fields.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum {
-    MAX_WINDOW = 64,
-    DEFAULT_WINDOW = 8,
-    DEFAULT_MAX_DELAY = 8,
-    FROM_MEMORY = -1,
-    NOBODY = -1
-};
-#define DEFAULT_WATCHDOG 1000000u
-
-typedef struct {
-    uint64_t block;
-    uint64_t lru;
-    uint32_t entry;
-    uint8_t state; /* stc_coh_sp_state; SP_I = the frame is free */
-} frame;
-
-/* Memory's view of one block (COHERENCE.md 8.1 item 4). */
-typedef struct {
-    uint64_t block;
-    int owner;                          /* the owning cache, or NOBODY: memory owns */
-    uint32_t pending;                   /* writebacks promised, not yet received */
-    uint32_t owed[STC_COH_MAX_CORES];   /* 0, or answer after this many more writebacks */
-    bool writeback_in_flight;
-    /* memory owns because an owner-to-be promised it the data (owe mem),
-     * the cause data_from_memory_promised counts */
-    bool owned_by_promise;
-} block_entry;
-
-typedef struct {
-    bool full;
-    int from;        /* a core, or FROM_MEMORY */
-    uint32_t entry;
-    uint64_t ready;  /* deliverable from this time on */
-    uint8_t data[STC_COH_MAX_LINE];
-} response;
-
-typedef struct {
-    uint32_t entry;
-    uint64_t ready;
-    uint8_t data[STC_COH_MAX_LINE];
-} writeback;
-
-typedef struct {
-    stc_coh_op op;
-    uint64_t addr;
-    uint32_t size;
-    uint64_t tag;
-    uint64_t seq; /* submission order over all cores */
-    uint8_t bytes[STC_COH_MAX_LINE];
-} reference;
-
-/* A put waiting in a writeback buffer slot for the bus to order it. */
-typedef struct {
-    stc_coh_sp_req put; /* PutM or PutE */
-    uint64_t issued;    /* step, for its latency */
-} buffered_put;
-
-typedef struct {
-    reference queue[MAX_WINDOW];
-    unsigned head, count;
-    uint32_t done;                   /* bytes of the head reference performed */
-    uint8_t loaded[STC_COH_MAX_LINE];
-    bool counted;                    /* the current block access is in hits/misses */
-    bool hit;                        /* ... as a hit (its block readable at the first attempt) */
-    bool booked;                     /* ... and told to the book (at its ordering point) */
-    bool stalled;                    /* ... and in stalls */
-    stc_coh_sp_req req;              /* the outstanding request */
-    bool ordered;
-    size_t req_frame;
-    uint64_t req_issued;             /* step */
-    int fwd;                         /* the requester promised the block, or NOBODY */
-    uint8_t expect[STC_COH_MAX_LINE]; /* the shadow's block at the own request's ordering */
-    response resp;
-    /* the writeback buffer: ring position k (oldest first from wb_head)
-     * is the slot buffer_slot(core, k); wb_count puts not yet ordered */
-    buffered_put wb[STC_CS_MAX_WB_BUFFER];
-    unsigned wb_head, wb_count;
-} core_state;
-
-/* The block access the head reference is at. */
-typedef struct {
-    uint64_t block;
-    uint32_t offset, len;
-} block_access;
-
-typedef struct {
-    stc_cs_event kind;
-    unsigned index; /* the core, or the writeback */
-} sched_event;
-
-struct stc_cs_system {
-    stc_cs_config config;
-    stc_coh_sp_table table;
-    const stc_coh_sp_row *row[STC_COH_SP_STATE_COUNT][STC_COH_SP_EVENT_COUNT];
-    bool shared_line; /* some row raises it: a GetS ordered with it low grants E */
-    uint32_t sets, line, line_shift;
-    frame *frames;  /* every cache's frames, then every core's writeback buffer slots */
-    uint8_t *data;
-    size_t wb_base; /* frames[wb_base + core * wb_buffer + k]: core's buffer slot k */
-
-    stc_coh_book book;     /* memory's and the shadow's bytes, the miss classes */
-    block_entry *entries;  /* [book entry] */
-    uint32_t entry_count, entry_capacity;
-
-    core_state core[STC_COH_MAX_CORES];
-    writeback *writebacks;
-    uint32_t writeback_count, writeback_capacity;
-
-    uint64_t rng;
-    uint64_t now;   /* time: one per event, jumps ahead over delays */
-    uint64_t steps; /* events run */
-    uint64_t clock; /* LRU stamps */
-    uint64_t seq;
-    uint64_t last_progress;
-    bool stuck;
-    uint32_t touched[2]; /* the blocks this step touched, for the SWMR check */
-    unsigned acting;     /* the core whose event this step runs (0 for a writeback) */
-    unsigned touched_count;
-
-    stc_cs_counters counters[STC_COH_MAX_CORES];
-    /* The book counts in the atomic models' counters; their miss classes
-     * are copied into `counters` after every access told to it. */
-    stc_coh_counters book_counters[STC_COH_MAX_CORES];
-    uint64_t violations;
-    uint64_t violations_of[STC_CS_VIOL_KIND_COUNT];
-    stc_cs_violation kept[STC_COH_VIOLATIONS_KEPT];
-    char error[256];
-};
 
 /* ------------------------------------------------------------ names */
 
@@ -190,13 +62,12 @@ uint64_t stc_cs_counter_value(const stc_cs_counters *counters, unsigned index)
     return index < STC_CS_COUNTER_COUNT ? stc_counter_field_get(counters, &counter_list[index]) : 0;
 }
 
-void stc_cs_energy_of(const stc_coherence_energy *terms, const stc_cs_counters *counters,
-                      stc_coh_energy *energy)
+void stc_cs_priced_as_atomic(const stc_cs_counters *counters, stc_coh_counters *as_atomic)
 {
-    /* The atomic bus's pricing (coherence_energy.h), each split event in
-     * the atomic counter whose price it pays (COHERENCE.md 10.9): a PutM
-     * is a BusWB's address phase, a GetM from S or O a BusUpgr's. */
-    const stc_coh_counters as_atomic = {
+    /* each split event in the atomic counter whose price it pays
+     * (COHERENCE.md 10.9): a PutM is a BusWB's address phase, a GetM from
+     * S or O a BusUpgr's */
+    *as_atomic = (stc_coh_counters){
         .hits = counters->hits,
         .misses = counters->misses,
         .bus_rd = counters->gets,
@@ -208,6 +79,14 @@ void stc_cs_energy_of(const stc_coherence_energy *terms, const stc_cs_counters *
         .c2c_received = counters->data_from_cache,
         .mem_writebacks = counters->writebacks,
     };
+}
+
+void stc_cs_energy_of(const stc_coherence_energy *terms, const stc_cs_counters *counters,
+                      stc_coh_energy *energy)
+{
+    /* The atomic bus's pricing (coherence_energy.h) */
+    stc_coh_counters as_atomic;
+    stc_cs_priced_as_atomic(counters, &as_atomic);
     stc_coh_energy_of(terms, &as_atomic, energy);
 }
 
@@ -251,8 +130,30 @@ static void set_error(stc_cs_system *system, const char *fmt, ...)
 static void violation(stc_cs_system *system, stc_cs_violation_kind kind, unsigned core,
                       uint64_t addr, uint64_t expected, uint64_t got, const char *fmt, ...)
     STC_PRINTF_LIKE(7, 8);
+static void violation_v(stc_cs_system *system, stc_cs_violation_kind kind, unsigned core,
+                        uint64_t addr, uint64_t expected, uint64_t got, const char *fmt,
+                        va_list args) STC_PRINTF_LIKE(7, 0);
 static void violation(stc_cs_system *system, stc_cs_violation_kind kind, unsigned core,
                       uint64_t addr, uint64_t expected, uint64_t got, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    violation_v(system, kind, core, addr, expected, got, fmt, args);
+    va_end(args);
+}
+
+void stc_csl_violation(stc_cs_system *system, stc_cs_violation_kind kind, unsigned core,
+                       uint64_t addr, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    violation_v(system, kind, core, addr, 0, 0, fmt, args);
+    va_end(args);
+}
+
+static void violation_v(stc_cs_system *system, stc_cs_violation_kind kind, unsigned core,
+                        uint64_t addr, uint64_t expected, uint64_t got, const char *fmt,
+                        va_list args)
 {
     if (system->violations < STC_COH_VIOLATIONS_KEPT) {
         stc_cs_violation *v = &system->kept[system->violations];
@@ -261,12 +162,8 @@ static void violation(stc_cs_system *system, stc_cs_violation_kind kind, unsigne
         int used = snprintf(v->text, sizeof v->text, "%s: step %llu core %u: ",
                             stc_cs_violation_kind_name(kind), (unsigned long long)system->steps,
                             core);
-        if (used > 0 && (size_t)used < sizeof v->text) {
-            va_list args;
-            va_start(args, fmt);
+        if (used > 0 && (size_t)used < sizeof v->text)
             vsnprintf(v->text + used, sizeof v->text - (size_t)used, fmt, args);
-            va_end(args);
-        }
     }
     system->violations++;
     system->violations_of[kind]++;
@@ -335,8 +232,9 @@ static size_t frame_index(const stc_cs_system *system, unsigned core, uint64_t b
     return ((size_t)core * system->sets + set) * system->config.ways + way;
 }
 
-/* The frame of core in use for block (any state but I), or -1. */
-static long find_frame(const stc_cs_system *system, unsigned core, uint64_t block)
+/* The frame of core's set-associative cache in use for block (any state
+ * but I), or -1. */
+static long find_set_frame(const stc_cs_system *system, unsigned core, uint64_t block)
 {
     for (uint32_t w = 0; w < system->config.ways; w++) {
         size_t f = frame_index(system, core, block, w);
@@ -344,6 +242,14 @@ static long find_frame(const stc_cs_system *system, unsigned core, uint64_t bloc
             return (long)f;
     }
     return -1;
+}
+
+/* The frame of core in use for block: its cache's, or a layer's. */
+static long find_frame(const stc_cs_system *system, unsigned core, uint64_t block)
+{
+    if (system->layer.find_frame)
+        return system->layer.find_frame(system->layer.context, system, core, block);
+    return find_set_frame(system, core, block);
 }
 
 /* Core's writeback buffer slot at ring position k. */
@@ -464,7 +370,16 @@ static void request_done(stc_cs_system *system, unsigned core)
     count_transaction(system, core, cs->req_issued);
     cs->req = STC_COH_SP_REQ_NONE;
     cs->ordered = false;
+    cs->fetch_only = false;
     system->last_progress = system->steps;
+}
+
+/* A row performed core's current block access in frame f: done now,
+ * unless a layer finishes it later (its line not yet in its cache). */
+static void finish_access(stc_cs_system *system, unsigned core, long f)
+{
+    if (!system->layer.performed || system->layer.performed(system->layer.context, system, core, f))
+        access_done(system, core);
 }
 
 /* ------------------------------------------------------------ data */
@@ -723,7 +638,9 @@ static bool apply_row(stc_cs_system *system, unsigned core, long f, uint32_t e,
     if (ctx->received && f >= 0)
         memcpy(frame_data(system, (size_t)f), ctx->received, system->line);
     bool performed = false;
-    if (row->perform == STC_COH_SP_DO_STORE && f >= 0) {
+    if (system->core[core].fetch_only && event < STC_COH_SP_OTHER_GETS) {
+        /* a layer's fetch: no access of this processor's rides on it */
+    } else if (row->perform == STC_COH_SP_DO_STORE && f >= 0) {
         block_access a = current_access(system, core);
         memcpy(frame_data(system, (size_t)f) + a.offset, store_bytes(system, core), a.len);
         performed = true;
@@ -852,6 +769,8 @@ static bool evict(stc_cs_system *system, unsigned core, size_t v)
  * a victim's PutM is outstanding or no way can be freed. */
 static long allocate_frame(stc_cs_system *system, unsigned core, uint64_t block, uint32_t e)
 {
+    if (system->layer.allocate_frame)
+        return system->layer.allocate_frame(system->layer.context, system, core, block, e);
     long v = choose_victim(system, core, block);
     if (v < 0) {
         count_stall(system, core);
@@ -873,7 +792,7 @@ static long allocate_frame(stc_cs_system *system, unsigned core, uint64_t block,
  * a miss whose victim's eviction needs a put finds room there. Either
  * wait is a stall, and needs no new row: the event that ends it, a
  * buffered put ordered, is always enabled meanwhile. */
-static bool attempt_enabled(stc_cs_system *system, unsigned core)
+static bool default_attempt_enabled(stc_cs_system *system, unsigned core)
 {
     const core_state *cs = &system->core[core];
     if (cs->count == 0 || cs->req != STC_COH_SP_REQ_NONE)
@@ -900,7 +819,7 @@ static bool attempt_enabled(stc_cs_system *system, unsigned core)
     return true;
 }
 
-static void attempt(stc_cs_system *system, unsigned core)
+static void default_attempt(stc_cs_system *system, unsigned core)
 {
     core_state *cs = &system->core[core];
     block_access a = current_access(system, core);
@@ -950,7 +869,22 @@ static void attempt(stc_cs_system *system, unsigned core)
     if (row->issue != STC_COH_SP_REQ_NONE)
         issue(system, core, row->issue, (size_t)f, state);
     if (performed)
-        access_done(system, core);
+        finish_access(system, core, f);
+}
+
+static bool attempt_enabled(stc_cs_system *system, unsigned core)
+{
+    if (system->layer.attempt_enabled)
+        return system->layer.attempt_enabled(system->layer.context, system, core);
+    return default_attempt_enabled(system, core);
+}
+
+static void attempt(stc_cs_system *system, unsigned core)
+{
+    if (system->layer.attempt)
+        system->layer.attempt(system->layer.context, system, core);
+    else
+        default_attempt(system, core);
 }
 
 /* The bus orders core's request req for the block in frame (or buffer
@@ -977,8 +911,12 @@ static bool order_request(stc_cs_system *system, unsigned core, long f, stc_coh_
     } else {
         memcpy(cs->expect, shadow_of(system, e), system->line);
         /* the access's place in the coherence order: as on the atomic
-         * bus, classified before its transaction invalidates anyone */
-        book_access(system, core, e, state_in(system, f));
+         * bus, classified before its transaction invalidates anyone; a
+         * layer's fetch is a fill, in no class (COHERENCE.md 11.1 item 8) */
+        if (cs->fetch_only)
+            stc_coh_book_fetched(&system->book, core, e);
+        else
+            book_access(system, core, e, state_in(system, f));
         if (b->owner == NOBODY) {
             system->counters[core].data_from_memory_promised += b->owned_by_promise;
             memory_answers(system, core, e);
@@ -997,7 +935,7 @@ static bool order_request(stc_cs_system *system, unsigned core, long f, stc_coh_
         if (holds_in_order(before) && !holds_in_order(state_in(system, of)))
             stc_coh_book_invalidated(&system->book, o, e);
     }
-    if (req == STC_COH_SP_GETM && head_of(system, core)->op == STC_COH_OP_STORE) {
+    if (req == STC_COH_SP_GETM && !cs->fetch_only && head_of(system, core)->op == STC_COH_OP_STORE) {
         /* the store's place in the coherence order (after the
          * invalidations, as on the atomic bus, so that its words are news
          * to the copies it invalidated) */
@@ -1021,7 +959,7 @@ static void order(stc_cs_system *system, unsigned core)
     if (req == STC_COH_SP_PUTM || req == STC_COH_SP_PUTE || performed)
         request_done(system, core);
     if (performed)
-        access_done(system, core);
+        finish_access(system, core, (long)cs->req_frame);
 }
 
 /* The bus orders the oldest put in core's writeback buffer: its Own-PutM
@@ -1077,7 +1015,7 @@ static void deliver_response(stc_cs_system *system, unsigned core)
     if (awaited)
         request_done(system, core);
     if (performed && cs->count > 0)
-        access_done(system, core);
+        finish_access(system, core, f);
 }
 
 /* Memory receives writeback i; every cache it owed data whose count
@@ -1271,6 +1209,8 @@ static void step_with(stc_cs_system *system, sched_event chosen)
     system->steps++;
     system->now++;
     run_event(system, chosen);
+    if (system->layer.after_event)
+        system->layer.after_event(system->layer.context, system);
     for (unsigned i = 0; i < system->touched_count; i++)
         check_swmr(system, system->touched[i]);
     if (system->steps - system->last_progress > system->config.watchdog_steps)
@@ -1376,7 +1316,11 @@ static void index_rows(stc_cs_system *system)
         }
 }
 
-stc_cs_system *stc_cs_create(const stc_cs_config *config, char *err, size_t err_len)
+/* A system with frame_count frames (the caches', then the writeback
+ * buffers' or a layer's) and FA caches of fa_lines lines. */
+static stc_cs_system *create_system(const stc_cs_config *config, const stc_cs_layer *layer,
+                                    size_t frame_count, uint32_t fa_lines, char *err,
+                                    size_t err_len)
 {
     char message[256] = "";
     const stc_coh_sp_table *table = NULL;
@@ -1398,22 +1342,21 @@ stc_cs_system *stc_cs_create(const stc_cs_config *config, char *err, size_t err_
     if (!system->config.watchdog_steps)
         system->config.watchdog_steps = DEFAULT_WATCHDOG;
     system->table = *table;
+    if (layer)
+        system->layer = *layer;
     index_rows(system);
     system->rng = config->seed;
     system->line = config->line_bytes;
     system->line_shift = stc_coh_log2(config->line_bytes);
     system->sets = config->size_bytes / (config->ways * config->line_bytes);
     system->wb_base = (size_t)config->cores * config->size_bytes / config->line_bytes;
-    size_t frame_count = system->wb_base + (size_t)config->cores * config->wb_buffer;
     system->frames = calloc(frame_count, sizeof *system->frames);
     system->data = calloc(frame_count, config->line_bytes);
     if (!system->frames || !system->data)
         goto out_of_memory;
     for (unsigned c = 0; c < STC_COH_MAX_CORES; c++)
         system->core[c].fwd = NOBODY;
-    /* the FA caches of the 3C split: as many lines as a cache */
-    if (stc_coh_book_init(&system->book, config->cores, config->line_bytes,
-                          config->size_bytes / config->line_bytes) != 0)
+    if (stc_coh_book_init(&system->book, config->cores, config->line_bytes, fa_lines) != 0)
         goto out_of_memory;
     return system;
 
@@ -1422,6 +1365,111 @@ out_of_memory:
     if (err && err_len)
         snprintf(err, err_len, "out of memory");
     return NULL;
+}
+
+stc_cs_system *stc_cs_create(const stc_cs_config *config, char *err, size_t err_len)
+{
+    size_t frame_count = 0;
+    uint32_t fa_lines = 0;
+    if (config && config->line_bytes) {
+        frame_count = (size_t)config->cores * config->size_bytes / config->line_bytes +
+                      (size_t)config->cores * config->wb_buffer;
+        /* the FA caches of the 3C split: as many lines as a cache */
+        fa_lines = config->size_bytes / config->line_bytes;
+    }
+    return create_system(config, NULL, frame_count, fa_lines, err, err_len);
+}
+
+stc_cs_system *stc_csl_create(const stc_cs_config *config, const stc_cs_layer *layer,
+                              size_t frame_count, uint32_t fa_lines, char *err, size_t err_len)
+{
+    /* the writeback buffers' slots follow the frames config's geometry
+     * gives, which must hold the layer's */
+    size_t geometry_frames = 0;
+    if (config && config->line_bytes)
+        geometry_frames = (size_t)config->cores * config->size_bytes / config->line_bytes;
+    if (config && frame_count > geometry_frames) {
+        if (err && err_len)
+            snprintf(err, err_len, "%zu frames: the geometry gives %zu", frame_count,
+                     geometry_frames);
+        return NULL;
+    }
+    size_t wb_slots = config ? (size_t)config->cores * config->wb_buffer : 0;
+    return create_system(config, layer, geometry_frames + wb_slots, fa_lines, err, err_len);
+}
+
+/* ------------------------------------------------------------ a layer's calls */
+
+bool stc_csl_attempt_enabled(stc_cs_system *system, unsigned core)
+{
+    return default_attempt_enabled(system, core);
+}
+
+void stc_csl_attempt(stc_cs_system *system, unsigned core)
+{
+    default_attempt(system, core);
+}
+
+bool stc_csl_evict(stc_cs_system *system, unsigned core, size_t f)
+{
+    return evict(system, core, f);
+}
+
+void stc_csl_fetch(stc_cs_system *system, unsigned core, size_t f, uint64_t block, uint32_t entry)
+{
+    frame *fill = &system->frames[f];
+    *fill = (frame){.block = block, .entry = entry, .state = STC_COH_SP_I,
+                    .lru = ++system->clock};
+    touch(system, entry);
+    const stc_coh_sp_row *row = system->row[STC_COH_SP_I][STC_COH_SP_LOAD];
+    if (!row || row->outcome != STC_COH_SP_ACT || row->issue == STC_COH_SP_REQ_NONE) {
+        impossible(system, core, entry, STC_COH_SP_I, STC_COH_SP_LOAD);
+        return;
+    }
+    issue(system, core, row->issue, f, STC_COH_SP_I);
+    system->core[core].fetch_only = true;
+    fill->state = (uint8_t)row->next;
+}
+
+void stc_csl_count_stall(stc_cs_system *system, unsigned core)
+{
+    count_stall(system, core);
+}
+
+bool stc_csl_buffered(const stc_cs_system *system, unsigned core, uint64_t block)
+{
+    return system->config.wb_buffer > 0 && find_buffered(system, core, block) >= 0;
+}
+
+bool stc_csl_evict_may_run(const stc_cs_system *system, unsigned core, size_t f)
+{
+    return put_has_room(system, core, (stc_coh_sp_state)system->frames[f].state);
+}
+
+void stc_csl_access_done(stc_cs_system *system, unsigned core)
+{
+    access_done(system, core);
+}
+
+block_access stc_csl_current_access(stc_cs_system *system, unsigned core)
+{
+    return current_access(system, core);
+}
+
+const reference *stc_csl_head(const stc_cs_system *system, unsigned core)
+{
+    const core_state *cs = &system->core[core];
+    return &cs->queue[cs->head];
+}
+
+long stc_csl_find_block(stc_cs_system *system, uint64_t block)
+{
+    return find_block(system, block);
+}
+
+uint8_t *stc_csl_frame_data(stc_cs_system *system, size_t f)
+{
+    return frame_data(system, f);
 }
 
 void stc_cs_destroy(stc_cs_system *system)

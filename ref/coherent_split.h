@@ -151,6 +151,11 @@
  * owner's answer to a GetS too, but not a PutE, which sends none) the
  * sender's memory write. No cycles: steps and latencies are not priced.
  *
+ * Other caches on this bus: coherent_stc_split.h drives this model's
+ * machinery with its own frames (the stc caches' slots and fill buffers)
+ * through the internal hooks of coherent_split_layer.h; without them
+ * (stc_cs_create) everything above holds as written.
+ *
  * No global mutable state: everything lives in the stc_cs_system.
  */
 #ifndef STC_COHERENT_SPLIT_H
@@ -257,6 +262,12 @@ uint64_t stc_cs_counter_value(const stc_cs_counters *counters, unsigned index);
  * Linear in the counters, so the total's energy is the sum of the cores'. */
 void stc_cs_energy_of(const stc_coherence_energy *terms, const stc_cs_counters *counters,
                       stc_coh_energy *energy);
+/* The atomic counters those prices are applied to (every other field 0):
+ * hits, misses; bus_rd = gets, bus_rdx = getm - upgrades, upgrades; bus_wb
+ * = putm; snoop_lookups = snoop_observations; mem_reads, c2c_received,
+ * mem_writebacks = the responses and writebacks. coherent_stc_split's
+ * report prices its stc caches' energy through them (COHERENCE.md 12). */
+void stc_cs_priced_as_atomic(const stc_cs_counters *counters, stc_coh_counters *as_atomic);
 
 typedef enum {
     STC_CS_VIOL_DATA,

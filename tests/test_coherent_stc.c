@@ -26,6 +26,7 @@
 #include "coherent.h"
 #include "coherent_stc.h"
 #include "coherent_tune.h"
+#include "random_refs.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -78,27 +79,6 @@ static void expect_clean(const stc_cstc_system *system, const char *what)
                  stc_cstc_violation_at(system, 0) ? stc_cstc_violation_at(system, 0)->text : "");
     char err[ERR_LEN] = "";
     CHECK(stc_cstc_check(system, err, sizeof err) == 0, "%s: layer check: %s", what, err);
-}
-
-/* One random reference: core, op, addr, size, drawn from r. Addresses mix
- * a hot shared region (heavy sharing, false sharing inside lines) with a
- * wider one that causes replacements. */
-typedef struct {
-    unsigned core;
-    stc_coh_op op;
-    uint64_t addr;
-    uint32_t size;
-} random_ref;
-
-static random_ref draw(uint64_t r, unsigned cores, uint64_t hot_bytes, uint64_t wide_bytes)
-{
-    random_ref ref;
-    ref.core = (unsigned)(r % cores);
-    bool hot = (r >> 8) % 4 != 0;
-    ref.addr = ((r >> 12) % (hot ? hot_bytes : wide_bytes));
-    ref.size = 1u << ((r >> 40) % 4); /* 1, 2, 4, 8: some straddle physical lines */
-    ref.op = (r >> 44) % 3 == 0 ? STC_COH_OP_STORE : STC_COH_OP_LOAD;
-    return ref;
 }
 
 /* ------------------------------------------------------ (a) the oracle */
