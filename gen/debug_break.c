@@ -46,6 +46,11 @@ static const debug_break breaks[] = {
      "a counter clear loses to the increment of its cycle (the request's events survive it)",
      "          end else if (cnt_clear_i) begin",
      "          end else if (cnt_clear_i && inc[6*gc +: 6] == 6'd0) begin  // BROKEN: clear-late"},
+    {"counter-carry", STCGEN_BREAK_CTRL,
+     "the split counters' carry service writes the word back unchanged (each carry out of the low "
+     "8 bits is lost)",
+     "  wire [@CSWM1@:0] svc_next = svc_hi + @CSW@'d1;",
+     "  wire [@CSWM1@:0] svc_next = svc_hi;  // BROKEN: counter-carry"},
     {"store-forward", STCGEN_BREAK_CTRL,
      "a load answered while the store buffer holds a store to its word reads the SRAM's stale word",
      "  wire         sb_fwd     = sb_valid_q && (sb_bank_q == hit_idx) && (sb_row_q == cur_row)",

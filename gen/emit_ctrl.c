@@ -68,6 +68,9 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
     stcgen_tokens_set(tokens, "CBM1", "%u", cb - 1);
     stcgen_tokens_set(tokens, "CBM2", "%u", cb - 2);
     stcgen_tokens_set(tokens, "CHW", "%u", cb - 6); /* a counter's bits above its low 6 */
+    /* a split counter's bits above its low 8, in the counter register file */
+    stcgen_tokens_set(tokens, "CSW", "%u", cb - 8);
+    stcgen_tokens_set(tokens, "CSWM1", "%u", cb - 9);
     stcgen_tokens_set(tokens, "ROWHI", "%u", g->bank_shift - 3);
     stcgen_tokens_set(tokens, "ROWLO", "%u", ob - 2);
     stcgen_tokens_set(tokens, "TAGLO", "%u", g->bank_shift - 2);
@@ -108,6 +111,8 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
         stcgen_tokens_set(tokens, "GRP_ACC", "%s", "1'b0");
     }
     stcgen_tokens_set(tokens, "RSSEED", "%u", STCGEN_ROWSTATE_SEED);
+    stcgen_tokens_set(tokens, "CNTSEED", "%u", STCGEN_COUNTER_SEED);
+    stcgen_tokens_set(tokens, "CNTSEED2", "%u", STCGEN_COUNTER_SEED + 1u);
     const stc_config *start = &params->reset;
     stcgen_tokens_set(tokens, "RESET_KLOG", "%u", stc_log2(start->banks_on));
     stcgen_tokens_set(tokens, "RESET_ALOG", "%u", stc_log2(start->ways));

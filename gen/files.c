@@ -12,7 +12,7 @@ static const stcgen_file file_table[] = {
      "single-port SRAM wrapper for every tag and data array", false, false,
      stcgen_emit_sram},
     {"stc_regfile.v", STCGEN_VERILOG, STCGEN_REGFILE_MODULE,
-     "always-on register file: the controller's row state, the monitor's shadow tags", false, false,
+     "always-on register file: the controller's row state and split counters, the monitor's shadow tags", false, false,
      stcgen_emit_regfile},
     {"stc_power_ctrl.v", STCGEN_VERILOG, STCGEN_POWER_MODULE,
      "per-bank power switch and isolation sequencer", false, false, stcgen_emit_power},

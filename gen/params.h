@@ -42,6 +42,9 @@ enum {
 /* Simulation pattern of the controller's row-state register file before
  * its reset-time initialisation (the bank SRAMs use 0..2B-1). */
 #define STCGEN_ROWSTATE_SEED 1000u
+/* The split counters' two register files (their words are garbage until
+ * the carry service writes them: zero_q masks them; ARCHITECTURE.md 15.1). */
+#define STCGEN_COUNTER_SEED 1100u
 #define STCGEN_TOP_PWR_EN_PORT "pwr_en_o"   /* top output: switch enables */
 #define STCGEN_TOP_PWR_ACK_PORT "pwr_ack_i" /* top input: switch acknowledges */
 

@@ -75,7 +75,7 @@ typedef struct {
 typedef struct {
     uint64_t bank_sram_bits;            /* all banks' tag and data arrays */
     uint64_t monitor_sram_bits;         /* the monitor's shadow-tag arrays */
-    uint64_t regfile_bits;              /* the controller's row-state register file */
+    uint64_t regfile_bits;              /* the controller's register files (row state, counters) */
     double regfile_ge;                  /* regfile_bits x STC_AREA_REGFILE_GE_PER_BIT */
     double regfile_um2;                 /* regfile_bits x STC_AREA_REGFILE_UM2_PER_BIT */
     stc_area_logic module[STC_AREA_MODULES];
@@ -107,10 +107,12 @@ typedef struct {
 int stc_area_of(const stc_geometry *geometry, bool way_prediction, stc_area *area, char *err,
                 size_t err_len);
 
-/* The controller's row-state register file (ARCHITECTURE.md 15.1): its
+/* The controller's register files (ARCHITECTURE.md 15.1): the row state, its
  * words (one per aligned group of 4 rows, at least 2) x the bits of a word
- * (4 rows of B valid bits, max(1, B(B-1)/2) recency bits and, unless
- * read_only (an I-cache), B dirty bits). */
+ * (4 rows of B valid bits, max(1, B(B-1)/2) recency bits, unless read_only
+ * (an I-cache) B dirty bits, and 2B fill-length bits), and the split
+ * counters' two copies of 16 words of STC_AREA_COUNTER_BITS - 8 bits. */
+enum { STC_AREA_COUNTER_BITS = 32 }; /* stcgen's default counter width */
 uint64_t stc_area_regfile_bits(const stc_geometry *geometry, bool read_only);
 unsigned stc_area_row_state_word_bits(const stc_geometry *geometry, bool read_only);
 

@@ -38,7 +38,7 @@ def num: if type == "number" then (. * 10 | round / 10 | tostring) else tostring
 "| **total SRAM** | | | | \(.sram_bits) |",
 "| **total register file** | | | | \(.regfile_bits) |",
 "",
-"By role: bank tags \(.array_bits_by_role.tag), bank lines \(.array_bits_by_role.data), valid, dirty and recency bits (register file) \(.array_bits_by_role.row_state), monitor shadow tags \(.array_bits_by_role.monitor) bits.",
+"By role: bank tags \(.array_bits_by_role.tag), bank lines \(.array_bits_by_role.data), valid, dirty and recency bits (register file) \(.array_bits_by_role.row_state), upper bits of the split counters (register file, two copies) \(.array_bits_by_role.counters), monitor shadow tags \(.array_bits_by_role.monitor) bits.",
 "",
 "## Tuner",
 "",

@@ -144,11 +144,13 @@ def ns($v): if $v == null then (if $ge_only == "1" then "not run" else "none" en
   regfile_bits: ([$srams[0][] | select(.kind == "regfile") | .bits] | add // 0),
   # the array bits by what they hold (instance names: ARCHITECTURE.md 14.3,
   # 15.1, 17.2): bank tags, bank lines, the row state of the controller (valid,
-  # dirty and recency bits), the shadow tags of the monitor
+  # dirty and recency bits) and the upper bits of its split counters, the
+  # shadow tags of the monitor
   array_bits_by_role: {
     tag: ([$srams[0][] | select(.instance | test("^u_bank[0-9]+_tag$")) | .bits] | add // 0),
     data: ([$srams[0][] | select(.instance | test("^u_bank[0-9]+_data$")) | .bits] | add // 0),
     row_state: ([$srams[0][] | select(.instance == "u_rowstate") | .bits] | add // 0),
+    counters: ([$srams[0][] | select(.instance | test("^u_cnt_hi_")) | .bits] | add // 0),
     monitor: ([$srams[0][] | select(.instance | test("u_array$")) | .bits] | add // 0)
   },
   totals: {

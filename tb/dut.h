@@ -22,6 +22,9 @@ extern "C" {
 #endif
 
 enum { DUT_COUNTERS = 20 };
+/* Counters from this number up are split in the RTL: their low 8 bits in
+ * flops, the rest in the counter register file (ARCHITECTURE.md 15.1). */
+enum { DUT_SPLIT_COUNTER_FIRST = 8 };
 /* Counter numbers (cnt_sel_i, ARCHITECTURE.md 15.2) of those the harness
  * names: the four derived ones and what they derive from. */
 enum {

@@ -282,7 +282,17 @@ struct dut {
     void *wave = nullptr;  // built without --trace-fst: no waveforms
 #endif
     uint64_t time = 0;
-    var_ref counters[DUT_COUNTERS];
+    var_ref counters[DUT_COUNTERS];  // whole flop counters (cnt_q)
+    // split counters (ARCHITECTURE.md 15.1): low flops, pending carry,
+    // saturated, word-reads-as-0, and the words of u_cnt_hi_svc
+    var_ref split_lo[DUT_COUNTERS], split_pend[DUT_COUNTERS], split_sat[DUT_COUNTERS],
+        split_zero[DUT_COUNTERS];
+    var_ref counter_words;
+    // The same as bytes (Verilator keeps a one-bit flop in a byte, an
+    // 8-bit one too, and a word of up to 32 bits in 4): dut_counters' fast
+    // path, set when every split counter's parts have those sizes.
+    const uint8_t *split_bytes[DUT_COUNTERS][4] = {};
+    const uint32_t *counter_words_32 = nullptr;
     var_ref row_state, tag_req, data_req, touch_bank;  // row_state: u_ctrl.u_rowstate's words
     // u_ctrl's store buffer: a store hit not yet written into its line
     var_ref sb_valid, sb_bank, sb_row, sb_word, sb_be, sb_data;
@@ -322,6 +332,13 @@ static bool counter_derived(unsigned index)
            index == COUNTER_READ_MISSES;
 }
 
+// Counters with their low bits in flops and the rest in the counter
+// register file (ARCHITECTURE.md 15.1).
+static bool counter_split(unsigned index)
+{
+    return index >= DUT_SPLIT_COUNTER_FIRST;
+}
+
 extern "C" dut *dut_open(const char *wave_path, unsigned tag_bits, char *err, size_t err_len)
 {
     dut *d = new dut;
@@ -335,9 +352,30 @@ extern "C" dut *dut_open(const char *wave_path, unsigned tag_bits, char *err, si
     const std::string ctrl = scope + ".u_ctrl";
     bool ok = true;
     for (unsigned index = 0; index < DUT_COUNTERS; index++) {
-        ok = ok && (counter_derived(index) ||
-                    find_var(&d->context, ctrl + ".g_cnt[" + std::to_string(index) + "].g_flops",
-                             "cnt_q", &d->counters[index]));
+        const std::string counter = ctrl + ".g_cnt[" + std::to_string(index) + "]";
+        if (counter_split(index)) {
+            const std::string split = counter + ".g_split";
+            ok = ok && find_var(&d->context, split, "lo_q", &d->split_lo[index]) &&
+                 find_var(&d->context, split, "pend_q", &d->split_pend[index]) &&
+                 find_var(&d->context, split, "sat_q", &d->split_sat[index]) &&
+                 find_var(&d->context, split, "zero_q", &d->split_zero[index]);
+        } else if (!counter_derived(index)) {
+            ok = ok && find_var(&d->context, counter + ".g_flops", "cnt_q", &d->counters[index]);
+        }
+    }
+    ok = ok && find_var(&d->context, ctrl + ".u_cnt_hi_svc", "mem", &d->counter_words) &&
+         d->counter_words.bytes <= 8;
+    bool split_fast = ok && d->counter_words.bytes == 4;
+    for (unsigned index = DUT_SPLIT_COUNTER_FIRST; split_fast && index < DUT_COUNTERS; index++) {
+        const var_ref *parts[4] = {&d->split_lo[index], &d->split_pend[index], &d->split_sat[index],
+                                   &d->split_zero[index]};
+        for (unsigned part = 0; part < 4; part++) {
+            split_fast = split_fast && parts[part]->bytes == 1;
+            d->split_bytes[index][part] = static_cast<const uint8_t *>(parts[part]->data);
+        }
+    }
+    if (split_fast) {
+        d->counter_words_32 = static_cast<const uint32_t *>(d->counter_words.data);
     }
     ok = ok && find_var(&d->context, ctrl + ".u_rowstate", "mem", &d->row_state);
     ok = ok && find_var(&d->context, ctrl, "touch_bank", &d->touch_bank);
@@ -367,7 +405,8 @@ extern "C" dut *dut_open(const char *wave_path, unsigned tag_bits, char *err, si
     }
     d->counters_32 = ok;
     for (unsigned index = 0; ok && index < DUT_COUNTERS; index++) {
-        d->counters_32 = d->counters_32 && (counter_derived(index) || d->counters[index].bytes == 4);
+        d->counters_32 = d->counters_32 && (counter_derived(index) || counter_split(index) ||
+                                             d->counters[index].bytes == 4);
     }
     const std::string top = scope, tuner = scope + ".u_tuner";
     d->has_tuner = find_var(&d->context, top, "tuner_sel", &d->tuner_sel) &&
@@ -606,8 +645,38 @@ extern "C" void dut_edge(dut *d, dut_pins *p)
 
 extern "C" void dut_counters(dut *d, uint64_t out[DUT_COUNTERS])
 {
+    const unsigned bits = d->counters[COUNTER_ACCESSES].width;
+    const uint64_t all_ones = bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+    const uint64_t word_max = all_ones >> 8;
     for (unsigned index = 0; index < DUT_COUNTERS; index++) {
         if (counter_derived(index)) {
+            continue;
+        }
+        if (counter_split(index)) {
+            // The RTL's read port (ARCHITECTURE.md 15.1): {word + pending,
+            // low}, all ones once saturated or when the pending carry would
+            // carry out of the word; the word reads 0 until first written.
+            unsigned word_index = index - DUT_SPLIT_COUNTER_FIRST;
+            uint64_t low, pending, saturated, zero, word;
+            if (d->counter_words_32) {
+                const uint8_t *const *parts = d->split_bytes[index];
+                low = *parts[0];
+                pending = *parts[1];
+                saturated = *parts[2];
+                zero = *parts[3];
+                word = d->counter_words_32[word_index];
+            } else {
+                var_ref word_var = d->counter_words;
+                word_var.data = static_cast<uint8_t *>(word_var.data) + (size_t)word_index * word_var.bytes;
+                low = read_scalar(d->split_lo[index]);
+                pending = read_scalar(d->split_pend[index]);
+                saturated = read_scalar(d->split_sat[index]);
+                zero = read_scalar(d->split_zero[index]);
+                word = read_scalar(word_var);
+            }
+            uint64_t high = zero ? 0 : word & word_max;
+            out[index] = saturated || (pending && high == word_max) ? all_ones
+                                                                   : (high + pending) << 8 | low;
             continue;
         }
         out[index] = d->counters_32 ? *static_cast<const uint32_t *>(d->counters[index].data)

@@ -18,7 +18,7 @@ LS_GEOMETRIES := default banks8 line32 banks2 c16 nowp
 # the cycle's events (tb/stimuli.c). And the seed tuner's breaks, built
 # with --tuner seed.
 LS_CONTROLLER_BREAKS := skip-writeback whole-line-always tag-bit lru-order no-invalidate store-clean \
-    init-short store-lane store-forward maint-line-row maint-clean-drops
+    init-short store-lane store-forward maint-line-row maint-clean-drops counter-carry
 LS_TUNER_BREAKS := tuner-window tuner-mux tuner-steal
 LS_BREAKS := $(LS_CONTROLLER_BREAKS) clear-late $(LS_TUNER_BREAKS)
 LS_ARGS_default :=

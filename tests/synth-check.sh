@@ -87,14 +87,16 @@ check "Yosys version and script in the report" \
 # the 8 bank SRAMs (tags 21 bits, lines 128), the monitor tuner's 9 register
 # files (one per set mapping, 8352 bits: ARCHITECTURE.md 17) and the
 # controller's row-state register file (32 groups of 4 rows x (4 valid + 6
-# recency + 4 dirty + 8 fill length) bits: ARCHITECTURE.md 15.1)
-check "8 bank SRAMs, 9 monitor arrays and the row-state register file blackboxed with their shapes" \
+# recency + 4 dirty + 8 fill length) bits: ARCHITECTURE.md 15.1) and its two
+# copies of the split counters' upper bits (16 words of 32 - 8 bits: 15.1)
+check "8 bank SRAMs, 9 monitor arrays, the row-state and counter register files blackboxed with their shapes" \
     jq -e '([.srams[] | select(.instance | test("^u_bank"))] | length) == 8
            and ([.srams[] | select((.instance | test("^u_bank")) and .kind == "sram" and .depth == 128 and (.width == 21 or .width == 128))] | length) == 8
            and ([.srams[] | select((.instance | test("u_array$")) and .kind == "regfile")] | length) == 9
            and ([.srams[] | select(.instance == "u_rowstate" and .kind == "regfile" and .depth == 32 and .width == 88)] | length) == 1
-           and (.srams | length) == 18
-           and .sram_bits == 4 * 128 * (21 + 128) and .regfile_bits == 32 * 88 + 8352' "$r/report.json"
+           and ([.srams[] | select((.instance | test("^u_cnt_hi_(svc|rd)$")) and .kind == "regfile" and .depth == 16 and .width == 24)] | length) == 2
+           and (.srams | length) == 20
+           and .sram_bits == 4 * 128 * (21 + 128) and .regfile_bits == 32 * 88 + 8352 + 2 * 16 * 24' "$r/report.json"
 check "the monitor tuner reported as the tuner, its decision length given" \
     jq -e '.tuner.present and (.tuner.search_cycles | startswith("117 accesses"))
            and ([.modules[] | select(.role == "tuner") | .name] | sort) == ["stc_monitor", "stc_monitor_tuner"]' "$r/report.json"
@@ -104,7 +106,8 @@ check "controller and power controller reported" \
 check "no flop-exploded SRAM in the logic (fewer than 8000 flops)" jq -e '.totals.flops < 8000' "$r/report.json"
 check "array bits by role: tags, lines, row state (valid, recency, dirty, fill length), monitor" \
     jq -e '.array_bits_by_role == {tag: (4 * 128 * 21), data: (4 * 128 * 128),
-                                   row_state: (32 * 4 * (4 + 6 + 4 + 8)), monitor: 8352}' "$r/report.json"
+                                   row_state: (32 * 4 * (4 + 6 + 4 + 8)), monitor: 8352,
+                                   counters: (2 * 16 * 24)}' "$r/report.json"
 check "no per-row state in the controller's flops (fewer than 1000)" \
     jq -e '[.modules[] | select(.name == "stc_cache_ctrl") | .flops][0] < 1000' "$r/report.json"
 

@@ -175,14 +175,17 @@ static void test_area_calibration(void)
     /* Hand-computed (ARCHITECTURE.md 15.1): the default geometry's register
      * file is 32 words of 4 rows x (4 valid + 6 recency + 4 dirty + 4 x 2
      * fill length) bits for a D-cache, without the dirty bits for an
-     * I-cache; a bank row holds
+     * I-cache, plus the split counters' two copies of 16 words of 32 - 8
+     * bits; a bank row holds
      * its tag and line: 4 x 128 x (21 + 128) SRAM bits. */
     stc_geometry geometry = geometry_of(4, 2048, 16);
     stc_area area;
     CHECK(stc_geometry_init(&geometry, err, sizeof err) == 0, "default: %s", err);
     CHECK(stc_area_of(&geometry, true, &area, err, sizeof err) == 0, "default: %s", err);
-    CHECK_EQ_U64(area.cache[STC_DCACHE].regfile_bits, 32u * 4 * (4 + 6 + 4 + 8), "D register file");
-    CHECK_EQ_U64(area.cache[STC_ICACHE].regfile_bits, 32u * 4 * (4 + 6 + 8), "I register file");
+    CHECK_EQ_U64(area.cache[STC_DCACHE].regfile_bits, 32u * 4 * (4 + 6 + 4 + 8) + 2u * 16 * 24,
+                 "D register file");
+    CHECK_EQ_U64(area.cache[STC_ICACHE].regfile_bits, 32u * 4 * (4 + 6 + 8) + 2u * 16 * 24,
+                 "I register file");
     CHECK_EQ_U64(area.cache[STC_DCACHE].bank_sram_bits, 4u * 128 * (21 + 128), "D banks");
     CHECK_EQ_U64(area.cache[STC_ICACHE].bank_sram_bits, 4u * 128 * (21 + 128), "I banks");
 }

@@ -199,6 +199,19 @@ module stc_cache_ctrl #(
                      C_RECONFIG_CYCLES = 15, C_WALK_ROWS = 16, C_BANKS_WOKEN = 17,
                      C_WALK_WRITEBACKS = 18, C_WALK_INVALIDATIONS = 19, NCNT = 20;
 
+  // The lowest-numbered pending split counter (the carry service's pick
+  // after walk invalidations and banks woken).
+  function [4:0] first_pending;
+    input [31:0] pend;
+    integer i;
+    begin
+      first_pending = 5'd0;
+      for (i = 31; i >= 0; i = i - 1) begin
+        if (pend[i]) first_pending = i[4:0];
+      end
+    end
+  endfunction
+
   // Lowest set bit as an index, and the number of set bits.
   function [1:0] first_index;
     input [3:0] vec;
@@ -1191,12 +1204,10 @@ module stc_cache_ctrl #(
     .wdata_i (rs_wdata)
   );
 
-  // Counters: saturate at all ones; cleared by cnt_clear_i. An increment
-  // (up to 6 bits) meets only the low 6-bit adder; bit i above it flips
-  // when that adder carries and bits 6 .. i-1 are all ones, a prefix of
-  // the flops alone. So the increment's logic (hit detection, a walk's
-  // popcount) and the upper carry chain run side by side instead of in
-  // series: it was the controller's longest path (ARCHITECTURE.md 15.2).
+  // Counters (ARCHITECTURE.md 9, 15.1): saturate at all ones; cleared by
+  // cnt_clear_i. Four have no storage (derived at the read port, below);
+  // accesses, writes, misses and write misses are whole flop counters (the
+  // read port subtracts two of them at once); the other twelve are SPLIT.
   wire [31:0] cnt_all [0:NCNT-1];
   // Four counters have no flops (section 9): the port carries one word
   // per request, so requests = accesses and request_misses = misses, and
@@ -1204,13 +1215,70 @@ module stc_cache_ctrl #(
   // read_misses = misses - write_misses, subtracted when read.
   wire [23:0] unused_inc_derived = {inc[6*C_REQUESTS +: 6], inc[6*C_REQUEST_MISSES +: 6],
                                     inc[6*C_READS +: 6], inc[6*C_READ_MISSES +: 6]};
+  // A split counter: its low 8 bits in flops, its upper 24 in a word of
+  // the counter register file (word = counter - C_FIRST_PROBE_HITS), and a
+  // pending carry: the low adder's carry waits there until the carry
+  // service adds it to the word, one counter a cycle. Its value is
+  // {word + pending, low}; zero_q says the word is to be read as 0 (a clear
+  // cannot write twelve words at once), sat_q that the counter saturated.
+  // The service takes walk invalidations, then banks woken (up to B a
+  // cycle each: a carry at most every 8 cycles), then the lowest-numbered
+  // pending counter (at most 1 a cycle: a carry every 256 cycles or more);
+  // so a pending carry is served within 14 cycles, before its counter's
+  // next carry (section 15.1 has the bound). A carry that still found its
+  // counter pending would saturate it: an upper bound, as saturation is.
+  wire [8*32-1:0] split_lo;
+  wire [31:0]     split_pend, split_sat, split_zero;
+  wire            svc_any = |split_pend;
+  wire [4:0]      svc_idx = split_pend[C_WALK_INVALIDATIONS] ? C_WALK_INVALIDATIONS[4:0]
+                          : split_pend[C_BANKS_WOKEN]        ? C_BANKS_WOKEN[4:0]
+                          : first_pending(split_pend);
+  wire [3:0]      svc_word = svc_idx[3:0] - 4'd8;
+  wire [23:0] svc_rdata;
+  wire [23:0] svc_hi   = split_zero[svc_idx] ? 24'd0 : svc_rdata;
+  wire            svc_full = &svc_hi;
+  wire            svc_we   = svc_any && !svc_full && !split_sat[svc_idx];
+  wire [23:0] svc_next = svc_hi + 24'd1;
   genvar gc;
   generate
     for (gc = 0; gc < 20; gc = gc + 1) begin : g_cnt
       if (gc == C_REQUESTS || gc == C_REQUEST_MISSES || gc == C_READS ||
           gc == C_READ_MISSES) begin : g_derived
         assign cnt_all[gc] = 32'd0;  // not read: the read port derives it
+      end else if (gc >= C_FIRST_PROBE_HITS) begin : g_split
+        reg  [7:0] lo_q;
+        reg        pend_q, sat_q, zero_q;
+        wire [8:0] lo_sum = {1'b0, lo_q} + {3'b000, inc[6*gc +: 6]};
+        wire       served = svc_any && (svc_idx == gc);
+        always @(posedge clk_i or negedge rst_ni) begin
+          if (!rst_ni) begin
+            lo_q   <= 8'd0;
+            pend_q <= 1'b0;
+            sat_q  <= 1'b0;
+            zero_q <= 1'b1;
+          end else if (cnt_clear_i) begin  // a split counter's clear
+            lo_q   <= 8'd0;
+            pend_q <= 1'b0;
+            sat_q  <= 1'b0;
+            zero_q <= 1'b1;
+          end else begin
+            lo_q   <= lo_sum[7:0];
+            pend_q <= lo_sum[8] || (pend_q && !served);
+            if (served) zero_q <= 1'b0;
+            if ((served && svc_full) || (lo_sum[8] && pend_q && !served)) sat_q <= 1'b1;
+          end
+        end
+        assign split_lo[8*gc +: 8] = lo_q;
+        assign split_pend[gc]      = pend_q;
+        assign split_sat[gc]       = sat_q;
+        assign split_zero[gc]      = zero_q;
+        assign cnt_all[gc]         = 32'd0;  // read through split_val
       end else begin : g_flops
+        // An increment (up to 6 bits) meets only the low 6-bit adder; bit i
+        // above it flips when that adder carries and bits 6 .. i-1 are all
+        // ones, a prefix of the flops alone. So the increment's logic (hit
+        // detection) and the upper carry chain run side by side instead of
+        // in series: it was the controller's longest path (section 15.2).
         reg  [31:0] cnt_q;
         // [i]: cnt_q[i-1:6] all ones. These are the carries of
         // cnt_q[30:6] + 1, and x ^ (x + 1) is that carry into every bit:
@@ -1233,12 +1301,57 @@ module stc_cache_ctrl #(
         assign cnt_all[gc] = cnt_q;
       end
     end
+    for (gc = 20; gc < 32; gc = gc + 1) begin : g_no_cnt
+      assign split_lo[8*gc +: 8] = 8'd0;
+      assign split_pend[gc]      = 1'b0;
+      assign split_sat[gc]       = 1'b0;
+      assign split_zero[gc]      = 1'b0;
+    end
+    for (gc = 0; gc < C_FIRST_PROBE_HITS; gc = gc + 1) begin : g_whole_cnt
+      assign split_lo[8*gc +: 8] = 8'd0;
+      assign split_pend[gc]      = 1'b0;
+      assign split_sat[gc]       = 1'b0;
+      assign split_zero[gc]      = 1'b0;
+    end
   endgenerate
+  // The counter register file twice, written alike: one copy's read port
+  // serves the carries, the other's the read port (cnt_sel_i), so neither
+  // waits for the other. Words 12-15 are never used.
+  wire [3:0]       sel_word = cnt_sel_i[3:0] - 4'd8;
+  wire [23:0] sel_rdata;
+  stc_regfile #(
+    .DEPTH (16),
+    .WIDTH (24),
+    .SEED  (32'd1100)
+  ) u_cnt_hi_svc (
+    .clk_i   (clk_i),
+    .raddr_i (svc_word),
+    .rdata_o (svc_rdata),
+    .we_i    (svc_we && !cnt_clear_i),
+    .waddr_i (svc_word),
+    .wmask_i ({24{1'b1}}),
+    .wdata_i (svc_next)
+  );
+  stc_regfile #(
+    .DEPTH (16),
+    .WIDTH (24),
+    .SEED  (32'd1101)
+  ) u_cnt_hi_rd (
+    .clk_i   (clk_i),
+    .raddr_i (sel_word),
+    .rdata_o (sel_rdata),
+    .we_i    (svc_we && !cnt_clear_i),
+    .waddr_i (svc_word),
+    .wmask_i ({24{1'b1}}),
+    .wdata_i (svc_next)
+  );
   // The read port: requests and request misses read accesses and misses;
   // reads and read misses are accesses - writes and misses - write misses,
   // all ones once the total is (a saturated count stays an upper bound).
   // The subtractor takes its operands straight from the four counters,
   // beside the select multiplexer rather than behind it (a shorter port path).
+  // A split counter reads {word + pending, low}, all ones once saturated or
+  // when the pending carry would carry out of the word.
   wire            sel_less  = (cnt_sel_i == C_READS[4:0]) || (cnt_sel_i == C_READ_MISSES[4:0]);
   wire [4:0]      cnt_read  = (cnt_sel_i == C_REQUESTS[4:0])       ? C_ACCESSES[4:0]
                             : (cnt_sel_i == C_REQUEST_MISSES[4:0]) ? C_MISSES[4:0] : cnt_sel_i;
@@ -1246,7 +1359,13 @@ module stc_cache_ctrl #(
   wire [31:0] less_tot  = less_acc ? cnt_all[C_ACCESSES] : cnt_all[C_MISSES];
   wire [31:0] less_part = less_acc ? cnt_all[C_WRITES] : cnt_all[C_WRITE_MISSES];
   wire [31:0] less_val  = (&less_tot) ? less_tot : less_tot - less_part;
-  assign cnt_value_o = (cnt_sel_i >= 5'd20) ? 32'd0 : sel_less ? less_val : cnt_all[cnt_read];
+  wire            sel_split = (cnt_sel_i >= C_FIRST_PROBE_HITS[4:0]);
+  wire [23:0] sel_hi   = split_zero[cnt_sel_i] ? 24'd0 : sel_rdata;
+  wire            sel_pend  = split_pend[cnt_sel_i];
+  wire [31:0] split_val = (split_sat[cnt_sel_i] || (sel_pend && &sel_hi)) ? {32{1'b1}}
+                            : {sel_hi + {23'd0, sel_pend}, split_lo[8*cnt_sel_i +: 8]};
+  assign cnt_value_o = (cnt_sel_i >= 5'd20) ? 32'd0 : sel_less ? less_val
+                     : sel_split ? split_val : cnt_all[cnt_read];
   // (the same as |inc[6*C_ACCESSES +: 6], written apart from the FSM so that
   // the top's back_to_back_i, which depends on it, is no loop through it)
   assign ev_access_o = rsp_hit || (state_q == S_DONE);
