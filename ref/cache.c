@@ -1084,6 +1084,29 @@ void stc_cache_miss_plan(const stc_cache *cache, uint64_t addr, stc_miss_plan *p
     }
 }
 
+uint32_t stc_cache_walk_drops(const stc_cache *cache, const stc_config *next, unsigned row)
+{
+    if (stc_config_check(&cache->geometry, next) || stc_config_equal(&cache->config, next)) {
+        return 0;
+    }
+    /* stc_cache_reconfigure's walk keeps a walked line exactly when its
+     * bank stays on and is among its candidates under next; a line in a
+     * bank the walk does not visit (g' <= g, bank < k') satisfies that
+     * rule too (g' divides g), so the rule alone gives the drops. */
+    unsigned group_mask = stc_config_groups(next) - 1;
+    uint32_t drops = 0;
+    for (unsigned bank = 0; bank < cache->config.banks_on; bank++) {
+        size_t slot = slot_index(cache, bank, row);
+        if (!(cache->flags[slot] & SLOT_VALID)) {
+            continue;
+        }
+        bool keep = bank < next->banks_on &&
+                    (bank & group_mask) == ((unsigned)cache->tags[slot] & group_mask);
+        drops |= (uint32_t)!keep << bank;
+    }
+    return drops;
+}
+
 uint32_t stc_cache_candidates(const stc_cache *cache, uint64_t addr)
 {
     uint64_t tag = tag_of(cache, addr);

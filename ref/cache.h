@@ -249,6 +249,16 @@ typedef struct {
 } stc_miss_plan;
 void stc_cache_miss_plan(const stc_cache *cache, uint64_t addr, stc_miss_plan *plan);
 
+/* The valid lines of row that a reconfiguration to next would drop, read
+ * only: bit b set when the walk (ARCHITECTURE.md 7 step 2, without moves)
+ * would write back (if dirty) and invalidate the line in (b, row), i.e.
+ * its bank goes off or is no longer among its candidates under next. A
+ * coherence layer on a split-transaction bus evicts these lines itself,
+ * each by its own bus transaction, before it calls stc_cache_reconfigure,
+ * whose walk then drops nothing valid (coherent_stc_split.h). 0 for an
+ * illegal next. */
+uint32_t stc_cache_walk_drops(const stc_cache *cache, const stc_config *next, unsigned row);
+
 /* The candidate banks of addr under the current configuration, ascending,
  * as a bit mask (bit b = bank b). */
 uint32_t stc_cache_candidates(const stc_cache *cache, uint64_t addr);

@@ -1472,6 +1472,53 @@ uint8_t *stc_csl_frame_data(stc_cs_system *system, size_t f)
     return frame_data(system, f);
 }
 
+/* The next entry of core's queue, counted in, once the window has room
+ * (the run steps until it has); NULL if the run is stuck. */
+static reference *queue_slot(stc_cs_system *system, unsigned core)
+{
+    core_state *cs = &system->core[core];
+    while (cs->count == system->config.window && stc_cs_step(system))
+        ;
+    if (system->stuck)
+        return NULL;
+    reference *ref = &cs->queue[(cs->head + cs->count) % MAX_WINDOW];
+    cs->count++;
+    return ref;
+}
+
+/* A marker is a reference of size 0: no block access, only a place in
+ * the core's order (and, for the serial schedule, in the submission
+ * order) where the layer runs an operation of its own. */
+int stc_csl_submit_marker(stc_cs_system *system, unsigned core, uint64_t tag)
+{
+    if (core >= system->config.cores) {
+        set_error(system, "core %u: must be 0..%u", core, system->config.cores - 1);
+        return -1;
+    }
+    reference *ref = queue_slot(system, core);
+    if (ref)
+        *ref = (reference){.op = STC_COH_OP_LOAD, .size = 0, .tag = tag, .seq = system->seq++};
+    return 0;
+}
+
+bool stc_csl_head_is_marker(const stc_cs_system *system, unsigned core)
+{
+    const core_state *cs = &system->core[core];
+    return cs->count > 0 && cs->queue[cs->head].size == 0;
+}
+
+/* The marker's operation is over: it leaves the queue uncounted (not a
+ * reference: no references, loads, stores, no done callback). */
+void stc_csl_marker_done(stc_cs_system *system, unsigned core)
+{
+    core_state *cs = &system->core[core];
+    cs->counted = cs->hit = cs->booked = cs->stalled = false;
+    cs->head = (cs->head + 1) % MAX_WINDOW;
+    cs->count--;
+    cs->done = 0;
+    system->last_progress = system->steps;
+}
+
 void stc_cs_destroy(stc_cs_system *system)
 {
     if (!system)
@@ -1492,16 +1539,12 @@ int stc_cs_submit(stc_cs_system *system, unsigned core, stc_coh_op op, uint64_t 
     if (stc_coh_reference_check(system->config.cores, system->line, core, op, size,
                                 system->error, sizeof system->error) != 0)
         return -1;
-    core_state *cs = &system->core[core];
-    while (cs->count == system->config.window && stc_cs_step(system))
-        ;
-    if (system->stuck)
+    reference *ref = queue_slot(system, core);
+    if (!ref)
         return 0;
-    reference *ref = &cs->queue[(cs->head + cs->count) % MAX_WINDOW];
     *ref = (reference){.op = op, .addr = addr, .size = size, .tag = tag, .seq = system->seq++};
     for (uint32_t i = 0; i < size; i++)
         ref->bytes[i] = (uint8_t)(value >> (8 * (i % 8)));
-    cs->count++;
     return 0;
 }
 

@@ -208,6 +208,15 @@ void stc_csl_fetch(stc_cs_system *system, unsigned core, size_t f, uint64_t bloc
 void stc_csl_access_done(stc_cs_system *system, unsigned core);
 block_access stc_csl_current_access(stc_cs_system *system, unsigned core);
 const reference *stc_csl_head(const stc_cs_system *system, unsigned core);
+/* A MARKER in core's reference stream (a reference of size 0, tag for
+ * the layer): it waits for the window like a reference, takes its place
+ * in the core's order and in the serial schedule's submission order, and
+ * is never a block access; the default attempt must not see one (a layer
+ * whose head is a marker runs its own operation instead, then calls
+ * stc_csl_marker_done, which pops it uncounted). */
+int stc_csl_submit_marker(stc_cs_system *system, unsigned core, uint64_t tag);
+bool stc_csl_head_is_marker(const stc_cs_system *system, unsigned core);
+void stc_csl_marker_done(stc_cs_system *system, unsigned core);
 long stc_csl_find_block(stc_cs_system *system, uint64_t block);
 uint8_t *stc_csl_frame_data(stc_cs_system *system, size_t f);
 void stc_csl_violation(stc_cs_system *system, stc_cs_violation_kind kind, unsigned core,

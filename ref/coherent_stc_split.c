@@ -25,6 +25,16 @@ typedef struct {
     bool performed;     /* the processor's access performed on the fill buffer's copy */
 } line_miss;
 
+/* Core's reconfigurations queued behind their markers, oldest first
+ * (one marker each in its reference stream, so at most MAX_WINDOW). */
+typedef struct {
+    stc_config next[MAX_WINDOW];
+    unsigned head, count;
+    bool waited; /* the one at the head has waited for a put */
+    bool started;     /* ... has run its first step, at step `start` */
+    uint64_t start;
+} reconfig_queue;
+
 /* What one cache's memory callbacks need: they serve an install. */
 typedef struct {
     stc_cspl_system *system;
@@ -38,6 +48,8 @@ struct stc_cspl_system {
     memory_port port[STC_COH_MAX_CORES];
     line_miss miss[STC_COH_MAX_CORES];
     uint64_t installs[STC_COH_MAX_CORES];
+    reconfig_queue reconfig[STC_COH_MAX_CORES];
+    stc_cspl_walk_counters walk[STC_COH_MAX_CORES];
     size_t slots;    /* rows x banks: slot frames per core */
     size_t per_core; /* frames per core: slots, then STC_MAX_SUBLINES fill entries */
     unsigned line_shift;
@@ -115,13 +127,21 @@ static long layer_allocate_frame(void *context, stc_cs_system *bus, unsigned cor
 
 /* ------------------------------------------------------------ the cache */
 
+/* The cache slot of core's slot frame s (slot_frame's inverse). */
+static void slot_of_frame(const stc_cspl_system *system, unsigned core, size_t s, unsigned *bank,
+                          unsigned *row)
+{
+    size_t index = s - core * system->per_core;
+    *bank = (unsigned)(index % system->config.geometry.banks);
+    *row = (unsigned)(index / system->config.geometry.banks);
+}
+
 /* Core's slot frame s now holds a stable or evicted state: the cache's
  * slot agrees (dropped in I, dirty exactly in M and O). */
 static void sync_slot(stc_cspl_system *system, unsigned core, size_t s)
 {
-    size_t index = s - core * system->per_core;
-    unsigned bank = (unsigned)(index % system->config.geometry.banks);
-    unsigned row = (unsigned)(index / system->config.geometry.banks);
+    unsigned bank, row;
+    slot_of_frame(system, core, s, &bank, &row);
     stc_coh_sp_state state = (stc_coh_sp_state)system->bus->frames[s].state;
     if (state == STC_COH_SP_I)
         stc_cache_invalidate_slot(system->cache[core], bank, row);
@@ -315,9 +335,17 @@ static bool miss_waits(stc_cspl_system *system, unsigned core, uint64_t block, u
         if (!(plan.missing >> sub & 1))
             continue;
         size_t v = slot_frame(system, core, plan.bank, plan.first_row + sub);
-        if (bus->frames[v].state != STC_COH_SP_I)
-            return !stc_csl_evict_may_run(bus, core, v);
+        if (bus->frames[v].state == STC_COH_SP_I)
+            continue;
+        if (!stc_csl_evict_may_run(bus, core, v))
+            return true;
+        break; /* the next victim may leave; the lines to fetch decide */
     }
+    /* Checked even when victims remain: the same attempt goes on from its
+     * victims to the fetches, and a line fetched while its own put waits
+     * in the buffer would be answered by nobody (memory still sees the
+     * core as its owner): a deadlock, seen on matmul before this check
+     * ran behind a victim. */
     for (unsigned sub = 0; sub < plan.sublines; sub++)
         if ((plan.missing >> sub & 1) && !(fetched >> sub & 1) &&
             stc_csl_buffered(bus, core, first_block + sub))
@@ -325,12 +353,17 @@ static bool miss_waits(stc_cspl_system *system, unsigned core, uint64_t block, u
     return false;
 }
 
+static bool reconfig_waits(stc_cspl_system *system, unsigned core);
+static void continue_reconfig(stc_cspl_system *system, unsigned core);
+
 static bool layer_attempt_enabled(void *context, stc_cs_system *bus, unsigned core)
 {
     stc_cspl_system *system = context;
     const line_miss *miss = &system->miss[core];
     if (bus->core[core].count == 0 || bus->core[core].req != STC_COH_SP_REQ_NONE)
         return false;
+    if (stc_csl_head_is_marker(bus, core))
+        return !reconfig_waits(system, core);
     uint64_t block = miss->block;
     if (!miss->active) {
         block = stc_csl_current_access(bus, core).block;
@@ -346,6 +379,10 @@ static bool layer_attempt_enabled(void *context, stc_cs_system *bus, unsigned co
 static void layer_attempt(void *context, stc_cs_system *bus, unsigned core)
 {
     stc_cspl_system *system = context;
+    if (stc_csl_head_is_marker(bus, core)) {
+        continue_reconfig(system, core);
+        return;
+    }
     if (!system->miss[core].active) {
         block_access a = stc_csl_current_access(bus, core);
         if (layer_find_frame(system, bus, core, a.block) >= 0) {
@@ -355,6 +392,155 @@ static void layer_attempt(void *context, stc_cs_system *bus, unsigned core)
         system->miss[core] = (line_miss){.active = true, .block = a.block};
     }
     continue_miss(system, core);
+}
+
+/* ------------------------------------------------------------ reconfigure */
+
+/* The first valid slot frame of core's cache that the walk to next would
+ * drop, in the walk's order (rows ascending, banks ascending), or -1. */
+static long next_walk_victim(const stc_cspl_system *system, unsigned core,
+                             const stc_config *next)
+{
+    const stc_geometry *geometry = &system->config.geometry;
+    for (unsigned row = 0; row < geometry->rows; row++) {
+        uint32_t drops = stc_cache_walk_drops(system->cache[core], next, row);
+        if (drops)
+            return (long)slot_frame(system, core, (unsigned)__builtin_ctz(drops), row);
+    }
+    return -1;
+}
+
+/* How many valid lines the walk to next would still drop (the broken
+ * variant's "is this the last one"). */
+static unsigned walk_drops_left(const stc_cspl_system *system, unsigned core,
+                                const stc_config *next)
+{
+    unsigned left = 0;
+    for (unsigned row = 0; row < system->config.geometry.rows; row++)
+        left += (unsigned)__builtin_popcount(stc_cache_walk_drops(system->cache[core], next, row));
+    return left;
+}
+
+/* Whether core's queued reconfiguration must wait before its next step:
+ * a response still due (nothing may be outstanding when it starts), or,
+ * with a writeback buffer, the next line it drops needs a put and the
+ * buffer is full (a stall, as a miss's victim: 10.11). */
+static bool reconfig_waits(stc_cspl_system *system, unsigned core)
+{
+    stc_cs_system *bus = system->bus;
+    if (bus->core[core].resp.full)
+        return true;
+    reconfig_queue *queue = &system->reconfig[core];
+    long v = next_walk_victim(system, core, &queue->next[queue->head]);
+    if (v < 0 || stc_csl_evict_may_run(bus, core, (size_t)v))
+        return false;
+    stc_csl_count_stall(bus, core);
+    queue->waited = true;
+    return true;
+}
+
+/* The walk's lines are gone: the cache switches (wake, walk, sleep), its
+ * walk finding nothing valid to drop; the 3C split's fully associative
+ * cache takes the new size (as stc_cstc_reconfigure); the marker leaves. */
+static void switch_config(stc_cspl_system *system, unsigned core)
+{
+    stc_cs_system *bus = system->bus;
+    reconfig_queue *queue = &system->reconfig[core];
+    const stc_config *next = &queue->next[queue->head];
+    stc_reconfig_result result;
+    stc_cache_reconfigure(system->cache[core], next, &result);
+    if (result.writebacks || result.invalidations)
+        stc_csl_violation(bus, STC_CS_VIOL_BUS, core, 0,
+                          "core %u's walk dropped %u valid lines (%u dirty) that took no Evict row",
+                          core, result.invalidations, result.writebacks);
+    system->config.configs[core] = *next;
+    stc_coh_book_resize_fa(&bus->book, core,
+                           (uint32_t)(stc_config_size_bytes(&system->config.geometry, next) /
+                                      system->config.geometry.line_bytes));
+    system->walk[core].reconfigs++;
+    system->walk[core].waited += queue->waited;
+    system->walk[core].steps += bus->steps - queue->start;
+    queue->waited = queue->started = false;
+    queue->head = (queue->head + 1) % MAX_WINDOW;
+    queue->count--;
+    stc_csl_marker_done(bus, core);
+}
+
+/* The broken variant STC_CSPL_BREAK_SLEEP_BEFORE_PUT: the cache switches
+ * while the put of the line in frame v is still to be ordered; the line's
+ * bank goes off under it, so the data the put sends later is whatever the
+ * slept slot holds (scrambled). */
+static void sleep_before_put(stc_cspl_system *system, unsigned core, size_t v)
+{
+    unsigned bank, row;
+    slot_of_frame(system, core, v, &bank, &row);
+    stc_cache_invalidate_slot(system->cache[core], bank, row);
+    switch_config(system, core);
+    stc_slot slot;
+    stc_cache_slot(system->cache[core], bank, row, &slot);
+    memcpy(stc_csl_frame_data(system->bus, v), slot.data, system->bus->line);
+}
+
+/* One line the walk drops takes its Evict row (S silently; M, O, E by a
+ * put). Returns true while the reconfiguration must wait: the put is the
+ * outstanding request (no buffer) or the buffer is full. */
+static bool walk_evict(stc_cspl_system *system, unsigned core, size_t v)
+{
+    stc_cs_system *bus = system->bus;
+    stc_cspl_walk_counters *walk = &system->walk[core];
+    const stc_cs_counters *counters = &bus->counters[core];
+    uint64_t puts = counters->putm, putes = counters->pute;
+    bool freed;
+    if (system->config.breaks & STC_CSPL_BREAK_WALK_PUT_SKIPPED) {
+        bus->frames[v].state = STC_COH_SP_I;
+        freed = true;
+    } else {
+        freed = stc_csl_evict(bus, core, v);
+    }
+    walk->puts += counters->putm - puts;
+    walk->putes += counters->pute - putes;
+    walk->silent += freed && counters->putm == puts;
+    if (freed) {
+        sync_slot(system, core, v);
+        return false;
+    }
+    system->reconfig[core].waited = true;
+    return true;
+}
+
+/* One step of core's queued reconfiguration, started only with nothing
+ * outstanding (no miss, no request): the lines its walk would drop
+ * leave one at a time, each put ordered before the next line goes (or
+ * moved into the writeback buffer), re-asked of the cache every step (a
+ * snoop may have taken a line meanwhile); when none is left the cache
+ * switches. Lines not yet walked stay where they are, snooped there. */
+static void continue_reconfig(stc_cspl_system *system, unsigned core)
+{
+    reconfig_queue *queue = &system->reconfig[core];
+    if (!queue->started) {
+        queue->started = true;
+        queue->start = system->bus->steps;
+    }
+    long v, freed = -1;
+    while ((v = next_walk_victim(system, core, &queue->next[queue->head])) >= 0) {
+        if (v == freed) {
+            /* a line its Evict row freed is still in the cache: no
+             * progress is possible (the watchdog ends the run) */
+            stc_csl_violation(system->bus, STC_CS_VIOL_BUS, core, 0,
+                              "core %u's walk: a dropped line is still valid in its slot", core);
+            return;
+        }
+        if (!walk_evict(system, core, (size_t)v)) {
+            freed = v;
+            continue;
+        }
+        if (system->config.breaks & STC_CSPL_BREAK_SLEEP_BEFORE_PUT &&
+            system->bus->core[core].req != STC_COH_SP_REQ_NONE &&
+            walk_drops_left(system, core, &queue->next[queue->head]) == 1)
+            sleep_before_put(system, core, (size_t)v);
+        return;
+    }
+    switch_config(system, core);
 }
 
 /* ------------------------------------------------------------ memory */
@@ -538,6 +724,26 @@ void stc_cspl_flush(stc_cspl_system *system)
     stc_cs_drain(bus); /* the buffered puts */
 }
 
+int stc_cspl_reconfigure(stc_cspl_system *system, unsigned core, const stc_config *next)
+{
+    stc_cs_system *bus = system->bus;
+    const char *rule = core < system->config.cores
+                           ? stc_config_check(&system->config.geometry, next)
+                           : NULL;
+    if (rule) {
+        snprintf(bus->error, sizeof bus->error, "illegal configuration: %s", rule);
+        return -1;
+    }
+    if (stc_csl_submit_marker(bus, core, 0) != 0)
+        return -1;
+    reconfig_queue *queue = &system->reconfig[core];
+    if (!bus->stuck) {
+        queue->next[(queue->head + queue->count) % MAX_WINDOW] = *next;
+        queue->count++;
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------ queries */
 
 stc_cs_system *stc_cspl_bus(stc_cspl_system *system)
@@ -559,14 +765,29 @@ void stc_cspl_core_counters(const stc_cspl_system *system, unsigned core, stc_cs
 {
     out->coherence = *stc_cs_core_counters(system->bus, core);
     out->cache = *stc_cache_counters(system->cache[core]);
+    out->walk = system->walk[core];
 }
 
 void stc_cspl_total(const stc_cspl_system *system, stc_cspl_counters *total)
 {
     stc_cs_total(system->bus, &total->coherence);
     memset(&total->cache, 0, sizeof total->cache);
-    for (unsigned c = 0; c < system->config.cores; c++)
+    memset(&total->walk, 0, sizeof total->walk);
+    for (unsigned c = 0; c < system->config.cores; c++) {
         stc_counters_add(&total->cache, stc_cache_counters(system->cache[c]));
+        const stc_cspl_walk_counters *walk = &system->walk[c];
+        total->walk.reconfigs += walk->reconfigs;
+        total->walk.puts += walk->puts;
+        total->walk.putes += walk->putes;
+        total->walk.silent += walk->silent;
+        total->walk.waited += walk->waited;
+        total->walk.steps += walk->steps;
+    }
+}
+
+const stc_config *stc_cspl_config_of(const stc_cspl_system *system, unsigned core)
+{
+    return core < system->config.cores ? &system->config.configs[core] : NULL;
 }
 
 uint64_t stc_cspl_installs(const stc_cspl_system *system, unsigned core)

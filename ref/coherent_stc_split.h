@@ -59,12 +59,26 @@
  * while the buffer is full, and a line to fetch that waits in the buffer,
  * make the miss wait (a stall) until the buffer's oldest put is ordered.
  *
- * Reconfiguration is not modelled on this bus (section 12, still left).
+ * Reconfiguration (stc_cspl_reconfigure; COHERENCE.md 12.6): an operation
+ * queued in the core's reference stream. It starts when it is the core's
+ * oldest, so no miss or request of the core is outstanding; other cores go
+ * on meanwhile. It asks the cache which valid lines its walk would drop
+ * (stc_cache_walk_drops) and evicts them in the walk's order (rows, then
+ * banks ascending), each by its Evict row: S dropped silently; M, O, E by
+ * a put that is the core's outstanding request (the next line waits for
+ * its ordering; the line answers snoops from its slot in MI^A, EI^A, OI^A
+ * until then), or moves into the writeback buffer. Lines not yet walked
+ * stay in their slots under the old configuration, snooped there. When no
+ * line is left to drop the cache switches in one step
+ * (stc_cache_reconfigure: wake, walk, sleep; its walk drops nothing valid,
+ * a BUS violation otherwise), the 3C split's fully associative cache takes
+ * the new size, and the core's next reference may start.
  *
  * Under the SERIAL schedule every core's hits, misses, miss classes, GetS
  * (= BusRd), GetM (= BusRdX + BusUpgr) and puts less PutEs (= BusWB), and
  * the final memory after a flush, equal coherent_stc.h's fed the same
- * references (tests/test_coherent_stc_split.c).
+ * references and reconfigurations (stc_cstc_reconfigure at the same
+ * points; tests/test_coherent_stc_split.c).
  *
  * No global mutable state: everything lives in the stc_cspl_system.
  */
@@ -86,6 +100,13 @@ enum {
     /* A victim leaves without its Evict row: dropped silently, dirty or
      * owned, no put (memory keeps stale bytes and a stale owner). */
     STC_CSPL_BREAK_VICTIM_PUT_SKIPPED = 1u << 1,
+    /* A reconfiguration's walk drops its lines without their Evict rows
+     * (dirty or owned, no put). */
+    STC_CSPL_BREAK_WALK_PUT_SKIPPED = 1u << 2,
+    /* A reconfiguration switches the cache (the bank sleeps) as soon as
+     * its walk's last put is issued, before the bus orders it: the put
+     * then sends what the slept slot holds (without a writeback buffer). */
+    STC_CSPL_BREAK_SLEEP_BEFORE_PUT = 1u << 3,
 };
 
 typedef struct {
@@ -112,8 +133,20 @@ typedef struct {
  * own (cache.h; its `writebacks` stay 0: victims leave by their puts
  * before the fill, so the fill never writes back). */
 typedef struct {
+    uint64_t reconfigs; /* reconfigurations done (the cache switched) */
+    uint64_t puts;      /* puts the walks issued (PutM and PutE, as putm counts) */
+    uint64_t putes;     /* ... of them PutEs */
+    uint64_t silent;    /* lines the walks dropped without a put (S, or I's break) */
+    uint64_t waited;    /* reconfigurations that waited for a put's ordering or
+                           for room in the writeback buffer (also in stalls) */
+    uint64_t steps;     /* scheduler steps from each one's first step to its
+                           switch (0 for one done in a single step) */
+} stc_cspl_walk_counters;
+
+typedef struct {
     stc_cs_counters coherence;
     stc_counters cache;
+    stc_cspl_walk_counters walk; /* reconfigurations (below, "Reconfiguration") */
 } stc_cspl_counters;
 
 typedef struct stc_cspl_system stc_cspl_system;
@@ -134,6 +167,14 @@ void stc_cspl_drain(stc_cspl_system *system);
  * caches end empty: memory must then equal the shadow. Counted like any
  * eviction (putm, pute, writebacks). */
 void stc_cspl_flush(stc_cspl_system *system);
+
+/* Queue a reconfiguration of core to next in its reference stream, after
+ * the references submitted before (it waits for the window as a
+ * reference does; below, "Reconfiguration"). -1 with stc_cs_error for a
+ * bad core or an illegal configuration (nothing queued). */
+int stc_cspl_reconfigure(stc_cspl_system *system, unsigned core, const stc_config *next);
+/* Core's configuration now (the last reconfiguration done), or NULL. */
+const stc_config *stc_cspl_config_of(const stc_cspl_system *system, unsigned core);
 
 /* The split bus under the caches: its violations, steps, state_of,
  * memory and shadow reads (coherent_split.h), and, for hand-driven tests,
