@@ -99,11 +99,19 @@ static uint64_t store_value(uint64_t n)
  * (the tag width of the energy model, docs/ENERGY.md 3.9). */
 enum { COH_ENERGY_ADDR_BITS = 32 };
 
-/* A core's energy (c < cores) or the total's, the filter's included, and
- * leakage over the run's cycles at static_nj_per_cycle per cache (every
- * core's cache is the same, ENERGY.md 3.9.2). */
+/* What a cycle costs, per cache (every core's cache is the same): its
+ * leakage, and the processor's stall for a cycle its core waits
+ * (ENERGY.md 3.9.2). */
+typedef struct {
+    double static_nj;
+    double stall_nj;
+} cycle_prices;
+
+/* A core's energy (c < cores) or the total's, the filter's included,
+ * leakage over the run's cycles per cache and the stall of each core's
+ * waited cycles (ENERGY.md 3.9.2). */
 static void energy_of(const stc_coh_system *system, const stc_coherence_energy *terms,
-                      const stc_sf_energy_terms *filter_terms, double static_nj_per_cycle,
+                      const stc_sf_energy_terms *filter_terms, const cycle_prices *prices,
                       unsigned c, stc_coh_energy *energy)
 {
     const stc_coh_config *config = stc_coh_config_of(system);
@@ -120,7 +128,11 @@ static void energy_of(const stc_coh_system *system, const stc_coherence_energy *
     stc_coh_run_cycles run;
     stc_coh_run_cycles_of(system, &run);
     unsigned caches = c < config->cores ? 1 : config->cores;
-    stc_coh_energy_add_static(energy, run.cycles * caches, static_nj_per_cycle);
+    stc_coh_energy_add_static(energy, run.cycles * caches, prices->static_nj);
+    stc_coh_energy_add_stall(energy,
+                             c < config->cores ? stc_coh_core_cycles_of(system, c)->waited_cycles
+                                               : run.waited_cycles,
+                             prices->stall_nj);
 }
 
 /* The run's cycles, as text rows or a JSON member. */
@@ -138,17 +150,19 @@ static void print_cycles(const stc_coh_system *system, bool json)
         stc_coh_print_cycles_text(20, per_core, cores, &run, stc_coh_timing_of(system));
 }
 
-/* The energy terms of the system's caches and their leakage per cycle;
+/* The energy terms of the system's caches and their prices per cycle;
  * -1 with why for a cache the default model does not price. */
 static int price_terms(const stc_coh_config *config, stc_coherence_energy *terms,
-                       double *static_nj_per_cycle, char *why, size_t why_len)
+                       cycle_prices *prices, char *why, size_t why_len)
 {
     if (stc_energy_coherence_default(config->size_bytes, config->ways, config->line_bytes,
-                                     COH_ENERGY_ADDR_BITS, terms, why, why_len) != 0)
+                                     COH_ENERGY_ADDR_BITS, terms, why, why_len) != 0 ||
+        stc_coh_static_per_cycle_default(config->size_bytes, config->ways, config->line_bytes,
+                                         COH_ENERGY_ADDR_BITS, &prices->static_nj, why,
+                                         why_len) != 0)
         return -1;
-    return stc_coh_static_per_cycle_default(config->size_bytes, config->ways, config->line_bytes,
-                                            COH_ENERGY_ADDR_BITS, static_nj_per_cycle, why,
-                                            why_len);
+    return stc_coh_stall_per_cycle_default(config->size_bytes, config->ways, config->line_bytes,
+                                           COH_ENERGY_ADDR_BITS, &prices->stall_nj, why, why_len);
 }
 
 /* The filter's energy terms, or NULL if the system has none. */
@@ -201,12 +215,13 @@ static void print_text(const stc_coh_system *system, const char *trace_name)
     }
     print_cycles(system, false);
     stc_coherence_energy terms;
-    double static_nj_per_cycle;
+    cycle_prices prices;
     char why[ERR_LEN];
-    if (price_terms(config, &terms, &static_nj_per_cycle, why, sizeof why) == 0) {
+    if (price_terms(config, &terms, &prices, why, sizeof why) == 0) {
         static const char *const parts[] = {"access", "snoop", "memory_read", "c2c",
                                             "memory_write", "bus", "filter", "total",
-                                            "static", "total_with_static"};
+                                            "static", "total_with_static",
+                                            "stall", "total_with_stall"};
         enum { FILTER_PART = 6 };
         for (unsigned part = 0; part < sizeof parts / sizeof parts[0]; part++) {
             if (part == FILTER_PART && !filter_terms)
@@ -216,12 +231,13 @@ static void print_text(const stc_coh_system *system, const char *trace_name)
             printf("%-20s", name);
             for (unsigned c = 0; c <= config->cores; c++) {
                 stc_coh_energy energy;
-                energy_of(system, &terms, filter_terms, static_nj_per_cycle, c, &energy);
+                energy_of(system, &terms, filter_terms, &prices, c, &energy);
                 const double values[] = {energy.access_nj,       energy.snoop_nj,
                                          energy.memory_read_nj,  energy.c2c_nj,
                                          energy.memory_write_nj, energy.bus_nj,
                                          energy.filter_nj,       energy.total_nj,
-                                         energy.static_nj,       energy.total_with_static_nj};
+                                         energy.static_nj,       energy.total_with_static_nj,
+                                         energy.stall_nj,        energy.total_with_stall_nj};
                 printf(" %13.1f", values[part]);
             }
             printf("\n");
@@ -269,11 +285,11 @@ static void print_counters_json(const stc_coh_counters *counters)
 }
 
 static void print_energy_json(const stc_coh_system *system, const stc_coherence_energy *terms,
-                              const stc_sf_energy_terms *filter_terms, double static_nj_per_cycle,
+                              const stc_sf_energy_terms *filter_terms, const cycle_prices *prices,
                               unsigned c)
 {
     stc_coh_energy energy;
-    energy_of(system, terms, filter_terms, static_nj_per_cycle, c, &energy);
+    energy_of(system, terms, filter_terms, prices, c, &energy);
     stc_coh_print_energy_static_json(&energy, filter_terms != NULL);
 }
 
@@ -318,9 +334,9 @@ static void print_json(const stc_coh_system *system, const char *trace_name)
     }
     print_cycles(system, true);
     stc_coherence_energy terms;
-    double static_nj_per_cycle;
+    cycle_prices prices;
     char why[ERR_LEN];
-    if (price_terms(config, &terms, &static_nj_per_cycle, why, sizeof why) == 0) {
+    if (price_terms(config, &terms, &prices, why, sizeof why) == 0) {
         printf(",\n \"energy_terms_nj\": {\"access\": %.6g, \"snoop_lookup\": %.6g, "
                "\"memory_read\": %.6g, \"c2c\": %.6g, \"memory_write\": %.6g, "
                "\"bus_address\": %.6g",
@@ -329,14 +345,15 @@ static void print_json(const stc_coh_system *system, const char *trace_name)
         if (filter_terms)
             printf(", \"filter_lookup\": %.6g, \"filter_write\": %.6g", filter_terms->lookup_nj,
                    filter_terms->write_nj);
-        printf(", \"static_per_cycle\": %.6g", static_nj_per_cycle);
+        printf(", \"static_per_cycle\": %.6g, \"stall_per_cycle\": %.6g", prices.static_nj,
+               prices.stall_nj);
         printf("},\n \"energy_nj\": {\"per_core\": [");
         for (unsigned c = 0; c < config->cores; c++) {
             printf("%s\n  ", c ? "," : "");
-            print_energy_json(system, &terms, filter_terms, static_nj_per_cycle, c);
+            print_energy_json(system, &terms, filter_terms, &prices, c);
         }
         printf("],\n  \"total\": ");
-        print_energy_json(system, &terms, filter_terms, static_nj_per_cycle, config->cores);
+        print_energy_json(system, &terms, filter_terms, &prices, config->cores);
         printf("}");
     } else {
         printf(",\n \"energy_terms_nj\": null, \"energy_nj\": null, \"energy_note\": ");

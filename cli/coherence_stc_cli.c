@@ -235,15 +235,19 @@ static stc_coh_energy energy_of(const stc_cstc_system *system, const run_energy 
         /* every cache leaks until the run's last cycle (ENERGY.md 3.9.2) */
         stc_coh_energy_add_static(&part, run.cycles,
                                   stc_cstc_static_per_cycle(model, core_config));
+        /* the processor's stall for each cycle its core waited (3.9.2) */
+        stc_coh_energy_add_stall(&part, stc_cstc_core_cycles_of(system, core)->waited_cycles,
+                                 stc_cstc_stall_per_cycle(model));
         stc_coh_energy_add(&energy, &part);
     }
     return energy;
 }
 
-enum { ENERGY_PARTS = 10, FILTER_PART = 6 };
+enum { ENERGY_PARTS = 12, FILTER_PART = 6 };
 static const char *const energy_part_names[ENERGY_PARTS] = {
     "access_nj", "snoop_nj",  "memory_read_nj", "c2c_nj",    "memory_write_nj",
-    "bus_nj",    "filter_nj", "total_nj",       "static_nj", "total_with_static_nj"};
+    "bus_nj",    "filter_nj", "total_nj",       "static_nj", "total_with_static_nj",
+    "stall_nj",  "total_with_stall_nj"};
 
 static double energy_part(const stc_coh_energy *energy, unsigned part)
 {
@@ -251,7 +255,8 @@ static double energy_part(const stc_coh_energy *energy, unsigned part)
                                          energy->memory_read_nj, energy->c2c_nj,
                                          energy->memory_write_nj, energy->bus_nj,
                                          energy->filter_nj,      energy->total_nj,
-                                         energy->static_nj,      energy->total_with_static_nj};
+                                         energy->static_nj,      energy->total_with_static_nj,
+                                         energy->stall_nj,       energy->total_with_stall_nj};
     return values[part];
 }
 
@@ -426,8 +431,10 @@ void stc_coh_print_energy_static_json(const stc_coh_energy *energy, bool with_fi
 {
     /* the old fields first, unchanged, then leakage's */
     print_energy_fields_json(energy, with_filter);
-    printf(", \"static\": %.6g, \"total_with_static\": %.6g}", energy->static_nj,
-           energy->total_with_static_nj);
+    printf(", \"static\": %.6g, \"total_with_static\": %.6g, \"stall\": %.6g, "
+           "\"total_with_stall\": %.6g}",
+           energy->static_nj, energy->total_with_static_nj, energy->stall_nj,
+           energy->total_with_stall_nj);
 }
 
 void stc_coh_print_cycles_text(int name_width, const stc_coh_core_cycles *per_core,
@@ -443,7 +450,10 @@ void stc_coh_print_cycles_text(int name_width, const stc_coh_core_cycles *per_co
     printf(" %13" PRIu64 "\n%-*s", run->stall_cycles, name_width, "bus_cycles");
     for (unsigned c = 0; c < cores; c++)
         printf(" %13" PRIu64, per_core[c].bus_cycles);
-    printf(" %13" PRIu64 "\n", run->bus_busy_cycles);
+    printf(" %13" PRIu64 "\n%-*s", run->bus_busy_cycles, name_width, "waited_cycles");
+    for (unsigned c = 0; c < cores; c++)
+        printf(" %13" PRIu64, per_core[c].waited_cycles);
+    printf(" %13" PRIu64 "\n", run->waited_cycles);
     printf("bus: busy %" PRIu64 " of %" PRIu64 " cycles (%.1f %%); address %u, memory latency %u, "
            "%u beats per line, supplier read %u\n",
            run->bus_busy_cycles, run->cycles, 100.0 * run->bus_utilisation,
@@ -460,12 +470,14 @@ void stc_coh_print_cycles_json(const stc_coh_core_cycles *per_core, unsigned cor
            timing->supply_read_cycles);
     for (unsigned c = 0; c < cores; c++)
         printf("%s{\"cycles\": %" PRIu64 ", \"stall_cycles\": %" PRIu64
-               ", \"bus_cycles\": %" PRIu64 "}",
+               ", \"bus_cycles\": %" PRIu64 ", \"waited_cycles\": %" PRIu64 "}",
                c ? ", " : "", per_core[c].cycles, per_core[c].stall_cycles,
-               per_core[c].bus_cycles);
+               per_core[c].bus_cycles, per_core[c].waited_cycles);
     printf("],\n  \"total\": {\"cycles\": %" PRIu64 ", \"stall_cycles\": %" PRIu64
-           ", \"bus_busy_cycles\": %" PRIu64 ", \"bus_utilisation\": %.6g}}",
-           run->cycles, run->stall_cycles, run->bus_busy_cycles, run->bus_utilisation);
+           ", \"bus_busy_cycles\": %" PRIu64 ", \"bus_utilisation\": %.6g"
+           ", \"waited_cycles\": %" PRIu64 "}}",
+           run->cycles, run->stall_cycles, run->bus_busy_cycles, run->bus_utilisation,
+           run->waited_cycles);
 }
 
 /* The price of each event for a core in config. */
@@ -484,7 +496,8 @@ static void print_terms_json(const run_energy *energy, const stc_config *config)
     if (energy->filtered)
         printf(", \"filter_lookup\": %.6g, \"filter_write\": %.6g", energy->filter.lookup_nj,
                energy->filter.write_nj);
-    printf(", \"static_per_cycle\": %.6g}", stc_cstc_static_per_cycle(model, config));
+    printf(", \"static_per_cycle\": %.6g, \"stall_per_cycle\": %.6g}",
+           stc_cstc_static_per_cycle(model, config), stc_cstc_stall_per_cycle(model));
 }
 
 static void print_energy_json(const stc_cstc_system *system, const run_energy *energy)
@@ -632,7 +645,7 @@ static void print_assignment_text(const stc_geometry *geometry, unsigned cores, 
     printf(" %13.1f %+7.2f %%  (%" PRIu64 " violations)\n", assignment->total.total_nj,
            percent_against(assignment->total.total_nj, start->total.total_nj),
            assignment->violations);
-    /* the objective: leakage over the run's cycles included */
+    /* leakage over the run's cycles included */
     printf("%-24s", "  with_static_nj");
     for (unsigned c = 0; c < cores; c++)
         printf(" %13.1f", assignment->per_core[c].total_with_static_nj);
@@ -640,6 +653,15 @@ static void print_assignment_text(const stc_geometry *geometry, unsigned cores, 
            percent_against(assignment->total.total_with_static_nj,
                            start->total.total_with_static_nj),
            assignment->cycles.cycles);
+    /* the objective: the processors' stall included too (ENERGY.md 3.9.2) */
+    printf("%-24s", "  with_stall_nj");
+    for (unsigned c = 0; c < cores; c++)
+        printf(" %13.1f", assignment->per_core[c].total_with_stall_nj);
+    printf(" %13.1f %+7.2f %%  (%" PRIu64 " waited cycles)\n",
+           assignment->total.total_with_stall_nj,
+           percent_against(assignment->total.total_with_stall_nj,
+                           start->total.total_with_stall_nj),
+           assignment->cycles.waited_cycles);
 }
 
 static void print_tune_text(const stc_cstc_config *config, const tune_report *report,

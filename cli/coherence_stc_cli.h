@@ -56,22 +56,24 @@ int stc_coh_stc_run(const stc_coh_stc_request *request);
  * `stcsim coherence` run prints it. */
 void stc_coh_print_energy_json(const stc_coh_energy *energy, bool with_filter);
 
-/* The same object with leakage: ..., "total": .., "static": ..,
- * "total_with_static": ..} (the atomic runs, which have cycles). */
+/* The same object with leakage and the processor's stall: ..., "total":
+ * .., "static": .., "total_with_static": .., "stall": ..,
+ * "total_with_stall": ..} (the atomic runs, which have cycles). */
 void stc_coh_print_energy_static_json(const stc_coh_energy *energy, bool with_filter);
 
 /* The cycles of an atomic run (docs/COHERENCE.md 9.10) as text rows after
  * the counters, names padded to name_width: cycles, stall_cycles,
- * bus_cycles per core, the total column the run's (cycles: the latest
- * core's; stall_cycles and bus_cycles: summed), then a line "bus: busy B
+ * bus_cycles, waited_cycles per core, the total column the run's (cycles:
+ * the latest core's; the others summed), then a line "bus: busy B
  * of C cycles (U %), ..." with the timing. */
 void stc_coh_print_cycles_text(int name_width, const stc_coh_core_cycles *per_core,
                                unsigned cores, const stc_coh_run_cycles *run,
                                const stc_coh_bus_timing *timing);
 
 /* The same as a JSON member (",\n \"cycles\": {...}"): "timing", "per_core"
- * [{"cycles", "stall_cycles", "bus_cycles"}], "total" {"cycles",
- * "stall_cycles", "bus_busy_cycles", "bus_utilisation"}. */
+ * [{"cycles", "stall_cycles", "bus_cycles", "waited_cycles"}], "total"
+ * {"cycles", "stall_cycles", "bus_busy_cycles", "bus_utilisation",
+ * "waited_cycles"}. */
 void stc_coh_print_cycles_json(const stc_coh_core_cycles *per_core, unsigned cores,
                                const stc_coh_run_cycles *run, const stc_coh_bus_timing *timing);
 

@@ -18,6 +18,8 @@ void stc_coh_energy_of(const stc_coherence_energy *terms, const stc_coh_counters
                        energy->c2c_nj + energy->memory_write_nj + energy->bus_nj;
     energy->static_nj = 0.0;
     energy->total_with_static_nj = energy->total_nj;
+    energy->stall_nj = 0.0;
+    energy->total_with_stall_nj = energy->total_nj;
 }
 
 void stc_coh_energy_add_static(stc_coh_energy *energy, uint64_t cycles, double static_nj_per_cycle)
@@ -25,11 +27,24 @@ void stc_coh_energy_add_static(stc_coh_energy *energy, uint64_t cycles, double s
     double static_nj = (double)cycles * static_nj_per_cycle;
     energy->static_nj += static_nj;
     energy->total_with_static_nj += static_nj;
+    energy->total_with_stall_nj += static_nj;
 }
 
-int stc_coh_static_per_cycle_default(unsigned size_bytes, unsigned ways, unsigned line_bytes,
-                                     unsigned addr_bits, double *static_nj_per_cycle, char *err,
-                                     size_t err_len)
+void stc_coh_energy_add_stall(stc_coh_energy *energy, uint64_t waited_cycles,
+                              double stall_nj_per_cycle)
+{
+    double stall_nj = (double)waited_cycles * stall_nj_per_cycle;
+    energy->stall_nj += stall_nj;
+    energy->total_with_stall_nj += stall_nj;
+}
+
+/* Both per-cycle prices of a conventional cache, from the default
+ * single-cache table of the stc geometry it is priced as (one bank per
+ * way, every bank powered, one physical line per line): its leakage as
+ * the single-cache model prices a cycle, and the table's stall. */
+static int conventional_prices(unsigned size_bytes, unsigned ways, unsigned line_bytes,
+                               unsigned addr_bits, double *static_nj_per_cycle,
+                               double *stall_nj_per_cycle, char *err, size_t err_len)
 {
     /* The geometry stc_energy_coherence_default builds: its checks first,
      * so both refuse the same caches with the same message. */
@@ -47,12 +62,29 @@ int stc_coh_static_per_cycle_default(unsigned size_bytes, unsigned ways, unsigne
     if (stc_geometry_init(&geometry, err, err_len) != 0 ||
         stc_energy_default(&geometry, &table, err, err_len) != 0)
         return -1;
-    /* The single-cache model's own pricing of cycles, every bank powered,
-     * every bank a way, one physical line per line. */
     stc_config config = {.banks_on = ways, .ways = ways, .sublines = 1, .way_predict = false};
     stc_counters counters = {.cycles = 1};
     *static_nj_per_cycle = stc_energy_of(&table, &config, &counters).static_nj;
+    *stall_nj_per_cycle = table.stall_nj_per_cycle;
     return 0;
+}
+
+int stc_coh_static_per_cycle_default(unsigned size_bytes, unsigned ways, unsigned line_bytes,
+                                     unsigned addr_bits, double *static_nj_per_cycle, char *err,
+                                     size_t err_len)
+{
+    double unused;
+    return conventional_prices(size_bytes, ways, line_bytes, addr_bits, static_nj_per_cycle,
+                               &unused, err, err_len);
+}
+
+int stc_coh_stall_per_cycle_default(unsigned size_bytes, unsigned ways, unsigned line_bytes,
+                                    unsigned addr_bits, double *stall_nj_per_cycle, char *err,
+                                    size_t err_len)
+{
+    double unused;
+    return conventional_prices(size_bytes, ways, line_bytes, addr_bits, &unused,
+                               stall_nj_per_cycle, err, err_len);
 }
 
 int stc_coh_filter_terms(const stc_sf_config *filter, unsigned line_bytes, unsigned addr_bits,
@@ -80,6 +112,7 @@ void stc_coh_energy_add_filter(const stc_sf_energy_terms *terms, const stc_sf_co
     energy->filter_nj += filter_nj;
     energy->total_nj += filter_nj;
     energy->total_with_static_nj += filter_nj;
+    energy->total_with_stall_nj += filter_nj;
 }
 
 int stc_cstc_energy_model_default(const stc_geometry *geometry, stc_cstc_energy_model *model,
@@ -110,6 +143,11 @@ double stc_cstc_static_per_cycle(const stc_cstc_energy_model *model, const stc_c
     return stc_energy_of(&model->table, config, &counters).static_nj;
 }
 
+double stc_cstc_stall_per_cycle(const stc_cstc_energy_model *model)
+{
+    return model->table.stall_nj_per_cycle;
+}
+
 void stc_cstc_energy_of(const stc_cstc_energy_model *model, const stc_config *config,
                         const stc_cstc_counters *counters, stc_coh_energy *energy)
 {
@@ -122,6 +160,7 @@ void stc_cstc_energy_of(const stc_cstc_energy_model *model, const stc_config *co
     energy->total_nj = energy->access_nj + energy->snoop_nj + energy->memory_read_nj +
                        energy->c2c_nj + energy->memory_write_nj + energy->bus_nj;
     energy->total_with_static_nj = energy->total_nj;
+    energy->total_with_stall_nj = energy->total_nj;
 }
 
 void stc_coh_energy_add(stc_coh_energy *sum, const stc_coh_energy *part)
@@ -136,4 +175,6 @@ void stc_coh_energy_add(stc_coh_energy *sum, const stc_coh_energy *part)
     sum->total_nj += part->total_nj;
     sum->static_nj += part->static_nj;
     sum->total_with_static_nj += part->total_with_static_nj;
+    sum->stall_nj += part->stall_nj;
+    sum->total_with_stall_nj += part->total_with_stall_nj;
 }

@@ -9,10 +9,13 @@
  * charged to the receiver: the transfer happens because it asked), its
  * writes to memory (writebacks and flushes, charged to the core whose copy
  * is written), and the address phase of every transaction it issues.
- * Processor stall is not counted. Leakage (static_nj) is counted apart:
- * the terms above do not include it (total_nj is what it always was), and
- * total_with_static_nj adds it; a caller with the run's cycles prices it
- * (stc_coh_energy_add_static; docs/ENERGY.md 3.9.2).
+ * Processor stall is not counted in them. Leakage (static_nj) is counted
+ * apart: the terms above do not include it (total_nj is what it always
+ * was), and total_with_static_nj adds it; a caller with the run's cycles
+ * prices it (stc_coh_energy_add_static; docs/ENERGY.md 3.9.2). So is the
+ * processor's stall (stall_nj, in total_with_stall_nj only): each core's
+ * waited cycles (coherent_cycles.h) at the table's stall price
+ * (stc_coh_energy_add_stall; ENERGY.md 3.9.2).
  *
  * With a snoop filter (snoop_filter.h) each core also pays for its
  * filter's own accesses (filter_nj); the tag probes it saves show as fewer
@@ -35,11 +38,14 @@ typedef struct {
     double filter_nj;       /* the snoop filter's lookups and writes (0 without a filter) */
     double total_nj;        /* the terms above: the dynamic energy */
     double static_nj;       /* the cache's leakage over the run's cycles (0 until priced) */
-    double total_with_static_nj; /* total_nj + static_nj: the whole energy */
+    double total_with_static_nj; /* total_nj + static_nj: caches and bus */
+    double stall_nj;        /* the processor waiting on the memory system (0 until priced) */
+    double total_with_stall_nj; /* total_with_static_nj + stall_nj: the whole energy */
 } stc_coh_energy;
 
-/* The energy of counters (one core's, or a total) under terms; filter_nj
- * and static_nj 0 (total_with_static_nj = total_nj). */
+/* The energy of counters (one core's, or a total) under terms; filter_nj,
+ * static_nj and stall_nj 0 (total_with_static_nj = total_with_stall_nj =
+ * total_nj). */
 void stc_coh_energy_of(const stc_coherence_energy *terms, const stc_coh_counters *counters,
                        stc_coh_energy *energy);
 
@@ -62,7 +68,8 @@ int stc_coh_filter_terms(const stc_sf_config *filter, unsigned line_bytes, unsig
                          stc_sf_energy_terms *terms);
 
 /* Add the filter's energy for counters (one core's, or a total) into
- * energy: filter_nj, total_nj and total_with_static_nj. */
+ * energy: filter_nj, total_nj, total_with_static_nj and
+ * total_with_stall_nj. */
 void stc_coh_energy_add_filter(const stc_sf_energy_terms *terms, const stc_sf_counters *counters,
                                stc_coh_energy *energy);
 
@@ -74,9 +81,23 @@ void stc_coh_energy_add_filter(const stc_sf_energy_terms *terms, const stc_sf_co
  * single-cache model prices a run's cycles (energy.h: cycles x
  * E_static(k) of the configuration). */
 
-/* Add cycles x static_nj_per_cycle into energy: static_nj and
- * total_with_static_nj. */
+/* Add cycles x static_nj_per_cycle into energy: static_nj,
+ * total_with_static_nj and total_with_stall_nj. */
 void stc_coh_energy_add_static(stc_coh_energy *energy, uint64_t cycles, double static_nj_per_cycle);
+
+/* ---- Processor stall (docs/ENERGY.md 3.9.2) -----------------------------
+ *
+ * The terms above carry no stall but way prediction's second probe: a
+ * block read from memory is its burst and fill, not the single-cache
+ * `miss` entry's stall. A core is charged the table's stall per cycle for
+ * each of its waited_cycles (coherent_cycles.h: its clock less its probe
+ * cycles), the cycles the single-cache model charges as stall inside
+ * `miss` and `writeback` plus what the shared bus adds. */
+
+/* Add waited_cycles x stall_nj_per_cycle into energy: stall_nj and
+ * total_with_stall_nj. */
+void stc_coh_energy_add_stall(stc_coh_energy *energy, uint64_t waited_cycles,
+                              double stall_nj_per_cycle);
 
 /* E_static per cycle of the conventional cache of coherent.h (size_bytes,
  * ways, line_bytes, addr_bits): the single-cache model's for the stc
@@ -86,6 +107,13 @@ void stc_coh_energy_add_static(stc_coh_energy *energy, uint64_t cycles, double s
 int stc_coh_static_per_cycle_default(unsigned size_bytes, unsigned ways, unsigned line_bytes,
                                      unsigned addr_bits, double *static_nj_per_cycle, char *err,
                                      size_t err_len);
+
+/* The stall per cycle of the same cache: the table entry `stall` of the
+ * default table the line above prices from. Returns -1 with a message
+ * where that one does. */
+int stc_coh_stall_per_cycle_default(unsigned size_bytes, unsigned ways, unsigned line_bytes,
+                                    unsigned addr_bits, double *stall_nj_per_cycle, char *err,
+                                    size_t err_len);
 
 /* ---- Configurable caches (coherent_stc.h; docs/ENERGY.md 3.9.1) ------
  *
@@ -103,9 +131,11 @@ int stc_coh_static_per_cycle_default(unsigned size_bytes, unsigned ways, unsigne
  *               stc_energy_coherence_default for the geometry (banks of
  *               bank_bytes, line_bytes lines): the same for every
  *               configuration.
- * No miss stall. Leakage is priced apart (stc_cstc_static_per_cycle,
- * stc_coh_energy_add_static: the run's cycles, 3.9.2). The one processor
- * cycle priced is way prediction's second probe, as the single-cache
+ * No miss stall in these terms. Leakage is priced apart
+ * (stc_cstc_static_per_cycle, stc_coh_energy_add_static: the run's cycles,
+ * 3.9.2), and so is the processor's stall over the cycles the core waited
+ * (stc_cstc_stall_per_cycle, stc_coh_energy_add_stall, 3.9.2). The one
+ * processor cycle these terms price is way prediction's second probe, as the single-cache
  * model prices it, so that way prediction is not free here either. No reconfiguration is priced: the runs this prices start each
  * core in its configuration and keep it. */
 typedef struct {
@@ -133,8 +163,12 @@ void stc_cstc_energy_terms(const stc_cstc_energy_model *model, const stc_config 
  * charges a single cache in config per cycle (k banks powered). */
 double stc_cstc_static_per_cycle(const stc_cstc_energy_model *model, const stc_config *config);
 
-/* The energy of one core's counters, the core in config; filter_nj and
- * static_nj 0. */
+/* The stall per cycle of the model's table (every configuration's: the
+ * processor's, not the cache's). */
+double stc_cstc_stall_per_cycle(const stc_cstc_energy_model *model);
+
+/* The energy of one core's counters, the core in config; filter_nj,
+ * static_nj and stall_nj 0. */
 void stc_cstc_energy_of(const stc_cstc_energy_model *model, const stc_config *config,
                         const stc_cstc_counters *counters, stc_coh_energy *energy);
 

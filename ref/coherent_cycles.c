@@ -60,6 +60,7 @@ void stc_coh_clock_commit(stc_coh_clock *clock, unsigned core, const stc_coh_acc
     uint64_t ready = time->cycles + access->before;
     if (access->bus == 0) {
         time->cycles = ready + access->after;
+        time->waited_cycles += access->after;
         return;
     }
     /* Bus order is call order: this tenure follows every earlier one. */
@@ -69,6 +70,7 @@ void stc_coh_clock_commit(stc_coh_clock *clock, unsigned core, const stc_coh_acc
     clock->bus_free_at = grant + access->bus;
     clock->bus_busy_cycles += access->bus;
     time->cycles = clock->bus_free_at + access->after;
+    time->waited_cycles += time->cycles - ready; /* stall + tenure + after */
 }
 
 void stc_coh_clock_run(const stc_coh_clock *clock, stc_coh_run_cycles *run)
@@ -78,6 +80,7 @@ void stc_coh_clock_run(const stc_coh_clock *clock, stc_coh_run_cycles *run)
         if (clock->core[c].cycles > run->cycles)
             run->cycles = clock->core[c].cycles;
         run->stall_cycles += clock->core[c].stall_cycles;
+        run->waited_cycles += clock->core[c].waited_cycles;
     }
     run->bus_busy_cycles = clock->bus_busy_cycles;
     run->bus_utilisation = run->cycles ? (double)run->bus_busy_cycles / (double)run->cycles : 0.0;

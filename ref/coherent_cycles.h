@@ -97,17 +97,24 @@ typedef struct {
 } stc_coh_access_cycles;
 
 /* One core's time. cycles = the sum of its references' before, after,
- * bus and stall cycles (nothing else moves its clock). */
+ * bus and stall cycles (nothing else moves its clock). waited_cycles =
+ * cycles less every before: the cycles the processor waits on the memory
+ * system beyond its probes (stall, its own tenures, the controller's
+ * cycles after them), the cycles docs/ENERGY.md 3.9.2 prices as
+ * processor stall. A probe is not a wait: a hit takes it too, and way
+ * prediction's second probe is priced with the access already. */
 typedef struct {
-    uint64_t cycles;       /* its clock: when its last reference finished */
-    uint64_t stall_cycles; /* ready for the bus but waiting for it to be free */
-    uint64_t bus_cycles;   /* the bus held by its transactions */
+    uint64_t cycles;        /* its clock: when its last reference finished */
+    uint64_t stall_cycles;  /* ready for the bus but waiting for it to be free */
+    uint64_t bus_cycles;    /* the bus held by its transactions */
+    uint64_t waited_cycles; /* cycles less its probes (before): stall + bus + after */
 } stc_coh_core_cycles;
 
 /* The run's time. */
 typedef struct {
     uint64_t cycles;          /* the run's: the latest core's clock */
     uint64_t stall_cycles;    /* summed over the cores */
+    uint64_t waited_cycles;   /* summed over the cores */
     uint64_t bus_busy_cycles; /* cycles some transaction held the bus */
     double bus_utilisation;   /* bus_busy_cycles / cycles (0 for an empty run) */
 } stc_coh_run_cycles;

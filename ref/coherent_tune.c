@@ -41,6 +41,9 @@ static void price_run(const stc_ctune_problem *problem, const stc_cstc_system *s
          * a core that slows the bus for the others costs their leakage. */
         stc_coh_energy_add_static(&out->per_core[c], out->cycles.cycles,
                                   stc_cstc_static_per_cycle(problem->energy, &out->configs[c]));
+        /* and the processor's stall over the cycles its core waited */
+        stc_coh_energy_add_stall(&out->per_core[c], stc_cstc_core_cycles_of(system, c)->waited_cycles,
+                                 stc_cstc_stall_per_cycle(problem->energy));
         stc_coh_energy_add(&out->total, &out->per_core[c]);
     }
     out->violations = stc_cstc_violation_count(system);
@@ -127,7 +130,7 @@ static int improve_core(const stc_ctune_problem *problem, run_memo *memo, unsign
         const stc_ctune_assignment *run = evaluate_once(problem, memo, trial, err, err_len);
         if (!run)
             return -1;
-        if (run->total.total_with_static_nj < best.total.total_with_static_nj)
+        if (run->total.total_with_stall_nj < best.total.total_with_stall_nj)
             best = *run;
     }
     bool changed = !stc_config_equal(&best.configs[core], &current->configs[core]);

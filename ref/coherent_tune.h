@@ -9,8 +9,10 @@
  * lookups, the memory reads and writes, cache-to-cache transfers and bus
  * address phases of every core (coherence_energy.h, stc_cstc_energy_of,
  * docs/ENERGY.md 3.9.1), and every cache's leakage over the run's cycles
- * (docs/ENERGY.md 3.9.2, COHERENCE.md 11.9): total_with_static_nj. One core's configuration changes the others'
- * energy: a longer logical line fetches siblings by BusRd that demote
+ * and the processors' stall over each core's waited cycles (docs/ENERGY.md
+ * 3.9.2, COHERENCE.md 11.9): total_with_stall_nj, the whole energy, as the
+ * single-cache tuner's objective has a miss's stall in it. One core's
+ * configuration changes the others' energy: a longer logical line fetches siblings by BusRd that demote
  * other cores' M copies, a smaller cache sends more transactions that
  * every other core snoops.
  *
@@ -63,7 +65,7 @@ typedef struct {
 typedef struct {
     stc_config configs[STC_COH_MAX_CORES];
     stc_coh_energy per_core[STC_COH_MAX_CORES];
-    stc_coh_energy total; /* the objective: total.total_with_static_nj */
+    stc_coh_energy total; /* the objective: total.total_with_stall_nj */
     stc_coh_run_cycles cycles; /* the run's (coherent_cycles.h) */
     uint64_t violations;  /* of the run (0 unless the model is broken) */
 } stc_ctune_assignment;

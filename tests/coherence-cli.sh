@@ -487,25 +487,38 @@ fi
 # memory again: 60); c1 stores X+4 (an S hit and a BusUpgr: 62); c0 loads
 # X (ready 32, stalls 30, c1's M supplies: 1 + 1 + 8 = 10, then 1: 73);
 # c0 hits X+8 (74). Bus busy 29 + 29 + 1 + 10 = 69 of 74 cycles. Every
-# cache leaks over the run's 74 cycles.
+# cache leaks over the run's 74 cycles. The processor's stall (ENERGY.md
+# 3.9.2) prices each core's cycles less its probes, one per block access:
+# c0 74 - 3 = 71 (30 for its miss, 30 + 10 + 1 for the supplied one), c1
+# 62 - 2 = 60 (29 + 29 + 1, then its BusUpgr's 1), at `stall` per cycle.
 printf '0 0 1000\n1 0 1000\n1 1 1004\n0 0 1000\n0 0 1008\n' >"$work/cycles.txt"
 if "$STCSIM" coherence --cores 2 "$work/cycles.txt" >"$work/cycles.out" &&
     [ "$(awk '$1 == "cycles" { print $2, $3, $4 }' "$work/cycles.out")" = "74 62 74" ] &&
     [ "$(awk '$1 == "stall_cycles" { print $2, $3, $4 }' "$work/cycles.out")" = "30 29 59" ] &&
     [ "$(awk '$1 == "bus_cycles" { print $2, $3, $4 }' "$work/cycles.out")" = "39 30 69" ] &&
+    [ "$(awk '$1 == "waited_cycles" { print $2, $3, $4 }' "$work/cycles.out")" = "71 60 131" ] &&
+    [ "$(awk '$1 == "stall_nj" { print $2, $3, $4 }' "$work/cycles.out")" = "17.8 15.0 32.8" ] &&
     grep -q '^bus: busy 69 of 74 cycles (93.2 %); address 1, memory latency 20, 8 beats per line, supplier read 1$' "$work/cycles.out" &&
     { ! command -v jq >/dev/null ||
       "$STCSIM" coherence --cores 2 --json "$work/cycles.txt" | jq -e '
         def near(a; b): ((a - b) | fabs) <= 1e-5 * ([(a | fabs), (b | fabs), 1] | max);
-        .cycles.per_core == [{"cycles": 74, "stall_cycles": 30, "bus_cycles": 39},
-                             {"cycles": 62, "stall_cycles": 29, "bus_cycles": 30}]
+        .cycles.per_core == [{"cycles": 74, "stall_cycles": 30, "bus_cycles": 39, "waited_cycles": 71},
+                             {"cycles": 62, "stall_cycles": 29, "bus_cycles": 30, "waited_cycles": 60}]
         and .cycles.total.cycles == 74 and .cycles.total.bus_busy_cycles == 69
+        and .cycles.total.waited_cycles == 131
         and .cycles.timing == {"address": 1, "mem_latency": 20, "beats_per_line": 8, "supply_read": 1}
         and near(.cycles.total.bus_utilisation; 69 / 74)
         and .energy_terms_nj.static_per_cycle > 0
         and near(.energy_nj.per_core[1].static; 74 * .energy_terms_nj.static_per_cycle)
         and near(.energy_nj.total.static; 2 * 74 * .energy_terms_nj.static_per_cycle)
-        and near(.energy_nj.total.total_with_static; .energy_nj.total.total + .energy_nj.total.static)' >/dev/null; }; then
+        and near(.energy_nj.total.total_with_static; .energy_nj.total.total + .energy_nj.total.static)
+        and .energy_terms_nj.stall_per_cycle == 0.25
+        and near(.energy_nj.per_core[0].stall; 71 * .energy_terms_nj.stall_per_cycle)
+        and near(.energy_nj.per_core[1].stall; 60 * .energy_terms_nj.stall_per_cycle)
+        and near(.energy_nj.total.stall; .energy_nj.per_core[0].stall + .energy_nj.per_core[1].stall)
+        and near(.energy_nj.total.stall; 131 * .energy_terms_nj.stall_per_cycle)
+        and ([.energy_nj.per_core[], .energy_nj.total]
+             | all(near(.total_with_stall; .total_with_static + .stall)))' >/dev/null; }; then
     passed=$((passed + 1))
 else
     echo "FAIL cycles of a hand-worked trace"; cat "$work/cycles.out"; failed=$((failed + 1))
@@ -516,17 +529,26 @@ fi
 # lines 2-3 from memory, its latency again, 20 + 8: 58; ready 1, stalls
 # 25, then 1: 85. The core's own cycles without the bus are its cache's
 # cache_cycles less the memory it assumed (1 + 36 + 2 = 39 for c0).
+# Waited (ENERGY.md 3.9.2): each core's cycles less its one probe, 84 and
+# 26, priced at each core's `stall`.
 printf '1 1 2010\n0 0 2000\n' >"$work/stc-cycles.txt"
 if "$STCSIM" coherence --cores 2 --stc-config 8K_4W_64B,8K_4W_16B "$work/stc-cycles.txt" >"$work/stc-cycles.out" &&
     [ "$(awk '$1 == "cycles" { print $2, $3, $4 }' "$work/stc-cycles.out")" = "85 27 85" ] &&
     [ "$(awk '$1 == "stall_cycles" { print $2, $3, $4 }' "$work/stc-cycles.out")" = "25 0 25" ] &&
     [ "$(awk '$1 == "cache_cycles" { print $2, $3 }' "$work/stc-cycles.out")" = "39 27" ] &&
+    [ "$(awk '$1 == "waited_cycles" { print $2, $3, $4 }' "$work/stc-cycles.out")" = "84 26 110" ] &&
     grep -q '^bus: busy 83 of 85 cycles (97.6 %); address 1, memory latency 20, 4 beats per line' "$work/stc-cycles.out" &&
     { ! command -v jq >/dev/null ||
       "$STCSIM" coherence --cores 2 --stc-config 8K_4W_64B,8K_4W_16B --json "$work/stc-cycles.txt" | jq -e '
         def near(a; b): ((a - b) | fabs) <= 1e-5 * ([(a | fabs), (b | fabs), 1] | max);
-        .cycles.per_core[0] == {"cycles": 85, "stall_cycles": 25, "bus_cycles": 58}
-        and .cycles.total.bus_busy_cycles == 83
+        .cycles.per_core[0] == {"cycles": 85, "stall_cycles": 25, "bus_cycles": 58, "waited_cycles": 84}
+        and .cycles.total.bus_busy_cycles == 83 and .cycles.total.waited_cycles == 110
+        and .energy_terms_nj[0].stall_per_cycle == 0.25 and .energy_terms_nj[1].stall_per_cycle == 0.25
+        and near(.energy_nj.per_core[0].stall; 84 * .energy_terms_nj[0].stall_per_cycle)
+        and near(.energy_nj.per_core[1].stall; 26 * .energy_terms_nj[1].stall_per_cycle)
+        and near(.energy_nj.total.stall; .energy_nj.per_core[0].stall + .energy_nj.per_core[1].stall)
+        and ([.energy_nj.per_core[], .energy_nj.total]
+             | all(near(.total_with_stall; .total_with_static + .stall)))
         and near(.energy_nj.per_core[0].static; 85 * .energy_terms_nj[0].static_per_cycle)
         and near(.energy_nj.per_core[1].static; 85 * .energy_terms_nj[1].static_per_cycle)
         and .energy_terms_nj[0].static_per_cycle == .energy_terms_nj[1].static_per_cycle' >/dev/null; }; then
@@ -535,7 +557,10 @@ else
     echo "FAIL stc cycles of a hand-worked trace"; cat "$work/stc-cycles.out"; failed=$((failed + 1))
 fi
 # One core (MESI: no BusUpgr alone) is the single cache: its cycles are
-# its cache's own count, whatever the line and way prediction.
+# its cache's own count, whatever the line and way prediction; it never
+# waits for another core, so its waited cycles are its cycles less its
+# probes: one per access, two for each that way prediction did not hit
+# first (4K_2W_32B_P), and its stall_nj those at 0.25 nJ.
 awk 'BEGIN { x = 7; for (i = 0; i < 3000; i++) { x = (x * 1103515245 + 12345) % 2147483648;
       printf "0 %d %x %d\n", (x % 3 == 0), (x % 20000) - (x % 20000) % 4, 4 } }' >"$work/one-core.txt"
 one_core_ok=1
@@ -544,8 +569,14 @@ for c in 8K_4W_64B 4K_2W_32B_P 2K_1W_16B; do
     cycles=$(awk '$1 == "cycles" { print $2 }' "$work/one.out")
     cache=$(awk '$1 == "cache_cycles" { print $2 }' "$work/one.out")
     stall=$(awk '$1 == "stall_cycles" { print $2 }' "$work/one.out")
-    [ -n "$cycles" ] && [ "$cycles" = "$cache" ] && [ "$stall" = 0 ] ||
-        { one_core_ok=0; echo "  $c: cycles $cycles, cache_cycles $cache, stall $stall"; }
+    probes=$(awk '$1 == "cache_accesses" { a = $2 } $1 == "cache_first_probe_hits" { f = $2 }
+                  END { print ("'$c'" ~ /_P$/) ? 2 * a - f : a }' "$work/one.out")
+    waited=$(awk '$1 == "waited_cycles" { print $2 }' "$work/one.out")
+    stall_nj=$(awk '$1 == "stall_nj" { print $2 }' "$work/one.out")
+    [ -n "$cycles" ] && [ "$cycles" = "$cache" ] && [ "$stall" = 0 ] &&
+        [ "$waited" = $((cycles - probes)) ] &&
+        [ "$stall_nj" = "$(awk -v w="$waited" 'BEGIN { printf "%.1f", w * 0.25 }')" ] ||
+        { one_core_ok=0; echo "  $c: cycles $cycles, cache_cycles $cache, stall $stall, waited $waited of $probes probes, stall_nj $stall_nj"; }
 done
 if [ "$one_core_ok" = 1 ]; then
     passed=$((passed + 1))

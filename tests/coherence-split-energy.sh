@@ -51,8 +51,9 @@ for protocol in msi mesi moesi; do
         # the atomic report's energy fields, name for name, less the
         # leakage that only the atomic bus's cycles price (COHERENCE.md 9.10)
         check "$name: field names" holds --slurpfile atomic "$work/atomic.json" '
-            ($atomic[0] | .energy_terms_nj |= del(.static_per_cycle)
-                | .energy_nj.total |= del(.static, .total_with_static)) as $dynamic
+            ($atomic[0] | .energy_terms_nj |= del(.static_per_cycle, .stall_per_cycle)
+                | .energy_nj.total |= del(.static, .total_with_static, .stall,
+                                          .total_with_stall)) as $dynamic
             | ($atomic[0].energy_terms_nj | has("static_per_cycle"))
             and ($atomic[0].energy_nj.total | has("static") and has("total_with_static"))
             and (.energy_terms_nj | keys) == ($dynamic.energy_terms_nj | keys)
@@ -109,8 +110,10 @@ for protocol in msi; do
     "$STCSIM" coherence --cores 2 --protocol "$protocol" --bus split --schedule serial --json \
         "$work/same.txt" >"$work/same-split.json"
     check "$protocol serial = atomic" holds --slurpfile atomic "$work/same-atomic.json" '
-        .energy_nj == ($atomic[0].energy_nj | .total |= del(.static, .total_with_static)
-                       | .per_core |= map(del(.static, .total_with_static)))
+        .energy_nj == ($atomic[0].energy_nj
+                       | .total |= del(.static, .total_with_static, .stall, .total_with_stall)
+                       | .per_core |= map(del(.static, .total_with_static, .stall,
+                                              .total_with_stall)))
         and .total.data_from_cache == 1
         and .total.writebacks == 1 and .total.data_from_memory == 3' "$work/same-split.json"
 done

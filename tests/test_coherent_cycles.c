@@ -18,7 +18,11 @@
  *    model's cycles on random 4-core traffic; every core's cycles are the
  *    sum of its parts on random traffic;
  *  - leakage: the per-cycle price is the single-cache model's for the
- *    same cache, the tuner's runs add run cycles x that price per core.
+ *    same cache, the tuner's runs add run cycles x that price per core;
+ *  - the processor's stall (docs/ENERGY.md 3.9.2): each core's waited
+ *    cycles (its cycles less its probes) by hand on contended traces and
+ *    priced at the table's `stall`; one core's equal to the stall cycles
+ *    the single-cache model charges inside `miss` and `writeback`.
  */
 #include "check.h"
 #include "test_configs.h"
@@ -132,6 +136,17 @@ static void expect_core(const stc_coh_core_cycles *got, uint64_t cycles, uint64_
           (unsigned long long)stall, (unsigned long long)bus);
 }
 
+/* Two cores missing on different blocks at once, 8 KiB 4-way 32 B: the
+ * second waits for the first's tenure. c0 store A: BusRdX 1..30, 31. c1
+ * load B: ready 1, stalls 29, 30..59, 60. c0 store A again: a hit in M,
+ * 32. c1 load B + 4: a hit, 61. */
+static const ref contend[] = {
+    {0, STC_COH_OP_STORE, 0x2000, 4},
+    {1, STC_COH_OP_LOAD, 0x3000, 4},
+    {0, STC_COH_OP_STORE, 0x2000, 4},
+    {1, STC_COH_OP_LOAD, 0x3004, 4},
+};
+
 /* 8 KiB 4-way 32 B lines: T = 20, P/W = 8. A memory BusRd holds the bus
  * 1 + 20 + 8 = 29 cycles, a miss costs 1 (probe) + 29 + 1 (the
  * controller's second cycle; its first is the address phase) = 31, the
@@ -152,26 +167,27 @@ static void conventional_by_hand(void)
     run_conventional(s, refs, sizeof refs / sizeof refs[0]);
     expect_core(stc_coh_core_cycles_of(s, 0), 74, 30, 29 + 10, "MESI core 0");
     expect_core(stc_coh_core_cycles_of(s, 1), 62, 29, 29 + 1, "MESI core 1");
+    /* Waited: the cycles less one probe per block access. c0: 74 - 3 =
+     * 30 (its miss) + 30 + 10 + 1 (the supplied one); c1: 62 - 2 = 29 + 29
+     * + 1 (stall, tenure, controller) + 1 (the BusUpgr's tenure). */
+    CHECK(stc_coh_core_cycles_of(s, 0)->waited_cycles == 71 &&
+              stc_coh_core_cycles_of(s, 1)->waited_cycles == 60,
+          "waited %llu and %llu, by hand 71 and 60",
+          (unsigned long long)stc_coh_core_cycles_of(s, 0)->waited_cycles,
+          (unsigned long long)stc_coh_core_cycles_of(s, 1)->waited_cycles);
     stc_coh_run_cycles run;
     stc_coh_run_cycles_of(s, &run);
-    CHECK(run.cycles == 74 && run.bus_busy_cycles == 69 && run.stall_cycles == 59,
-          "run %llu busy %llu stall %llu", (unsigned long long)run.cycles,
-          (unsigned long long)run.bus_busy_cycles, (unsigned long long)run.stall_cycles);
+    CHECK(run.cycles == 74 && run.bus_busy_cycles == 69 && run.stall_cycles == 59 &&
+              run.waited_cycles == 131,
+          "run %llu busy %llu stall %llu waited %llu", (unsigned long long)run.cycles,
+          (unsigned long long)run.bus_busy_cycles, (unsigned long long)run.stall_cycles,
+          (unsigned long long)run.waited_cycles);
     CHECK(stc_coh_core_counters(s, 1)->c2c_supplied == 1 && stc_coh_core_counters(s, 1)->upgrades == 1,
           "the case is what it says");
     stc_coh_destroy(s);
 
-    /* Two cores missing on different blocks at once: the second waits for
-     * the first's tenure. c0 store A: BusRdX 1..30, 31. c1 load B: ready
-     * 1, stalls 29, 30..59, 60. c0 store A again: a hit in M, 32. c1 load
-     * B + 4: a hit, 61. */
+    /* contend (above) */
     s = conventional(STC_COH_MESI, 2, 8192, 4, 32);
-    const ref contend[] = {
-        {0, STC_COH_OP_STORE, 0x2000, 4},
-        {1, STC_COH_OP_LOAD, 0x3000, 4},
-        {0, STC_COH_OP_STORE, 0x2000, 4},
-        {1, STC_COH_OP_LOAD, 0x3004, 4},
-    };
     run_conventional(s, contend, 4);
     expect_core(stc_coh_core_cycles_of(s, 0), 32, 0, 29, "contention, core 0");
     expect_core(stc_coh_core_cycles_of(s, 1), 61, 29, 29, "contention, core 1");
@@ -343,6 +359,18 @@ static void one_core_conventional_equals_cache(void)
                   stc_coh_protocol_name(protocol), (unsigned long long)time->cycles,
                   (unsigned long long)cache_cycles, (unsigned long long)upgrades);
             CHECK((protocol == STC_COH_MSI) == (upgrades > 0), "upgrades only in MSI");
+            /* Alone, a core waits only for its own memory: the stall
+             * cycles the single-cache model prices inside `miss` (T + L/4
+             * + 2) and `writeback` (T + P/4 + 2), counted from the
+             * separate cache, and MSI's address phase per BusUpgr. */
+            const stc_counters *own = stc_cache_counters(cache);
+            uint64_t per_memory = T_MEM + shapes[sh].line / 4 + 2;
+            uint64_t single_stall = (own->misses + own->writebacks) * per_memory + upgrades;
+            CHECK(time->waited_cycles == single_stall,
+                  "%u B %u-way %u B %s: waited %llu, the single cache's stall %llu",
+                  shapes[sh].size, shapes[sh].ways, shapes[sh].line,
+                  stc_coh_protocol_name(protocol), (unsigned long long)time->waited_cycles,
+                  (unsigned long long)single_stall);
             CHECK(stc_cache_counters(cache)->writebacks == stc_coh_core_counters(s, 0)->bus_wb &&
                       stc_cache_counters(cache)->writebacks > 0,
                   "the run had dirty victims (%llu)",
@@ -388,6 +416,17 @@ static void one_core_stc_equals_cache(void)
                   (unsigned long long)stc_cache_counters(cache)->cycles,
                   (unsigned long long)counters.cache.cycles);
             CHECK(counters.cache.writebacks > 0, "%s: dirty victims happened", configs[k]);
+            /* Alone, every cycle but a probe is a wait for its own
+             * memory: one probe per access, a second for each access way
+             * prediction did not hit first (priced with the access). */
+            uint64_t probes = counters.cache.accesses +
+                              (config.way_predict
+                                   ? counters.cache.accesses - counters.cache.first_probe_hits
+                                   : 0);
+            CHECK(time->waited_cycles == time->cycles - probes && time->waited_cycles > 0,
+                  "%s %s: waited %llu, cycles %llu less %llu probes", configs[k],
+                  stc_coh_protocol_name(all_protocols[p]), (unsigned long long)time->waited_cycles,
+                  (unsigned long long)time->cycles, (unsigned long long)probes);
             stc_cache_destroy(cache);
             stc_cstc_destroy(s);
         }
@@ -517,6 +556,86 @@ static void leakage(void)
           "tuner run: %llu cycles, static %g + %g (by hand %g + %g)",
           (unsigned long long)out.cycles.cycles, out.per_core[0].static_nj,
           out.per_core[1].static_nj, want0, want1);
+    /* The same run's processor stall (ENERGY.md 3.9.2): the model's
+     * table's price for every configuration, over the waited cycles,
+     * apart from the other totals. */
+    CHECK(stc_cstc_stall_per_cycle(&model) == model.table.stall_nj_per_cycle &&
+              model.table.stall_nj_per_cycle == 0.25,
+          "stc stall per cycle %g", stc_cstc_stall_per_cycle(&model));
+    CHECK(out.cycles.waited_cycles > 0 &&
+              out.total.stall_nj == (double)out.cycles.waited_cycles * 0.25 &&
+              fabs(out.total.total_with_stall_nj -
+                   (out.total.total_with_static_nj + out.total.stall_nj)) < 1e-9,
+          "tuner run: waited %llu, stall %g", (unsigned long long)out.cycles.waited_cycles,
+          out.total.stall_nj);
+}
+
+/* ------------------------------------------------------------ stall */
+
+/* The processor's stall, priced (docs/ENERGY.md 3.9.2), by hand. */
+static void stall_energy(void)
+{
+    char err[ERR_LEN] = "";
+    double stall = 0.0;
+    CHECK(stc_coh_stall_per_cycle_default(8192, 4, 32, 32, &stall, err, sizeof err) == 0 &&
+              stall == 0.25,
+          "stall per cycle %g (%s), the default table's 0.25", stall, err);
+    CHECK(stc_coh_stall_per_cycle_default(6144, 3, 32, 32, &stall, err, sizeof err) != 0,
+          "a 3-way cache is not priced");
+
+    /* Two cores contending (contend, MESI). c0 stores A: 1 probe, BusRdX
+     * 1..30, 1 controller cycle: 31, waited 30. c1 loads B: ready 1,
+     * stalls 29 behind c0's tenure, its own 29, 1: 60, waited 59. Both
+     * hit next: 1 cycle each, no wait. c1's 59 are the 29 cycles c0's
+     * tenure kept it and the 30 its own miss takes, which the single
+     * cache's `miss` entry prices as stall too (T + 8 + 2). */
+    stc_coh_system *s = conventional(STC_COH_MESI, 2, 8192, 4, 32);
+    run_conventional(s, contend, 4);
+    const stc_coh_core_cycles *c0 = stc_coh_core_cycles_of(s, 0);
+    const stc_coh_core_cycles *c1 = stc_coh_core_cycles_of(s, 1);
+    CHECK(c0->waited_cycles == 30 && c1->waited_cycles == 59 &&
+              c1->waited_cycles == c1->stall_cycles + (T_MEM + 32 / 4 + 2),
+          "waited %llu and %llu, by hand 30 and 59 (29 + 30)",
+          (unsigned long long)c0->waited_cycles, (unsigned long long)c1->waited_cycles);
+    stc_coherence_energy terms;
+    CHECK(stc_energy_coherence_default(8192, 4, 32, 32, &terms, err, sizeof err) == 0, "%s", err);
+    stc_coh_energy energy;
+    stc_coh_energy_of(&terms, stc_coh_core_counters(s, 1), &energy);
+    double dynamic = energy.total_nj;
+    CHECK(energy.stall_nj == 0.0 && energy.total_with_stall_nj == dynamic,
+          "no stall until priced");
+    stc_coh_energy_add_static(&energy, 61, 0.001);
+    stc_coh_energy_add_stall(&energy, c1->waited_cycles, stall);
+    CHECK(energy.stall_nj == 14.75 && energy.total_nj == dynamic &&
+              fabs(energy.total_with_static_nj - (dynamic + 0.061)) < 1e-12 &&
+              fabs(energy.total_with_stall_nj - (dynamic + 0.061 + 14.75)) < 1e-12,
+          "c1: stall %g (59 x 0.25 = 14.75), total %g of %g, with static %g, with stall %g",
+          energy.stall_nj, energy.total_nj, dynamic, energy.total_with_static_nj,
+          energy.total_with_stall_nj);
+    /* A sum keeps the new fields apart and adds them. */
+    stc_coh_energy sum = {0};
+    stc_coh_energy_add(&sum, &energy);
+    stc_coh_energy_add(&sum, &energy);
+    CHECK(sum.stall_nj == 29.5 && sum.total_with_stall_nj == 2 * energy.total_with_stall_nj,
+          "sum: stall %g", sum.stall_nj);
+    stc_coh_destroy(s);
+
+    /* The same four references from one core: it never waits for
+     * another's tenure, stall_cycles 0; its waited cycles are its own two
+     * misses' (T + 8 + 2 each, no victim), the single cache's stall
+     * inside `miss`: 60 of 4 + 60 cycles, where two cores waited 89. */
+    s = conventional(STC_COH_MESI, 1, 8192, 4, 32);
+    for (size_t i = 0; i < sizeof contend / sizeof contend[0]; i++) {
+        ref mine = contend[i];
+        mine.core = 0;
+        run_conventional(s, &mine, 1);
+    }
+    c0 = stc_coh_core_cycles_of(s, 0);
+    CHECK(c0->stall_cycles == 0 && c0->waited_cycles == 2 * 30 && c0->cycles == 4 + 2 * 30,
+          "alone: stall %llu, waited %llu of %llu cycles, by hand 0, 60 of 64",
+          (unsigned long long)c0->stall_cycles, (unsigned long long)c0->waited_cycles,
+          (unsigned long long)c0->cycles);
+    stc_coh_destroy(s);
 }
 
 int main(void)
@@ -528,5 +647,6 @@ int main(void)
     one_core_stc_equals_cache();
     stc_16b_equals_conventional();
     leakage();
+    stall_energy();
     return check_done("test_coherent_cycles");
 }
