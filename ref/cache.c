@@ -184,6 +184,15 @@ static uint64_t line_addr_of(const stc_cache *cache, uint64_t tag, unsigned row)
 }
 
 /* Candidate j (0..ways-1) of a line whose tag selects bank group tag % groups. */
+/* Whether a reconfiguration's walk keeps the line with tag in bank: its
+ * bank stays on (bank < banks_on) and is among its candidates under the
+ * new set mapping (bank mod g' = tag mod g', group_mask = g' - 1;
+ * ARCHITECTURE.md 7 step 2). */
+static bool walk_keeps(unsigned bank, uint64_t tag, unsigned banks_on, unsigned group_mask)
+{
+    return bank < banks_on && (bank & group_mask) == ((unsigned)tag & group_mask);
+}
+
 static unsigned candidate_bank(const stc_cache *cache, uint64_t tag, unsigned j)
 {
     return ((unsigned)tag & cache->group_mask) + cache->groups * j;
@@ -754,8 +763,7 @@ static uint64_t walk_row_moving(stc_cache *cache, unsigned row, uint32_t walked,
         if (!(walked >> bank & 1) || !(cache->flags[slot] & SLOT_VALID)) {
             continue;
         }
-        bool keep = bank < cache->config.banks_on &&
-                    (bank & cache->group_mask) == ((unsigned)cache->tags[slot] & cache->group_mask);
+        bool keep = walk_keeps(bank, cache->tags[slot], cache->config.banks_on, cache->group_mask);
         if (keep) {
             continue;
         }
@@ -903,8 +911,7 @@ int stc_cache_reconfigure(stc_cache *cache, const stc_config *next, stc_reconfig
                 if (!(cache->flags[slot] & SLOT_VALID)) {
                     continue;
                 }
-                bool keep = bank < next->banks_on &&
-                            (bank & cache->group_mask) == ((unsigned)cache->tags[slot] & cache->group_mask);
+                bool keep = walk_keeps(bank, cache->tags[slot], next->banks_on, cache->group_mask);
                 if (keep) {
                     continue;
                 }
@@ -1100,9 +1107,7 @@ uint32_t stc_cache_walk_drops(const stc_cache *cache, const stc_config *next, un
         if (!(cache->flags[slot] & SLOT_VALID)) {
             continue;
         }
-        bool keep = bank < next->banks_on &&
-                    (bank & group_mask) == ((unsigned)cache->tags[slot] & group_mask);
-        drops |= (uint32_t)!keep << bank;
+        drops |= (uint32_t)!walk_keeps(bank, cache->tags[slot], next->banks_on, group_mask) << bank;
     }
     return drops;
 }

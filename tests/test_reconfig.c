@@ -302,6 +302,35 @@ static bool walk_drops(unsigned bank, uint64_t tag, unsigned next_banks_on, unsi
     return bank >= next_banks_on || bank % next_groups != (unsigned)(tag % next_groups);
 }
 
+/* Section 7's shape of a change old -> next: the banks step 2 walks (none
+ * without a walk), and how many banks step 1 wakes and step 3 puts to
+ * sleep. */
+typedef struct {
+    bool walk;
+    uint64_t walked_banks;
+    unsigned woken, slept;
+} change_shape;
+
+static change_shape shape_of_change(const stc_config *old_config, const stc_config *next_config)
+{
+    unsigned old_groups = old_config->banks_on / old_config->ways;
+    unsigned next_groups = next_config->banks_on / next_config->ways;
+    bool same = stc_config_equal(old_config, next_config);
+    bool walk = !same && (next_groups > old_groups || next_config->banks_on < old_config->banks_on);
+    change_shape shape = {walk, 0, 0, 0};
+    if (walk) {
+        unsigned first = next_groups > old_groups ? 0 : next_config->banks_on;
+        for (unsigned bank = first; bank < old_config->banks_on; bank++) {
+            shape.walked_banks |= (uint64_t)1 << bank;
+        }
+    }
+    shape.woken =
+        next_config->banks_on > old_config->banks_on ? next_config->banks_on - old_config->banks_on : 0;
+    shape.slept =
+        next_config->banks_on < old_config->banks_on ? old_config->banks_on - next_config->banks_on : 0;
+    return shape;
+}
+
 /* Check one completed change old -> next against section 7, given the slots
  * before it, the result, the memory transactions it issued (memory->log) and
  * the slots after it. Returns false with the first disagreement in why. */
@@ -311,23 +340,11 @@ static bool reconfig_matches_spec(const stc_cache *cache, const cache_snapshot *
                                   char *why, size_t why_len)
 {
     const stc_geometry *geometry = stc_cache_geometry(cache);
-    unsigned old_groups = old_config->banks_on / old_config->ways;
     unsigned next_groups = next_config->banks_on / next_config->ways;
-    bool same = stc_config_equal(old_config, next_config);
-
-    /* Step 2's condition and walked banks. */
-    bool walk = !same && (next_groups > old_groups || next_config->banks_on < old_config->banks_on);
-    uint64_t walked_banks = 0;
-    if (walk) {
-        unsigned first = next_groups > old_groups ? 0 : next_config->banks_on;
-        for (unsigned bank = first; bank < old_config->banks_on; bank++) {
-            walked_banks |= (uint64_t)1 << bank;
-        }
-    }
-    unsigned want_woken =
-        next_config->banks_on > old_config->banks_on ? next_config->banks_on - old_config->banks_on : 0;
-    unsigned want_slept =
-        next_config->banks_on < old_config->banks_on ? old_config->banks_on - next_config->banks_on : 0;
+    change_shape shape = shape_of_change(old_config, next_config);
+    bool walk = shape.walk;
+    uint64_t walked_banks = shape.walked_banks;
+    unsigned want_woken = shape.woken, want_slept = shape.slept;
 
     /* Rows ascending, walked banks ascending within a row: the order of the
      * writebacks the memory must have seen. */
@@ -435,21 +452,11 @@ static bool moving_walk_matches_spec(const stc_cache *cache, const cache_snapsho
                                      char *why, size_t why_len)
 {
     const stc_geometry *geometry = stc_cache_geometry(cache);
-    unsigned old_groups = old_config->banks_on / old_config->ways;
     unsigned next_groups = next_config->banks_on / next_config->ways;
-    bool same = stc_config_equal(old_config, next_config);
-    bool walk = !same && (next_groups > old_groups || next_config->banks_on < old_config->banks_on);
-    uint64_t walked_banks = 0;
-    if (walk) {
-        unsigned first = next_groups > old_groups ? 0 : next_config->banks_on;
-        for (unsigned bank = first; bank < old_config->banks_on; bank++) {
-            walked_banks |= (uint64_t)1 << bank;
-        }
-    }
-    unsigned want_woken =
-        next_config->banks_on > old_config->banks_on ? next_config->banks_on - old_config->banks_on : 0;
-    unsigned want_slept =
-        next_config->banks_on < old_config->banks_on ? old_config->banks_on - next_config->banks_on : 0;
+    change_shape shape = shape_of_change(old_config, next_config);
+    bool walk = shape.walk;
+    uint64_t walked_banks = shape.walked_banks;
+    unsigned want_woken = shape.woken, want_slept = shape.slept;
     unsigned want_writebacks = 0, want_invalidations = 0, want_moves = 0;
     size_t logged = 0;
     if (memory->log_overflowed) {
