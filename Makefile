@@ -14,7 +14,7 @@ CLI_HDR := $(wildcard cli/*.h)
 TEST_SRC := $(wildcard tests/test_*.c)
 GEN_SRC := $(wildcard gen/*.c)
 GEN_HDR := $(wildcard gen/*.h gen/*.inc)
-GEN_REF := ref/geometry.c ref/config.c ref/count.c ref/energy.c ref/fixed.c ref/monitor.c ref/monitor_tuner.c ref/tuner_hw.c
+GEN_REF := ref/geometry.c ref/config.c ref/count.c ref/energy.c ref/fixed.c ref/monitor.c ref/monitor_tuner.c ref/tuner_hw.c ref/coherence_protocol.c
 TESTS := $(notdir $(TEST_SRC:.c=))
 
 # Three builds of everything: gcc (the tools), clang, and gcc with sanitizers.
@@ -84,7 +84,7 @@ unit: deps $(foreach v,gcc clang asan,$(addprefix $(B)/$(v)/,$(TESTS) stcsim stc
 TEST_JOBS ?= 2
 TEST_CHECKS := lockstep unit synth-check test-cli test-oracles test-rtl test-apb test-axi test-obi test-timing \
     test-tuner test-monitor \
-    coherence-check mc-traces-check paper-check
+    coherence-check test-coh-rtl mc-traces-check paper-check
 .PHONY: test test-checks test-cli test-oracles test-rtl test-tuner test-monitor
 test:
 	$(MAKE) --no-print-directory deps synth-deps

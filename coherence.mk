@@ -32,3 +32,13 @@ mc-traces-check: mc-traces $(STCSIM)
 .PHONY: bench-coherence
 bench-coherence: mc-traces $(STCSIM)
 	scripts/bench-coherence.sh $(STCSIM) $(MC_TRACES)
+
+# The protocol's tables as RTL (`stcgen --protocol P [--bus B]`,
+# ARCHITECTURE.md 19.1) against the C model's table: every input code of
+# every protocol on both buses, lint, determinism, bad options, and broken
+# tables caught (a few seconds).
+$(B)/gcc/stccohtb: tools/stccohtb.c $(LIB_HDR) $(B)/gcc/obj/coherence_protocol.o | $(B)/gcc
+	gcc $(CFLAGS_COMMON) $(OPT) -g -Iref -o $@ $< $(B)/gcc/obj/coherence_protocol.o
+.PHONY: test-coh-rtl
+test-coh-rtl: $(B)/asan/stcgen $(B)/gcc/stccohtb
+	tests/coh-rtl-checks.sh $(B)/asan/stcgen $(B)/gcc/stccohtb

@@ -40,5 +40,12 @@ void stcgen_emit_apb_markdown(stcgen_text *text, const stcgen_file *file,
 void stcgen_emit_axi(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 /* The OBI adapter of the CPU port, with its uncached range (emit_obi.c). */
 void stcgen_emit_obi(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
+/* The coherence protocol's tables (emit_coh_table.c, ARCHITECTURE.md 19.1). */
+void stcgen_emit_coh_proc_table(stcgen_text *text, const stcgen_file *file,
+                                const stcgen_params *params);
+void stcgen_emit_coh_snoop_table(stcgen_text *text, const stcgen_file *file,
+                                 const stcgen_params *params);
+void stcgen_emit_coh_sp_table(stcgen_text *text, const stcgen_file *file,
+                              const stcgen_params *params);
 
 #endif

@@ -10,51 +10,65 @@
 static const stcgen_file file_table[] = {
     {"stc_sram.v", STCGEN_VERILOG, STCGEN_SRAM_MODULE,
      "single-port SRAM wrapper for every tag and data array", false, false,
-     stcgen_emit_sram},
+     STCGEN_COH_ALWAYS, stcgen_emit_sram},
     {"stc_regfile.v", STCGEN_VERILOG, STCGEN_REGFILE_MODULE,
      "always-on register file: the controller's row state and split counters, the monitor's shadow tags", false, false,
-     stcgen_emit_regfile},
+     STCGEN_COH_ALWAYS, stcgen_emit_regfile},
+    /* The protocol's tables, generated from ref/coherence_protocol.c; leaves
+     * instantiated by nobody yet ([coherence-rtl] builds the system). */
+    {"stc_coh_proc_table.v", STCGEN_VERILOG, "stc_coh_proc_table",
+     "coherence protocol, atomic bus: the processor's rows (load, store, evict)",
+     false, false, STCGEN_COH_ATOMIC, stcgen_emit_coh_proc_table},
+    {"stc_coh_snoop_table.v", STCGEN_VERILOG, "stc_coh_snoop_table",
+     "coherence protocol, atomic bus: the snoop rows", false,
+     false, STCGEN_COH_ATOMIC, stcgen_emit_coh_snoop_table},
+    {"stc_coh_sp_table.v", STCGEN_VERILOG, "stc_coh_sp_table",
+     "coherence protocol, split-transaction bus: every row, transient states",
+     false, false, STCGEN_COH_SPLIT, stcgen_emit_coh_sp_table},
     {"stc_power_ctrl.v", STCGEN_VERILOG, STCGEN_POWER_MODULE,
-     "per-bank power switch and isolation sequencer", false, false, stcgen_emit_power},
+     "per-bank power switch and isolation sequencer", false, false, STCGEN_COH_ALWAYS,
+     stcgen_emit_power},
     {"stc_tuner.v", STCGEN_VERILOG, "stc_tuner",
      "hardware tuner: search state machines, energy datapath, triggers, registers", true, false,
-     stcgen_emit_tuner},
+     STCGEN_COH_ALWAYS, stcgen_emit_tuner},
     {"stc_monitor.v", STCGEN_VERILOG, "stc_monitor",
      "the tuner's miss monitor: sampled shadow tags and counts by stack depth", false, true,
-     stcgen_emit_monitor},
+     STCGEN_COH_ALWAYS, stcgen_emit_monitor},
     {"stc_monitor_tuner.v", STCGEN_VERILOG, "stc_monitor_tuner",
      "the monitor tuner's decision unit: the energy of every configuration, the move",
-     false, true, stcgen_emit_monitor_tuner},
+     false, true, STCGEN_COH_ALWAYS, stcgen_emit_monitor_tuner},
     {"stc_cache_ctrl.v", STCGEN_VERILOG, "stc_cache_ctrl",
      "cache controller and datapath: lookup, fill, writeback, walk, counters", false, false,
-     stcgen_emit_ctrl},
+     STCGEN_COH_ALWAYS, stcgen_emit_ctrl},
     /* Instantiated by nobody: the user puts it beside stc_cache (a leaf). */
     {"stc_cache_apb.v", STCGEN_VERILOG, "stc_cache_apb",
      "APB4 register block for one stc_cache: configuration, maintenance, counters, tuner",
-     false, false, stcgen_emit_apb},
+     false, false, STCGEN_COH_ALWAYS, stcgen_emit_apb},
     /* Likewise: one per cache, between its memory port and the interconnect. */
     {"stc_cache_axi.v", STCGEN_VERILOG, "stc_cache_axi",
-     "AXI4 manager bridge for one stc_cache's memory port", false, false, stcgen_emit_axi},
+     "AXI4 manager bridge for one stc_cache's memory port", false, false, STCGEN_COH_ALWAYS,
+     stcgen_emit_axi},
     /* Likewise: one per cache, between the CPU's OBI port and its CPU port. */
     {"stc_cache_obi.v", STCGEN_VERILOG, "stc_cache_obi",
      "OBI subordinate adapter for one stc_cache's CPU port, with an uncached range", false, false,
-     stcgen_emit_obi},
+     STCGEN_COH_ALWAYS, stcgen_emit_obi},
     {"stc_cache.v", STCGEN_VERILOG, STCGEN_TOP_MODULE,
      "the cache top: controller, bank SRAMs, power controller, tuner", false, false,
-     stcgen_emit_top},
+     STCGEN_COH_ALWAYS, stcgen_emit_top},
     {"stc_cache_pair.v", STCGEN_VERILOG, "stc_cache_pair",
-     "an I-cache and a D-cache, each an stc_cache", false, false, stcgen_emit_pair},
+     "an I-cache and a D-cache, each an stc_cache", false, false, STCGEN_COH_ALWAYS,
+     stcgen_emit_pair},
     {"stc_geometry_gen.h", STCGEN_C_HEADER, NULL, "geometry and derived widths for testbenches",
-     false, false, stcgen_emit_header},
+     false, false, STCGEN_COH_ALWAYS, stcgen_emit_header},
     {"stc_cache_regs.h", STCGEN_C_HEADER, NULL,
      "the register map of stc_cache_apb for software (offsets, fields, reset values)", false,
-     false, stcgen_emit_apb_header},
+     false, STCGEN_COH_ALWAYS, stcgen_emit_apb_header},
     {"stc_cache.upf", STCGEN_UPF, NULL, "power intent: one switchable domain per bank",
-     false, false, stcgen_emit_upf},
+     false, false, STCGEN_COH_ALWAYS, stcgen_emit_upf},
     {"stc_cache.core", STCGEN_CORE, NULL, "FuseSoC core description", false, false,
-     stcgen_emit_core},
+     STCGEN_COH_ALWAYS, stcgen_emit_core},
     {"stc_cache_regs.md", STCGEN_DOC, NULL, "the register map of stc_cache_apb as tables",
-     false, false, stcgen_emit_apb_markdown},
+     false, false, STCGEN_COH_ALWAYS, stcgen_emit_apb_markdown},
 };
 
 size_t stcgen_files(const stcgen_file **files)
@@ -65,7 +79,12 @@ size_t stcgen_files(const stcgen_file **files)
 
 bool stcgen_file_wanted(const stcgen_file *file, const stcgen_params *params)
 {
-    return (!file->tuner_only || stcgen_seed_tuner(params)) && (!file->monitor_only || params->monitor);
+    bool coherence_wanted =
+        file->coherence == STCGEN_COH_ALWAYS ||
+        (params->coherence && (file->coherence == STCGEN_COH_SPLIT) ==
+                                  (params->coh_bus == STC_COH_BUS_SPLIT));
+    return (!file->tuner_only || stcgen_seed_tuner(params)) &&
+           (!file->monitor_only || params->monitor) && coherence_wanted;
 }
 
 const char *stcgen_lint_top(void)

@@ -22,6 +22,13 @@ typedef enum {
     STCGEN_DOC       /* Markdown for the reader; in no fileset of the core */
 } stcgen_file_kind;
 
+/* Which coherence output a file belongs to (ARCHITECTURE.md 19.1). */
+typedef enum {
+    STCGEN_COH_ALWAYS, /* not a coherence file: written whatever --protocol says */
+    STCGEN_COH_ATOMIC, /* with --protocol on the atomic bus */
+    STCGEN_COH_SPLIT   /* with --protocol --bus split */
+} stcgen_coh_part;
+
 typedef struct stcgen_file {
     const char *name;   /* file name inside the output folder */
     stcgen_file_kind kind;
@@ -29,6 +36,7 @@ typedef struct stcgen_file {
     const char *title;  /* what the file is, for its header */
     bool tuner_only;    /* written only when the tuner is built */
     bool monitor_only;  /* written only with --monitor */
+    stcgen_coh_part coherence;
     /* Write the whole file, header first. */
     void (*emit)(stcgen_text *text, const struct stcgen_file *file, const stcgen_params *params);
 } stcgen_file;

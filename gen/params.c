@@ -202,13 +202,18 @@ static int make_name(stcgen_params *params)
         }
         fixed[used] = '\0';
     }
-    int written = snprintf(params->name, sizeof params->name, "b%u_%s_l%u_a%u%s%s%s%s%s%s%s%s",
+    char coherence[32] = "";
+    if (params->coherence) {
+        snprintf(coherence, sizeof coherence, "_%s%s", stc_coh_protocol_name(params->coh_protocol),
+                 params->coh_bus == STC_COH_BUS_SPLIT ? "_split" : "");
+    }
+    const char *broken = params->debug_break ? params->debug_break : params->coh_break;
+    int written = snprintf(params->name, sizeof params->name, "b%u_%s_l%u_a%u%s%s%s%s%s%s%s%s%s",
                            geometry->banks, size, geometry->line_bytes, geometry->addr_bits,
                            counters, params->way_prediction ? "" : "_nowp",
                            tuner, triggers, fixed,
                            params->monitor && !stcgen_monitor_tuner(params) ? "_monitor" : "",
-                           params->debug_break ? "_BROKEN_" : "",
-                           params->debug_break ? params->debug_break : "");
+                           coherence, broken ? "_BROKEN_" : "", broken ? broken : "");
     for (char *cursor = params->name; *cursor; cursor++) {
         if (*cursor == '-') {
             *cursor = '_'; /* debug break names use '-' */
@@ -238,6 +243,56 @@ static int check_fixed(stcgen_params *params, char *err, size_t err_len)
     if (params->reset.way_predict && !params->way_prediction) {
         snprintf(err, err_len, "fixed=%s: way prediction is not built (--no-way-prediction)",
                  params->fixed);
+        return -1;
+    }
+    return 0;
+}
+
+/* --protocol, --bus and a "coh-" break: the table the modules come from
+ * (ARCHITECTURE.md 19.1), broken if asked, and the state code's width. */
+static int derive_coherence(stcgen_params *params, char *err, size_t err_len)
+{
+    if (!params->coherence) {
+        if (params->coh_bus_given) {
+            snprintf(err, err_len, "bus=%s: needs --protocol msi|mesi|moesi",
+                     stc_coh_bus_model_name(params->coh_bus));
+            return -1;
+        }
+        if (params->coh_break) {
+            snprintf(err, err_len, "debug_break=%s: needs --protocol msi|mesi|moesi",
+                     params->coh_break);
+            return -1;
+        }
+        return 0;
+    }
+    params->coh_table = *stc_coh_table_of(params->coh_protocol);
+    params->coh_sp_table = *stc_coh_sp_table_of(params->coh_protocol);
+    unsigned states = params->coh_bus == STC_COH_BUS_SPLIT ? params->coh_sp_table.state_count
+                                                           : params->coh_table.state_count;
+    params->coh_state_bits = log2_ceil(states);
+    if (!params->coh_break) {
+        return 0;
+    }
+    const char *name = params->coh_break + strlen(STCGEN_COH_BREAK_PREFIX);
+    char why[256];
+    int status;
+    if (params->coh_bus == STC_COH_BUS_SPLIT) {
+        stc_coh_sp_break which;
+        status = stc_coh_sp_break_parse(name, &which, why, sizeof why);
+        if (status == 0) {
+            status = stc_coh_sp_table_apply_break(&params->coh_sp_table, which, why, sizeof why);
+        }
+    } else {
+        stc_coh_break which;
+        status = stc_coh_break_parse(name, &which, why, sizeof why);
+        if (status == 0) {
+            status = stc_coh_table_apply_break(&params->coh_table, which, why, sizeof why);
+        }
+    }
+    if (status != 0) {
+        snprintf(err, err_len, "debug_break=%s: %s (%s bus, %s)", params->coh_break, why,
+                 stc_coh_bus_model_name(params->coh_bus),
+                 stc_coh_protocol_name(params->coh_protocol));
         return -1;
     }
     return 0;
@@ -273,6 +328,9 @@ int stcgen_params_init(stcgen_params *params, char *err, size_t err_len)
         params->reset = stc_config_reset(geometry);
     }
     stc_config_name(geometry, &params->reset, params->reset_config, sizeof params->reset_config);
+    if (derive_coherence(params, err, err_len) != 0) {
+        return -1;
+    }
     if (make_name(params) != 0) {
         snprintf(err, err_len, "%s%s: the output name would be longer than %d characters",
                  params->fixed ? "fixed=" : "name ", params->fixed ? params->fixed : params->name,
@@ -424,6 +482,13 @@ size_t stcgen_params_values(const stcgen_params *params, stcgen_value *out, size
                       "decision unit: watched accesses before a change that walks", false);
     }
 
+    if (params->coherence) {
+        n = add_value(out, max, n, "coh_protocol", params->coh_protocol,
+                      "coherence: 0 MSI, 1 MESI, 2 MOESI", false);
+        n = add_value(out, max, n, "coh_split_bus", params->coh_bus == STC_COH_BUS_SPLIT,
+                      "coherence: 1 split-transaction bus, 0 atomic", false);
+    }
+
     n = add_value(out, max, n, "rows", g->rows, "lines per bank R", true);
     n = add_value(out, max, n, "offset_bits", g->offset_bits, "log2(line_bytes)", true);
     n = add_value(out, max, n, "row_bits", g->row_bits, "log2(rows)", true);
@@ -455,6 +520,10 @@ size_t stcgen_params_values(const stcgen_params *params, stcgen_value *out, size
                   "acknowledge synchroniser flops", true);
     n = add_value(out, max, n, "wake_overhead", params->wake_overhead,
                   "T_wake = acknowledge delay + this", true);
+    if (params->coherence) {
+        n = add_value(out, max, n, "coh_state_bits", params->coh_state_bits,
+                      "coherence: bits of a state code", true);
+    }
     if (stcgen_seed_tuner(params)) {
         n = add_value(out, max, n, "tuner_coefs", params->tuner_coefs,
                       "tuner coefficient registers", true);

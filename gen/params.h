@@ -12,6 +12,7 @@
 #ifndef STCGEN_PARAMS_H
 #define STCGEN_PARAMS_H
 
+#include "coherence_protocol.h"
 #include "config.h"
 #include "geometry.h"
 #include "monitor_tuner.h"
@@ -45,6 +46,9 @@ enum {
 /* The split counters' two register files (their words are garbage until
  * the carry service writes them: zero_q masks them; ARCHITECTURE.md 15.1). */
 #define STCGEN_COUNTER_SEED 1100u
+/* --debug-break names that break the coherence protocol's table instead
+ * of a template line: "coh-" and the table break's name (params.c). */
+#define STCGEN_COH_BREAK_PREFIX "coh-"
 #define STCGEN_TOP_PWR_EN_PORT "pwr_en_o"   /* top output: switch enables */
 #define STCGEN_TOP_PWR_ACK_PORT "pwr_ack_i" /* top input: switch acknowledges */
 
@@ -105,6 +109,16 @@ typedef struct {
     const char *debug_break;
     const char *fixed;     /* NULL, or the configuration of a non-configurable
                               baseline (--fixed NAME, section 14.1; not owned) */
+    /* The coherence protocol's tables as RTL (--protocol P [--bus B],
+     * ARCHITECTURE.md 19.1): false writes none. */
+    bool coherence;
+    stc_coh_protocol coh_protocol;
+    stc_coh_bus_model coh_bus;
+    bool coh_bus_given;    /* --bus was on the command line (needs --protocol) */
+    /* Test aid: "coh-NAME" of --debug-break, a break of the protocol's table
+     * (stc_coh_break or stc_coh_sp_break NAME) that the table check must
+     * catch; NULL for the protocol's own table. Not owned. */
+    const char *coh_break;
 
     /* The command that made the output, for the file headers (not owned). */
     const char *command;
@@ -152,6 +166,14 @@ typedef struct {
      * ([0]) and an I-cache ([1], READ_ONLY: no writeback steps), on the
      * default energy table of the geometry. */
     stc_monitor_program monitor_program[2];
+
+    /* With --protocol: the tables the modules are generated from (the
+     * protocol's own, or a copy broken by coh_break) and the width of a
+     * state code (ARCHITECTURE.md 19.1: a state's code is its index in the
+     * table's state list). */
+    stc_coh_table coh_table;
+    stc_coh_sp_table coh_sp_table;
+    unsigned coh_state_bits;
 } stcgen_params;
 
 /* Whether stc_tuner (the seed heuristic's tuner, section 16) is built,

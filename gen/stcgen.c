@@ -66,6 +66,11 @@ static const char usage_text[] =
     "  --fixed CONFIG       a non-configurable baseline fixed at CONFIG (e.g.\n"
     "                       8K_4W_32B; all banks), for measuring what\n"
     "                       configurability costs (no tuner)\n"
+    "  --protocol P         also write the coherence protocol's tables as RTL\n"
+    "                       (msi, mesi or moesi; ARCHITECTURE.md 19.1)\n"
+    "  --bus B              with --protocol: atomic (default: stc_coh_proc_table,\n"
+    "                       stc_coh_snoop_table) or split (stc_coh_sp_table, the\n"
+    "                       split-transaction bus's table with transient states)\n"
     "  --summary            print what was generated (name, tuner cycles) on stdout\n"
     "  --out DIR            output folder (default rtl_out/NAME); its parent must exist\n"
     "  --force              replace DIR if it exists and holds only stcgen's files\n"
@@ -74,7 +79,7 @@ static const char usage_text[] =
     "NAME is b<banks>_<bank size>_l<line bytes>_a<address bits>, the bank size as\n"
     "<KiB>k or <bytes>b, then _c<bits> for non-default counters, _nowp, then\n"
     "_seed (the seed tuner) with _serial, _coefconst for its options, or\n"
-    "_notuner, or _fixed_<config>, then _monitor:\n"
+    "_notuner, or _fixed_<config>, then _monitor, then _<protocol>[_split]:\n"
     "the defaults give b4_2k_l16_a32. Options take \"--opt N\" or \"--opt=N\".\n"
     "Exit status: 0 written, 1 I/O failure, 2 bad option, parameter or output\n"
     "folder; on failure nothing is written.\n";
@@ -175,6 +180,11 @@ static char *make_command(int argc, char **argv)
 static void print_summary(const stcgen_params *params, const char *out_dir, size_t files)
 {
     printf("stcgen: %s: %zu files in %s\n", params->name, files, out_dir);
+    if (params->coherence) {
+        printf("coherence: %s tables, %s bus, %u-bit state codes\n",
+               stc_coh_protocol_name(params->coh_protocol),
+               stc_coh_bus_model_name(params->coh_bus), params->coh_state_bits);
+    }
     if (!params->tuner) {
         printf("tuner: not built\n");
         return;
@@ -267,7 +277,10 @@ int main(int argc, char **argv)
                         strncmp(arg, "--debug-break", name_len) == 0;
         bool is_mult = name_len == strlen("--tuner-mult") &&
                        strncmp(arg, "--tuner-mult", name_len) == 0;
-        bool takes_value = is_out || is_fixed || is_break || is_mult;
+        bool is_protocol = name_len == strlen("--protocol") &&
+                           strncmp(arg, "--protocol", name_len) == 0;
+        bool is_bus = name_len == strlen("--bus") && strncmp(arg, "--bus", name_len) == 0;
+        bool takes_value = is_out || is_fixed || is_break || is_mult || is_protocol || is_bus;
         const word_option *word = NULL;
         for (size_t which = 0; which < sizeof words / sizeof words[0]; which++) {
             if (strlen(words[which].option) == name_len &&
@@ -300,6 +313,29 @@ int main(int argc, char **argv)
         } else {
             fprintf(stderr, "stcgen: option %.*s needs a value\n", (int)name_len, arg);
             return EXIT_USAGE;
+        }
+        if (is_protocol) {
+            if (stc_coh_protocol_parse(value, &params.coh_protocol, err, sizeof err) != 0) {
+                fprintf(stderr, "stcgen: --protocol %s: %s\n", value, err);
+                return EXIT_USAGE;
+            }
+            params.coherence = true;
+            continue;
+        }
+        if (is_bus) {
+            if (stc_coh_bus_model_parse(value, &params.coh_bus, err, sizeof err) != 0) {
+                fprintf(stderr, "stcgen: --bus %s: %s\n", value, err);
+                return EXIT_USAGE;
+            }
+            params.coh_bus_given = true;
+            continue;
+        }
+        if (is_break && strncmp(value, STCGEN_COH_BREAK_PREFIX,
+                                strlen(STCGEN_COH_BREAK_PREFIX)) == 0) {
+            /* A broken protocol table (checked against --protocol in
+             * stcgen_params_init). */
+            params.coh_break = value;
+            continue;
         }
         if (is_break) {
             /* Hidden test aid (ARCHITECTURE.md 14.1): a deliberately broken

@@ -197,6 +197,18 @@ void stcgen_text_header(stcgen_text *text, const stcgen_comment *comment, const 
                      params->debug_break);
         comment_line(text, comment, "harness, which must catch it. Never use this output.");
     }
+    if (params->coherence) {
+        comment_line(text, comment, "coherence: %s on the %s bus (--protocol, --bus)",
+                     stc_coh_protocol_name(params->coh_protocol),
+                     stc_coh_bus_model_name(params->coh_bus));
+    }
+    if (params->coh_break) {
+        comment_line(text, comment, "%s", "");
+        comment_line(text, comment, "BROKEN on purpose (--debug-break %s): the protocol table is",
+                     params->coh_break);
+        comment_line(text, comment, "wrong in one row; tests/coh-rtl-checks.sh must catch it.");
+        comment_line(text, comment, "Never use this output.");
+    }
     comment_line(text, comment, "%s", "");
     comment_line(text, comment, "parameters:");
     comment_values(text, comment, values, count, false);

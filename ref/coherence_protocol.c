@@ -1132,7 +1132,8 @@ int stc_coh_sp_break_parse(const char *name, stc_coh_sp_break *which, char *err,
     if (index < 0) {
         return fail(err, err_len,
                     "unknown split break '%s': expected no-transient-invalidate, no-is-d-i, "
-                    "no-writeback, no-shared, silent-e-evict or owner-no-supply",
+                    "no-writeback, no-shared, silent-e-evict, owner-no-supply or "
+                    "store-after-pute",
                     name);
     }
     *which = (stc_coh_sp_break)index;

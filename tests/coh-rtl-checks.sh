@@ -1,0 +1,167 @@
+#!/bin/bash
+# The coherence protocol's tables as RTL (`stcgen --protocol P [--bus B]`,
+# docs/ARCHITECTURE.md 19.1):
+#   - for MSI, MESI and MOESI on the atomic and the split-transaction bus:
+#     the table modules are `verilator --lint-only -Wall` clean, compile in
+#     Icarus (-g2005 -Wall) without a warning and pass Yosys `proc; check
+#     -assert` with no latch; the testbench that tools/stccohtb.c writes
+#     from the C model's lookups drives every input code (states and events
+#     beyond the protocol's included) and every output must match
+#     (PASS with exactly 2^state_bits x 2^event_bits checks);
+#   - the files are there exactly with --protocol (atomic: the processor and
+#     snoop tables, split: the split table), the name ends in _<protocol>
+#     [_split], the FuseSoC core lists them, the cache's own files keep
+#     their bodies (only the header differs);
+#   - every deliberately broken table of each protocol and bus
+#     (`--debug-break coh-NAME`, the tables Rumur must reject) is caught
+#     by the same testbench, naming the row; a break that changes nothing
+#     in a protocol is refused;
+#   - the output is the same bytes when generated twice;
+#   - bad options are refused with the option named and nothing written.
+# Usage: coh-rtl-checks.sh STCGEN STCCOHTB
+set -u
+STCGEN=${1:?usage: coh-rtl-checks.sh STCGEN STCCOHTB}
+STCCOHTB=${2:?usage: coh-rtl-checks.sh STCGEN STCCOHTB}
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+
+# shellcheck source=tests/lib/checks.sh
+. "$root/tests/lib/checks.sh"
+
+for tool in verilator iverilog vvp yosys; do
+    if ! command -v "$tool" >/dev/null; then
+        echo "coh-rtl-checks: $tool is missing (make installs it: scripts/ensure-tools.sh)"
+        exit 1
+    fi
+done
+
+# shellcheck disable=SC2016
+YOSYS_CHECK='proc; check -assert; select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$sr'
+
+# state_bits PROTOCOL BUS: the width of a state code (19.1).
+state_bits() {
+    case "$1-$2" in
+    msi-atomic | mesi-atomic) echo 2 ;;
+    moesi-atomic) echo 3 ;;
+    *) echo 5 ;;
+    esac
+}
+
+# run_tb NAME OUT TB: compile the testbench with OUT's table modules and run it.
+run_tb() {
+    local name=$1 out=$2 tb=$3
+    iverilog -g2005 -Wall -o "$work/tb.vvp" "$tb" "$out"/stc_coh_*.v >"$work/log" 2>&1 &&
+        vvp -n "$work/tb.vvp" >>"$work/log" 2>&1
+}
+
+for protocol in msi mesi moesi; do
+    for bus in atomic split; do
+        tag="$protocol $bus"
+        out="$work/$protocol-$bus"
+        quiet "$tag: stcgen --protocol $protocol --bus $bus" \
+            "$STCGEN" --protocol "$protocol" --bus "$bus" --out "$out"
+        if [ "$bus" = atomic ]; then
+            modules="stc_coh_proc_table stc_coh_snoop_table"
+            events=$((4 + 8))
+            absent=stc_coh_sp_table
+        else
+            modules="stc_coh_sp_table"
+            events=16
+            absent=stc_coh_proc_table
+        fi
+        for module in $modules; do
+            quiet "$tag: $module lint (verilator -Wall)" \
+                verilator --lint-only -Wall "$out/$module.v" --top-module "$module"
+            quiet "$tag: $module compiles in Icarus without a warning" \
+                iverilog -g2005 -Wall -o /dev/null "$out/$module.v"
+            check "$tag: $module yosys check, no latch" \
+                yosys -q -p "read_verilog $out/$module.v; hierarchy -check -top $module; $YOSYS_CHECK"
+            check "$tag: the core lists $module.v" grep -q "$module.v" "$out/stc_cache.core"
+        done
+        check "$tag: no $absent.v" test ! -e "$out/$absent.v"
+        suffix="_$protocol"
+        [ "$bus" = split ] && suffix="${suffix}_split"
+        check "$tag: the name ends in $suffix" \
+            grep -q "STC_GEN_NAME \"b4_2k_l16_a32$suffix\"" "$out/stc_geometry_gen.h"
+        check "$tag: stccohtb writes the testbench" \
+            bash -c "'$STCCOHTB' --protocol $protocol --bus $bus >'$work/tb-$protocol-$bus.v'"
+        expected=$(((1 << $(state_bits "$protocol" "$bus")) * events))
+        if run_tb "$tag" "$out" "$work/tb-$protocol-$bus.v" &&
+            grep -qx "PASS $expected checks" "$work/log" && ! grep -q MISMATCH "$work/log"; then
+            passed=$((passed + 1))
+        else
+            fail "$tag: every input code matches the C model's table ($expected checks)"
+        fi
+        quiet "$tag: again" "$STCGEN" --protocol "$protocol" --bus "$bus" --out "$work/again"
+        check "$tag: deterministic (same bytes twice)" diff -r "$out" "$work/again"
+        rm -rf "$work/again"
+    done
+done
+
+# The broken tables: every one that applies must be caught, naming its row.
+breaks_atomic="no-invalidate no-supply no-shared"
+breaks_split="no-transient-invalidate no-is-d-i no-writeback no-shared silent-e-evict owner-no-supply store-after-pute"
+caught=0
+for protocol in msi mesi moesi; do
+    for bus in atomic split; do
+        names=$breaks_atomic
+        [ "$bus" = split ] && names=$breaks_split
+        for name in $names; do
+            out="$work/broken"
+            rm -rf "$out"
+            if ! "$STCGEN" --protocol "$protocol" --bus "$bus" --debug-break "coh-$name" \
+                --out "$out" >"$work/err" 2>&1; then
+                # A break that changes nothing in this protocol: refused, nothing written.
+                check "$protocol $bus coh-$name: refused with a reason" \
+                    grep -q "stcgen: --debug-break coh-$name: .*$protocol" "$work/err"
+                check "$protocol $bus coh-$name: nothing written" test ! -e "$out"
+                continue
+            fi
+            check "$protocol $bus coh-$name: the name says BROKEN" \
+                grep -q "_BROKEN_coh_" "$out/stc_geometry_gen.h"
+            run_tb "broken" "$out" "$work/tb-$protocol-$bus.v"
+            if grep -q "^FAIL " "$work/log" && grep -q "^MISMATCH " "$work/log"; then
+                passed=$((passed + 1))
+                caught=$((caught + 1))
+            else
+                fail "$protocol $bus coh-$name: the broken table is caught"
+            fi
+        done
+    done
+done
+# 3 atomic breaks in MESI and MOESI, 2 in MSI; split: MSI 3, MESI 6, MOESI 7.
+check "24 broken tables caught" test "$caught" -eq 24
+
+# Without --protocol nothing changes: no table files; with it the cache's
+# own files differ only in their header comments.
+quiet "stcgen (default)" "$STCGEN" --out "$work/default"
+check "no coherence files by default" bash -c "! ls '$work/default'/stc_coh_* 2>/dev/null"
+body() { sed '1,/^$/d; /^\/\/   \|^\/\/ coherence:\|^\/\/ cache \|^\/\/ parameters:\|^\/\/ derived/d' "$1"; }
+for file in stc_cache_ctrl.v stc_cache.v stc_monitor.v stc_sram.v; do
+    check "--protocol leaves $file's body as it was" \
+        diff <(body "$work/default/$file") <(body "$work/mesi-atomic/$file")
+done
+
+for bad in "--protocol mosi|stcgen: --protocol mosi: unknown protocol 'mosi'" \
+    "--bus split|stcgen: --bus split: needs --protocol" \
+    "--protocol msi --bus ring|stcgen: --bus ring: unknown bus model 'ring'" \
+    "--protocol msi --debug-break coh-no-shared|stcgen: --debug-break coh-no-shared:" \
+    "--debug-break coh-no-supply|stcgen: --debug-break coh-no-supply: needs --protocol" \
+    "--protocol mesi --debug-break coh-bogus|stcgen: --debug-break coh-bogus: unknown break 'bogus'" \
+    "--protocol mesi --bus split --debug-break coh-no-supply|unknown split break 'no-supply'"; do
+    IFS='|' read -r opt message <<<"$bad"
+    # shellcheck disable=SC2086
+    if "$STCGEN" $opt --out "$work/bad" >"$work/err" 2>&1; then
+        fail "$opt is refused"
+    else
+        cp "$work/err" "$work/log"
+        check "$opt: message" grep -qF "$message" "$work/err"
+        check "$opt: nothing written" test ! -e "$work/bad"
+    fi
+done
+
+echo "coh-rtl-checks: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,273 @@
+/*
+ * stccohtb - write a self-checking Verilog testbench for the coherence
+ * protocol's table modules that `stcgen --protocol P [--bus B]` writes
+ * (docs/ARCHITECTURE.md 19.1), with every expected answer taken from the C
+ * model's lookups (stc_coh_proc_lookup, stc_coh_snoop_lookup,
+ * stc_coh_sp_lookup) of the protocol's own table.
+ *
+ * The testbench drives every input code the modules' ports can carry (state
+ * codes beyond the protocol's states and event codes beyond its events
+ * included: they must answer known_o = 0, state unchanged, no action) and
+ * compares every output. The generator walks the table's row list to write
+ * case items; this program asks the lookup functions per pair, so a row
+ * emitted under the wrong key, a wrong field or a missing row shows. It
+ * prints "PASS N checks" or "FAIL M of N checks" after at most ten
+ * mismatches named by state and event (tests/coh-rtl-checks.sh reads it).
+ */
+#include "coherence_protocol.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+enum {
+    ERR_LEN = 256,
+    PROC_EVENT_BITS = 2, /* the port widths of ARCHITECTURE.md 19.1 */
+    BUS_BITS = 3,
+    SP_EVENT_BITS = 4
+};
+
+static const char usage_text[] =
+    "usage: stccohtb --protocol msi|mesi|moesi [--bus atomic|split]\n"
+    "Write on stdout a Verilog testbench (module tb_coh_tables) checking the\n"
+    "table modules of `stcgen --protocol P --bus B` against the C model's table,\n"
+    "every input code; it prints PASS or FAIL (docs/ARCHITECTURE.md 19.1).\n";
+
+static unsigned state_bits(unsigned states)
+{
+    unsigned bits = 0;
+    while ((1u << bits) < states) {
+        bits++;
+    }
+    return bits;
+}
+
+/* The code of a state: its index in the table's list (19.1). */
+static unsigned atomic_code(const stc_coh_table *table, stc_coh_state state)
+{
+    for (unsigned index = 0; index < table->state_count; index++) {
+        if (table->states[index] == state) {
+            return index;
+        }
+    }
+    return 0;
+}
+
+static unsigned split_code(const stc_coh_sp_table *table, stc_coh_sp_state state)
+{
+    for (unsigned index = 0; index < table->state_count; index++) {
+        if (table->states[index] == state) {
+            return index;
+        }
+    }
+    return 0;
+}
+
+/* The compare task: drives the inputs, waits, compares the concatenated
+ * outputs with the expected ones, names the pair on a mismatch. */
+static void write_check_task(const char *name, unsigned sb, unsigned eb, unsigned out_bits,
+                             const char *outputs)
+{
+    printf("  task %s(input [%u:0] s, input [%u:0] e, input [%u:0] expected,\n", name, sb - 1,
+           eb - 1, out_bits - 1);
+    printf("            input [8*24-1:0] pair);\n");
+    printf("    begin\n");
+    printf("      state = s;\n");
+    printf("      event_code = e;\n");
+    printf("      #1;\n");
+    printf("      checks = checks + 1;\n");
+    printf("      if (%s !== expected) begin\n", outputs);
+    printf("        errors = errors + 1;\n");
+    printf("        if (errors <= 10) begin\n");
+    printf("          $display(\"MISMATCH %%0s (state %%0d, event %%0d): rtl %%b expected "
+           "%%b\",\n");
+    printf("                   pair, s, e, %s, expected);\n", outputs);
+    printf("        end\n");
+    printf("      end\n");
+    printf("    end\n");
+    printf("  endtask\n\n");
+}
+
+static void write_end(void)
+{
+    printf("    if (errors == 0) $display(\"PASS %%0d checks\", checks);\n");
+    printf("    else $display(\"FAIL %%0d of %%0d checks\", errors, checks);\n");
+    printf("    $finish;\n");
+    printf("  end\n");
+    printf("endmodule\n");
+}
+
+static void write_atomic(const stc_coh_table *table)
+{
+    const unsigned sb = state_bits(table->state_count);
+    /* proc outputs: known, next_alone, next_shared, bus, hit, impossible */
+    const unsigned proc_bits = 1 + sb + sb + BUS_BITS + 1 + 1;
+    /* snoop outputs: known, next, supplies, flushes, asserts_shared, impossible */
+    const unsigned snoop_bits = 1 + sb + 4;
+    printf("  reg  [%u:0] state;\n  reg  [%u:0] event_code;\n  reg  [%u:0] bus;\n", sb - 1,
+           PROC_EVENT_BITS - 1, BUS_BITS - 1);
+    printf("  wire p_known, p_hit, p_impossible;\n  wire [%u:0] p_next_alone, p_next_shared;\n",
+           sb - 1);
+    printf("  wire [%u:0] p_bus;\n", BUS_BITS - 1);
+    printf("  wire s_known, s_supplies, s_flushes, s_shared, s_impossible;\n");
+    printf("  wire [%u:0] s_next;\n", sb - 1);
+    printf("  integer checks = 0;\n  integer errors = 0;\n\n");
+    printf("  stc_coh_proc_table u_proc (.state_i(state), .event_i(event_code),\n"
+           "    .known_o(p_known),\n"
+           "    .next_alone_o(p_next_alone), .next_shared_o(p_next_shared), .bus_o(p_bus),\n"
+           "    .hit_o(p_hit), .impossible_o(p_impossible));\n");
+    printf("  stc_coh_snoop_table u_snoop (.state_i(state), .bus_i(bus), .known_o(s_known),\n"
+           "    .next_o(s_next), .supplies_o(s_supplies), .flushes_o(s_flushes),\n"
+           "    .asserts_shared_o(s_shared), .impossible_o(s_impossible));\n\n");
+    write_check_task("check_proc", sb, PROC_EVENT_BITS, proc_bits,
+                     "{p_known, p_next_alone, p_next_shared, p_bus, p_hit, p_impossible}");
+    /* the snoop task drives bus, not event: its own task */
+    printf("  task check_snoop(input [%u:0] s, input [%u:0] b, input [%u:0] expected,\n", sb - 1,
+           BUS_BITS - 1, snoop_bits - 1);
+    printf("            input [8*24-1:0] pair);\n    begin\n      state = s;\n      bus = b;\n"
+           "      #1;\n      checks = checks + 1;\n");
+    printf("      if ({s_known, s_next, s_supplies, s_flushes, s_shared, s_impossible} !== "
+           "expected) begin\n");
+    printf("        errors = errors + 1;\n        if (errors <= 10) begin\n");
+    printf("          $display(\"MISMATCH %%0s (state %%0d, bus %%0d): rtl %%b expected %%b\",\n");
+    printf("                   pair, s, b, {s_known, s_next, s_supplies, s_flushes, s_shared, "
+           "s_impossible}, expected);\n");
+    printf("        end\n      end\n    end\n  endtask\n\n");
+    printf("  initial begin\n    bus = %u'd0;\n", BUS_BITS);
+    for (unsigned code = 0; code < (1u << sb); code++) {
+        bool in_protocol = code < table->state_count;
+        for (unsigned event = 0; event < (1u << PROC_EVENT_BITS); event++) {
+            const stc_coh_proc_row *row =
+                in_protocol && event < STC_COH_PROC_EVENT_COUNT
+                    ? stc_coh_proc_lookup(table, table->states[code], (stc_coh_proc_event)event)
+                    : NULL;
+            char pair[32];
+            snprintf(pair, sizeof pair, "%s %s",
+                     in_protocol ? stc_coh_state_name(table->states[code]) : "?",
+                     event < STC_COH_PROC_EVENT_COUNT ? stc_coh_proc_event_name(event) : "?");
+            if (row) {
+                printf("    check_proc(%u'd%u, %u'd%u, {1'b1, %u'd%u, %u'd%u, %u'd%u, 1'b%d, "
+                       "1'b%d}, \"%s\");\n", sb, code, PROC_EVENT_BITS, event, sb,
+                       atomic_code(table, row->next_alone), sb,
+                       atomic_code(table, row->next_shared), BUS_BITS, (unsigned)row->bus,
+                       row->hit, row->impossible, pair);
+            } else {
+                printf("    check_proc(%u'd%u, %u'd%u, {1'b0, %u'd%u, %u'd%u, %u'd0, 1'b0, 1'b0}, "
+                       "\"%s\");\n", sb, code, PROC_EVENT_BITS, event, sb, code, sb, code,
+                       BUS_BITS, pair);
+            }
+        }
+        for (unsigned bus = 0; bus < (1u << BUS_BITS); bus++) {
+            const stc_coh_snoop_row *row =
+                in_protocol && bus > STC_COH_BUS_NONE && bus < STC_COH_BUS_COUNT
+                    ? stc_coh_snoop_lookup(table, table->states[code], (stc_coh_bus)bus)
+                    : NULL;
+            char pair[32];
+            snprintf(pair, sizeof pair, "%s snoops %s",
+                     in_protocol ? stc_coh_state_name(table->states[code]) : "?",
+                     bus < STC_COH_BUS_COUNT ? stc_coh_bus_name(bus) : "?");
+            if (row) {
+                printf("    check_snoop(%u'd%u, %u'd%u, {1'b1, %u'd%u, 1'b%d, 1'b%d, 1'b%d, "
+                       "1'b%d}, "
+                       "\"%s\");\n", sb, code, BUS_BITS, bus, sb, atomic_code(table, row->next),
+                       row->supplies, row->flushes, row->asserts_shared, row->impossible, pair);
+            } else {
+                printf("    check_snoop(%u'd%u, %u'd%u, {1'b0, %u'd%u, 4'b0000}, \"%s\");\n", sb,
+                       code, BUS_BITS, bus, sb, code, pair);
+            }
+        }
+    }
+    write_end();
+}
+
+static void write_split(const stc_coh_sp_table *table)
+{
+    const unsigned sb = state_bits(table->state_count);
+    /* known, outcome 2, next, next_shared, issue 3, perform 2, to_requester 2,
+     * to_memory 2, asserts_shared */
+    const unsigned out_bits = 1 + 2 + sb + sb + 3 + 2 + 2 + 2 + 1;
+    printf("  reg  [%u:0] state;\n  reg  [%u:0] event_code;\n", sb - 1, SP_EVENT_BITS - 1);
+    printf("  wire known, shared;\n  wire [1:0] outcome, perform, to_requester, to_memory;\n");
+    printf("  wire [%u:0] next, next_shared;\n  wire [2:0] issue;\n", sb - 1);
+    printf("  integer checks = 0;\n  integer errors = 0;\n\n");
+    printf("  stc_coh_sp_table u_table (.state_i(state), .event_i(event_code), .known_o(known),\n"
+           "    .outcome_o(outcome), .next_o(next), .next_shared_o(next_shared), "
+           ".issue_o(issue),\n"
+           "    .perform_o(perform), .to_requester_o(to_requester), .to_memory_o(to_memory),\n"
+           "    .asserts_shared_o(shared));\n\n");
+    write_check_task("check", sb, SP_EVENT_BITS, out_bits,
+                     "{known, outcome, next, next_shared, issue, perform, to_requester, "
+                     "to_memory, shared}");
+    printf("  initial begin\n");
+    for (unsigned code = 0; code < (1u << sb); code++) {
+        bool in_protocol = code < table->state_count;
+        for (unsigned event = 0; event < (1u << SP_EVENT_BITS); event++) {
+            const stc_coh_sp_row *row =
+                in_protocol && event < STC_COH_SP_EVENT_COUNT
+                    ? stc_coh_sp_lookup(table, table->states[code], (stc_coh_sp_event)event)
+                    : NULL;
+            char pair[48];
+            snprintf(pair, sizeof pair, "%s %s",
+                     in_protocol ? stc_coh_sp_state_name(table->states[code]) : "?",
+                     event < STC_COH_SP_EVENT_COUNT ? stc_coh_sp_event_name(event) : "?");
+            if (row) {
+                printf("    check(%u'd%u, %u'd%u, {1'b1, 2'd%u, %u'd%u, %u'd%u, 3'd%u, 2'd%u, "
+                       "2'd%u, 2'd%u, 1'b%d}, \"%s\");\n", sb, code, SP_EVENT_BITS, event,
+                       (unsigned)row->outcome, sb, split_code(table, row->next), sb,
+                       split_code(table, row->next_shared), (unsigned)row->issue,
+                       (unsigned)row->perform, (unsigned)row->to_requester,
+                       (unsigned)row->to_memory, row->asserts_shared, pair);
+            } else {
+                printf("    check(%u'd%u, %u'd%u, {1'b0, 2'd0, %u'd%u, %u'd%u, 3'd0, 2'd0, 2'd0, "
+                       "2'd0, 1'b0}, \"%s\");\n", sb, code, SP_EVENT_BITS, event, sb, code, sb,
+                       code, pair);
+            }
+        }
+    }
+    write_end();
+}
+
+int main(int argc, char **argv)
+{
+    bool have_protocol = false;
+    stc_coh_protocol protocol = STC_COH_MSI;
+    stc_coh_bus_model bus = STC_COH_BUS_ATOMIC;
+    char err[ERR_LEN];
+    for (int index = 1; index < argc; index++) {
+        const char *arg = argv[index];
+        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            fputs(usage_text, stdout);
+            return 0;
+        }
+        bool is_protocol = strcmp(arg, "--protocol") == 0;
+        if ((!is_protocol && strcmp(arg, "--bus") != 0) || index + 1 >= argc) {
+            fprintf(stderr, "stccohtb: %s: %s\n%s", arg,
+                    index + 1 >= argc ? "needs a value or is unknown" : "unknown option",
+                    usage_text);
+            return 2;
+        }
+        const char *value = argv[++index];
+        int status = is_protocol ? stc_coh_protocol_parse(value, &protocol, err, sizeof err)
+                                 : stc_coh_bus_model_parse(value, &bus, err, sizeof err);
+        if (status != 0) {
+            fprintf(stderr, "stccohtb: %s %s: %s\n", arg, value, err);
+            return 2;
+        }
+        have_protocol = have_protocol || is_protocol;
+    }
+    if (!have_protocol) {
+        fprintf(stderr, "stccohtb: --protocol is required\n%s", usage_text);
+        return 2;
+    }
+    printf("// tb_coh_tables: %s, %s bus; written by tools/stccohtb.c from the C model's\n"
+           "// table (docs/ARCHITECTURE.md 19.1). Every input code; prints PASS or FAIL.\n",
+           stc_coh_protocol_name(protocol), stc_coh_bus_model_name(bus));
+    printf("`timescale 1ns / 1ps\n`default_nettype none\n\nmodule tb_coh_tables;\n");
+    if (bus == STC_COH_BUS_SPLIT) {
+        write_split(stc_coh_sp_table_of(protocol));
+    } else {
+        write_atomic(stc_coh_table_of(protocol));
+    }
+    printf("\n`resetall\n");
+    return ferror(stdout) ? 1 : 0;
+}
