@@ -627,11 +627,16 @@ const stc_coh_counters *stc_coh_core_counters(const stc_coh_system *system, unsi
     return core < system->config.cores ? &system->counters[core] : NULL;
 }
 
+void stc_coh_counters_add(stc_coh_counters *sum, const stc_coh_counters *part)
+{
+    stc_counter_fields_add(sum, part, counter_list, STC_COH_COUNTER_COUNT);
+}
+
 void stc_coh_total(const stc_coh_system *system, stc_coh_counters *total)
 {
     memset(total, 0, sizeof *total);
     for (unsigned c = 0; c < system->config.cores; c++)
-        stc_counter_fields_add(total, &system->counters[c], counter_list, STC_COH_COUNTER_COUNT);
+        stc_coh_counters_add(total, &system->counters[c]);
 }
 
 const stc_sf_counters *stc_coh_filter_counters(const stc_coh_system *system, unsigned core)

@@ -182,6 +182,8 @@ typedef struct {
 enum { STC_COH_COUNTER_COUNT = 25 };
 const char *stc_coh_counter_name(unsigned index);
 uint64_t stc_coh_counter_value(const stc_coh_counters *counters, unsigned index);
+/* sum += part, counter by counter (the models' totals). */
+void stc_coh_counters_add(stc_coh_counters *sum, const stc_coh_counters *part);
 
 typedef enum {
     STC_COH_VIOL_DATA,       /* a load returned other bytes than the last store's */

@@ -828,10 +828,7 @@ void stc_cstc_total(const stc_cstc_system *system, stc_cstc_counters *total)
         stc_cstc_counters core;
         stc_cstc_core_counters(system, c, &core);
         stc_counters_add(&total->cache, &core.cache);
-        const uint64_t *from = (const uint64_t *)&core.coherence;
-        uint64_t *into = (uint64_t *)&total->coherence;
-        for (unsigned i = 0; i < STC_COH_COUNTER_COUNT; i++)
-            into[i] += from[i];
+        stc_coh_counters_add(&total->coherence, &core.coherence);
     }
 }
 
