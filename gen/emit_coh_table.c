@@ -27,27 +27,6 @@ enum {
     SP_SEND_BITS = 2     /* none 0, now 1, later 2 */
 };
 
-/* A state's code: its index in the table's state list. */
-static unsigned atomic_code(const stc_coh_table *table, stc_coh_state state)
-{
-    for (unsigned index = 0; index < table->state_count; index++) {
-        if (table->states[index] == state) {
-            return index;
-        }
-    }
-    return 0; /* stc_coh_table_check excludes it */
-}
-
-static unsigned split_code(const stc_coh_sp_table *table, stc_coh_sp_state state)
-{
-    for (unsigned index = 0; index < table->state_count; index++) {
-        if (table->states[index] == state) {
-            return index;
-        }
-    }
-    return 0;
-}
-
 static const char *protocol_upper(const stcgen_params *params)
 {
     static const char *const names[STC_COH_PROTOCOL_COUNT] = {"MSI", "MESI", "MOESI"};
@@ -196,7 +175,7 @@ void stcgen_emit_coh_proc_table(stcgen_text *text, const stcgen_file *file,
     stcgen_text_in(text);
     for (unsigned index = 0; index < table->proc_row_count; index++) {
         const stc_coh_proc_row *row = &table->proc_rows[index];
-        unsigned key = (atomic_code(table, row->state) << PROC_EVENT_BITS) | (unsigned)row->event;
+        unsigned key = (stc_coh_state_code(table, row->state) << PROC_EVENT_BITS) | row->event;
         stcgen_text_line(text, "%u'd%u: begin  // %s %s -> %s / %s, %s%s", sb + PROC_EVENT_BITS,
                          key, stc_coh_state_name(row->state),
                          stc_coh_proc_event_name(row->event), stc_coh_state_name(row->next_alone),
@@ -204,8 +183,8 @@ void stcgen_emit_coh_proc_table(stcgen_text *text, const stcgen_file *file,
                          row->impossible ? ", impossible" : "");
         stcgen_text_in(text);
         stcgen_text_line(text, "known_o = 1'b1; next_alone_o = %u'd%u; next_shared_o = %u'd%u;",
-                         sb, atomic_code(table, row->next_alone), sb,
-                         atomic_code(table, row->next_shared));
+                         sb, stc_coh_state_code(table, row->next_alone), sb,
+                         stc_coh_state_code(table, row->next_shared));
         stcgen_text_line(text, "bus_o = %u'd%u; hit_o = 1'b%u; impossible_o = 1'b%u;", BUS_BITS,
                          (unsigned)row->bus, bool_bit(row->hit), bool_bit(row->impossible));
         stcgen_text_out(text);
@@ -243,7 +222,7 @@ void stcgen_emit_coh_snoop_table(stcgen_text *text, const stcgen_file *file,
     stcgen_text_in(text);
     for (unsigned index = 0; index < table->snoop_row_count; index++) {
         const stc_coh_snoop_row *row = &table->snoop_rows[index];
-        unsigned key = (atomic_code(table, row->state) << BUS_BITS) | (unsigned)row->bus;
+        unsigned key = (stc_coh_state_code(table, row->state) << BUS_BITS) | row->bus;
         stcgen_text_line(text, "%u'd%u: begin  // %s snoops %s -> %s%s%s%s%s", sb + BUS_BITS, key,
                          stc_coh_state_name(row->state), stc_coh_bus_name(row->bus),
                          stc_coh_state_name(row->next), row->supplies ? ", supplies" : "",
@@ -252,7 +231,7 @@ void stcgen_emit_coh_snoop_table(stcgen_text *text, const stcgen_file *file,
                          row->impossible ? ", impossible" : "");
         stcgen_text_in(text);
         stcgen_text_line(text, "known_o = 1'b1; next_o = %u'd%u; supplies_o = 1'b%u;", sb,
-                         atomic_code(table, row->next), bool_bit(row->supplies));
+                         stc_coh_state_code(table, row->next), bool_bit(row->supplies));
         stcgen_text_line(text, "flushes_o = 1'b%u; asserts_shared_o = 1'b%u; impossible_o = 1'b%u;",
                          bool_bit(row->flushes), bool_bit(row->asserts_shared),
                          bool_bit(row->impossible));
@@ -299,15 +278,17 @@ void stcgen_emit_coh_sp_table(stcgen_text *text, const stcgen_file *file,
     stcgen_text_in(text);
     for (unsigned index = 0; index < table->row_count; index++) {
         const stc_coh_sp_row *row = &table->rows[index];
-        unsigned key = (split_code(table, row->state) << SP_EVENT_BITS) | (unsigned)row->event;
+        unsigned next = stc_coh_sp_state_code(table, row->next);
+        unsigned next_shared = stc_coh_sp_state_code(table, row->next_shared);
+        unsigned key = (stc_coh_sp_state_code(table, row->state) << SP_EVENT_BITS) | row->event;
         stcgen_text_line(text, "%u'd%u: begin  // %s %s: %s -> %s", sb + SP_EVENT_BITS, key,
                          stc_coh_sp_state_name(row->state), stc_coh_sp_event_name(row->event),
                          outcome_names[row->outcome], stc_coh_sp_state_name(row->next));
         stcgen_text_in(text);
         stcgen_text_line(text, "known_o = 1'b1; outcome_o = %u'd%u; next_o = %u'd%u;",
-                         SP_OUTCOME_BITS, (unsigned)row->outcome, sb, split_code(table, row->next));
+                         SP_OUTCOME_BITS, (unsigned)row->outcome, sb, next);
         stcgen_text_line(text, "next_shared_o = %u'd%u; issue_o = %u'd%u; perform_o = %u'd%u;", sb,
-                         split_code(table, row->next_shared), SP_REQ_BITS, (unsigned)row->issue,
+                         next_shared, SP_REQ_BITS, (unsigned)row->issue,
                          SP_PERFORM_BITS, (unsigned)row->perform);
         stcgen_text_line(text, "to_requester_o = %u'd%u; to_memory_o = %u'd%u; "
                          "asserts_shared_o = 1'b%u;", SP_SEND_BITS, (unsigned)row->to_requester,

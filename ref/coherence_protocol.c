@@ -184,6 +184,16 @@ const stc_coh_table *stc_coh_table_of(stc_coh_protocol protocol)
     return (unsigned)protocol < STC_COH_PROTOCOL_COUNT ? tables[protocol] : NULL;
 }
 
+unsigned stc_coh_state_code(const stc_coh_table *table, stc_coh_state state)
+{
+    for (unsigned index = 0; index < table->state_count; index++) {
+        if (table->states[index] == state) {
+            return index;
+        }
+    }
+    return 0;
+}
+
 bool stc_coh_table_has_state(const stc_coh_table *table, stc_coh_state state)
 {
     for (unsigned index = 0; index < table->state_count; index++) {
@@ -824,6 +834,16 @@ static const char *const sp_break_whats[STC_COH_SP_BREAK_COUNT] = {
 const stc_coh_sp_table *stc_coh_sp_table_of(stc_coh_protocol protocol)
 {
     return (unsigned)protocol < STC_COH_PROTOCOL_COUNT ? sp_tables[protocol] : NULL;
+}
+
+unsigned stc_coh_sp_state_code(const stc_coh_sp_table *table, stc_coh_sp_state state)
+{
+    for (unsigned index = 0; index < table->state_count; index++) {
+        if (table->states[index] == state) {
+            return index;
+        }
+    }
+    return 0;
 }
 
 bool stc_coh_sp_table_has_state(const stc_coh_sp_table *table, stc_coh_sp_state state)

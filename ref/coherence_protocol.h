@@ -174,6 +174,10 @@ const stc_coh_proc_row *stc_coh_proc_lookup(const stc_coh_table *table, stc_coh_
 const stc_coh_snoop_row *stc_coh_snoop_lookup(const stc_coh_table *table, stc_coh_state state,
                                               stc_coh_bus bus);
 
+/* A state's code in RTL (docs/ARCHITECTURE.md 19.1): its index in
+ * table->states; 0 if the protocol has no such state. */
+unsigned stc_coh_state_code(const stc_coh_table *table, stc_coh_state state);
+
 /* Self-check: 0 if the table is well formed, else -1 with the first problem
  * in err. Well formed: I is a state; every (state, processor event) and
  * every (state, snooped transaction) pair of the protocol's states has
@@ -392,6 +396,8 @@ typedef enum {
  * only out of range). */
 const stc_coh_sp_table *stc_coh_sp_table_of(stc_coh_protocol protocol);
 bool stc_coh_sp_table_has_state(const stc_coh_sp_table *table, stc_coh_sp_state state);
+/* As stc_coh_state_code, for the split table's states. */
+unsigned stc_coh_sp_state_code(const stc_coh_sp_table *table, stc_coh_sp_state state);
 const stc_coh_sp_row *stc_coh_sp_lookup(const stc_coh_sp_table *table, stc_coh_sp_state state,
                                         stc_coh_sp_event event);
 

@@ -11,8 +11,10 @@
 # Then four rows: the default tuner's monitor (ARCHITECTURE.md 17) of a
 # D-cache and an I-cache (READ_ONLY), its arrays left out (stc_regfile read
 # as a black box: they are register-file bits, like the controller's), and the monitor
-# tuner's decision unit stc_monitor_tuner (section 18) for each. Last, the
-# smallest seed option within the seed's 164 cycles by part.
+# tuner's decision unit stc_monitor_tuner (section 18) for each. Last, by
+# part: the smallest seed option within the seed's 164 cycles, and the
+# default D-cache's monitor (its counts, their halving and read port) and
+# decision unit (its multiplier).
 set -eu -o pipefail
 STCGEN=${1:?usage: tuner-gates.sh STCGEN}
 work=$(mktemp -d)
@@ -68,21 +70,60 @@ row=$(synth_row whole stc_tuner "read_verilog $work/out/stc_tuner.v")
 whole=$(echo "$row" | awk '{ print $NF }')
 printf '%s\n' "parts of seed radix16 const lean ($whole GE): GE without the part, the part"
 echo "$row" | awk '{ printf "  %-26s %7s %7d %7s %7.0f\n", "its flops", "", $3, "", 6.667 * $3 }'
-# cut NAME SED...: synthesise the seed file with the sed expressions applied.
+# cut NAME SED...: synthesise $cut_file (top $cut_top, Yosys reading
+# "$cut_read" after it) with the sed expressions applied; print the row and
+# the part's share ($whole minus the row).
 cut() {
     local name=$1
     shift
-    sed "$@" "$work/out/stc_tuner.v" >"$work/cut.v"
-    if cmp -s "$work/out/stc_tuner.v" "$work/cut.v"; then
-        echo "tuner-gates: the cut of '$name' matched nothing in stc_tuner.v" >&2
+    sed "$@" "$cut_file" >"$work/cut.v"
+    if cmp -s "$cut_file" "$work/cut.v"; then
+        echo "tuner-gates: the cut of '$name' matched nothing in $(basename "$cut_file")" >&2
         exit 1
     fi
-    synth_row "  $name" stc_tuner "read_verilog $work/cut.v" |
+    synth_row "  $name" "$cut_top" "read_verilog -DSYNTHESIS $work/cut.v; $cut_read" |
         awk -v whole="$whole" '{ printf "%s %7.0f\n", $0, whole - $NF }'
 }
+cut_file=$work/out/stc_tuner.v
+cut_top=stc_tuner
+cut_read=
 # shellcheck disable=SC2016
 cut "multiplier and coefficients" -e 's/^  wire \[31:0\] product   = .*/  wire [31:0] product   = {16'"'"'d0, op_count};/'
 cut "coefficient constants" -e 's/^  wire \[15:0\] op_coef = .*/  wire [15:0] op_coef = {10'"'"'d0, op_idx};/'
 cut "register read port" -e 's/^  assign reg_rdata_o     = rdata;/  assign reg_rdata_o     = 32'"'"'d0;/'
 cut "phase and periodic triggers" \
     -e 's/^\( *if (sw_start\) || (tuned_q && win_end && (trig_phase || trig_period))\() begin\)$/\1\2/'
+
+# Where the gates of the default tuner are (ARCHITECTURE.md 17.4, 18.5):
+# the D-cache's monitor and decision unit with one part cut out at a time.
+# The monitor's only output is its counts, so a cut keeps what it removes
+# the inputs of alive with Yosys `keep`.
+rm -rf "$work/out"
+"$STCGEN" --out "$work/out"
+cut_file=$work/out/stc_monitor.v
+cut_top=stc_monitor
+cut_read="read_verilog -lib $work/out/stc_regfile.v; chparam -set READ_ONLY 0 stc_monitor"
+row=$(synth_row whole stc_monitor "read_verilog -DSYNTHESIS $cut_file; $cut_read")
+whole=$(echo "$row" | awk '{ print $NF }')
+printf '%s\n' "parts of the default D-cache monitor ($whole GE): GE without the part, the part"
+counts=$(grep -c '^  assign cnt_inc\[' "$cut_file")
+# shellcheck disable=SC2016
+cut "$counts counts (all of them)" \
+    -e 's/^  wire \[\([0-9]*\):0\] cnt_inc;/  (* keep *) wire [\1:0] cnt_inc;/' \
+    -e 's/^  assign cnt_o = (cnt_sel_i < .*/  assign cnt_o = 16'"'"'d0;/'
+# shellcheck disable=SC2016
+cut "their halving muxes" -e 's/: halve ? sum\[16:1\] : sum\[15:0\];/: sum[15:0];/'
+# shellcheck disable=SC2016
+cut "their read port" \
+    -e 's/^  reg  \[\([0-9]*\):0\] cnt_q, cnt_d; .*/  (* keep *) reg  [\1:0] cnt_q;\n  reg  [\1:0] cnt_d;/' \
+    -e 's/^  assign cnt_o = (cnt_sel_i < .*/  assign cnt_o = 16'"'"'d0;/'
+cut_file=$work/out/stc_monitor_tuner.v
+cut_top=stc_monitor_tuner
+cut_read="chparam -set READ_ONLY 0 stc_monitor_tuner"
+row=$(synth_row whole stc_monitor_tuner "read_verilog $cut_file; $cut_read")
+whole=$(echo "$row" | awk '{ print $NF }')
+printf '%s\n' "parts of the default D-cache decision unit ($whole GE): GE without the part, the part"
+# (a 16-bit XOR keeps both operands alive)
+# shellcheck disable=SC2016
+cut "16 x 16 multiplier" \
+    -e 's/^  wire \[31:0\] product   = operand_q \* st_coef;/  wire [31:0] product   = {16'"'"'d0, operand_q ^ st_coef};/'

@@ -42,45 +42,25 @@ static unsigned state_bits(unsigned states)
     return bits;
 }
 
-/* The code of a state: its index in the table's list (19.1). */
-static unsigned atomic_code(const stc_coh_table *table, stc_coh_state state)
-{
-    for (unsigned index = 0; index < table->state_count; index++) {
-        if (table->states[index] == state) {
-            return index;
-        }
-    }
-    return 0;
-}
-
-static unsigned split_code(const stc_coh_sp_table *table, stc_coh_sp_state state)
-{
-    for (unsigned index = 0; index < table->state_count; index++) {
-        if (table->states[index] == state) {
-            return index;
-        }
-    }
-    return 0;
-}
-
-/* The compare task: drives the inputs, waits, compares the concatenated
+/* A compare task NAME: drives the state and the second input (the reg
+ * named input, an event or bus code), waits, compares the concatenated
  * outputs with the expected ones, names the pair on a mismatch. */
-static void write_check_task(const char *name, unsigned sb, unsigned eb, unsigned out_bits,
-                             const char *outputs)
+static void write_check_task(const char *name, unsigned sb, const char *input, unsigned input_bits,
+                             unsigned out_bits, const char *outputs)
 {
     printf("  task %s(input [%u:0] s, input [%u:0] e, input [%u:0] expected,\n", name, sb - 1,
-           eb - 1, out_bits - 1);
+           input_bits - 1, out_bits - 1);
     printf("            input [8*24-1:0] pair);\n");
     printf("    begin\n");
     printf("      state = s;\n");
-    printf("      event_code = e;\n");
+    printf("      %s = e;\n", input);
     printf("      #1;\n");
     printf("      checks = checks + 1;\n");
     printf("      if (%s !== expected) begin\n", outputs);
     printf("        errors = errors + 1;\n");
     printf("        if (errors <= 10) begin\n");
-    printf("          $display(\"MISMATCH %%0s (state %%0d, event %%0d): rtl %%b expected "
-           "%%b\",\n");
+    printf("          $display(\"MISMATCH %%0s (state %%0d, %s %%0d): rtl %%b expected "
+           "%%b\",\n", input);
     printf("                   pair, s, e, %s, expected);\n", outputs);
     printf("        end\n");
     printf("      end\n");
@@ -119,20 +99,10 @@ static void write_atomic(const stc_coh_table *table)
     printf("  stc_coh_snoop_table u_snoop (.state_i(state), .bus_i(bus), .known_o(s_known),\n"
            "    .next_o(s_next), .supplies_o(s_supplies), .flushes_o(s_flushes),\n"
            "    .asserts_shared_o(s_shared), .impossible_o(s_impossible));\n\n");
-    write_check_task("check_proc", sb, PROC_EVENT_BITS, proc_bits,
+    write_check_task("check_proc", sb, "event_code", PROC_EVENT_BITS, proc_bits,
                      "{p_known, p_next_alone, p_next_shared, p_bus, p_hit, p_impossible}");
-    /* the snoop task drives bus, not event: its own task */
-    printf("  task check_snoop(input [%u:0] s, input [%u:0] b, input [%u:0] expected,\n", sb - 1,
-           BUS_BITS - 1, snoop_bits - 1);
-    printf("            input [8*24-1:0] pair);\n    begin\n      state = s;\n      bus = b;\n"
-           "      #1;\n      checks = checks + 1;\n");
-    printf("      if ({s_known, s_next, s_supplies, s_flushes, s_shared, s_impossible} !== "
-           "expected) begin\n");
-    printf("        errors = errors + 1;\n        if (errors <= 10) begin\n");
-    printf("          $display(\"MISMATCH %%0s (state %%0d, bus %%0d): rtl %%b expected %%b\",\n");
-    printf("                   pair, s, b, {s_known, s_next, s_supplies, s_flushes, s_shared, "
-           "s_impossible}, expected);\n");
-    printf("        end\n      end\n    end\n  endtask\n\n");
+    write_check_task("check_snoop", sb, "bus", BUS_BITS, snoop_bits,
+                     "{s_known, s_next, s_supplies, s_flushes, s_shared, s_impossible}");
     printf("  initial begin\n    bus = %u'd0;\n", BUS_BITS);
     for (unsigned code = 0; code < (1u << sb); code++) {
         bool in_protocol = code < table->state_count;
@@ -148,8 +118,8 @@ static void write_atomic(const stc_coh_table *table)
             if (row) {
                 printf("    check_proc(%u'd%u, %u'd%u, {1'b1, %u'd%u, %u'd%u, %u'd%u, 1'b%d, "
                        "1'b%d}, \"%s\");\n", sb, code, PROC_EVENT_BITS, event, sb,
-                       atomic_code(table, row->next_alone), sb,
-                       atomic_code(table, row->next_shared), BUS_BITS, (unsigned)row->bus,
+                       stc_coh_state_code(table, row->next_alone), sb,
+                       stc_coh_state_code(table, row->next_shared), BUS_BITS, (unsigned)row->bus,
                        row->hit, row->impossible, pair);
             } else {
                 printf("    check_proc(%u'd%u, %u'd%u, {1'b0, %u'd%u, %u'd%u, %u'd0, 1'b0, 1'b0}, "
@@ -168,9 +138,9 @@ static void write_atomic(const stc_coh_table *table)
                      bus < STC_COH_BUS_COUNT ? stc_coh_bus_name(bus) : "?");
             if (row) {
                 printf("    check_snoop(%u'd%u, %u'd%u, {1'b1, %u'd%u, 1'b%d, 1'b%d, 1'b%d, "
-                       "1'b%d}, "
-                       "\"%s\");\n", sb, code, BUS_BITS, bus, sb, atomic_code(table, row->next),
-                       row->supplies, row->flushes, row->asserts_shared, row->impossible, pair);
+                       "1'b%d}, \"%s\");\n", sb, code, BUS_BITS, bus, sb,
+                       stc_coh_state_code(table, row->next), row->supplies, row->flushes,
+                       row->asserts_shared, row->impossible, pair);
             } else {
                 printf("    check_snoop(%u'd%u, %u'd%u, {1'b0, %u'd%u, 4'b0000}, \"%s\");\n", sb,
                        code, BUS_BITS, bus, sb, code, pair);
@@ -195,7 +165,7 @@ static void write_split(const stc_coh_sp_table *table)
            ".issue_o(issue),\n"
            "    .perform_o(perform), .to_requester_o(to_requester), .to_memory_o(to_memory),\n"
            "    .asserts_shared_o(shared));\n\n");
-    write_check_task("check", sb, SP_EVENT_BITS, out_bits,
+    write_check_task("check", sb, "event_code", SP_EVENT_BITS, out_bits,
                      "{known, outcome, next, next_shared, issue, perform, to_requester, "
                      "to_memory, shared}");
     printf("  initial begin\n");
@@ -213,8 +183,8 @@ static void write_split(const stc_coh_sp_table *table)
             if (row) {
                 printf("    check(%u'd%u, %u'd%u, {1'b1, 2'd%u, %u'd%u, %u'd%u, 3'd%u, 2'd%u, "
                        "2'd%u, 2'd%u, 1'b%d}, \"%s\");\n", sb, code, SP_EVENT_BITS, event,
-                       (unsigned)row->outcome, sb, split_code(table, row->next), sb,
-                       split_code(table, row->next_shared), (unsigned)row->issue,
+                       (unsigned)row->outcome, sb, stc_coh_sp_state_code(table, row->next), sb,
+                       stc_coh_sp_state_code(table, row->next_shared), (unsigned)row->issue,
                        (unsigned)row->perform, (unsigned)row->to_requester,
                        (unsigned)row->to_memory, row->asserts_shared, pair);
             } else {
