@@ -243,11 +243,15 @@ static stc_coh_energy energy_of(const stc_cstc_system *system, const run_energy 
     return energy;
 }
 
-enum { ENERGY_PARTS = 12, FILTER_PART = 6 };
+/* The rows after total_with_stall_nj split the same energy by where it is
+ * spent (ENERGY.md 3.9.3): cache_nj + offchip_nj + bus_nj + bus_data_nj +
+ * stall_nj + probe_stall_nj = total_with_stall_nj. */
+enum { ENERGY_PARTS = 17, FILTER_PART = 6 };
 static const char *const energy_part_names[ENERGY_PARTS] = {
     "access_nj", "snoop_nj",  "memory_read_nj", "c2c_nj",    "memory_write_nj",
     "bus_nj",    "filter_nj", "total_nj",       "static_nj", "total_with_static_nj",
-    "stall_nj",  "total_with_stall_nj"};
+    "stall_nj",  "total_with_stall_nj",
+    "cache_lines_nj", "cache_nj", "offchip_nj", "bus_data_nj", "probe_stall_nj"};
 
 static double energy_part(const stc_coh_energy *energy, unsigned part)
 {
@@ -256,7 +260,10 @@ static double energy_part(const stc_coh_energy *energy, unsigned part)
                                          energy->memory_write_nj, energy->bus_nj,
                                          energy->filter_nj,      energy->total_nj,
                                          energy->static_nj,      energy->total_with_static_nj,
-                                         energy->stall_nj,       energy->total_with_stall_nj};
+                                         energy->stall_nj,       energy->total_with_stall_nj,
+                                         energy->cache_lines_nj, energy->cache_nj,
+                                         energy->offchip_nj,     energy->bus_data_nj,
+                                         energy->probe_stall_nj};
     return values[part];
 }
 
@@ -427,14 +434,33 @@ void stc_coh_print_energy_json(const stc_coh_energy *energy, bool with_filter)
     printf("}");
 }
 
-void stc_coh_print_energy_static_json(const stc_coh_energy *energy, bool with_filter)
+/* stc_coh_print_energy_static_json's fields, the brace left open. */
+static void print_energy_static_fields_json(const stc_coh_energy *energy, bool with_filter)
 {
     /* the old fields first, unchanged, then leakage's */
     print_energy_fields_json(energy, with_filter);
     printf(", \"static\": %.6g, \"total_with_static\": %.6g, \"stall\": %.6g, "
-           "\"total_with_stall\": %.6g}",
+           "\"total_with_stall\": %.6g",
            energy->static_nj, energy->total_with_static_nj, energy->stall_nj,
            energy->total_with_stall_nj);
+}
+
+void stc_coh_print_energy_static_json(const stc_coh_energy *energy, bool with_filter)
+{
+    print_energy_static_fields_json(energy, with_filter);
+    printf("}");
+}
+
+/* The stc runs' energy object (--stc-config, --stc-tune): every field of
+ * stc_coh_print_energy_static_json's, then the split by where the energy
+ * is spent (ENERGY.md 3.9.3). */
+static void print_energy_split_json(const stc_coh_energy *energy, bool with_filter)
+{
+    print_energy_static_fields_json(energy, with_filter);
+    printf(", \"cache_lines\": %.6g, \"cache\": %.6g, \"offchip\": %.6g, "
+           "\"bus_data\": %.6g, \"probe_stall\": %.6g}",
+           energy->cache_lines_nj, energy->cache_nj, energy->offchip_nj, energy->bus_data_nj,
+           energy->probe_stall_nj);
 }
 
 void stc_coh_print_cycles_text(int name_width, const stc_coh_core_cycles *per_core,
@@ -496,8 +522,10 @@ static void print_terms_json(const run_energy *energy, const stc_config *config)
     if (energy->filtered)
         printf(", \"filter_lookup\": %.6g, \"filter_write\": %.6g", energy->filter.lookup_nj,
                energy->filter.write_nj);
-    printf(", \"static_per_cycle\": %.6g, \"stall_per_cycle\": %.6g}",
-           stc_cstc_static_per_cycle(model, config), stc_cstc_stall_per_cycle(model));
+    printf(", \"static_per_cycle\": %.6g, \"stall_per_cycle\": %.6g"
+           ", \"line_fill\": %.6g, \"line_read\": %.6g}",
+           stc_cstc_static_per_cycle(model, config), stc_cstc_stall_per_cycle(model),
+           terms.line_fill_nj, terms.line_read_nj);
 }
 
 static void print_energy_json(const stc_cstc_system *system, const run_energy *energy)
@@ -517,11 +545,11 @@ static void print_energy_json(const stc_cstc_system *system, const run_energy *e
     for (unsigned c = 0; c < cores; c++) {
         printf("%s\n  ", c ? "," : "");
         stc_coh_energy e = energy_of(system, energy, c);
-        stc_coh_print_energy_static_json(&e, energy->filtered);
+        print_energy_split_json(&e, energy->filtered);
     }
     printf("],\n  \"total\": ");
     stc_coh_energy total = energy_of(system, energy, cores);
-    stc_coh_print_energy_static_json(&total, energy->filtered);
+    print_energy_split_json(&total, energy->filtered);
     printf("}");
 }
 
@@ -662,6 +690,12 @@ static void print_assignment_text(const stc_geometry *geometry, unsigned cores, 
            percent_against(assignment->total.total_with_stall_nj,
                            start->total.total_with_stall_nj),
            assignment->cycles.waited_cycles);
+    /* the L1 D-caches' own share of it (ENERGY.md 3.9.3) */
+    printf("%-24s", "  cache_nj");
+    for (unsigned c = 0; c < cores; c++)
+        printf(" %13.1f", assignment->per_core[c].cache_nj);
+    printf(" %13.1f %+7.2f %%\n", assignment->total.cache_nj,
+           percent_against(assignment->total.cache_nj, start->total.cache_nj));
 }
 
 static void print_tune_text(const stc_cstc_config *config, const tune_report *report,
@@ -693,10 +727,10 @@ static void print_assignment_json(const stc_geometry *geometry, unsigned cores,
     printf(",\n   \"energy_nj\": {\"per_core\": [");
     for (unsigned c = 0; c < cores; c++) {
         printf("%s\n    ", c ? "," : "");
-        stc_coh_print_energy_static_json(&assignment->per_core[c], false);
+        print_energy_split_json(&assignment->per_core[c], false);
     }
     printf("],\n    \"total\": ");
-    stc_coh_print_energy_static_json(&assignment->total, false);
+    print_energy_split_json(&assignment->total, false);
     printf("}, \"cycles\": %" PRIu64 ", \"bus_busy_cycles\": %" PRIu64
            ", \"violations\": %" PRIu64 "}",
            assignment->cycles.cycles, assignment->cycles.bus_busy_cycles, assignment->violations);

@@ -58,7 +58,10 @@ void stc_coh_print_energy_json(const stc_coh_energy *energy, bool with_filter);
 
 /* The same object with leakage and the processor's stall: ..., "total":
  * .., "static": .., "total_with_static": .., "stall": ..,
- * "total_with_stall": ..} (the atomic runs, which have cycles). */
+ * "total_with_stall": ..} (the atomic runs, which have cycles). The stc
+ * atomic runs (--stc-config, --stc-tune) add, after these, the split by
+ * where the energy is spent (docs/ENERGY.md 3.9.3): "cache_lines", "cache",
+ * "offchip", "bus_data", "probe_stall". */
 void stc_coh_print_energy_static_json(const stc_coh_energy *energy, bool with_filter);
 
 /* The cycles of an atomic run (docs/COHERENCE.md 9.10) as text rows after

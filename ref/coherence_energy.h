@@ -41,11 +41,30 @@ typedef struct {
     double total_with_static_nj; /* total_nj + static_nj: caches and bus */
     double stall_nj;        /* the processor waiting on the memory system (0 until priced) */
     double total_with_stall_nj; /* total_with_static_nj + stall_nj: the whole energy */
+    /* The same energy split by where it is spent (docs/ENERGY.md 3.9.3):
+     *   cache_nj + offchip_nj + bus_nj + bus_data_nj + stall_nj + probe_stall_nj
+     *     = total_with_stall_nj,
+     *   cache_lines_nj + offchip_nj + bus_data_nj
+     *     = memory_read_nj + c2c_nj + memory_write_nj. */
+    double cache_lines_nj; /* the cache arrays' shares of the line moves: line_fill x
+                              (mem_reads + c2c_received) + line_read x (mem_writebacks +
+                              c2c_received); a transfer's supplier read is the receiver's,
+                              as c2c_nj is */
+    double cache_nj;       /* the L1 D-caches' own: access - probe_stall + snoop + filter +
+                              cache_lines + static */
+    double offchip_nj;     /* memory reads and writes less the arrays' shares: the SDRAM's
+                              bursts and pins */
+    double bus_data_nj;    /* transfers less the arrays' shares: the shared bus's data wires */
+    double probe_stall_nj; /* the processor's stall cycle of way prediction's second probe,
+                              priced inside access_nj (3.9.1): the processor's, not the
+                              cache's (0 without way prediction) */
 } stc_coh_energy;
 
 /* The energy of counters (one core's, or a total) under terms; filter_nj,
  * static_nj and stall_nj 0 (total_with_static_nj = total_with_stall_nj =
- * total_nj). */
+ * total_nj); the split of ENERGY.md 3.9.3 by the terms' line_fill_nj and
+ * line_read_nj (cache_nj = access + snoop + cache_lines until the filter and
+ * leakage are added). */
 void stc_coh_energy_of(const stc_coherence_energy *terms, const stc_coh_counters *counters,
                        stc_coh_energy *energy);
 
@@ -68,8 +87,8 @@ int stc_coh_filter_terms(const stc_sf_config *filter, unsigned line_bytes, unsig
                          stc_sf_energy_terms *terms);
 
 /* Add the filter's energy for counters (one core's, or a total) into
- * energy: filter_nj, total_nj, total_with_static_nj and
- * total_with_stall_nj. */
+ * energy: filter_nj, total_nj, total_with_static_nj, total_with_stall_nj
+ * and cache_nj (the filter is an array beside the cache). */
 void stc_coh_energy_add_filter(const stc_sf_energy_terms *terms, const stc_sf_counters *counters,
                                stc_coh_energy *energy);
 
@@ -82,7 +101,7 @@ void stc_coh_energy_add_filter(const stc_sf_energy_terms *terms, const stc_sf_co
  * E_static(k) of the configuration). */
 
 /* Add cycles x static_nj_per_cycle into energy: static_nj,
- * total_with_static_nj and total_with_stall_nj. */
+ * total_with_static_nj, total_with_stall_nj and cache_nj. */
 void stc_coh_energy_add_static(stc_coh_energy *energy, uint64_t cycles, double static_nj_per_cycle);
 
 /* ---- Processor stall (docs/ENERGY.md 3.9.2) -----------------------------
@@ -168,7 +187,9 @@ double stc_cstc_static_per_cycle(const stc_cstc_energy_model *model, const stc_c
 double stc_cstc_stall_per_cycle(const stc_cstc_energy_model *model);
 
 /* The energy of one core's counters, the core in config; filter_nj,
- * static_nj and stall_nj 0. */
+ * static_nj and stall_nj 0; probe_stall_nj the part of access_nj that is
+ * way prediction's second-probe stall, cache_nj = access_nj less it +
+ * snoop_nj + cache_lines_nj. */
 void stc_cstc_energy_of(const stc_cstc_energy_model *model, const stc_config *config,
                         const stc_cstc_counters *counters, stc_coh_energy *energy);
 

@@ -284,6 +284,8 @@ int stc_energy_coherence_default(unsigned size_bytes, unsigned ways, unsigned li
     terms->memory_write_nj = m.line_out_nj + burst_nj(&m, g.beats_per_line);
     terms->bus_address_nj = switched_nj((double)addr_bits + BUS_COMMAND_LINES, DATA_ACTIVITY,
                                         bus_wire_ff, VDD_V, VDD_V);
+    terms->line_fill_nj = m.fill_line_nj;
+    terms->line_read_nj = m.line_out_nj;
     return 0;
 }
 

@@ -128,6 +128,12 @@ typedef struct {
     double c2c_nj;          /* a block from another cache: its line read, the shared bus, the fill */
     double memory_write_nj; /* a block to memory (writeback or flush): line read and burst */
     double bus_address_nj;  /* any bus transaction's address and command phase */
+    /* The cache arrays' shares of the three line moves above (docs/ENERGY.md
+     * 3.9.3), so a run's energy splits into the caches' own and the rest: */
+    double line_fill_nj;    /* writing the line into the receiving cache's array (and
+                               its port wires): part of memory_read_nj and c2c_nj */
+    double line_read_nj;    /* reading the line out of the sending cache's array to its
+                               port: part of c2c_nj and memory_write_nj */
 } stc_coherence_energy;
 
 /* Fill *terms. Returns -1 with a message if the geometry is not one stc can

@@ -5,7 +5,10 @@
  * geometries the model refuses; and the configurable caches' energy
  * (ENERGY.md 3.9.1): the per-configuration terms by hand, a tiny trace
  * through two configurations with every term worked out, and agreement
- * with the conventional model where the two price the same cache.
+ * with the conventional model where the two price the same cache; and the
+ * split by where the energy is spent (ENERGY.md 3.9.3): the arrays' line
+ * fill and line read by hand, every part of a hand case, the parts adding
+ * up to the totals.
  */
 #include "check.h"
 #include "coherence_energy.h"
@@ -113,6 +116,97 @@ static void test_sums(void)
           energy.total_nj, energy.filter_nj);
 }
 
+static bool close_to(double got, double want)
+{
+    return fabs(got - want) <= 1e-9 * fmax(1.0, fmax(fabs(got), fabs(want)));
+}
+
+/* The identities of ENERGY.md 3.9.3, whatever the terms: the caches' own,
+ * off chip, the bus's address phases and data wires, the stall and way
+ * prediction's probe stall make the whole; the arrays' shares, off chip
+ * and the data wires make the three line moves; the caches' own is its
+ * parts. */
+static void expect_split_adds_up(const char *who, const stc_coh_energy *e)
+{
+    CHECK(close_to(e->cache_nj + e->offchip_nj + e->bus_nj + e->bus_data_nj + e->stall_nj +
+                       e->probe_stall_nj,
+                   e->total_with_stall_nj),
+          "%s: cache %.6f + offchip %.6f + bus %.6f + bus data %.6f + stall %.6f + probe stall "
+          "%.6f != the whole %.6f",
+          who, e->cache_nj, e->offchip_nj, e->bus_nj, e->bus_data_nj, e->stall_nj,
+          e->probe_stall_nj, e->total_with_stall_nj);
+    CHECK(close_to(e->cache_lines_nj + e->offchip_nj + e->bus_data_nj,
+                   e->memory_read_nj + e->c2c_nj + e->memory_write_nj),
+          "%s: the line moves' shares %.6f + %.6f + %.6f != %.6f", who, e->cache_lines_nj,
+          e->offchip_nj, e->bus_data_nj, e->memory_read_nj + e->c2c_nj + e->memory_write_nj);
+    CHECK(close_to(e->cache_nj, e->access_nj - e->probe_stall_nj + e->snoop_nj + e->filter_nj +
+                                    e->cache_lines_nj + e->static_nj),
+          "%s: cache %.6f is not access - probe stall + snoop + filter + lines + static", who,
+          e->cache_nj);
+}
+
+/* test_sums's counters and terms, with a line fill of 3 nJ and a line read
+ * of 7 (ENERGY.md 3.9.3), worked out by hand: fills 1 memory read + 1
+ * transfer, line reads 4 memory writes + 1 transfer (the supplier's read
+ * is the receiver's): 2 x 3 + 5 x 7 = 41; off chip 1 x (100 - 3) + 4 x
+ * (10000 - 7) = 40069; the transfer's bus data 1000 - 3 - 7 = 990; the
+ * caches' own 7 + 30 + 41 = 78, + the filter's 43 = 121, + leakage 10 x
+ * 0.5 = 126; the stall (20 x 0.25) is not the caches'. */
+static void test_split_by_hand(void)
+{
+    stc_coherence_energy terms = {.access_nj = 1, .snoop_lookup_nj = 10, .memory_read_nj = 100,
+                                  .c2c_nj = 1000, .memory_write_nj = 10000,
+                                  .bus_address_nj = 100000, .line_fill_nj = 3,
+                                  .line_read_nj = 7};
+    stc_coh_counters counters;
+    memset(&counters, 0, sizeof counters);
+    counters.hits = 5;
+    counters.misses = 2;
+    counters.snoop_lookups = 3;
+    counters.mem_reads = 1;
+    counters.c2c_received = 1;
+    counters.mem_writebacks = 4;
+    counters.bus_rd = 1;
+    counters.bus_rdx = 1;
+    counters.upgrades = 2;
+    counters.bus_wb = 1;
+    counters.c2c_supplied = 9; /* not a line read of this core's: the receivers pay */
+    counters.flushes = 3;      /* inside mem_writebacks already */
+    stc_coh_energy energy;
+    stc_coh_energy_of(&terms, &counters, &energy);
+    CHECK(energy.cache_lines_nj == 41 && energy.offchip_nj == 40069 &&
+              energy.bus_data_nj == 990 && energy.cache_nj == 78 && energy.probe_stall_nj == 0,
+          "split: lines %g, offchip %g, bus data %g, cache %g (by hand 41, 40069, 990, 78)",
+          energy.cache_lines_nj, energy.offchip_nj, energy.bus_data_nj, energy.cache_nj);
+    stc_sf_energy_terms filter = {.lookup_nj = 1, .write_nj = 10};
+    stc_sf_counters filter_counters = {.filter_lookups = 3, .filter_writes = 4};
+    stc_coh_energy_add_filter(&filter, &filter_counters, &energy);
+    CHECK(energy.cache_nj == 121 && energy.offchip_nj == 40069, "with the filter: cache %g",
+          energy.cache_nj);
+    stc_coh_energy_add_static(&energy, 10, 0.5);
+    stc_coh_energy_add_stall(&energy, 20, 0.25);
+    CHECK(energy.cache_nj == 126 && energy.stall_nj == 5 && energy.total_with_stall_nj == 541190,
+          "with leakage and stall: cache %g, stall %g, whole %g (by hand 126, 5, 541190)",
+          energy.cache_nj, energy.stall_nj, energy.total_with_stall_nj);
+    expect_split_adds_up("hand case", &energy);
+    /* Cores add field by field. */
+    stc_coh_energy sum = energy;
+    stc_coh_energy_add(&sum, &energy);
+    CHECK(sum.cache_nj == 252 && sum.cache_lines_nj == 82 && sum.offchip_nj == 80138 &&
+              sum.bus_data_nj == 1980,
+          "two cores: cache %g, lines %g, offchip %g, bus data %g", sum.cache_nj,
+          sum.cache_lines_nj, sum.offchip_nj, sum.bus_data_nj);
+    /* Terms without the arrays' shares (an older caller's): the moves are
+     * all off chip or on the bus, and the identities still hold. */
+    terms.line_fill_nj = terms.line_read_nj = 0;
+    stc_coh_energy_of(&terms, &counters, &energy);
+    CHECK(energy.cache_lines_nj == 0 && energy.offchip_nj == 40100 && energy.bus_data_nj == 1000 &&
+              energy.cache_nj == 37,
+          "no shares: lines %g, offchip %g, bus data %g, cache %g", energy.cache_lines_nj,
+          energy.offchip_nj, energy.bus_data_nj, energy.cache_nj);
+    expect_split_adds_up("no shares", &energy);
+}
+
 /* The snoop filter's terms (ENERGY.md 3.9), by hand from the constants of
  * ENERGY.md 3.2 and 3.8, for the default exclude filter of 32 sets x 4
  * ways beside 32-byte lines, 32-bit addresses: a tag of 32 - 5 - 5 = 22
@@ -216,6 +310,78 @@ static double hand_route_per_bank_nj(void)
     const double v2 = 1.8 * 1.8 * 1e-6;
     double pitch_um = sqrt(128 * 149 * 4.5 * 1.3);        /* 334.0 um */
     return (32 + 32) * 0.25 * pitch_um * 0.2 * v2;        /* address + data bus: 3.46 pJ */
+}
+
+/* The default geometry's line moves by hand (ENERGY.md 3.2, 3.4, 3.9,
+ * 3.9.3): 149 columns of 128 rows (bitline 128 x 2 + 20 fF), a 16 B line
+ * of 4 beats over a port wire of half the row of 4 banks. */
+static double hand_line_port_nj(void)
+{
+    const double v2 = 1.8 * 1.8 * 1e-6;
+    double pitch_um = sqrt(128 * 149 * 4.5 * 1.3);
+    return 4 * 32 * 0.5 * (pitch_um * 0.2 * 4 / 2) * v2;
+}
+
+static double hand_line_fill_nj(void)
+{
+    const double v2 = 1.8 * 1.8 * 1e-6;
+    double bitlines = 149 * (128 * 2.0 + 20) * v2; /* full swing */
+    double wordline = 149 * 2.5 * v2;
+    double decode = 7 * 0.5 * (100 + 128 * 1.0) * v2;
+    return bitlines + wordline + decode + hand_line_port_nj(); /* 0.1647 nJ */
+}
+
+static double hand_line_read_nj(void)
+{
+    const double v2 = 1.8 * 1.8 * 1e-6;
+    double bitlines = 149 * (128 * 2.0 + 20) * 1.8 * 0.5 * 1e-6; /* 0.5 V swing */
+    double wordline = 149 * 2.5 * v2;
+    double sense = 149 * 45 * v2;
+    double decode = 7 * 0.5 * (100 + 128 * 1.0) * v2;
+    return bitlines + wordline + sense + decode + hand_line_port_nj(); /* 0.0902 nJ */
+}
+
+/* The SDRAM burst of 4 beats (ENERGY.md 3.4: 13.19 + 4 x 2.530 nJ, here
+ * unrounded) and the shared bus's 4 beats of 32 data wires (3.9). */
+static double hand_burst_nj(void)
+{
+    double beat_core = (120.0 - 45.0) * 3.3 * 6.0 * 1e-3;
+    double pin = 12.0 * 3.3 * 3.3 / 2.0 * 1e-3;
+    double fixed = (120.0 - 45.0) * 3.3 * 60.0 * 1e-3 - 2 * beat_core + 2 * 20 * 0.5 * pin;
+    return fixed + 4 * (beat_core + 32 * 0.5 * pin);
+}
+
+static double hand_bus_data_nj(void)
+{
+    return 4 * 32 * 0.5 * 4000.0 * 0.2 * 1.8 * 1.8 * 1e-6;
+}
+
+static void test_split_terms(void)
+{
+    stc_geometry geometry = default_geometry();
+    stc_cstc_energy_model model = default_model(&geometry);
+    const stc_coherence_energy *line = &model.line;
+    double fill = hand_line_fill_nj(), read = hand_line_read_nj();
+    CHECK(near(line->line_fill_nj, fill, 1e-9) && near(fill, 0.16474, 1e-5),
+          "line fill %.7f nJ, by hand %.7f", line->line_fill_nj, fill);
+    CHECK(near(line->line_read_nj, read, 1e-9) && near(read, 0.09023, 1e-5),
+          "line read %.7f nJ, by hand %.7f", line->line_read_nj, read);
+    /* What is left of each move is the part outside the arrays. */
+    double burst = hand_burst_nj(), bus_data = hand_bus_data_nj();
+    CHECK(near(line->memory_read_nj - line->line_fill_nj, burst, 1e-9) &&
+              near(line->memory_write_nj - line->line_read_nj, burst, 1e-9) &&
+              near(burst, 23.30856, 1e-5),
+          "memory read %.6f, write %.6f less the arrays' shares against a burst of %.6f nJ",
+          line->memory_read_nj, line->memory_write_nj, burst);
+    CHECK(near(line->c2c_nj - line->line_fill_nj - line->line_read_nj, bus_data, 1e-9),
+          "a transfer less the arrays' shares %.6f, the bus's data wires %.6f",
+          line->c2c_nj - line->line_fill_nj - line->line_read_nj, bus_data);
+    /* Every configuration moves the same physical lines. */
+    stc_config small = config_named(&geometry, "2K_1W_64B");
+    stc_coherence_energy terms;
+    stc_cstc_energy_terms(&model, &small, &terms);
+    CHECK(terms.line_fill_nj == line->line_fill_nj && terms.line_read_nj == line->line_read_nj,
+          "2K_1W_64B moves the geometry's physical lines");
 }
 
 static void test_stc_terms(void)
@@ -345,6 +511,45 @@ static void test_stc_tiny_trace(void)
     stc_coh_energy_add(&sum, &e1);
     CHECK(near(sum.total_nj, e0.total_nj + e1.total_nj, 1e-12) && sum.filter_nj == 0,
           "the cores add up");
+    /* Where it is spent (ENERGY.md 3.9.3), by hand. Core 0 filled 3 lines
+     * (2 from memory, 1 from core 1) and is charged core 1's line read for
+     * the transfer: lines 3 x fill + read, off chip 2 bursts, the bus's
+     * data wires once. Core 1 filled 2 and read 1 out for its flush: lines
+     * 2 x fill + read, off chip 3 bursts, no bus data; its two probe
+     * sequences that were not first-probe hits each waited a second probe
+     * cycle (2 x 0.25 nJ), the processor's, not the cache's. */
+    double fill = hand_line_fill_nj(), read = hand_line_read_nj();
+    double burst = hand_burst_nj(), bus_data = hand_bus_data_nj();
+    CHECK(near(e0.cache_lines_nj, 3 * fill + read, 1e-9) && near(e0.offchip_nj, 2 * burst, 1e-9) &&
+              near(e0.bus_data_nj, bus_data, 1e-9) &&
+              near(e0.cache_nj, want0.access_nj + want0.snoop_nj + 3 * fill + read, 1e-9) &&
+              e0.probe_stall_nj == 0,
+          "core 0: lines %.6f, offchip %.6f, bus data %.6f, cache %.6f", e0.cache_lines_nj,
+          e0.offchip_nj, e0.bus_data_nj, e0.cache_nj);
+    CHECK(near(e1.cache_lines_nj, 2 * fill + read, 1e-9) && near(e1.offchip_nj, 3 * burst, 1e-9) &&
+              e1.bus_data_nj == 0 && near(e1.probe_stall_nj, 2 * 0.25, 1e-12) &&
+              near(e1.cache_nj, 0.08104 + 2 * 0.1482 + want1.snoop_nj + 2 * fill + read, 1e-9),
+          "core 1: lines %.6f, offchip %.6f, bus data %.6f, probe stall %.6f, cache %.6f",
+          e1.cache_lines_nj, e1.offchip_nj, e1.bus_data_nj, e1.probe_stall_nj, e1.cache_nj);
+    /* With leakage and the stall of the run's cycles the parts still make
+     * the whole, per core and summed. */
+    stc_coh_run_cycles run;
+    stc_cstc_run_cycles_of(system, &run);
+    stc_coh_energy_add_static(&e0, run.cycles, stc_cstc_static_per_cycle(&model, &config.configs[0]));
+    stc_coh_energy_add_stall(&e0, stc_cstc_core_cycles_of(system, 0)->waited_cycles,
+                             stc_cstc_stall_per_cycle(&model));
+    stc_coh_energy_add_static(&e1, run.cycles, stc_cstc_static_per_cycle(&model, &config.configs[1]));
+    stc_coh_energy_add_stall(&e1, stc_cstc_core_cycles_of(system, 1)->waited_cycles,
+                             stc_cstc_stall_per_cycle(&model));
+    CHECK(e0.static_nj > 0 && e1.stall_nj > 0 &&
+              near(e0.cache_nj, want0.access_nj + want0.snoop_nj + 3 * fill + read + e0.static_nj,
+                   1e-9),
+          "core 0 with leakage: cache %.6f", e0.cache_nj);
+    sum = e0;
+    stc_coh_energy_add(&sum, &e1);
+    expect_split_adds_up("core 0", &e0);
+    expect_split_adds_up("core 1", &e1);
+    expect_split_adds_up("both cores", &sum);
     stc_cstc_destroy(system);
 }
 
@@ -432,6 +637,14 @@ static void test_stc_run_agrees_with_conventional(void)
               want.snoop_nj, got.memory_read_nj, want.memory_read_nj);
         CHECK(near(got.access_nj, want.access_nj, 5e-4 * want.access_nj),
               "core %u: access %.3f, conventional %.3f", c, got.access_nj, want.access_nj);
+        CHECK(got.cache_lines_nj == want.cache_lines_nj && got.offchip_nj == want.offchip_nj &&
+                  got.bus_data_nj == want.bus_data_nj && want.cache_lines_nj > 0 &&
+                  want.bus_data_nj > 0 &&
+                  near(got.cache_nj - got.access_nj, want.cache_nj - want.access_nj, 1e-9),
+              "core %u: the split as the conventional run's (lines %.3f / %.3f)", c,
+              got.cache_lines_nj, want.cache_lines_nj);
+        expect_split_adds_up("stc core", &got);
+        expect_split_adds_up("conventional core", &want);
     }
     stc_coh_destroy(conventional);
     stc_cstc_destroy(stc);
@@ -442,7 +655,9 @@ int main(void)
     test_terms();
     test_refused();
     test_sums();
+    test_split_by_hand();
     test_filter_terms();
+    test_split_terms();
     test_stc_terms();
     test_stc_tiny_trace();
     test_stc_agrees_with_conventional();
