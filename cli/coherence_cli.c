@@ -61,7 +61,9 @@ static const char usage_text[] =
     "                           coherent per physical line (docs/COHERENCE.md 11);\n"
     "                           not with --size, --ways, --line; --snoop-filter\n"
     "                           filters per physical line (11.10); with --bus\n"
-    "                           split on the split-transaction bus (12)\n"
+    "                           split on the split-transaction bus (12); \"all\":\n"
+    "                           every legal configuration on every core, one run\n"
+    "                           each, and the cheapest by the system's energy\n"
     "      --stc-tune START     choose each core's stc configuration by oracle\n"
     "                           coordinate descent on the system's energy from\n"
     "                           START (names as for --stc-config, e.g. 8K_4W_32B),\n"
@@ -414,6 +416,14 @@ static int check_stc_options(const coh_options *opts)
     if (opts->bus == STC_COH_BUS_SPLIT && opts->stc_tune)
         return usage_error("%s", "--stc-tune: not on the split bus (--bus split; use "
                                  "--stc-config)");
+    /* the sweep runs the atomic model once per configuration, as the tuner does */
+    bool sweep = opts->stc_configs && strcmp(opts->stc_configs, STC_COH_STC_ALL) == 0;
+    if (sweep && opts->bus == STC_COH_BUS_SPLIT)
+        return usage_error("%s", "--stc-config all: not on the split bus (--bus split; give "
+                                 "the configurations)");
+    if (sweep && config->snoop_filter.kind != STC_SF_NONE)
+        return usage_error("%s", "--stc-config all: not with --snoop-filter (the sweep's runs "
+                                 "have no filter; give the configurations)");
 
     if (config->size_bytes != 8192 || config->ways != 4 || config->line_bytes != 32)
         return usage_error("%s: not with --size, --ways or --line (the configurations give "

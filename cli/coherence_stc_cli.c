@@ -41,6 +41,12 @@ static int usage_error(const char *program, const char *option, const char *what
 static int parse_configs(const stc_coh_stc_request *request, const char *option,
                          const char *list_text, stc_cstc_config *config)
 {
+    if (strcmp(list_text, STC_COH_STC_ALL) == 0 && !request->stc_tune) {
+        /* the sweep: a system in the reset configuration checks the rest */
+        for (unsigned c = 0; c < config->cores; c++)
+            config->configs[c] = stc_config_reset(&config->geometry);
+        return STC_CLI_PARSED;
+    }
     char list[ERR_LEN];
     if (strlen(list_text) >= sizeof list)
         return usage_error(request->program, option, list_text, "too long");
@@ -784,6 +790,118 @@ static int run_tune(const stc_coh_stc_request *request, const stc_cstc_config *c
     return status;
 }
 
+/* ------------------------------------------------------------ the sweep */
+
+static bool is_sweep(const stc_coh_stc_request *request)
+{
+    return request->stc_configs && strcmp(request->stc_configs, STC_COH_STC_ALL) == 0;
+}
+
+/* The index of the cheapest run by the system's energy (the first of equals). */
+static size_t cheapest(const stc_ctune_assignment *runs, size_t count)
+{
+    size_t best = 0;
+    for (size_t i = 1; i < count; i++)
+        if (runs[i].total.total_with_stall_nj < runs[best].total.total_with_stall_nj)
+            best = i;
+    return best;
+}
+
+static void print_sweep_text(const stc_cstc_config *config, const stc_ctune_assignment *runs,
+                             size_t count, const char *trace_name)
+{
+    print_header_text(" --stc-config all", config, trace_name);
+    printf("every configuration on every core, whole trace: %zu runs\n", count);
+    printf("%-14s %9s %9s %9s %9s %9s %9s %11s %13s %15s %9s\n", "configuration", "misses",
+           "bus_rd", "bus_rdx", "upgrades", "bus_wb", "c2c", "cycles", "cache_nj",
+           "with_stall_nj", "vs best");
+    size_t best = cheapest(runs, count);
+    for (size_t i = 0; i < count; i++) {
+        const stc_ctune_assignment *run = &runs[i];
+        const stc_coh_counters *coherence = &run->counters.coherence;
+        char name[STC_CONFIG_NAME_MAX];
+        stc_config_name(&config->geometry, &run->configs[0], name, sizeof name);
+        printf("%-14s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64
+               " %11" PRIu64 " %13.1f %15.1f %+8.2f %%%s\n",
+               name, coherence->misses, coherence->bus_rd, coherence->bus_rdx,
+               coherence->upgrades, coherence->bus_wb, coherence->c2c_supplied, run->cycles.cycles,
+               run->total.cache_nj, run->total.total_with_stall_nj,
+               percent_against(run->total.total_with_stall_nj,
+                               runs[best].total.total_with_stall_nj),
+               run->violations ? "  VIOLATIONS" : "");
+    }
+    char name[STC_CONFIG_NAME_MAX];
+    stc_config_name(&config->geometry, &runs[best].configs[0], name, sizeof name);
+    printf("cheapest: %s on every core (%.1f nJ, the system's energy with the stall)\n", name,
+           runs[best].total.total_with_stall_nj);
+}
+
+static void print_sweep_json(const stc_cstc_config *config, const stc_ctune_assignment *runs,
+                             size_t count, const char *trace_name)
+{
+    print_geometry_json(config, trace_name, "atomic");
+    printf(",\n \"sweep\": [");
+    for (size_t i = 0; i < count; i++) {
+        const stc_ctune_assignment *run = &runs[i];
+        char name[STC_CONFIG_NAME_MAX];
+        stc_config_name(&config->geometry, &run->configs[0], name, sizeof name);
+        printf("%s\n  {\"config\": ", i ? "," : "");
+        stc_json_print_string(name);
+        printf(", \"counters\": ");
+        print_counters_json(&run->counters);
+        printf(",\n   \"energy_nj\": ");
+        print_energy_split_json(&run->total, false);
+        printf(",\n   \"cycles\": %" PRIu64 ", \"bus_busy_cycles\": %" PRIu64
+               ", \"waited_cycles\": %" PRIu64 ", \"violations\": %" PRIu64 "}",
+               run->cycles.cycles, run->cycles.bus_busy_cycles, run->cycles.waited_cycles,
+               run->violations);
+    }
+    char name[STC_CONFIG_NAME_MAX];
+    stc_config_name(&config->geometry, &runs[cheapest(runs, count)].configs[0], name,
+                    sizeof name);
+    printf("],\n \"cheapest\": ");
+    stc_json_print_string(name);
+    printf("}\n");
+}
+
+static int run_sweep(const stc_coh_stc_request *request, const stc_cstc_config *config,
+                     const run_energy *energy, stc_mc_trace *trace)
+{
+    ref_list list = {0};
+    int status = read_records(request, trace, config->geometry.line_bytes, keep_record, &list);
+    stc_config candidates[STC_MAX_CONFIGS];
+    size_t count = stc_config_enumerate(&config->geometry, candidates, STC_MAX_CONFIGS);
+    stc_ctune_assignment *runs = status == 0 ? calloc(count, sizeof *runs) : NULL;
+    if (status == 0 && !runs) {
+        stc_cli_message(request->program, "out of memory");
+        status = 1;
+    }
+    stc_ctune_problem problem = {.system = *config, .energy = &energy->model, .refs = list.refs,
+                                 .ref_count = list.count};
+    uint64_t violations = 0;
+    for (size_t i = 0; status == 0 && i < count; i++) {
+        stc_config configs[STC_COH_MAX_CORES];
+        for (unsigned c = 0; c < config->cores; c++)
+            configs[c] = candidates[i];
+        char err[ERR_LEN];
+        if (stc_ctune_evaluate(&problem, configs, &runs[i], err, sizeof err) != 0) {
+            stc_cli_message(request->program, "%s: %s", stc_mc_trace_name(trace), err);
+            status = 1;
+        }
+        violations += status == 0 ? runs[i].violations : 0;
+    }
+    if (status == 0) {
+        if (request->json)
+            print_sweep_json(config, runs, count, stc_mc_trace_name(trace));
+        else
+            print_sweep_text(config, runs, count, stc_mc_trace_name(trace));
+        status = violations ? 3 : 0;
+    }
+    free(runs);
+    free(list.refs);
+    return status;
+}
+
 /* ------------------------------------------------------------ the split bus */
 
 /* A run on the split bus: the record submitted to its core's queue. */
@@ -1014,7 +1132,7 @@ int stc_coh_stc_run(const stc_coh_stc_request *request)
         return usage_error(request->program, list_option(request), list_text(request), err);
     run_energy energy;
     energy_model_of(&config, &energy);
-    if (request->stc_tune && !energy.priced) {
+    if ((request->stc_tune || is_sweep(request)) && !energy.priced) {
         stc_cstc_destroy(system);
         return usage_error(request->program, "--geometry",
                            request->geometry ? request->geometry : "", energy.why);
@@ -1025,8 +1143,9 @@ int stc_coh_stc_run(const stc_coh_stc_request *request)
         stc_cstc_destroy(system);
         return 1;
     }
-    status = request->stc_tune ? run_tune(request, &config, &energy, trace)
-                               : run_once(request, system, &energy, trace);
+    status = request->stc_tune  ? run_tune(request, &config, &energy, trace)
+             : is_sweep(request) ? run_sweep(request, &config, &energy, trace)
+                                 : run_once(request, system, &energy, trace);
     stc_mc_trace_close(trace);
     stc_cstc_destroy(system);
     return status;

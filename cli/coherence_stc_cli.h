@@ -19,11 +19,16 @@
 
 #include <stdbool.h>
 
+/* --stc-config's value that runs every legal configuration, the same on
+ * every core, each a whole run of the trace (docs/COHERENCE.md 11.4). */
+#define STC_COH_STC_ALL "all"
+
 typedef struct {
     const char *program;      /* what messages begin with ("stcsim coherence") */
     unsigned cores;
     stc_coh_protocol protocol;
-    const char *stc_configs;  /* --stc-config: configuration names, one, or one per core */
+    const char *stc_configs;  /* --stc-config: configuration names, one, or one per core,
+                                 or STC_COH_STC_ALL */
     const char *stc_tune;     /* --stc-tune: the descent's start, names as --stc-config;
                                  exactly one of stc_configs and stc_tune is set */
     const char *geometry;     /* -g/--geometry's assignments, or NULL for the default */
@@ -41,7 +46,9 @@ typedef struct {
 } stc_coh_stc_request;
 
 /* Build the system, run the trace (with --stc-tune: tune, then run the
- * start, the single-cache choices and the tuned assignment), print.
+ * start, the single-cache choices and the tuned assignment; with
+ * --stc-config all: every legal configuration on every core, one run each,
+ * and the cheapest by the system's energy), print.
  * With split, the trace through the stc caches on the split-transaction
  * bus instead (the split bus's counters, the caches' own, each core's
  * energy priced by its configuration without leakage: that bus has no

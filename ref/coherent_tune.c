@@ -47,6 +47,7 @@ static void price_run(const stc_ctune_problem *problem, const stc_cstc_system *s
         stc_coh_energy_add(&out->total, &out->per_core[c]);
     }
     out->violations = stc_cstc_violation_count(system);
+    stc_cstc_total(system, &out->counters);
 }
 
 int stc_ctune_evaluate(const stc_ctune_problem *problem, const stc_config *configs,

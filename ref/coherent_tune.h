@@ -68,6 +68,7 @@ typedef struct {
     stc_coh_energy total; /* the objective: total.total_with_stall_nj */
     stc_coh_run_cycles cycles; /* the run's (coherent_cycles.h) */
     uint64_t violations;  /* of the run (0 unless the model is broken) */
+    stc_cstc_counters counters; /* the run's counters summed over the cores */
 } stc_ctune_assignment;
 
 /* Run the trace with core c in configs[c]; fill *out. Returns -1 with a

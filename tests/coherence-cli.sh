@@ -553,6 +553,38 @@ else
     echo "FAIL stc tune split"; cat "$work/tune.out"; failed=$((failed + 1))
 fi
 
+# --stc-config all (COHERENCE.md 11.4): every legal configuration on
+# every core, one run each: 27 entries for the default geometry, each the
+# numbers --stc-config NAME prints for it (two names checked, counters and
+# energy), the cheapest the one of least energy with the stall, the text
+# one row per configuration and the same cheapest; two runs the same bytes.
+if command -v jq >/dev/null &&
+    "$STCSIM" coherence --cores 2 --stc-config all --json "$work/own-lines.txt" >"$work/sweep.json" &&
+    "$STCSIM" coherence --cores 2 --stc-config all --json "$work/own-lines.txt" | cmp -s - "$work/sweep.json" &&
+    "$STCSIM" coherence --cores 2 --stc-config 8K_4W_32B --json "$work/own-lines.txt" >"$work/sweep-a.json" &&
+    "$STCSIM" coherence --cores 2 --stc-config 4K_2W_64B_P --json "$work/own-lines.txt" >"$work/sweep-b.json" &&
+    jq -e --slurpfile a "$work/sweep-a.json" --slurpfile b "$work/sweep-b.json" '
+           def entry($n): .sweep[] | select(.config == $n);
+           (.sweep | length) == 27 and ([.sweep[].config] | unique | length) == 27
+           and (entry("8K_4W_32B") | .energy_nj == $a[0].energy_nj.total
+                and .counters == $a[0].total and .cycles == $a[0].cycles.total.cycles)
+           and (entry("4K_2W_64B_P") | .energy_nj == $b[0].energy_nj.total
+                and .counters == $b[0].total)
+           and .cheapest == (.sweep | min_by(.energy_nj.total_with_stall) | .config)
+           and ([.sweep[].violations] | add) == 0' "$work/sweep.json" >/dev/null &&
+    "$STCSIM" coherence --cores 2 --stc-config all "$work/own-lines.txt" >"$work/sweep.out" &&
+    [ "$(grep -cE '^[0-9]+K_[0-9]W_[0-9]+B(_P)? ' "$work/sweep.out")" = 27 ] &&
+    grep -q "^cheapest: $(jq -r .cheapest "$work/sweep.json") on every core" "$work/sweep.out"; then
+    passed=$((passed + 1))
+else
+    echo "FAIL stc sweep"; head -5 "$work/sweep.json"; failed=$((failed + 1))
+fi
+expect_error sweep-split    2 "--stc-config all: not on the split bus" -- --stc-config all --bus split "$work/tiny.txt"
+expect_error sweep-filter   2 "--stc-config all: not with --snoop-filter" -- --stc-config all --snoop-filter exclude "$work/tiny.txt"
+expect_error sweep-unpriced 2 "--geometry 'bank_bytes=32768': energy model" -- --stc-config all -g bank_bytes=32768 "$work/tiny.txt"
+expect_error sweep-tune     2 "--stc-tune 'all'" -- --stc-tune all "$work/tiny.txt"
+expect_error sweep-wide     1 "stc-wide.txt:1: size 32 larger than the physical line" -- --stc-config all "$work/stc-wide.txt"
+
 # Cycles (docs/COHERENCE.md 9.10, 11.9) and leakage (ENERGY.md 3.9.2),
 # worked out by hand. Conventional, MESI, 8 KiB 4-way 32 B (T 20, 8
 # beats): c0 loads X (1 + bus 29 + 1: 31); c1 loads X (ready 1, stalls 29,
