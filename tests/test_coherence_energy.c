@@ -86,11 +86,18 @@ static void test_refused(void)
           "65536 lines in one way: %s", err);
 }
 
-static void test_sums(void)
+/* Round prices, one decade per term, so every total shows which counts it
+ * took (test_sums, test_split_by_hand). */
+static stc_coherence_energy round_terms(void)
 {
-    stc_coherence_energy terms = {.access_nj = 1, .snoop_lookup_nj = 10, .memory_read_nj = 100,
+    return (stc_coherence_energy){.access_nj = 1, .snoop_lookup_nj = 10, .memory_read_nj = 100,
                                   .c2c_nj = 1000, .memory_write_nj = 10000,
                                   .bus_address_nj = 100000};
+}
+
+/* The hand-worked counts both tests price. */
+static stc_coh_counters hand_counters(void)
+{
     stc_coh_counters counters;
     memset(&counters, 0, sizeof counters);
     counters.hits = 5;
@@ -104,6 +111,13 @@ static void test_sums(void)
     counters.upgrades = 2;
     counters.bus_wb = 1;
     counters.c2c_supplied = 9; /* the supplier's side is charged to the receiver */
+    return counters;
+}
+
+static void test_sums(void)
+{
+    stc_coherence_energy terms = round_terms();
+    stc_coh_counters counters = hand_counters();
     counters.flushes = 3;      /* inside mem_writebacks already */
     stc_coh_energy energy;
     stc_coh_energy_of(&terms, &counters, &energy);
@@ -154,23 +168,10 @@ static void expect_split_adds_up(const char *who, const stc_coh_energy *e)
  * 0.5 = 126; the stall (20 x 0.25) is not the caches'. */
 static void test_split_by_hand(void)
 {
-    stc_coherence_energy terms = {.access_nj = 1, .snoop_lookup_nj = 10, .memory_read_nj = 100,
-                                  .c2c_nj = 1000, .memory_write_nj = 10000,
-                                  .bus_address_nj = 100000, .line_fill_nj = 3,
-                                  .line_read_nj = 7};
-    stc_coh_counters counters;
-    memset(&counters, 0, sizeof counters);
-    counters.hits = 5;
-    counters.misses = 2;
-    counters.snoop_lookups = 3;
-    counters.mem_reads = 1;
-    counters.c2c_received = 1;
-    counters.mem_writebacks = 4;
-    counters.bus_rd = 1;
-    counters.bus_rdx = 1;
-    counters.upgrades = 2;
-    counters.bus_wb = 1;
-    counters.c2c_supplied = 9; /* not a line read of this core's: the receivers pay */
+    stc_coherence_energy terms = round_terms();
+    terms.line_fill_nj = 3;
+    terms.line_read_nj = 7;
+    stc_coh_counters counters = hand_counters(); /* c2c_supplied: the receivers pay */
     counters.flushes = 3;      /* inside mem_writebacks already */
     stc_coh_energy energy;
     stc_coh_energy_of(&terms, &counters, &energy);
