@@ -36,7 +36,8 @@ bench-coherence: mc-traces $(STCSIM)
 # The protocol's tables as RTL (`stcgen --protocol P [--bus B]`,
 # ARCHITECTURE.md 19.1) against the C model's table: every input code of
 # every protocol on both buses, lint, determinism, bad options, and broken
-# tables caught (a few seconds).
+# tables caught; the bus arbiter against a round-robin reference (about
+# 40 s).
 $(B)/gcc/stccohtb: tools/stccohtb.c $(LIB_HDR) $(B)/gcc/obj/coherence_protocol.o | $(B)/gcc
 	gcc $(CFLAGS_COMMON) $(OPT) -g -Iref -o $@ $< $(B)/gcc/obj/coherence_protocol.o
 .PHONY: test-coh-rtl

@@ -47,5 +47,8 @@ void stcgen_emit_coh_snoop_table(stcgen_text *text, const stcgen_file *file,
                                  const stcgen_params *params);
 void stcgen_emit_coh_sp_table(stcgen_text *text, const stcgen_file *file,
                               const stcgen_params *params);
+/* The bus arbiter (emit_coh_arbiter.c, ARCHITECTURE.md 19.3). */
+void stcgen_emit_coh_arbiter(stcgen_text *text, const stcgen_file *file,
+                             const stcgen_params *params);
 
 #endif

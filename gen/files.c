@@ -25,6 +25,9 @@ static const stcgen_file file_table[] = {
     {"stc_coh_sp_table.v", STCGEN_VERILOG, "stc_coh_sp_table",
      "coherence protocol, split-transaction bus: every row, transient states",
      false, false, STCGEN_COH_SPLIT, stcgen_emit_coh_sp_table},
+    {"stc_coh_arbiter.v", STCGEN_VERILOG, "stc_coh_arbiter",
+     "the coherent bus's round-robin arbiter", false, false, STCGEN_COH_ANY,
+     stcgen_emit_coh_arbiter},
     {"stc_power_ctrl.v", STCGEN_VERILOG, STCGEN_POWER_MODULE,
      "per-bank power switch and isolation sequencer", false, false, STCGEN_COH_ALWAYS,
      stcgen_emit_power},
@@ -79,10 +82,11 @@ size_t stcgen_files(const stcgen_file **files)
 
 bool stcgen_file_wanted(const stcgen_file *file, const stcgen_params *params)
 {
+    bool split = params->coh_bus == STC_COH_BUS_SPLIT;
     bool coherence_wanted =
         file->coherence == STCGEN_COH_ALWAYS ||
-        (params->coherence && (file->coherence == STCGEN_COH_SPLIT) ==
-                                  (params->coh_bus == STC_COH_BUS_SPLIT));
+        (params->coherence && (file->coherence == STCGEN_COH_ANY ||
+                               (file->coherence == STCGEN_COH_SPLIT) == split));
     return (!file->tuner_only || stcgen_seed_tuner(params)) &&
            (!file->monitor_only || params->monitor) && coherence_wanted;
 }

@@ -26,7 +26,8 @@ typedef enum {
 typedef enum {
     STCGEN_COH_ALWAYS, /* not a coherence file: written whatever --protocol says */
     STCGEN_COH_ATOMIC, /* with --protocol on the atomic bus */
-    STCGEN_COH_SPLIT   /* with --protocol --bus split */
+    STCGEN_COH_SPLIT,  /* with --protocol --bus split */
+    STCGEN_COH_ANY     /* with --protocol, either bus */
 } stcgen_coh_part;
 
 typedef struct stcgen_file {

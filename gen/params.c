@@ -1,6 +1,7 @@
 /* params.c - stcgen's parameters and the values derived from them. */
 #include "params.h"
 
+#include "coherent.h" /* STC_COH_MAX_CORES: the cores the models take */
 #include "energy.h"
 #include "fixed.h"
 #include "monitor.h"
@@ -204,8 +205,9 @@ static int make_name(stcgen_params *params)
     }
     char coherence[32] = "";
     if (params->coherence) {
-        snprintf(coherence, sizeof coherence, "_%s%s", stc_coh_protocol_name(params->coh_protocol),
-                 params->coh_bus == STC_COH_BUS_SPLIT ? "_split" : "");
+        snprintf(coherence, sizeof coherence, "_%s%s_n%u",
+                 stc_coh_protocol_name(params->coh_protocol),
+                 params->coh_bus == STC_COH_BUS_SPLIT ? "_split" : "", params->coh_cores);
     }
     const char *broken = params->debug_break ? params->debug_break : params->coh_break;
     int written = snprintf(params->name, sizeof params->name, "b%u_%s_l%u_a%u%s%s%s%s%s%s%s%s%s",
@@ -253,6 +255,11 @@ static int check_fixed(stcgen_params *params, char *err, size_t err_len)
 static int derive_coherence(stcgen_params *params, char *err, size_t err_len)
 {
     if (!params->coherence) {
+        if (params->coh_cores) {
+            snprintf(err, err_len, "cores=%u: needs --protocol msi|mesi|moesi",
+                     params->coh_cores);
+            return -1;
+        }
         if (params->coh_bus_given) {
             snprintf(err, err_len, "bus=%s: needs --protocol msi|mesi|moesi",
                      stc_coh_bus_model_name(params->coh_bus));
@@ -265,12 +272,21 @@ static int derive_coherence(stcgen_params *params, char *err, size_t err_len)
         }
         return 0;
     }
+    if (!params->coh_cores) {
+        params->coh_cores = 2;
+    }
+    if (params->coh_cores < 2 || params->coh_cores > STC_COH_MAX_CORES) {
+        snprintf(err, err_len, "cores=%u: must be from 2 to %d", params->coh_cores,
+                 STC_COH_MAX_CORES);
+        return -1;
+    }
+    params->coh_core_bits = log2_ceil(params->coh_cores);
     params->coh_table = *stc_coh_table_of(params->coh_protocol);
     params->coh_sp_table = *stc_coh_sp_table_of(params->coh_protocol);
     unsigned states = params->coh_bus == STC_COH_BUS_SPLIT ? params->coh_sp_table.state_count
                                                            : params->coh_table.state_count;
     params->coh_state_bits = log2_ceil(states);
-    if (!params->coh_break) {
+    if (!params->coh_break || strcmp(params->coh_break, STCGEN_COH_BREAK_ARBITER) == 0) {
         return 0;
     }
     const char *name = params->coh_break + strlen(STCGEN_COH_BREAK_PREFIX);
@@ -487,6 +503,8 @@ size_t stcgen_params_values(const stcgen_params *params, stcgen_value *out, size
                       "coherence: 0 MSI, 1 MESI, 2 MOESI", false);
         n = add_value(out, max, n, "coh_split_bus", params->coh_bus == STC_COH_BUS_SPLIT,
                       "coherence: 1 split-transaction bus, 0 atomic", false);
+        n = add_value(out, max, n, "coh_cores", params->coh_cores,
+                      "coherence: cores on the bus (the arbiter's requesters)", false);
     }
 
     n = add_value(out, max, n, "rows", g->rows, "lines per bank R", true);

@@ -49,6 +49,9 @@ enum {
 /* --debug-break names that break the coherence protocol's table instead
  * of a template line: "coh-" and the table break's name (params.c). */
 #define STCGEN_COH_BREAK_PREFIX "coh-"
+/* The one coherence break that is not a table's: the arbiter's pointer
+ * never moves (fixed priority, core 0 first: unfair). */
+#define STCGEN_COH_BREAK_ARBITER "coh-arb-fixed"
 #define STCGEN_TOP_PWR_EN_PORT "pwr_en_o"   /* top output: switch enables */
 #define STCGEN_TOP_PWR_ACK_PORT "pwr_ack_i" /* top input: switch acknowledges */
 
@@ -115,6 +118,8 @@ typedef struct {
     stc_coh_protocol coh_protocol;
     stc_coh_bus_model coh_bus;
     bool coh_bus_given;    /* --bus was on the command line (needs --protocol) */
+    unsigned coh_cores;    /* --cores: the bus arbiter's requesters, 2..8 (0: not
+                              given; 2 with --protocol) */
     /* Test aid: "coh-NAME" of --debug-break, a break of the protocol's table
      * (stc_coh_break or stc_coh_sp_break NAME) that the table check must
      * catch; NULL for the protocol's own table. Not owned. */
@@ -174,6 +179,7 @@ typedef struct {
     stc_coh_table coh_table;
     stc_coh_sp_table coh_sp_table;
     unsigned coh_state_bits;
+    unsigned coh_core_bits; /* the arbiter's grant index: ceil(log2(coh_cores)) */
 } stcgen_params;
 
 /* Whether stc_tuner (the seed heuristic's tuner, section 16) is built,

@@ -71,6 +71,8 @@ static const char usage_text[] =
     "  --bus B              with --protocol: atomic (default: stc_coh_proc_table,\n"
     "                       stc_coh_snoop_table) or split (stc_coh_sp_table, the\n"
     "                       split-transaction bus's table with transient states)\n"
+    "  --cores N            with --protocol: cores on the bus, 2 to 8 (default 2):\n"
+    "                       the requesters of stc_coh_arbiter\n"
     "  --summary            print what was generated (name, tuner cycles) on stdout\n"
     "  --out DIR            output folder (default rtl_out/NAME); its parent must exist\n"
     "  --force              replace DIR if it exists and holds only stcgen's files\n"
@@ -79,7 +81,7 @@ static const char usage_text[] =
     "NAME is b<banks>_<bank size>_l<line bytes>_a<address bits>, the bank size as\n"
     "<KiB>k or <bytes>b, then _c<bits> for non-default counters, _nowp, then\n"
     "_seed (the seed tuner) with _serial, _coefconst for its options, or\n"
-    "_notuner, or _fixed_<config>, then _monitor, then _<protocol>[_split]:\n"
+    "_notuner, or _fixed_<config>, then _monitor, then _<protocol>[_split]_n<cores>:\n"
     "the defaults give b4_2k_l16_a32. Options take \"--opt N\" or \"--opt=N\".\n"
     "Exit status: 0 written, 1 I/O failure, 2 bad option, parameter or output\n"
     "folder; on failure nothing is written.\n";
@@ -181,9 +183,10 @@ static void print_summary(const stcgen_params *params, const char *out_dir, size
 {
     printf("stcgen: %s: %zu files in %s\n", params->name, files, out_dir);
     if (params->coherence) {
-        printf("coherence: %s tables, %s bus, %u-bit state codes\n",
+        printf("coherence: %s tables, %s bus, %u-bit state codes, %u cores\n",
                stc_coh_protocol_name(params->coh_protocol),
-               stc_coh_bus_model_name(params->coh_bus), params->coh_state_bits);
+               stc_coh_bus_model_name(params->coh_bus), params->coh_state_bits,
+               params->coh_cores);
     }
     if (!params->tuner) {
         printf("tuner: not built\n");
@@ -229,6 +232,7 @@ int main(int argc, char **argv)
         {"--monitor-window", &params.monitor_window},
         {"--monitor-margin", &params.monitor_margin},
         {"--monitor-walk-min", &params.monitor_walk_min},
+        {"--cores", &params.coh_cores},
     };
     const word_option words[] = {
         {"--tuner", "seed", "monitor", &params.tuner_monitor},

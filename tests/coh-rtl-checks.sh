@@ -12,6 +12,11 @@
 #     snoop tables, split: the split table), the name ends in _<protocol>
 #     [_split], the FuseSoC core lists them, the cache's own files keep
 #     their bodies (only the header differs);
+#   - the bus arbiter for 2, 3, 5 and 8 cores: lint, and every grant of
+#     4000 cycles of seeded traffic equal to a round-robin reference's
+#     (tools/stccohtb.c --arbiter), no core waiting N or more tenures of
+#     others; the fixed-priority arbiter (--debug-break coh-arb-fixed)
+#     caught;
 #   - every deliberately broken table of each protocol and bus
 #     (`--debug-break coh-NAME`, the tables Rumur must reject) is caught
 #     by the same testbench, naming the row; a break that changes nothing
@@ -84,6 +89,7 @@ for protocol in msi mesi moesi; do
         check "$tag: no $absent.v" test ! -e "$out/$absent.v"
         suffix="_$protocol"
         [ "$bus" = split ] && suffix="${suffix}_split"
+        suffix="${suffix}_n2"
         check "$tag: the name ends in $suffix" \
             grep -q "STC_GEN_NAME \"b4_2k_l16_a32$suffix\"" "$out/stc_geometry_gen.h"
         check "$tag: stccohtb writes the testbench" \
@@ -135,6 +141,44 @@ done
 # 3 atomic breaks in MESI and MOESI, 2 in MSI; split: MSI 3, MESI 6, MOESI 7.
 check "24 broken tables caught" test "$caught" -eq 24
 
+# The bus arbiter (19.3) for 2, 3, 5 and 8 cores: lint, and the testbench
+# that tools/stccohtb.c writes from its round-robin reference (4000 cycles
+# of seeded traffic, every grant compared, the fairness bound); the
+# fixed-priority arbiter (--debug-break coh-arb-fixed) must fail both.
+for cores in 2 3 5 8; do
+    out="$work/arbiter-$cores"
+    quiet "arbiter $cores: stcgen --cores $cores" "$STCGEN" --protocol mesi --cores "$cores" --out "$out"
+    check "arbiter $cores: the name ends in _mesi_n$cores" \
+        grep -q "STC_GEN_NAME \"b4_2k_l16_a32_mesi_n$cores\"" "$out/stc_geometry_gen.h"
+    quiet "arbiter $cores: lint (verilator -Wall)" \
+        verilator --lint-only -Wall "$out/stc_coh_arbiter.v" --top-module stc_coh_arbiter
+    quiet "arbiter $cores: compiles in Icarus without a warning" \
+        iverilog -g2005 -Wall -o /dev/null "$out/stc_coh_arbiter.v"
+    check "arbiter $cores: yosys check, no latch" \
+        yosys -q -p "read_verilog $out/stc_coh_arbiter.v; hierarchy -check -top stc_coh_arbiter; $YOSYS_CHECK"
+    check "arbiter $cores: stccohtb writes the testbench" \
+        bash -c "'$STCCOHTB' --arbiter $cores >'$work/tb-arbiter-$cores.v'"
+    iverilog -g2005 -Wall -o "$work/tb.vvp" "$work/tb-arbiter-$cores.v" "$out/stc_coh_arbiter.v" \
+        >"$work/log" 2>&1 && vvp -n "$work/tb.vvp" >>"$work/log" 2>&1
+    if grep -qx "PASS 4000 checks" "$work/log" && ! grep -q "MISMATCH\|UNFAIR" "$work/log"; then
+        passed=$((passed + 1))
+    else
+        fail "arbiter $cores: every grant is the round-robin rule's, fair"
+    fi
+done
+for cores in 3 8; do
+    out="$work/arbiter-broken-$cores"
+    quiet "arbiter $cores coh-arb-fixed: generated" \
+        "$STCGEN" --protocol mesi --cores "$cores" --debug-break coh-arb-fixed --out "$out"
+    iverilog -g2005 -Wall -o "$work/tb.vvp" "$work/tb-arbiter-$cores.v" "$out/stc_coh_arbiter.v" \
+        >"$work/log" 2>&1 && vvp -n "$work/tb.vvp" >>"$work/log" 2>&1
+    if grep -q "^FAIL " "$work/log" && grep -q "^MISMATCH " "$work/log" && grep -q "^UNFAIR" "$work/log"; then
+        passed=$((passed + 1))
+    else
+        fail "arbiter $cores: the fixed-priority arbiter is caught (grants and fairness)"
+    fi
+done
+
 # Without --protocol nothing changes: no table files; with it the cache's
 # own files differ only in their header comments.
 quiet "stcgen (default)" "$STCGEN" --out "$work/default"
@@ -151,7 +195,10 @@ for bad in "--protocol mosi|stcgen: --protocol mosi: unknown protocol 'mosi'" \
     "--protocol msi --debug-break coh-no-shared|stcgen: --debug-break coh-no-shared:" \
     "--debug-break coh-no-supply|stcgen: --debug-break coh-no-supply: needs --protocol" \
     "--protocol mesi --debug-break coh-bogus|stcgen: --debug-break coh-bogus: unknown break 'bogus'" \
-    "--protocol mesi --bus split --debug-break coh-no-supply|unknown split break 'no-supply'"; do
+    "--protocol mesi --bus split --debug-break coh-no-supply|unknown split break 'no-supply'" \
+    "--protocol msi --cores 9|stcgen: --cores 9: must be from 2 to 8" \
+    "--protocol msi --cores 1|stcgen: --cores 1: must be from 2 to 8" \
+    "--cores 4|stcgen: --cores 4: needs --protocol"; do
     IFS='|' read -r opt message <<<"$bad"
     # shellcheck disable=SC2086
     if "$STCGEN" $opt --out "$work/bad" >"$work/err" 2>&1; then

@@ -17,7 +17,9 @@
 #include "coherence_protocol.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum {
@@ -29,9 +31,13 @@ enum {
 
 static const char usage_text[] =
     "usage: stccohtb --protocol msi|mesi|moesi [--bus atomic|split]\n"
+    "       stccohtb --arbiter N\n"
     "Write on stdout a Verilog testbench (module tb_coh_tables) checking the\n"
     "table modules of `stcgen --protocol P --bus B` against the C model's table,\n"
-    "every input code; it prints PASS or FAIL (docs/ARCHITECTURE.md 19.1).\n";
+    "every input code (docs/ARCHITECTURE.md 19.1); or, with --arbiter, one\n"
+    "(module tb_coh_arbiter) checking stc_coh_arbiter of `stcgen --cores N`\n"
+    "against a round-robin reference on seeded traffic, cycle by cycle, and its\n"
+    "fairness bound (19.3). The testbench prints PASS or FAIL.\n";
 
 static unsigned state_bits(unsigned states)
 {
@@ -197,9 +203,106 @@ static void write_split(const stc_coh_sp_table *table)
     write_end();
 }
 
+/* ---- the arbiter (ARCHITECTURE.md 19.3) ---- */
+
+enum { ARBITER_CYCLES = 4000 };
+
+/* A small deterministic generator (xorshift64*): the same traffic every run. */
+static uint64_t next_random(uint64_t *state)
+{
+    *state ^= *state >> 12;
+    *state ^= *state << 25;
+    *state ^= *state >> 27;
+    return *state * 2685821657736338717ull;
+}
+
+/* The rule of 19.3: the first requester after last, cyclically; -1 if none. */
+static int round_robin(unsigned cores, unsigned last, unsigned req)
+{
+    for (unsigned step = 1; step <= cores; step++) {
+        unsigned core = (last + step) % cores;
+        if (req >> core & 1u) {
+            return (int)core;
+        }
+    }
+    return -1;
+}
+
+/* Traffic as cores make it: a core that asks keeps asking until granted,
+ * then pauses a few cycles; the bus is free about one cycle in three (a
+ * tenure lasts a few cycles). Each cycle: drive req and free, compare the
+ * grant with the rule's, clock. The testbench also counts, per core, the
+ * tenures granted to others while it waited, which must stay below cores. */
+static void write_arbiter(unsigned cores)
+{
+    unsigned ib = state_bits(cores);
+    printf("  reg         clk = 1'b0;\n  reg         rst_n = 1'b0;\n");
+    printf("  reg  [%u:0] req;\n  reg         free;\n", cores - 1);
+    printf("  wire [%u:0] grant;\n  wire [%u:0] grant_idx;\n", cores - 1, ib - 1);
+    printf("  integer checks = 0;\n  integer errors = 0;\n  integer waited [0:%u];\n"
+           "  integer worst = 0;\n  integer core;\n\n", cores - 1);
+    printf("  stc_coh_arbiter u_arbiter (.clk_i(clk), .rst_ni(rst_n), .req_i(req), "
+           ".free_i(free),\n    .grant_o(grant), .grant_idx_o(grant_idx));\n\n");
+    printf("  task step(input [%u:0] r, input f, input [%u:0] expected_grant,\n"
+           "            input [%u:0] expected_idx, input integer cycle);\n", cores - 1, cores - 1,
+           ib - 1);
+    printf("    begin\n      req = r;\n      free = f;\n      #1;\n      checks = checks + 1;\n");
+    printf("      if (grant !== expected_grant || (grant != 0 && grant_idx !== expected_idx)) "
+           "begin\n");
+    printf("        errors = errors + 1;\n        if (errors <= 10)\n");
+    printf("          $display(\"MISMATCH cycle %%0d: req %%b free %%b: grant %%b (%%0d), "
+           "expected %%b (%%0d)\",\n");
+    printf("                   cycle, r, f, grant, grant_idx, expected_grant, expected_idx);\n");
+    printf("      end\n");
+    printf("      for (core = 0; core < %u; core = core + 1) begin\n", cores);
+    printf("        if (grant[core]) waited[core] = 0;\n");
+    printf("        else if (r[core] && grant != 0) waited[core] = waited[core] + 1;\n");
+    printf("        if (waited[core] > worst) worst = waited[core];\n");
+    printf("      end\n");
+    printf("      clk = 1'b1;\n      #1;\n      clk = 1'b0;\n    end\n  endtask\n\n");
+    printf("  initial begin\n");
+    printf("    for (core = 0; core < %u; core = core + 1) waited[core] = 0;\n", cores);
+    printf("    req = %u'd0;\n    free = 1'b0;\n    #1;\n    rst_n = 1'b1;\n    #1;\n", cores);
+    uint64_t seed = 0x9e3779b97f4a7c15ull ^ cores;
+    unsigned last = cores - 1;
+    unsigned req = 0;
+    unsigned pause[8] = {0};
+    for (unsigned cycle = 0; cycle < ARBITER_CYCLES; cycle++) {
+        for (unsigned core = 0; core < cores; core++) {
+            if (!(req >> core & 1u)) {
+                if (pause[core]) {
+                    pause[core]--;
+                } else if (next_random(&seed) % 3 == 0) {
+                    req |= 1u << core;
+                }
+            }
+        }
+        bool free = next_random(&seed) % 3 == 0;
+        int grant = free ? round_robin(cores, last, req) : -1;
+        printf("    step(%u'b", cores);
+        for (unsigned bit = cores; bit-- > 0;) {
+            putchar(req >> bit & 1u ? '1' : '0');
+        }
+        printf(", 1'b%d, %u'd%u, %u'd%u, %u);\n", free, cores,
+               grant < 0 ? 0u : 1u << grant, ib, grant < 0 ? last : (unsigned)grant, cycle);
+        if (grant >= 0) {
+            last = (unsigned)grant;
+            req &= ~(1u << grant);
+            pause[grant] = (unsigned)(next_random(&seed) % 4);
+        }
+    }
+    printf("    if (worst >= %u) begin\n", cores);
+    printf("      errors = errors + 1;\n");
+    printf("      $display(\"UNFAIR: a core waited %%0d tenures of others (at most %u)\", "
+           "worst);\n", cores - 1);
+    printf("    end\n");
+    write_end();
+}
+
 int main(int argc, char **argv)
 {
     bool have_protocol = false;
+    unsigned arbiter_cores = 0;
     stc_coh_protocol protocol = STC_COH_MSI;
     stc_coh_bus_model bus = STC_COH_BUS_ATOMIC;
     char err[ERR_LEN];
@@ -210,13 +313,24 @@ int main(int argc, char **argv)
             return 0;
         }
         bool is_protocol = strcmp(arg, "--protocol") == 0;
-        if ((!is_protocol && strcmp(arg, "--bus") != 0) || index + 1 >= argc) {
+        bool is_arbiter = strcmp(arg, "--arbiter") == 0;
+        if ((!is_protocol && !is_arbiter && strcmp(arg, "--bus") != 0) || index + 1 >= argc) {
             fprintf(stderr, "stccohtb: %s: %s\n%s", arg,
                     index + 1 >= argc ? "needs a value or is unknown" : "unknown option",
                     usage_text);
             return 2;
         }
         const char *value = argv[++index];
+        if (is_arbiter) {
+            char *end = NULL;
+            unsigned long parsed = strtoul(value, &end, 10);
+            if (!*value || *end || parsed < 2 || parsed > 8) {
+                fprintf(stderr, "stccohtb: --arbiter %s: must be from 2 to 8\n", value);
+                return 2;
+            }
+            arbiter_cores = (unsigned)parsed;
+            continue;
+        }
         int status = is_protocol ? stc_coh_protocol_parse(value, &protocol, err, sizeof err)
                                  : stc_coh_bus_model_parse(value, &bus, err, sizeof err);
         if (status != 0) {
@@ -224,6 +338,15 @@ int main(int argc, char **argv)
             return 2;
         }
         have_protocol = have_protocol || is_protocol;
+    }
+    if (arbiter_cores) {
+        printf("// tb_coh_arbiter: %u cores; written by tools/stccohtb.c from its round-robin\n"
+               "// reference (docs/ARCHITECTURE.md 19.3). Prints PASS or FAIL.\n",
+               arbiter_cores);
+        printf("`timescale 1ns / 1ps\n`default_nettype none\n\nmodule tb_coh_arbiter;\n");
+        write_arbiter(arbiter_cores);
+        printf("\n`resetall\n");
+        return ferror(stdout) ? 1 : 0;
     }
     if (!have_protocol) {
         fprintf(stderr, "stccohtb: --protocol is required\n%s", usage_text);
