@@ -255,7 +255,7 @@ static int check_fixed(stcgen_params *params, char *err, size_t err_len)
 static int derive_coherence(stcgen_params *params, char *err, size_t err_len)
 {
     if (!params->coherence) {
-        if (params->coh_cores) {
+        if (params->coh_cores_given) {
             snprintf(err, err_len, "cores=%u: needs --protocol msi|mesi|moesi",
                      params->coh_cores);
             return -1;
@@ -272,7 +272,7 @@ static int derive_coherence(stcgen_params *params, char *err, size_t err_len)
         }
         return 0;
     }
-    if (!params->coh_cores) {
+    if (!params->coh_cores_given) {
         params->coh_cores = 2;
     }
     if (params->coh_cores < 2 || params->coh_cores > STC_COH_MAX_CORES) {

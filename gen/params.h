@@ -118,8 +118,9 @@ typedef struct {
     stc_coh_protocol coh_protocol;
     stc_coh_bus_model coh_bus;
     bool coh_bus_given;    /* --bus was on the command line (needs --protocol) */
-    unsigned coh_cores;    /* --cores: the bus arbiter's requesters, 2..8 (0: not
-                              given; 2 with --protocol) */
+    unsigned coh_cores;    /* --cores: the bus arbiter's requesters, 2..8 (2 with
+                              --protocol when not given) */
+    bool coh_cores_given;  /* --cores was on the command line (needs --protocol) */
     /* Test aid: "coh-NAME" of --debug-break, a break of the protocol's table
      * (stc_coh_break or stc_coh_sp_break NAME) that the table check must
      * catch; NULL for the protocol's own table. Not owned. */

@@ -399,6 +399,7 @@ int main(int argc, char **argv)
             return EXIT_USAGE;
         }
         *number->value = (unsigned)parsed;
+        params.coh_cores_given = params.coh_cores_given || number->value == &params.coh_cores;
     }
 
     if (stcgen_params_init(&params, err, sizeof err) != 0) {

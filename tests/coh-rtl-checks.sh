@@ -198,6 +198,7 @@ for bad in "--protocol mosi|stcgen: --protocol mosi: unknown protocol 'mosi'" \
     "--protocol mesi --bus split --debug-break coh-no-supply|unknown split break 'no-supply'" \
     "--protocol msi --cores 9|stcgen: --cores 9: must be from 2 to 8" \
     "--protocol msi --cores 1|stcgen: --cores 1: must be from 2 to 8" \
+    "--protocol msi --cores 0|stcgen: --cores 0: must be from 2 to 8" \
     "--cores 4|stcgen: --cores 4: needs --protocol"; do
     IFS='|' read -r opt message <<<"$bad"
     # shellcheck disable=SC2086
