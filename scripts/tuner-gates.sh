@@ -64,15 +64,24 @@ done
 # cycles are (radix 16, constants, lean registers): its RTL with one part
 # cut out at a time (a sed on the generated file; the script stops if the
 # line is not there), each row the GE without the part and the part's share.
+# parts_of TITLE FILE TOP READ: the whole module's row, kept in $row and
+# $whole, and the header line; the cuts after it apply to FILE (top TOP,
+# Yosys reading "READ" after it).
+parts_of() {
+    cut_file=$2
+    cut_top=$3
+    cut_read=$4
+    row=$(synth_row whole "$cut_top" "read_verilog -DSYNTHESIS $cut_file; $cut_read")
+    whole=$(echo "$row" | awk '{ print $NF }')
+    printf '%s\n' "parts of $1 ($whole GE): GE without the part, the part"
+}
 rm -rf "$work/out"
 "$STCGEN" --tuner seed --tuner-mult radix16 --tuner-coeff const --tuner-regs lean --out "$work/out"
-row=$(synth_row whole stc_tuner "read_verilog $work/out/stc_tuner.v")
-whole=$(echo "$row" | awk '{ print $NF }')
-printf '%s\n' "parts of seed radix16 const lean ($whole GE): GE without the part, the part"
+parts_of "seed radix16 const lean" "$work/out/stc_tuner.v" stc_tuner ""
 echo "$row" | awk '{ printf "  %-26s %7s %7d %7s %7.0f\n", "its flops", "", $3, "", 6.667 * $3 }'
-# cut NAME SED...: synthesise $cut_file (top $cut_top, Yosys reading
-# "$cut_read" after it) with the sed expressions applied; print the row and
-# the part's share ($whole minus the row).
+# cut NAME SED...: synthesise $cut_file (parts_of's) with the sed
+# expressions applied; print the row and the part's share ($whole minus
+# the row).
 cut() {
     local name=$1
     shift
@@ -84,9 +93,6 @@ cut() {
     synth_row "  $name" "$cut_top" "read_verilog -DSYNTHESIS $work/cut.v; $cut_read" |
         awk -v whole="$whole" '{ printf "%s %7.0f\n", $0, whole - $NF }'
 }
-cut_file=$work/out/stc_tuner.v
-cut_top=stc_tuner
-cut_read=
 # shellcheck disable=SC2016
 cut "multiplier and coefficients" -e 's/^  wire \[31:0\] product   = .*/  wire [31:0] product   = {16'"'"'d0, op_count};/'
 cut "coefficient constants" -e 's/^  wire \[15:0\] op_coef = .*/  wire [15:0] op_coef = {10'"'"'d0, op_idx};/'
@@ -100,12 +106,8 @@ cut "phase and periodic triggers" \
 # the inputs of alive with Yosys `keep`.
 rm -rf "$work/out"
 "$STCGEN" --out "$work/out"
-cut_file=$work/out/stc_monitor.v
-cut_top=stc_monitor
-cut_read="read_verilog -lib $work/out/stc_regfile.v; chparam -set READ_ONLY 0 stc_monitor"
-row=$(synth_row whole stc_monitor "read_verilog -DSYNTHESIS $cut_file; $cut_read")
-whole=$(echo "$row" | awk '{ print $NF }')
-printf '%s\n' "parts of the default D-cache monitor ($whole GE): GE without the part, the part"
+parts_of "the default D-cache monitor" "$work/out/stc_monitor.v" stc_monitor \
+    "read_verilog -lib $work/out/stc_regfile.v; chparam -set READ_ONLY 0 stc_monitor"
 counts=$(grep -c '^  assign cnt_inc\[' "$cut_file")
 # shellcheck disable=SC2016
 cut "$counts counts (all of them)" \
@@ -117,12 +119,8 @@ cut "their halving muxes" -e 's/: halve ? sum\[16:1\] : sum\[15:0\];/: sum[15:0]
 cut "their read port" \
     -e 's/^  reg  \[\([0-9]*\):0\] cnt_q, cnt_d; .*/  (* keep *) reg  [\1:0] cnt_q;\n  reg  [\1:0] cnt_d;/' \
     -e 's/^  assign cnt_o = (cnt_sel_i < .*/  assign cnt_o = 16'"'"'d0;/'
-cut_file=$work/out/stc_monitor_tuner.v
-cut_top=stc_monitor_tuner
-cut_read="chparam -set READ_ONLY 0 stc_monitor_tuner"
-row=$(synth_row whole stc_monitor_tuner "read_verilog $cut_file; $cut_read")
-whole=$(echo "$row" | awk '{ print $NF }')
-printf '%s\n' "parts of the default D-cache decision unit ($whole GE): GE without the part, the part"
+parts_of "the default D-cache decision unit" "$work/out/stc_monitor_tuner.v" stc_monitor_tuner \
+    "chparam -set READ_ONLY 0 stc_monitor_tuner"
 # (a 16-bit XOR keeps both operands alive)
 # shellcheck disable=SC2016
 cut "16 x 16 multiplier" \
