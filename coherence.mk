@@ -40,6 +40,11 @@ bench-coherence: mc-traces $(STCSIM)
 # 40 s).
 $(B)/gcc/stccohtb: tools/stccohtb.c $(LIB_HDR) $(B)/gcc/obj/coherence_protocol.o | $(B)/gcc
 	gcc $(CFLAGS_COMMON) $(OPT) -g -Iref -o $@ $< $(B)/gcc/obj/coherence_protocol.o
+# The snoop port's testbench writer (ARCHITECTURE.md 19.4): its reference
+# takes the configurations from ref/config.c and the rows from the table.
+STCSNOOPTB_REF := coherence_protocol config geometry
+$(B)/gcc/stcsnooptb: tools/stcsnooptb.c $(LIB_HDR) $(STCSNOOPTB_REF:%=$(B)/gcc/obj/%.o) | $(B)/gcc
+	gcc $(CFLAGS_COMMON) $(OPT) -g -Iref -o $@ $< $(STCSNOOPTB_REF:%=$(B)/gcc/obj/%.o)
 .PHONY: test-coh-rtl
-test-coh-rtl: $(B)/asan/stcgen $(B)/gcc/stccohtb
-	tests/coh-rtl-checks.sh $(B)/asan/stcgen $(B)/gcc/stccohtb
+test-coh-rtl: $(B)/asan/stcgen $(B)/gcc/stccohtb $(B)/gcc/stcsnooptb
+	tests/coh-rtl-checks.sh $(B)/asan/stcgen $(B)/gcc/stccohtb $(B)/gcc/stcsnooptb

@@ -47,6 +47,10 @@ void stcgen_emit_coh_snoop_table(stcgen_text *text, const stcgen_file *file,
                                  const stcgen_params *params);
 void stcgen_emit_coh_sp_table(stcgen_text *text, const stcgen_file *file,
                               const stcgen_params *params);
+/* One core's snoop port, its duplicate tag array (emit_coh_snoop.c,
+ * ARCHITECTURE.md 19.4). */
+void stcgen_emit_coh_snoop(stcgen_text *text, const stcgen_file *file,
+                           const stcgen_params *params);
 /* The bus arbiter (emit_coh_arbiter.c, ARCHITECTURE.md 19.3). */
 void stcgen_emit_coh_arbiter(stcgen_text *text, const stcgen_file *file,
                              const stcgen_params *params);

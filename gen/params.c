@@ -286,7 +286,18 @@ static int derive_coherence(stcgen_params *params, char *err, size_t err_len)
     unsigned states = params->coh_bus == STC_COH_BUS_SPLIT ? params->coh_sp_table.state_count
                                                            : params->coh_table.state_count;
     params->coh_state_bits = log2_ceil(states);
+    params->coh_line_bits = params->geometry.addr_bits - params->geometry.offset_bits;
+    params->coh_entry_bits = params->coh_state_bits + params->geometry.tag_bits;
     if (!params->coh_break || strcmp(params->coh_break, STCGEN_COH_BREAK_ARBITER) == 0) {
+        return 0;
+    }
+    if (strcmp(params->coh_break, STCGEN_COH_BREAK_SNOOP_NO_FORWARD) == 0 ||
+        strcmp(params->coh_break, STCGEN_COH_BREAK_SNOOP_ALL_BANKS) == 0) {
+        if (params->coh_bus == STC_COH_BUS_SPLIT) {
+            snprintf(err, err_len, "debug_break=%s: the snoop port is the atomic bus's "
+                     "(no stc_coh_snoop with --bus split)", params->coh_break);
+            return -1;
+        }
         return 0;
     }
     const char *name = params->coh_break + strlen(STCGEN_COH_BREAK_PREFIX);
@@ -541,6 +552,12 @@ size_t stcgen_params_values(const stcgen_params *params, stcgen_value *out, size
     if (params->coherence) {
         n = add_value(out, max, n, "coh_state_bits", params->coh_state_bits,
                       "coherence: bits of a state code", true);
+        if (params->coh_bus == STC_COH_BUS_ATOMIC) {
+            n = add_value(out, max, n, "coh_line_bits", params->coh_line_bits,
+                          "snoop port: a physical line number", true);
+            n = add_value(out, max, n, "coh_entry_bits", params->coh_entry_bits,
+                          "snoop port: a slot, state + tag", true);
+        }
     }
     if (stcgen_seed_tuner(params)) {
         n = add_value(out, max, n, "tuner_coefs", params->tuner_coefs,

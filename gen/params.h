@@ -52,6 +52,11 @@ enum {
 /* The one coherence break that is not a table's: the arbiter's pointer
  * never moves (fixed priority, core 0 first: unfair). */
 #define STCGEN_COH_BREAK_ARBITER "coh-arb-fixed"
+/* The snoop port's breaks (atomic bus, ARCHITECTURE.md 19.4): a lookup
+ * that does not see the controller's write of the same cycle, and one that
+ * takes every bank for a candidate (powered or not, any group). */
+#define STCGEN_COH_BREAK_SNOOP_NO_FORWARD "coh-snoop-no-forward"
+#define STCGEN_COH_BREAK_SNOOP_ALL_BANKS "coh-snoop-all-banks"
 #define STCGEN_TOP_PWR_EN_PORT "pwr_en_o"   /* top output: switch enables */
 #define STCGEN_TOP_PWR_ACK_PORT "pwr_ack_i" /* top input: switch acknowledges */
 
@@ -181,6 +186,11 @@ typedef struct {
     stc_coh_sp_table coh_sp_table;
     unsigned coh_state_bits;
     unsigned coh_core_bits; /* the arbiter's grant index: ceil(log2(coh_cores)) */
+    /* The snoop port's duplicate tag array (atomic bus, ARCHITECTURE.md
+     * 19.4): a snooped physical line number (addr_bits - offset_bits bits)
+     * and one slot's entry (state code, then the cache's full tag). */
+    unsigned coh_line_bits;
+    unsigned coh_entry_bits;
 } stcgen_params;
 
 /* Whether stc_tuner (the seed heuristic's tuner, section 16) is built,

@@ -23,10 +23,20 @@
 #     in a protocol is refused;
 #   - the output is the same bytes when generated twice;
 #   - bad options are refused with the option named and nothing written.
-# Usage: coh-rtl-checks.sh STCGEN STCCOHTB
+#   - the snoop port (19.4) of every protocol on four geometries (default,
+#     8 banks of 32-byte lines, 1 bank, 2 banks): lint, and the testbench
+#     that tools/stcsnooptb.c writes from its C reference (the reset walk,
+#     then 6000 cycles of writes and snoops under changing configurations,
+#     every output compared in every cycle), whose traffic must reach every
+#     snoop row of the protocol, same-cycle writes seen by a hit, double
+#     matches (more than one bank) and state changes; the two broken ports
+#     (--debug-break coh-snoop-no-forward, coh-snoop-all-banks) caught; no
+#     snoop port on the split bus;
+# Usage: coh-rtl-checks.sh STCGEN STCCOHTB STCSNOOPTB
 set -u
-STCGEN=${1:?usage: coh-rtl-checks.sh STCGEN STCCOHTB}
-STCCOHTB=${2:?usage: coh-rtl-checks.sh STCGEN STCCOHTB}
+STCGEN=${1:?usage: coh-rtl-checks.sh STCGEN STCCOHTB STCSNOOPTB}
+STCCOHTB=${2:?usage: coh-rtl-checks.sh STCGEN STCCOHTB STCSNOOPTB}
+STCSNOOPTB=${3:?usage: coh-rtl-checks.sh STCGEN STCCOHTB STCSNOOPTB}
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -58,7 +68,7 @@ state_bits() {
 # run_tb NAME OUT TB: compile the testbench with OUT's table modules and run it.
 run_tb() {
     local name=$1 out=$2 tb=$3
-    iverilog -g2005 -Wall -o "$work/tb.vvp" "$tb" "$out"/stc_coh_*.v >"$work/log" 2>&1 &&
+    iverilog -g2005 -Wall -o "$work/tb.vvp" "$tb" "$out"/stc_coh_*table.v >"$work/log" 2>&1 &&
         vvp -n "$work/tb.vvp" >>"$work/log" 2>&1
 }
 
@@ -75,7 +85,7 @@ for protocol in msi mesi moesi; do
         else
             modules="stc_coh_sp_table"
             events=16
-            absent=stc_coh_proc_table
+            absent="stc_coh_proc_table stc_coh_snoop"
         fi
         for module in $modules; do
             quiet "$tag: $module lint (verilator -Wall)" \
@@ -86,7 +96,9 @@ for protocol in msi mesi moesi; do
                 yosys -q -p "read_verilog $out/$module.v; hierarchy -check -top $module; $YOSYS_CHECK"
             check "$tag: the core lists $module.v" grep -q "$module.v" "$out/stc_cache.core"
         done
-        check "$tag: no $absent.v" test ! -e "$out/$absent.v"
+        for module in $absent; do
+            check "$tag: no $module.v" test ! -e "$out/$module.v"
+        done
         suffix="_$protocol"
         [ "$bus" = split ] && suffix="${suffix}_split"
         suffix="${suffix}_n2"
@@ -179,6 +191,80 @@ for cores in 3 8; do
     fi
 done
 
+# The snoop port (19.4): lint with its table and register file, and the
+# testbench of tools/stcsnooptb.c (its own C reference of the duplicate tag
+# array, the configurations of ref/config.c, the rows of the C table).
+# run_snoop_tb OUT TB: compile and run it against OUT's snoop port.
+run_snoop_tb() {
+    iverilog -g2005 -Wall -o "$work/tb.vvp" "$2" "$1/stc_coh_snoop.v" "$1/stc_coh_snoop_table.v" \
+        "$1/stc_regfile.v" >"$work/log" 2>&1 && vvp -n "$work/tb.vvp" >>"$work/log" 2>&1
+}
+for protocol in msi mesi moesi; do
+    for geometry in default banks=8,bank_bytes=4096,line_bytes=32 banks=1 banks=2; do
+        tag="snoop $protocol $geometry"
+        out="$work/snoop-$protocol-$geometry"
+        options=()
+        if [ "$geometry" != default ]; then
+            # banks=8,bank_bytes=4096 -> --banks 8 --bank-bytes 4096
+            IFS=',' read -r -a assignments <<<"$geometry"
+            for assignment in "${assignments[@]}"; do
+                name=${assignment%%=*}
+                options+=("--${name//_/-}" "${assignment#*=}")
+            done
+        fi
+        quiet "$tag: stcgen" "$STCGEN" --protocol "$protocol" "${options[@]}" --out "$out"
+        files="$out/stc_coh_snoop.v $out/stc_coh_snoop_table.v $out/stc_regfile.v"
+        # shellcheck disable=SC2086
+        quiet "$tag: lint (verilator -Wall)" \
+            verilator --lint-only -Wall $files --top-module stc_coh_snoop
+        # shellcheck disable=SC2086
+        quiet "$tag: compiles in Icarus without a warning" iverilog -g2005 -Wall -o /dev/null $files
+        check "$tag: yosys check, no latch" \
+            yosys -q -p "read_verilog -DSYNTHESIS $files; hierarchy -check -top stc_coh_snoop; $YOSYS_CHECK"
+        check "$tag: the core lists stc_coh_snoop.v" grep -q "stc_coh_snoop.v" "$out/stc_cache.core"
+        geometry_option=()
+        [ "$geometry" != default ] && geometry_option=(-g "$geometry")
+        tb="$work/tb-snoop-$protocol-$geometry.v"
+        check "$tag: stcsnooptb writes the testbench" \
+            bash -c "'$STCSNOOPTB' --protocol $protocol ${geometry_option[*]} >'$tb'"
+        rows=$(sed -n 's/^#define STC_GEN_ROWS *\([0-9]*\)u.*/\1/p' "$out/stc_geometry_gen.h")
+        expected=$((rows + 6000))
+        if run_snoop_tb "$out" "$tb" && grep -qx "PASS $expected checks" "$work/log" &&
+            ! grep -q MISMATCH "$work/log"; then
+            passed=$((passed + 1))
+        else
+            fail "$tag: every output of $expected cycles matches the C reference"
+        fi
+        # The traffic must reach what the port is for.
+        coverage=$(grep '^// coverage:' "$tb")
+        pattern='hits ([0-9]+) forwarded ([0-9]+) multi ([0-9]+) changes ([0-9]+) unknown [0-9]+ rows ([0-9]+) of ([0-9]+)'
+        hits=0 forwarded=0 multi=0 changes=0 reached=0 total=-1
+        if [[ $coverage =~ $pattern ]]; then
+            hits=${BASH_REMATCH[1]} forwarded=${BASH_REMATCH[2]} multi=${BASH_REMATCH[3]}
+            changes=${BASH_REMATCH[4]} reached=${BASH_REMATCH[5]} total=${BASH_REMATCH[6]}
+        fi
+        check "$tag: traffic reaches every snoop row ($coverage)" \
+            test "$reached" -eq "$total" -a "$total" -gt 0
+        check "$tag: hits, same-cycle writes seen, state changes" \
+            test "$hits" -gt 100 -a "$forwarded" -gt 20 -a "$changes" -gt 50
+        if [ "$geometry" != banks=1 ]; then
+            check "$tag: double matches reached" test "$multi" -gt 10
+        fi
+    done
+    for name in no-forward all-banks; do
+        out="$work/snoop-broken"
+        rm -rf "$out"
+        quiet "snoop $protocol coh-snoop-$name: generated" \
+            "$STCGEN" --protocol "$protocol" --debug-break "coh-snoop-$name" --out "$out"
+        run_snoop_tb "$out" "$work/tb-snoop-$protocol-default.v"
+        if grep -q "^FAIL " "$work/log" && grep -q "^MISMATCH " "$work/log"; then
+            passed=$((passed + 1))
+        else
+            fail "snoop $protocol coh-snoop-$name: the broken port is caught"
+        fi
+    done
+done
+
 # Without --protocol nothing changes: no table files; with it the cache's
 # own files differ only in their header comments.
 quiet "stcgen (default)" "$STCGEN" --out "$work/default"
@@ -196,6 +282,7 @@ for bad in "--protocol mosi|stcgen: --protocol mosi: unknown protocol 'mosi'" \
     "--debug-break coh-no-supply|stcgen: --debug-break coh-no-supply: needs --protocol" \
     "--protocol mesi --debug-break coh-bogus|stcgen: --debug-break coh-bogus: unknown break 'bogus'" \
     "--protocol mesi --bus split --debug-break coh-no-supply|unknown split break 'no-supply'" \
+    "--protocol msi --bus split --debug-break coh-snoop-no-forward|the snoop port is the atomic bus's" \
     "--protocol msi --cores 9|stcgen: --cores 9: must be from 2 to 8" \
     "--protocol msi --cores 1|stcgen: --cores 1: must be from 2 to 8" \
     "--protocol msi --cores 0|stcgen: --cores 0: must be from 2 to 8" \
