@@ -45,6 +45,12 @@ $(B)/gcc/stccohtb: tools/stccohtb.c $(LIB_HDR) $(B)/gcc/obj/coherence_protocol.o
 STCSNOOPTB_REF := coherence_protocol config geometry
 $(B)/gcc/stcsnooptb: tools/stcsnooptb.c $(LIB_HDR) $(STCSNOOPTB_REF:%=$(B)/gcc/obj/%.o) | $(B)/gcc
 	gcc $(CFLAGS_COMMON) $(OPT) -g -Iref -o $@ $< $(STCSNOOPTB_REF:%=$(B)/gcc/obj/%.o)
+# Gate equivalents of the coherence RTL (tables, arbiter, snoop port;
+# ARCHITECTURE.md 19): prints numbers, asserts nothing (about 20 s).
+.PHONY: bench-coh-gates
+bench-coh-gates: $(B)/gcc/stcgen
+	@scripts/ensure-tools.sh yosys:yosys
+	scripts/coh-gates.sh $(B)/gcc/stcgen
 .PHONY: test-coh-rtl
 test-coh-rtl: $(B)/asan/stcgen $(B)/gcc/stccohtb $(B)/gcc/stcsnooptb
 	tests/coh-rtl-checks.sh $(B)/asan/stcgen $(B)/gcc/stccohtb $(B)/gcc/stcsnooptb

@@ -20,18 +20,8 @@ STCGEN=${1:?usage: tuner-gates.sh STCGEN}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# synth_row NAME TOP YOSYS_READ: synthesise TOP and print its row.
-synth_row() {
-    yosys -q -p "$3; synth -flatten -top $2; abc -g NAND,NOR,AND,OR,XOR,XNOR,MUX; opt_clean -purge; tee -q -o $work/stat.txt stat" >/dev/null
-    awk -v name="$1" '
-        BEGIN { w["$_NOT_"]=0.667; w["$_NAND_"]=1; w["$_NOR_"]=1; w["$_AND_"]=1.333;
-                w["$_OR_"]=1.333; w["$_XOR_"]=2; w["$_XNOR_"]=2; w["$_MUX_"]=2.333;
-                w["$_ANDNOT_"]=1.333; w["$_ORNOT_"]=1.333 }
-        $1 == "stc_sram" || $1 == "stc_regfile" { next }
-        $1 ~ /^\$_/ { cells += $2; if ($1 ~ /DFF/) { flops += $2; ge += 6.667 * $2 }
-                      else if ($1 in w) ge += w[$1] * $2; else { print "unknown cell " $1; exit 1 } }
-        END { printf "%-28s %7d %7d %7.0f\n", name, cells, flops, ge }' "$work/stat.txt"
-}
+# shellcheck source=scripts/lib/nand2-ge.sh
+. "$(dirname "$0")/lib/nand2-ge.sh"
 
 printf '%-28s %7s %7s %7s\n' options cells flops GE
 for options in "" "--tuner-mult serial" "--tuner-coeff const" "--tuner-mult serial --tuner-coeff const" \
