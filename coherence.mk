@@ -51,6 +51,11 @@ $(B)/gcc/stcsnooptb: tools/stcsnooptb.c $(LIB_HDR) $(STCSNOOPTB_REF:%=$(B)/gcc/o
 bench-coh-gates: $(B)/gcc/stcgen
 	@scripts/ensure-tools.sh yosys:yosys
 	scripts/coh-gates.sh $(B)/gcc/stcgen
+# The bus sequencer's testbench writer (ARCHITECTURE.md 19.6): every
+# duration from the atomic model's ref/coherent_cycles.c.
+STCBUSTB_REF := coherent_cycles geometry
+$(B)/gcc/stcbustb: tools/stcbustb.c $(LIB_HDR) $(STCBUSTB_REF:%=$(B)/gcc/obj/%.o) | $(B)/gcc
+	gcc $(CFLAGS_COMMON) $(OPT) -g -Iref -o $@ $< $(STCBUSTB_REF:%=$(B)/gcc/obj/%.o)
 .PHONY: test-coh-rtl
-test-coh-rtl: $(B)/asan/stcgen $(B)/gcc/stccohtb $(B)/gcc/stcsnooptb
-	tests/coh-rtl-checks.sh $(B)/asan/stcgen $(B)/gcc/stccohtb $(B)/gcc/stcsnooptb
+test-coh-rtl: $(B)/asan/stcgen $(B)/gcc/stccohtb $(B)/gcc/stcsnooptb $(B)/gcc/stcbustb
+	tests/coh-rtl-checks.sh $(B)/asan/stcgen $(B)/gcc/stccohtb $(B)/gcc/stcsnooptb $(B)/gcc/stcbustb

@@ -51,6 +51,8 @@ void stcgen_emit_coh_sp_table(stcgen_text *text, const stcgen_file *file,
  * ARCHITECTURE.md 19.4). */
 void stcgen_emit_coh_snoop(stcgen_text *text, const stcgen_file *file,
                            const stcgen_params *params);
+/* The atomic bus's sequencer (emit_coh_bus.c, ARCHITECTURE.md 19.6). */
+void stcgen_emit_coh_bus(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 /* The bus arbiter (emit_coh_arbiter.c, ARCHITECTURE.md 19.3). */
 void stcgen_emit_coh_arbiter(stcgen_text *text, const stcgen_file *file,
                              const stcgen_params *params);

@@ -292,10 +292,11 @@ static int derive_coherence(stcgen_params *params, char *err, size_t err_len)
         return 0;
     }
     if (strcmp(params->coh_break, STCGEN_COH_BREAK_SNOOP_NO_FORWARD) == 0 ||
-        strcmp(params->coh_break, STCGEN_COH_BREAK_SNOOP_ALL_BANKS) == 0) {
+        strcmp(params->coh_break, STCGEN_COH_BREAK_SNOOP_ALL_BANKS) == 0 ||
+        strcmp(params->coh_break, STCGEN_COH_BREAK_BUS_LATENCY) == 0) {
         if (params->coh_bus == STC_COH_BUS_SPLIT) {
-            snprintf(err, err_len, "debug_break=%s: the snoop port is the atomic bus's "
-                     "(no stc_coh_snoop with --bus split)", params->coh_break);
+            snprintf(err, err_len, "debug_break=%s: the snoop port and the bus sequencer are "
+                     "the atomic bus's (neither with --bus split)", params->coh_break);
             return -1;
         }
         return 0;

@@ -57,6 +57,9 @@ enum {
  * takes every bank for a candidate (powered or not, any group). */
 #define STCGEN_COH_BREAK_SNOOP_NO_FORWARD "coh-snoop-no-forward"
 #define STCGEN_COH_BREAK_SNOOP_ALL_BANKS "coh-snoop-all-banks"
+/* The bus sequencer's (atomic bus, 19.6): every memory line of a burst
+ * waits the memory's latency, as if memory did not stream a burst. */
+#define STCGEN_COH_BREAK_BUS_LATENCY "coh-bus-latency-again"
 #define STCGEN_TOP_PWR_EN_PORT "pwr_en_o"   /* top output: switch enables */
 #define STCGEN_TOP_PWR_ACK_PORT "pwr_ack_i" /* top input: switch acknowledges */
 

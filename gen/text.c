@@ -204,9 +204,11 @@ void stcgen_text_header(stcgen_text *text, const stcgen_comment *comment, const 
     }
     if (params->coh_break) {
         comment_line(text, comment, "%s", "");
-        comment_line(text, comment, "BROKEN on purpose (--debug-break %s): the protocol table is",
+        comment_line(text, comment, "BROKEN on purpose (--debug-break %s): one coherence",
                      params->coh_break);
-        comment_line(text, comment, "wrong in one row; tests/coh-rtl-checks.sh must catch it.");
+        comment_line(text, comment, "module is wrong (a table row, the arbiter, the snoop port or "
+                     "the bus,");
+        comment_line(text, comment, "as the name says); tests/coh-rtl-checks.sh must catch it.");
         comment_line(text, comment, "Never use this output.");
     }
     comment_line(text, comment, "%s", "");

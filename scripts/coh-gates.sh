@@ -4,7 +4,8 @@
 # by the NAND2-equivalent method of scripts/lib/nand2-ge.sh (the one
 # tuner-gates.sh uses): the protocol tables of MSI, MESI and MOESI on the
 # atomic bus (processor and snoop rows) and the split-transaction bus, the
-# bus arbiter for 2, 4 and 8 cores, and one core's snoop port
+# bus arbiter and the atomic bus's sequencer (stc_coh_bus, 19.6, its arbiter
+# included) for 2, 4 and 8 cores, and one core's snoop port
 # (stc_coh_snoop, 19.4) for each protocol on the default geometry and on 8
 # banks of 4 KB with 32-byte lines, its duplicate tag array a black box
 # whose bits are printed after the rows. Compare rows with each other, not
@@ -36,6 +37,8 @@ done
 for cores in 2 4 8; do
     generate arbiter --protocol mesi --cores "$cores"
     synth_row "arbiter, $cores cores" stc_coh_arbiter "read_verilog $work/arbiter/stc_coh_arbiter.v"
+    synth_row "bus (with arbiter), $cores cores" stc_coh_bus \
+        "read_verilog $work/arbiter/stc_coh_bus.v $work/arbiter/stc_coh_arbiter.v"
 done
 bits=()
 for geometry in default banks8; do

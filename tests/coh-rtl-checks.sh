@@ -32,11 +32,24 @@
 #     matches (more than one bank) and state changes; the two broken ports
 #     (--debug-break coh-snoop-no-forward, coh-snoop-all-banks) caught; no
 #     snoop port on the split bus;
-# Usage: coh-rtl-checks.sh STCGEN STCCOHTB STCSNOOPTB
+#   - the bus sequencer (19.6) for 2, 3, 5 and 8 cores, with the memory's
+#     latency T = the default 20 (16-byte lines), 0 (4-byte lines: every
+#     window 1-2 cycles) and 2 (64-byte lines): lint, and the testbench of
+#     tools/stcbustb.c (a cycle-level reference whose every duration is the
+#     atomic model's, ref/coherent_cycles.c; 200 tenures of BusWBs, bursts
+#     and BusUpgrs with random snoop answers, every output every cycle),
+#     whose traffic must reach every kind of item, supplied and streamed
+#     lines, flushes with and without a supply, two suppliers (flagged),
+#     back-to-back tenures and owners pausing between items; the bus that
+#     makes every memory line wait T (--debug-break coh-bus-latency-again)
+#     caught;
+# Usage: coh-rtl-checks.sh STCGEN STCCOHTB STCSNOOPTB STCBUSTB
 set -u
-STCGEN=${1:?usage: coh-rtl-checks.sh STCGEN STCCOHTB STCSNOOPTB}
-STCCOHTB=${2:?usage: coh-rtl-checks.sh STCGEN STCCOHTB STCSNOOPTB}
-STCSNOOPTB=${3:?usage: coh-rtl-checks.sh STCGEN STCCOHTB STCSNOOPTB}
+usage="usage: coh-rtl-checks.sh STCGEN STCCOHTB STCSNOOPTB STCBUSTB"
+STCGEN=${1:?$usage}
+STCCOHTB=${2:?$usage}
+STCSNOOPTB=${3:?$usage}
+STCBUSTB=${4:?$usage}
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -85,7 +98,7 @@ for protocol in msi mesi moesi; do
         else
             modules="stc_coh_sp_table"
             events=16
-            absent="stc_coh_proc_table stc_coh_snoop"
+            absent="stc_coh_proc_table stc_coh_snoop stc_coh_bus"
         fi
         for module in $modules; do
             quiet "$tag: $module lint (verilator -Wall)" \
@@ -265,6 +278,66 @@ for protocol in msi mesi moesi; do
     done
 done
 
+# The bus sequencer (19.6): lint with its arbiter, and the testbench of
+# tools/stcbustb.c (a cycle-level reference timed by ref/coherent_cycles.c).
+# run_bus_tb OUT TB: compile and run it against OUT's bus.
+run_bus_tb() {
+    iverilog -g2005 -Wall -o "$work/tb.vvp" "$2" "$1/stc_coh_bus.v" "$1/stc_coh_arbiter.v" \
+        >"$work/log" 2>&1 && vvp -n "$work/tb.vvp" >>"$work/log" 2>&1
+}
+for cores in 2 3 5 8; do
+    for timing in 20:16 0:4 2:64; do
+        latency=${timing%%:*}
+        line=${timing#*:}
+        tag="bus $cores cores T=$latency ${line}B"
+        out="$work/bus-$cores-$latency-$line"
+        quiet "$tag: stcgen" "$STCGEN" --protocol msi --cores "$cores" --line-bytes "$line" --out "$out"
+        files="$out/stc_coh_bus.v $out/stc_coh_arbiter.v"
+        # shellcheck disable=SC2086
+        quiet "$tag: lint (verilator -Wall)" verilator --lint-only -Wall $files --top-module stc_coh_bus
+        # shellcheck disable=SC2086
+        quiet "$tag: compiles in Icarus without a warning" iverilog -g2005 -Wall -o /dev/null $files
+        check "$tag: yosys check, no latch" \
+            yosys -q -p "read_verilog $files; chparam -set MEM_LATENCY $latency stc_coh_bus; hierarchy -check -top stc_coh_bus; $YOSYS_CHECK"
+        check "$tag: the core lists stc_coh_bus.v" grep -q "stc_coh_bus.v" "$out/stc_cache.core"
+        tb="$work/tb-bus-$cores-$latency-$line.v"
+        check "$tag: stcbustb writes the testbench" \
+            bash -c "'$STCBUSTB' --cores $cores --mem-latency $latency -g line_bytes=$line >'$tb'"
+        expected=$(grep -c '^    cyc(' "$tb")
+        if run_bus_tb "$out" "$tb" && grep -qx "PASS $expected checks" "$work/log" &&
+            ! grep -q MISMATCH "$work/log"; then
+            passed=$((passed + 1))
+        else
+            fail "$tag: every output of $expected cycles matches the reference"
+        fi
+        coverage=$(grep '^// coverage:' "$tb")
+        reached=1
+        for name in tenures back-to-back upgr wb rd rdx supplied continued flush-supplied \
+            flush-alone owner-gaps; do
+            pattern="$name ([0-9]+)"
+            if ! [[ $coverage =~ $pattern ]] || [ "${BASH_REMATCH[1]}" -lt 5 ]; then
+                reached=0
+                echo "coh-rtl-checks: $tag: $name reached fewer than 5 times"
+            fi
+        done
+        pattern="two-suppliers ([0-9]+)"
+        if [ "$cores" -gt 2 ] && { ! [[ $coverage =~ $pattern ]] || [ "${BASH_REMATCH[1]}" -lt 1 ]; }; then
+            reached=0
+            echo "coh-rtl-checks: $tag: no line with two suppliers"
+        fi
+        check "$tag: traffic reaches every case ($coverage)" test "$reached" -eq 1
+    done
+done
+out="$work/bus-broken"
+quiet "bus coh-bus-latency-again: generated" \
+    "$STCGEN" --protocol msi --cores 3 --debug-break coh-bus-latency-again --out "$out"
+run_bus_tb "$out" "$work/tb-bus-3-20-16.v"
+if grep -q "^FAIL " "$work/log" && grep -q "^MISMATCH " "$work/log"; then
+    passed=$((passed + 1))
+else
+    fail "bus coh-bus-latency-again: the bus without burst streaming is caught"
+fi
+
 # Without --protocol nothing changes: no table files; with it the cache's
 # own files differ only in their header comments.
 quiet "stcgen (default)" "$STCGEN" --out "$work/default"
@@ -282,7 +355,8 @@ for bad in "--protocol mosi|stcgen: --protocol mosi: unknown protocol 'mosi'" \
     "--debug-break coh-no-supply|stcgen: --debug-break coh-no-supply: needs --protocol" \
     "--protocol mesi --debug-break coh-bogus|stcgen: --debug-break coh-bogus: unknown break 'bogus'" \
     "--protocol mesi --bus split --debug-break coh-no-supply|unknown split break 'no-supply'" \
-    "--protocol msi --bus split --debug-break coh-snoop-no-forward|the snoop port is the atomic bus's" \
+    "--protocol msi --bus split --debug-break coh-snoop-no-forward|the snoop port and the bus sequencer are the atomic bus's" \
+    "--protocol msi --bus split --debug-break coh-bus-latency-again|the snoop port and the bus sequencer are the atomic bus's" \
     "--protocol msi --cores 9|stcgen: --cores 9: must be from 2 to 8" \
     "--protocol msi --cores 1|stcgen: --cores 1: must be from 2 to 8" \
     "--protocol msi --cores 0|stcgen: --cores 0: must be from 2 to 8" \

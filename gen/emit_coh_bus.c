@@ -1,0 +1,381 @@
+/*
+ * emit_coh_bus.c - stc_coh_bus, the atomic snooping bus's sequencer
+ * (docs/ARCHITECTURE.md 19.6): one tenure at a time, granted by
+ * stc_coh_arbiter; each of the owner's transactions timed as the atomic
+ * model times it (COHERENCE.md 9.10, 11.9), its lines snooped by every
+ * other core, the data's source (a supplier, else memory) and the memory's
+ * reads and writes announced cycle by cycle.
+ *
+ * The data words themselves are not in it (a multiplexer of the suppliers'
+ * lines and memory's beats, for the system top): this module is the
+ * schedule the models' cycle counts rest on.
+ */
+#include "emit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The next line's window length (the line the bus break replaces). */
+#define N_LEN_LINE "wire [CW-1:0] n_len  = n_sup ? (ONE_CW + PW_CW) : (k_sup ? (T_CW + PW_CW) : PW_CW);"
+
+/* The Verilog lines of the body that take no parameter but the widths
+ * named in localparams. */
+static const char *const body_lines[] = {
+    "// ---------------------------------------------------------------- arbitration",
+    "wire [NB-1:0] grant_idx;",
+    "stc_coh_arbiter u_arbiter (",
+    "  .clk_i       (clk_i),",
+    "  .rst_ni      (rst_ni),",
+    "  .req_i       (req_i),",
+    "  .free_i      (!busy_q),",
+    "  .grant_o     (grant_o),",
+    "  .grant_idx_o (grant_idx)",
+    ");",
+    "",
+    "// The owner: the granted core in a tenure's first cycle, else the held one.",
+    "wire [NB-1:0] owner  = busy_q ? owner_q : grant_idx;",
+    "wire [N-1:0]  others = ~(ONE_N << owner);",
+    "// An item (one transaction, or one burst) starts: the grant's cycle, or a",
+    "// cycle of the tenure between items in which the owner offers the next.",
+    "wire          start  = busy_q ? (!active_q && txn_valid_i[owner]) : (grant_o != {N{1'b0}});",
+    "wire [2:0]    t_bus   = txn_bus_i[owner*3 +: 3];",
+    "wire [LB-1:0] t_line  = txn_line_i[owner*LB +: LB];",
+    "wire [2:0]    t_count = txn_count_i[owner*3 +: 3];",
+    "wire [1:0]    t_rdx   = txn_rdx_idx_i[owner*2 +: 2];",
+    "wire          t_burst = (t_bus == BUS_RD) || (t_bus == BUS_RDX);",
+    "",
+    "// ---------------------------------------------------------------- snoops",
+    "// A WB or Upgr is snooped in its first cycle; a burst's line k in cycle",
+    "// A + k, A its first cycle; the requested line of a BusRdX burst as",
+    "// BusRdX, every other line as BusRd.",
+    "wire          snoop_more = active_q && burst_q && (snooped_q < count_q);",
+    "wire          snoop      = start || snoop_more;",
+    "wire [1:0]    snoop_k    = start ? 2'd0 : snooped_q[1:0];",
+    "wire [LB-1:0] snoop_base = start ? t_line : base_q;",
+    "wire [2:0]    snoop_kind = start ? t_bus : bus_q;",
+    "wire [1:0]    snoop_rdx  = start ? t_rdx : rdx_idx_q;",
+    "assign snp_valid_o = snoop ? others : {N{1'b0}};",
+    "assign snp_line_o  = snoop ? snoop_base + {{(LB-2){1'b0}}, snoop_k} : {LB{1'b0}};",
+    "assign snp_bus_o   = !snoop ? 3'd0",
+    "                   : (snoop_kind == BUS_RDX && snoop_rdx != snoop_k) ? BUS_RD : snoop_kind;",
+    "// The answers of the other cores (the owner's own port is ignored).",
+    "wire [N-1:0]  suppliers = snp_supplies_i & others;",
+    "wire          r_sup     = snoop && (suppliers != {N{1'b0}});",
+    "wire          r_two     = snoop && ((suppliers & (suppliers - ONE_N)) != {N{1'b0}});",
+    "wire          r_shared  = snoop && ((snp_shared_i & others) != {N{1'b0}});",
+    "wire          r_flush   = snoop && ((snp_flushes_i & others) != {N{1'b0}});",
+    "reg  [NB-1:0] r_supidx;",
+    "integer       sb;",
+    "always @* begin",
+    "  r_supidx = {NB{1'b0}};",
+    "  for (sb = N - 1; sb >= 0; sb = sb - 1) begin",
+    "    if (suppliers[sb]) r_supidx = sb[NB-1:0];",
+    "  end",
+    "end",
+    "",
+    "// ---------------------------------------------------------------- windows",
+    "// Window lengths (COHERENCE.md 9.10): a line from a cache 1 + P/W, from",
+    "// memory T + P/W as the first of a run, P/W after a memory line; a write",
+    "// to memory (BusWB, a flush no cache supplied) T + P/W. Beats move in a",
+    "// window's last P/W cycles.",
+    "wire [1:0]    k      = data_idx_q;",
+    "wire          k_sup  = sup_q[k];",
+    "wire          k_prev_sup = (k == 2'd0) || sup_q[k - 2'd1];",
+    "wire [CW-1:0] w_line = k_sup ? (ONE_CW + PW_CW) : (k_prev_sup ? (T_CW + PW_CW) : PW_CW);",
+    "wire          w_first = active_q && (cnt_q == (win_q == WIN_DATA ? w_line : T_CW + PW_CW));",
+    "wire          w_last  = active_q && (cnt_q == ONE_CW);",
+    "wire          w_beat  = active_q && (cnt_q <= PW_CW);",
+    "wire [LB-1:0] w_line_no = base_q + {{(LB-2){1'b0}}, k};",
+    "// the next data line's first window, from the answers kept at its snoop",
+    "wire [1:0]    n_k    = k + 2'd1;",
+    "// (snooped in this very cycle when a line's window is 1 cycle: T = 0, P/W = 1)",
+    "wire          n_sup  = (snoop_more && snoop_k == n_k) ? r_sup : sup_q[n_k];",
+    N_LEN_LINE,
+    "wire          more   = burst_q && (({1'b0, k} + 3'd1) < count_q);  // (n_k wraps after 3)",
+    "",
+    "// The item's end: its last window's last cycle, or its first cycle for an",
+    "// Upgr that no flush follows.",
+    "wire          upg_now = start && !t_burst && (t_bus != BUS_WB) && !(r_flush && !r_sup);",
+    "wire          end_win = w_last && !(win_q == WIN_DATA && fns_q[k])",
+    "                       && !(win_q == WIN_WB && fns_q[0]) && !more;",
+    "wire          item_done = upg_now || end_win;",
+    "wire          last_now  = start ? txn_last_i[owner] : last_q;",
+    "",
+    "always @* begin",
+    "  busy_d     = busy_q;",
+    "  owner_d    = owner_q;",
+    "  active_d   = active_q;",
+    "  bus_d      = bus_q;",
+    "  burst_d    = burst_q;",
+    "  base_d     = base_q;",
+    "  count_d    = count_q;",
+    "  rdx_idx_d  = rdx_idx_q;",
+    "  last_d     = last_q;",
+    "  snooped_d  = snooped_q;",
+    "  sup_d      = sup_q;",
+    "  supidx_d   = supidx_q;",
+    "  shared_d   = shared_q;",
+    "  flush_d    = flush_q;",
+    "  fns_d      = fns_q;",
+    "  data_idx_d = data_idx_q;",
+    "  cnt_d      = active_q ? cnt_q - ONE_CW : cnt_q;",
+    "  win_d      = win_q;",
+    "  err_d      = err_q || r_two;",
+    "  if (snoop) begin",
+    "    sup_d[snoop_k]    = r_sup;",
+    "    shared_d[snoop_k] = r_shared;",
+    "    flush_d[snoop_k]  = r_flush;",
+    "    fns_d[snoop_k]    = r_flush && !r_sup;",
+    "    supidx_d[snoop_k*NB +: NB] = r_supidx;",
+    "    snooped_d         = {1'b0, snoop_k} + 3'd1;",
+    "  end",
+    "  if (start) begin",
+    "    busy_d     = 1'b1;",
+    "    owner_d    = owner;",
+    "    active_d   = !upg_now;",
+    "    bus_d      = t_bus;",
+    "    burst_d    = t_burst;",
+    "    base_d     = t_line;",
+    "    count_d    = t_burst ? t_count : 3'd1;",
+    "    rdx_idx_d  = t_rdx;",
+    "    last_d     = txn_last_i[owner];",
+    "    data_idx_d = 2'd0;",
+    "    if (t_burst) begin",
+    "      win_d = WIN_DATA;",
+    "      cnt_d = r_sup ? (ONE_CW + PW_CW) : (T_CW + PW_CW);",
+    "    end else if (t_bus == BUS_WB) begin",
+    "      win_d = WIN_WB;",
+    "      cnt_d = T_CW + PW_CW;",
+    "    end else begin",
+    "      win_d = WIN_FLUSH;",
+    "      cnt_d = T_CW + PW_CW;",
+    "    end",
+    "  end else if (w_last) begin",
+    "    if ((win_q == WIN_DATA && fns_q[k]) || (win_q == WIN_WB && fns_q[0])) begin",
+    "      win_d = WIN_FLUSH;            // the flushed line no cache supplied",
+    "      cnt_d = T_CW + PW_CW;",
+    "    end else if (more) begin",
+    "      win_d      = WIN_DATA;",
+    "      data_idx_d = n_k;",
+    "      cnt_d      = n_len;",
+    "    end",
+    "  end",
+    "  if (item_done) begin",
+    "    active_d = 1'b0;",
+    "    if (last_now) busy_d = 1'b0;",
+    "  end",
+    "end",
+    "",
+    "always @(posedge clk_i or negedge rst_ni) begin",
+    "  if (!rst_ni) begin",
+    "    busy_q     <= 1'b0;",
+    "    owner_q    <= {NB{1'b0}};",
+    "    active_q   <= 1'b0;",
+    "    bus_q      <= 3'd0;",
+    "    burst_q    <= 1'b0;",
+    "    base_q     <= {LB{1'b0}};",
+    "    count_q    <= 3'd0;",
+    "    rdx_idx_q  <= 2'd0;",
+    "    last_q     <= 1'b0;",
+    "    snooped_q  <= 3'd0;",
+    "    sup_q      <= 4'd0;",
+    "    supidx_q   <= {(4*NB){1'b0}};",
+    "    shared_q   <= 4'd0;",
+    "    flush_q    <= 4'd0;",
+    "    fns_q      <= 4'd0;",
+    "    data_idx_q <= 2'd0;",
+    "    cnt_q      <= {CW{1'b0}};",
+    "    win_q      <= WIN_DATA;",
+    "    err_q      <= 1'b0;",
+    "  end else begin",
+    "    busy_q     <= busy_d;",
+    "    owner_q    <= owner_d;",
+    "    active_q   <= active_d;",
+    "    bus_q      <= bus_d;",
+    "    burst_q    <= burst_d;",
+    "    base_q     <= base_d;",
+    "    count_q    <= count_d;",
+    "    rdx_idx_q  <= rdx_idx_d;",
+    "    last_q     <= last_d;",
+    "    snooped_q  <= snooped_d;",
+    "    sup_q      <= sup_d;",
+    "    supidx_q   <= supidx_d;",
+    "    shared_q   <= shared_d;",
+    "    flush_q    <= flush_d;",
+    "    fns_q      <= fns_d;",
+    "    data_idx_q <= data_idx_d;",
+    "    cnt_q      <= cnt_d;",
+    "    win_q      <= win_d;",
+    "    err_q      <= err_d;",
+    "  end",
+    "end",
+    "",
+    "// ---------------------------------------------------------------- outputs",
+    "wire data_win  = active_q && (win_q == WIN_DATA);",
+    "wire write_win = active_q && (win_q != WIN_DATA);",
+    "assign txn_done_o      = item_done ? (ONE_N << owner) : {N{1'b0}};",
+    "assign line_done_o     = data_win && w_last;",
+    "assign line_idx_o      = line_done_o ? k : 2'd0;",
+    "assign line_shared_o   = line_done_o && shared_q[k];",
+    "assign line_supplied_o = line_done_o && k_sup;",
+    "assign beat_o          = data_win && w_beat;",
+    "assign beat_from_cache_o = data_win && w_beat && k_sup;",
+    "assign sup_read_o      = (data_win && k_sup && w_first) ? (ONE_N << supidx_q[k*NB +: NB])",
+    "                                                      : {N{1'b0}};",
+    "assign mem_rd_o        = data_win && !k_sup && w_first;",
+    "assign mem_rd_cont_o   = data_win && !k_sup && w_first && !k_prev_sup;",
+    "assign mem_wr_o        = write_win && w_first;",
+    "assign mem_wbeat_o     = (write_win && w_beat) || (data_win && w_beat && k_sup && flush_q[k]);",
+    "assign mem_line_o      = (mem_rd_o || mem_wr_o || sup_read_o != {N{1'b0}}) ? w_line_no",
+    "                                                                        : {LB{1'b0}};",
+    "assign busy_o          = busy_q;",
+    "assign err_o           = err_q;",
+};
+
+void stcgen_emit_coh_bus(stcgen_text *text, const stcgen_file *file, const stcgen_params *params)
+{
+    const stc_geometry *g = &params->geometry;
+    const unsigned cores = params->coh_cores;
+    const unsigned nb = params->coh_core_bits;
+    const unsigned lb = params->coh_line_bits;
+    stcgen_text_header(text, &stcgen_comment_slashes, file->name, file->title, params);
+    stcgen_text_blank(text);
+    stcgen_text_line(text, STCGEN_TIMESCALE);
+    stcgen_text_line(text, "`default_nettype none");
+    stcgen_text_blank(text);
+    stcgen_text_line(text, "// stc_coh_bus: the atomic snooping bus of %u cores, its sequencer "
+                     "(ARCHITECTURE.md 19.6).", cores);
+    stcgen_text_line(text, "// One tenure at a time (stc_coh_arbiter's round robin). The owner "
+                     "offers items");
+    stcgen_text_line(text, "// one at a time: a BusWB, a BusUpgr, or a burst of 1-%d consecutive "
+                     "physical lines", STC_MAX_SUBLINES);
+    stcgen_text_line(text, "// (BusRd, or BusRdX for the line txn_rdx_idx_i of it and BusRd for "
+                     "the others).");
+    stcgen_text_line(text, "// Every line is snooped by the other cores; its data comes from the "
+                     "one that");
+    stcgen_text_line(text, "// supplies, else from memory. Cycles as the atomic model's "
+                     "(COHERENCE.md 9.10,");
+    stcgen_text_line(text, "// 11.9), T = MEM_LATENCY, P/W = %u beats a line: 1 address cycle per "
+                     "item; a", g->beats_per_line);
+    stcgen_text_line(text, "// line from a cache 1 + P/W, from memory T + P/W (P/W after a memory "
+                     "line of the");
+    stcgen_text_line(text, "// same burst); a BusWB's write T + P/W; a flush no cache supplied "
+                     "T + P/W more.");
+    stcgen_text_line(text, "// The memory it assumes answers a read after exactly T cycles and "
+                     "streams the");
+    stcgen_text_line(text, "// next line of a burst with no latency, as the model's does.");
+    stcgen_text_line(text, "module stc_coh_bus #(");
+    stcgen_text_line(text, "  parameter integer MEM_LATENCY = %u  // T: memory cycles before a "
+                     "read's first beat", g->mem_latency);
+    stcgen_text_line(text, ") (");
+    stcgen_text_in(text);
+    stcgen_text_line(text, "input  wire               clk_i,");
+    stcgen_text_line(text, "input  wire               rst_ni,          // asynchronous, active low");
+    stcgen_text_line(text, "input  wire [%u:0]         req_i,           // core c wants a tenure "
+                     "(held until granted)", cores - 1);
+    stcgen_text_line(text, "output wire [%u:0]         grant_o,         // its first cycle "
+                     "(one-hot)", cores - 1);
+    stcgen_text_line(text, "// each core's next item (only the owner's is read)");
+    stcgen_text_line(text, "input  wire [%u:0]         txn_valid_i,", cores - 1);
+    stcgen_text_line(text, "input  wire [%u:0]         txn_bus_i,       // 3 bits a core: BusRd 1, "
+                     "BusRdX 2, BusUpgr 3, BusWB 4", 3 * cores - 1);
+    stcgen_text_line(text, "input  wire [%u:0]       txn_line_i,      // the (first) physical "
+                     "line number", lb * cores - 1);
+    stcgen_text_line(text, "input  wire [%u:0]         txn_count_i,     // 3 bits a core: lines of "
+                     "a burst, 1 .. %d", 3 * cores - 1, STC_MAX_SUBLINES);
+    stcgen_text_line(text, "input  wire [%u:0]         txn_rdx_idx_i,   // 2 bits a core: a "
+                     "BusRdX burst's requested line", 2 * cores - 1);
+    stcgen_text_line(text, "input  wire [%u:0]         txn_last_i,      // the tenure ends with "
+                     "this item", cores - 1);
+    stcgen_text_line(text, "output wire [%u:0]         txn_done_o,      // the owner's item ends "
+                     "this cycle", cores - 1);
+    stcgen_text_line(text, "output wire               line_done_o,     // a burst line's data "
+                     "ends this cycle:");
+    stcgen_text_line(text, "output wire [1:0]         line_idx_o,      //   which line of the "
+                     "burst,");
+    stcgen_text_line(text, "output wire               line_shared_o,   //   the shared line at "
+                     "its snoop,");
+    stcgen_text_line(text, "output wire               line_supplied_o, //   a cache supplied it");
+    stcgen_text_line(text, "// snoops (to each core's stc_coh_snoop) and their answers");
+    stcgen_text_line(text, "output wire [%u:0]         snp_valid_o,     // every core but the "
+                     "owner", cores - 1);
+    stcgen_text_line(text, "output wire [%u:0]        snp_line_o,", lb - 1);
+    stcgen_text_line(text, "output wire [2:0]         snp_bus_o,");
+    stcgen_text_line(text, "input  wire [%u:0]         snp_supplies_i,", cores - 1);
+    stcgen_text_line(text, "input  wire [%u:0]         snp_flushes_i,", cores - 1);
+    stcgen_text_line(text, "input  wire [%u:0]         snp_shared_i,", cores - 1);
+    stcgen_text_line(text, "// data movement, cycle by cycle");
+    stcgen_text_line(text, "output wire [%u:0]         sup_read_o,      // the supplier reads line "
+                     "mem_line_o now", cores - 1);
+    stcgen_text_line(text, "output wire               beat_o,          // a beat reaches the "
+                     "owner");
+    stcgen_text_line(text, "output wire               beat_from_cache_o,");
+    stcgen_text_line(text, "output wire               mem_rd_o,        // memory: read line "
+                     "mem_line_o,");
+    stcgen_text_line(text, "output wire               mem_rd_cont_o,   //   streamed after the "
+                     "previous line");
+    stcgen_text_line(text, "output wire               mem_wr_o,        // memory: a write of "
+                     "mem_line_o starts");
+    stcgen_text_line(text, "output wire               mem_wbeat_o,     // memory takes a beat");
+    stcgen_text_line(text, "output wire [%u:0]        mem_line_o,", lb - 1);
+    stcgen_text_line(text, "output wire               busy_o,          // a tenure is in progress");
+    stcgen_text_line(text, "output wire               err_o            // sticky: two caches "
+                     "supplied one line");
+    stcgen_text_out(text);
+    stcgen_text_line(text, ");");
+    stcgen_text_blank(text);
+    stcgen_text_in(text);
+    stcgen_text_line(text, "localparam integer N  = %u;  // cores", cores);
+    stcgen_text_line(text, "localparam integer NB = %u;  // a core's index", nb);
+    stcgen_text_line(text, "localparam integer LB = %u; // a physical line number", lb);
+    stcgen_text_line(text, "localparam integer PW = %u;  // beats a line", g->beats_per_line);
+    stcgen_text_line(text, "localparam integer CW = $clog2(MEM_LATENCY + PW + 2);  // window "
+                     "counter");
+    stcgen_text_line(text, "localparam [CW-1:0] ONE_CW = 1;");
+    stcgen_text_line(text, "localparam [CW-1:0] PW_CW  = PW[CW-1:0];");
+    stcgen_text_line(text, "localparam [CW-1:0] T_CW   = MEM_LATENCY[CW-1:0];");
+    stcgen_text_line(text, "localparam [N-1:0]  ONE_N  = 1;");
+    stcgen_text_line(text, "localparam [2:0] BUS_RD = 3'd1, BUS_RDX = 3'd2, BUS_WB = 3'd4;");
+    stcgen_text_line(text, "localparam [1:0] WIN_DATA = 2'd0, WIN_WB = 2'd1, WIN_FLUSH = 2'd2;");
+    stcgen_text_blank(text);
+    stcgen_text_line(text, "reg            busy_q, busy_d;          // a tenure");
+    stcgen_text_line(text, "reg  [NB-1:0]  owner_q, owner_d;");
+    stcgen_text_line(text, "reg            active_q, active_d;      // an item past its first "
+                     "cycle");
+    stcgen_text_line(text, "reg  [2:0]     bus_q, bus_d;            // the item");
+    stcgen_text_line(text, "reg            burst_q, burst_d;");
+    stcgen_text_line(text, "reg  [LB-1:0]  base_q, base_d;");
+    stcgen_text_line(text, "reg  [2:0]     count_q, count_d;");
+    stcgen_text_line(text, "reg  [1:0]     rdx_idx_q, rdx_idx_d;");
+    stcgen_text_line(text, "reg            last_q, last_d;");
+    stcgen_text_line(text, "reg  [2:0]     snooped_q, snooped_d;    // lines snooped so far");
+    stcgen_text_line(text, "reg  [3:0]     sup_q, sup_d;            // per line: a cache supplies");
+    stcgen_text_line(text, "reg  [4*NB-1:0] supidx_q, supidx_d;     //   which one");
+    stcgen_text_line(text, "reg  [3:0]     shared_q, shared_d;      //   the shared line");
+    stcgen_text_line(text, "reg  [3:0]     flush_q, flush_d;        //   a cache flushes");
+    stcgen_text_line(text, "reg  [3:0]     fns_q, fns_d;            //   ... and none supplies");
+    stcgen_text_line(text, "reg  [1:0]     data_idx_q, data_idx_d;  // the line whose window runs");
+    stcgen_text_line(text, "reg  [CW-1:0]  cnt_q, cnt_d;            // cycles left in the window");
+    stcgen_text_line(text, "reg  [1:0]     win_q, win_d;");
+    stcgen_text_line(text, "reg            err_q, err_d;");
+    stcgen_text_blank(text);
+    const bool latency_again =
+        params->coh_break && strcmp(params->coh_break, STCGEN_COH_BREAK_BUS_LATENCY) == 0;
+    for (size_t i = 0; i < sizeof body_lines / sizeof body_lines[0]; i++) {
+        const char *line = body_lines[i];
+        if (latency_again && strcmp(line, N_LEN_LINE) == 0) {
+            stcgen_text_line(text, "// BROKEN (coh-bus-latency-again): no burst streaming");
+            line = "wire [CW-1:0] n_len  = n_sup ? (ONE_CW + PW_CW) : (T_CW + PW_CW);";
+        }
+        if (line[0] == '\0') {
+            stcgen_text_blank(text);
+        } else {
+            stcgen_text_line(text, "%s", line);
+        }
+    }
+    stcgen_text_out(text);
+    stcgen_text_blank(text);
+    stcgen_text_line(text, "endmodule");
+    stcgen_text_blank(text);
+    stcgen_text_line(text, "`resetall");
+}

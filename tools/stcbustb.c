@@ -1,0 +1,648 @@
+/*
+ * stcbustb - write a self-checking Verilog testbench for stc_coh_bus, the
+ * atomic snooping bus's sequencer (docs/ARCHITECTURE.md 19.6), as `stcgen
+ * --protocol P --cores N` writes it for a geometry.
+ *
+ * The expected outputs come from a cycle-level reference kept here, whose
+ * every duration is the atomic model's own (ref/coherent_cycles.h:
+ * stc_coh_line_data_cycles for a line's data, stc_coh_write_data_cycles for
+ * a write to memory, the address cycle STC_COH_ADDRESS_CYCLES), so the RTL
+ * is held to the cycles the models count. Seeded traffic: every core keeps
+ * a queue of tenures (a miss's BusWBs then its bursts of 1-4 lines, or one
+ * BusUpgr), asks for the bus after random pauses and offers each next item
+ * after a random gap; the other cores answer each snoop at random (one or,
+ * rarely, two suppliers, the shared line, flushes with and without a
+ * supply). Every output is compared in every cycle. A comment line near
+ * the top reports coverage (tests/coh-rtl-checks.sh asserts on it).
+ */
+#include "coherent_cycles.h"
+#include "geometry.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    ERR_LEN = 256,
+    MAX_CORES = 8,
+    MAX_LINES = STC_MAX_SUBLINES,
+    MAX_ITEMS = 6,          /* per tenure: up to 4 BusWBs and 2 bursts */
+    TENURES = 200,          /* over all cores */
+    TENURES_PER_CORE = TENURES / 2,
+    BUS_RD = 1,
+    BUS_RDX = 2,
+    BUS_UPGR = 3,
+    BUS_WB = 4
+};
+
+static const char usage_text[] =
+    "usage: stcbustb --cores N [--mem-latency T] [-g GEOMETRY]\n"
+    "Write on stdout a Verilog testbench (module tb_coh_bus) checking the\n"
+    "stc_coh_bus that `stcgen --protocol P --cores N` writes for the same\n"
+    "geometry (GEOMETRY as for stcsim, e.g. line_bytes=32), its MEM_LATENCY set\n"
+    "to T (default: the geometry's mem_latency), against a cycle-level reference\n"
+    "timed by the atomic model's rules (docs/ARCHITECTURE.md 19.6). It prints\n"
+    "PASS or FAIL; a comment line '// coverage: ...' near its top says what the\n"
+    "traffic reached.\n";
+
+typedef struct {
+    unsigned bus;        /* BUS_RD/RDX (a burst), BUS_UPGR, BUS_WB */
+    uint64_t line;       /* first physical line */
+    unsigned count;      /* lines of a burst (1 for the others) */
+    unsigned rdx_idx;    /* a BusRdX burst's requested line */
+} item;
+
+typedef struct {
+    item items[MAX_ITEMS];
+    unsigned item_count;
+} tenure;
+
+/* One snoop's answers, per core (the owner's bits are noise to ignore). */
+typedef struct {
+    unsigned supplies, flushes, shared;
+} answers;
+
+/* What one cycle must show. */
+typedef struct {
+    unsigned grant, done, snp_valid, sup_read;
+    bool line_done, line_shared, line_supplied;
+    unsigned line_idx, snp_bus;
+    uint64_t snp_line, mem_line;
+    bool beat, beat_from_cache, mem_rd, mem_rd_cont, mem_wr, mem_wbeat, busy, err;
+} outputs;
+
+typedef struct {
+    unsigned long tenures, back_to_back, items[5], lines, supplied, continued, flush_supplied,
+        flush_alone, two_suppliers, owner_gaps;
+} coverage;
+
+typedef struct {
+    unsigned cores, line_bits, beats;
+    stc_coh_bus_timing timing;
+    uint64_t line_mask;
+    uint64_t seed;
+    /* per core */
+    tenure queue[MAX_CORES][TENURES_PER_CORE]; /* TENURES / cores of them used */
+    unsigned queued[MAX_CORES], next_tenure[MAX_CORES];
+    unsigned long ready_at[MAX_CORES];
+} traffic;
+
+/* xorshift64*: the same traffic every run. */
+static uint64_t next_random(uint64_t *state)
+{
+    *state ^= *state >> 12;
+    *state ^= *state << 25;
+    *state ^= *state >> 27;
+    return *state * 2685821657736338717ull;
+}
+
+static unsigned below(uint64_t *seed, unsigned bound)
+{
+    return (unsigned)(next_random(seed) % bound);
+}
+
+static void make_tenures(traffic *t)
+{
+    for (unsigned core = 0; core < t->cores; core++) {
+        t->queued[core] = TENURES / t->cores;
+        for (unsigned n = 0; n < t->queued[core]; n++) {
+            tenure *ten = &t->queue[core][n];
+            ten->item_count = 0;
+            if (below(&t->seed, 6) == 0) {
+                ten->items[ten->item_count++] =
+                    (item){BUS_UPGR, next_random(&t->seed) & t->line_mask, 1, 0};
+                continue;
+            }
+            unsigned victims = below(&t->seed, 10) < 6 ? 0 : 1 + below(&t->seed, 4);
+            for (unsigned v = 0; v < victims; v++) {
+                ten->items[ten->item_count++] =
+                    (item){BUS_WB, next_random(&t->seed) & t->line_mask, 1, 0};
+            }
+            unsigned bursts = below(&t->seed, 4) == 0 ? 2 : 1;
+            for (unsigned b = 0; b < bursts; b++) {
+                unsigned count = 1 + below(&t->seed, MAX_LINES);
+                uint64_t first = next_random(&t->seed) & t->line_mask & ~(uint64_t)3;
+                ten->items[ten->item_count++] =
+                    (item){below(&t->seed, 2) ? BUS_RDX : BUS_RD, first, count,
+                           below(&t->seed, count)};
+            }
+        }
+        t->ready_at[core] = below(&t->seed, 8);
+    }
+}
+
+/* The round robin of ARCHITECTURE.md 19.3. */
+static int round_robin(unsigned cores, unsigned last, unsigned req)
+{
+    for (unsigned step = 1; step <= cores; step++) {
+        unsigned core = (last + step) % cores;
+        if (req >> core & 1u) {
+            return (int)core;
+        }
+    }
+    return -1;
+}
+
+/* One cycle of the schedule an item lays out from its start. */
+typedef struct {
+    bool snoop;
+    uint64_t snoop_line;
+    unsigned snoop_bus;
+    answers answer;
+    outputs out; /* the item's own outputs in this cycle (grant, busy, err aside) */
+} slot_plan;
+
+typedef struct {
+    slot_plan *cycle;  /* capacity entries */
+    size_t capacity;   /* the longest item: every line from memory and flushed alone */
+    unsigned length;   /* cycles from the start to the item's last, inclusive */
+} plan;
+
+/* Answers to one snoop: random, with the owner's own bits as noise. */
+static answers make_answers(traffic *t, unsigned owner, coverage *cov, bool *supplied,
+                            bool *flushed, bool *shared, unsigned *two)
+{
+    answers a = {0};
+    unsigned others = ((1u << t->cores) - 1) & ~(1u << owner);
+    unsigned pick = below(&t->seed, 100);
+    unsigned supplier = (owner + 1 + below(&t->seed, t->cores - 1)) % t->cores;
+    if (pick < 30) {
+        a.supplies |= 1u << supplier;
+    }
+    if (pick >= 30 && pick < 32 && t->cores > 2) {
+        unsigned second = (supplier + 1) % t->cores;
+        if (second == owner) {
+            second = (second + 1) % t->cores;
+        }
+        a.supplies |= 1u << supplier | 1u << second;
+    }
+    unsigned flush_pick = below(&t->seed, 100);
+    if ((a.supplies && flush_pick < 50) || (!a.supplies && flush_pick < 6)) {
+        a.flushes |= 1u << supplier; /* with its supply, or (rarely) alone */
+    }
+    if (below(&t->seed, 10) < 4) {
+        a.shared |= 1u << supplier;
+    }
+    a.supplies |= (unsigned)next_random(&t->seed) & (1u << owner); /* noise */
+    a.flushes |= (unsigned)next_random(&t->seed) & (1u << owner);
+    a.shared |= (unsigned)next_random(&t->seed) & (1u << owner);
+    unsigned sup = a.supplies & others;
+    *supplied = sup != 0;
+    *two = (sup & (sup - 1)) != 0;
+    *flushed = (a.flushes & others) != 0;
+    *shared = (a.shared & others) != 0;
+    cov->two_suppliers += *two;
+    return a;
+}
+
+static unsigned lowest_bit(unsigned mask)
+{
+    unsigned bit = 0;
+    while (!(mask >> bit & 1u)) {
+        bit++;
+    }
+    return bit;
+}
+
+/* Lay out a data or write window of length cycles from offset at. */
+static void write_window(traffic *t, plan *p, unsigned at, uint64_t cycles, uint64_t line)
+{
+    for (unsigned o = 0; o < cycles; o++) {
+        outputs *out = &p->cycle[at + o].out;
+        if (o == 0) {
+            out->mem_wr = true;
+            out->mem_line = line;
+        }
+        out->mem_wbeat = cycles - o <= t->beats;
+    }
+}
+
+/* The item's whole schedule from its first cycle (offset 0), its snoops'
+ * answers drawn now, every duration the model's. *two_at: the offset of
+ * the first snoop that saw two suppliers (UINT32_MAX if none). */
+static void lay_out(traffic *t, const item *it, unsigned owner, plan *p, coverage *cov,
+                    unsigned *two_at)
+{
+    memset(p->cycle, 0, p->capacity * sizeof *p->cycle);
+    p->length = 0;
+    *two_at = UINT32_MAX;
+    const stc_coh_bus_timing *timing = &t->timing;
+    unsigned lines = it->bus == BUS_RD || it->bus == BUS_RDX ? it->count : 1;
+    bool sup[MAX_LINES], flush[MAX_LINES], shared[MAX_LINES];
+    unsigned supplier[MAX_LINES];
+    for (unsigned k = 0; k < lines; k++) {
+        slot_plan *s = &p->cycle[k];
+        unsigned two = 0;
+        s->snoop = true;
+        s->snoop_line = (it->line + k) & t->line_mask;
+        s->snoop_bus = it->bus == BUS_RDX && it->rdx_idx != k ? BUS_RD : it->bus;
+        s->answer = make_answers(t, owner, cov, &sup[k], &flush[k], &shared[k], &two);
+        unsigned others = ((1u << t->cores) - 1) & ~(1u << owner);
+        supplier[k] = sup[k] ? lowest_bit(s->answer.supplies & others) : 0;
+        if (two && *two_at == UINT32_MAX) {
+            *two_at = k;
+        }
+        s->out.snp_valid = others;
+        s->out.snp_line = s->snoop_line;
+        s->out.snp_bus = s->snoop_bus;
+    }
+    unsigned at = 1; /* STC_COH_ADDRESS_CYCLES: the first cycle is the address's */
+    if (it->bus == BUS_WB) {
+        uint64_t cycles = stc_coh_transaction_cycles(timing, STC_COH_BUS_WB, false, false) -
+                          timing->address_cycles;
+        write_window(t, p, at, cycles, it->line);
+        at += (unsigned)cycles;
+    } else if (it->bus == BUS_RD || it->bus == BUS_RDX) {
+        cov->lines += lines;
+        for (unsigned k = 0; k < lines; k++) {
+            bool first = k == 0 || sup[k - 1];
+            uint64_t cycles = stc_coh_line_data_cycles(timing, sup[k], first);
+            uint64_t line = (it->line + k) & t->line_mask;
+            cov->supplied += sup[k];
+            cov->continued += !sup[k] && !first;
+            cov->flush_supplied += sup[k] && flush[k];
+            for (unsigned o = 0; o < cycles; o++) {
+                outputs *out = &p->cycle[at + o].out;
+                bool beat = cycles - o <= t->beats;
+                if (o == 0) {
+                    out->mem_line = line;
+                    if (sup[k]) {
+                        out->sup_read = 1u << supplier[k];
+                    } else {
+                        out->mem_rd = true;
+                        out->mem_rd_cont = !first;
+                    }
+                }
+                out->beat = beat;
+                out->beat_from_cache = beat && sup[k];
+                out->mem_wbeat = beat && sup[k] && flush[k];
+                if (o + 1 == cycles) {
+                    out->line_done = true;
+                    out->line_idx = k;
+                    out->line_shared = shared[k];
+                    out->line_supplied = sup[k];
+                }
+            }
+            at += (unsigned)cycles;
+            if (flush[k] && !sup[k]) {
+                uint64_t write = stc_coh_write_data_cycles(timing);
+                write_window(t, p, at, write, line);
+                at += (unsigned)write;
+                cov->flush_alone++;
+            }
+        }
+    }
+    if (it->bus != BUS_RD && it->bus != BUS_RDX && flush[0] && !sup[0]) {
+        uint64_t write = stc_coh_write_data_cycles(timing);
+        write_window(t, p, at, write, it->line);
+        at += (unsigned)write;
+        cov->flush_alone++;
+    }
+    p->length = at == 1 ? 1 : at; /* an Upgr without a flush: its address cycle alone */
+    p->cycle[p->length - 1].out.done = 1u << owner;
+}
+
+static void print_hex(unsigned width, uint64_t value)
+{
+    printf("%u'h%llx", width, (unsigned long long)value);
+}
+
+/* Every core's item fields side by side, core N-1 first (a Verilog vector). */
+static void print_vector(unsigned cores, unsigned width, const uint64_t *values)
+{
+    printf("{");
+    for (unsigned core = cores; core-- > 0;) {
+        print_hex(width, values[core]);
+        printf(core ? ", " : "}");
+    }
+}
+
+static void print_cycle(const traffic *t, unsigned req, unsigned valid, const item *offer,
+                        unsigned last, const answers *a, const outputs *o, unsigned long number)
+{
+    const unsigned n = t->cores, lb = t->line_bits;
+    uint64_t bus[MAX_CORES], line[MAX_CORES], count[MAX_CORES], rdx[MAX_CORES];
+    for (unsigned c = 0; c < n; c++) {
+        bus[c] = offer[c].bus;
+        line[c] = offer[c].line;
+        count[c] = offer[c].count;
+        rdx[c] = offer[c].rdx_idx;
+    }
+    printf("    cyc(");
+    print_hex(n, req);
+    printf(", ");
+    print_hex(n, valid);
+    printf(", ");
+    print_vector(n, 3, bus);
+    printf(", ");
+    print_vector(n, lb, line);
+    printf(", ");
+    print_vector(n, 3, count);
+    printf(", ");
+    print_vector(n, 2, rdx);
+    printf(", ");
+    print_hex(n, last);
+    printf(", ");
+    print_hex(n, a->supplies);
+    printf(", ");
+    print_hex(n, a->flushes);
+    printf(", ");
+    print_hex(n, a->shared);
+    printf(", {");
+    print_hex(n, o->grant);
+    printf(", ");
+    print_hex(n, o->done);
+    printf(", 1'b%d, 2'd%u, 1'b%d, 1'b%d, ", o->line_done, o->line_idx, o->line_shared,
+           o->line_supplied);
+    print_hex(n, o->snp_valid);
+    printf(", ");
+    print_hex(lb, o->snp_line);
+    printf(", 3'd%u, ", o->snp_bus);
+    print_hex(n, o->sup_read);
+    printf(", 1'b%d, 1'b%d, 1'b%d, 1'b%d, 1'b%d, 1'b%d, ", o->beat, o->beat_from_cache,
+           o->mem_rd, o->mem_rd_cont, o->mem_wr, o->mem_wbeat);
+    print_hex(lb, o->mem_line);
+    printf(", 1'b%d, 1'b%d}, %lu);\n", o->busy, o->err, number);
+}
+
+static void write_preamble(const traffic *t, unsigned mem_latency)
+{
+    const unsigned n = t->cores, lb = t->line_bits;
+    const unsigned out_bits = n + n + 1 + 2 + 1 + 1 + n + lb + 3 + n + 6 + lb + 2;
+    printf("  reg clk = 1'b0;\n  reg rst_n = 1'b0;\n");
+    printf("  reg [%u:0] req, txn_valid, txn_last, sup_in, flush_in, shared_in;\n", n - 1);
+    printf("  reg [%u:0] txn_bus, txn_count;\n  reg [%u:0] txn_rdx;\n  reg [%u:0] txn_line;\n",
+           3 * n - 1, 2 * n - 1, lb * n - 1);
+    printf("  wire [%u:0] grant, done, snp_valid, sup_read;\n", n - 1);
+    printf("  wire line_done, line_shared, line_supplied, beat, beat_from_cache, mem_rd,\n"
+           "       mem_rd_cont, mem_wr, mem_wbeat, busy, err;\n");
+    printf("  wire [1:0] line_idx;\n  wire [2:0] snp_bus;\n  wire [%u:0] snp_line, mem_line;\n",
+           lb - 1);
+    printf("  integer checks = 0;\n  integer errors = 0;\n\n");
+    printf("  stc_coh_bus #(.MEM_LATENCY(%u)) u_bus (\n"
+           "    .clk_i(clk), .rst_ni(rst_n), .req_i(req), .grant_o(grant),\n"
+           "    .txn_valid_i(txn_valid), .txn_bus_i(txn_bus), .txn_line_i(txn_line),\n"
+           "    .txn_count_i(txn_count), .txn_rdx_idx_i(txn_rdx), .txn_last_i(txn_last),\n"
+           "    .txn_done_o(done), .line_done_o(line_done), .line_idx_o(line_idx),\n"
+           "    .line_shared_o(line_shared), .line_supplied_o(line_supplied),\n"
+           "    .snp_valid_o(snp_valid), .snp_line_o(snp_line), .snp_bus_o(snp_bus),\n"
+           "    .snp_supplies_i(sup_in), .snp_flushes_i(flush_in), .snp_shared_i(shared_in),\n"
+           "    .sup_read_o(sup_read), .beat_o(beat), .beat_from_cache_o(beat_from_cache),\n"
+           "    .mem_rd_o(mem_rd), .mem_rd_cont_o(mem_rd_cont), .mem_wr_o(mem_wr),\n"
+           "    .mem_wbeat_o(mem_wbeat), .mem_line_o(mem_line), .busy_o(busy), .err_o(err));\n\n",
+           mem_latency);
+    printf("  wire [%u:0] seen = {grant, done, line_done, line_idx, line_shared, line_supplied,\n"
+           "    snp_valid, snp_line, snp_bus, sup_read, beat, beat_from_cache, mem_rd, "
+           "mem_rd_cont,\n    mem_wr, mem_wbeat, mem_line, busy, err};\n\n", out_bits - 1);
+    printf("  task cyc(input [%u:0] r, input [%u:0] v, input [%u:0] b, input [%u:0] l,\n"
+           "           input [%u:0] c, input [%u:0] x, input [%u:0] lst, input [%u:0] su,\n"
+           "           input [%u:0] fl, input [%u:0] sh, input [%u:0] expected,\n"
+           "           input integer number);\n",
+           n - 1, n - 1, 3 * n - 1, lb * n - 1, 3 * n - 1, 2 * n - 1, n - 1, n - 1, n - 1, n - 1,
+           out_bits - 1);
+    printf("    begin\n      req = r; txn_valid = v; txn_bus = b; txn_line = l; txn_count = c;\n"
+           "      txn_rdx = x; txn_last = lst; sup_in = su; flush_in = fl; shared_in = sh;\n");
+    printf("      #1;\n      checks = checks + 1;\n");
+    printf("      if (seen !== expected) begin\n        errors = errors + 1;\n"
+           "        if (errors <= 10)\n"
+           "          $display(\"MISMATCH cycle %%0d: rtl grant,done,line(done,idx,shared,"
+           "supplied),snp(valid,line,bus),sup_read,beat,from_cache,mem(rd,cont,wr,wbeat,line),"
+           "busy,err = %%b expected %%b\",\n"
+           "                   number, seen, expected);\n      end\n");
+    printf("      clk = 1'b1;\n      #1;\n      clk = 1'b0;\n    end\n  endtask\n\n");
+}
+
+/* The whole run: cycle by cycle, print (if print) each cycle's inputs and
+ * expected outputs. */
+static void run(traffic *t, coverage *cov, bool print)
+{
+    const unsigned n = t->cores;
+    make_tenures(t);
+    memset(t->next_tenure, 0, sizeof t->next_tenure);
+    unsigned last_owner = n - 1;
+    bool busy = false, err = false;
+    unsigned owner = 0, item_idx = 0;
+    bool active = false;
+    unsigned long next_item_at = 0, tenure_end = 0;
+    plan the_plan = {0};
+    plan *p = &the_plan;
+    /* address + per line (data T + P/W, a flush alone T + P/W) */
+    p->capacity = 1 + (size_t)MAX_LINES * 2 *
+                          (stc_coh_write_data_cycles(&t->timing) + t->timing.supply_read_cycles);
+    p->cycle = calloc(p->capacity, sizeof *p->cycle);
+    if (!p->cycle) {
+        abort();
+    }
+    unsigned plan_at = 0, two_at = UINT32_MAX;
+    bool two_pending = false;
+    unsigned long number = 0;
+    for (unsigned long cycle = 0;; cycle++) {
+        bool work_left = busy;
+        for (unsigned c = 0; c < n; c++) {
+            work_left = work_left || t->next_tenure[c] < t->queued[c];
+        }
+        if (!work_left) {
+            break;
+        }
+        /* Inputs. */
+        unsigned req = 0, valid = 0, last = 0;
+        item offer[MAX_CORES];
+        for (unsigned c = 0; c < n; c++) {
+            offer[c] = (item){(unsigned)below(&t->seed, 8), next_random(&t->seed) & t->line_mask,
+                              below(&t->seed, 8), below(&t->seed, 4)};
+            if (below(&t->seed, 2)) {
+                valid |= 1u << c;
+            }
+            if (below(&t->seed, 2)) {
+                last |= 1u << c;
+            }
+            bool waiting = t->next_tenure[c] < t->queued[c] && t->ready_at[c] <= cycle &&
+                           !(busy && owner == c);
+            if (waiting) {
+                const tenure *ten = &t->queue[c][t->next_tenure[c]];
+                req |= 1u << c;
+                valid |= 1u << c;
+                offer[c] = ten->items[0];
+                last = (last & ~(1u << c)) | (ten->item_count == 1 ? 1u << c : 0);
+            }
+        }
+        bool owner_offers = busy && !active && cycle >= next_item_at;
+        if (busy && !active) {
+            const tenure *ten = &t->queue[owner][t->next_tenure[owner]];
+            valid = (valid & ~(1u << owner)) | (owner_offers ? 1u << owner : 0);
+            if (owner_offers) {
+                offer[owner] = ten->items[item_idx];
+                last = (last & ~(1u << owner)) |
+                       (item_idx + 1 == ten->item_count ? 1u << owner : 0);
+            } else {
+                cov->owner_gaps++;
+            }
+        } else if (busy) {
+            valid &= ~(1u << owner); /* nothing offered while an item runs */
+        }
+        /* The bus. */
+        outputs out = {0};
+        out.busy = busy;
+        out.err = err;
+        answers noise = {(unsigned)next_random(&t->seed) & ((1u << n) - 1),
+                         (unsigned)next_random(&t->seed) & ((1u << n) - 1),
+                         (unsigned)next_random(&t->seed) & ((1u << n) - 1)};
+        bool start = false;
+        if (!busy && req) {
+            owner = (unsigned)round_robin(n, last_owner, req);
+            last_owner = owner;
+            out.grant = 1u << owner;
+            cov->tenures++;
+            cov->back_to_back += tenure_end != 0 && cycle == tenure_end + 1;
+            busy = true;
+            item_idx = 0;
+            start = true;
+        } else if (owner_offers) {
+            start = true;
+        }
+        const tenure *ten = busy ? &t->queue[owner][t->next_tenure[owner]] : NULL;
+        if (start) {
+            const item *it = &ten->items[item_idx];
+            cov->items[it->bus]++;
+            lay_out(t, it, owner, p, cov, &two_at);
+            plan_at = 0;
+            active = true;
+        }
+        answers in = noise;
+        if (active) {
+            const slot_plan *s = &p->cycle[plan_at];
+            outputs keep = out;
+            out = s->out;
+            out.grant = keep.grant;
+            out.busy = keep.busy;
+            out.err = keep.err;
+            if (s->snoop) {
+                in = s->answer;
+            }
+            two_pending = two_pending || plan_at == two_at;
+            bool item_end = plan_at + 1 == p->length;
+            plan_at++;
+            if (item_end) {
+                active = false;
+                item_idx++;
+                next_item_at = cycle + 1 + (below(&t->seed, 4) == 0 ? below(&t->seed, 3) : 0);
+                if (item_idx == ten->item_count) {
+                    busy = false;
+                    tenure_end = cycle;
+                    t->next_tenure[owner]++;
+                    t->ready_at[owner] = cycle + 1 + below(&t->seed, 12);
+                }
+            }
+        }
+        if (print) {
+            print_cycle(t, req, valid, offer, last, &in, &out, number);
+        }
+        number++;
+        err = err || two_pending;
+        two_pending = false;
+    }
+    free(p->cycle);
+}
+
+static int parse_unsigned(const char *text, unsigned long max, unsigned *out)
+{
+    char *end = NULL;
+    unsigned long value = strtoul(text, &end, 10);
+    if (!*text || *end || value > max) {
+        return -1;
+    }
+    *out = (unsigned)value;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned cores = 0, mem_latency = 0;
+    bool have_latency = false;
+    stc_geometry geometry;
+    stc_geometry_default(&geometry);
+    const char *geometry_list = NULL;
+    char err[ERR_LEN];
+    for (int index = 1; index < argc; index++) {
+        const char *arg = argv[index];
+        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            fputs(usage_text, stdout);
+            return 0;
+        }
+        bool is_cores = strcmp(arg, "--cores") == 0;
+        bool is_latency = strcmp(arg, "--mem-latency") == 0;
+        if ((!is_cores && !is_latency && strcmp(arg, "-g") != 0) || index + 1 >= argc) {
+            fprintf(stderr, "stcbustb: %s: %s\n%s", arg,
+                    index + 1 >= argc ? "needs a value or is unknown" : "unknown option",
+                    usage_text);
+            return 2;
+        }
+        const char *value = argv[++index];
+        if (is_cores) {
+            if (parse_unsigned(value, MAX_CORES, &cores) != 0 || cores < 2) {
+                fprintf(stderr, "stcbustb: --cores %s: must be from 2 to %d\n", value,
+                        MAX_CORES);
+                return 2;
+            }
+        } else if (is_latency) {
+            if (parse_unsigned(value, 1000, &mem_latency) != 0) {
+                fprintf(stderr, "stcbustb: --mem-latency %s: must be from 0 to 1000\n", value);
+                return 2;
+            }
+            have_latency = true;
+        } else {
+            geometry_list = value;
+        }
+    }
+    if (!cores) {
+        fprintf(stderr, "stcbustb: --cores is required\n%s", usage_text);
+        return 2;
+    }
+    int status = geometry_list ? stc_geometry_parse(&geometry, geometry_list, err, sizeof err)
+                               : stc_geometry_init(&geometry, err, sizeof err);
+    if (status != 0) {
+        fprintf(stderr, "stcbustb: -g %s: %s\n", geometry_list ? geometry_list : "", err);
+        return 2;
+    }
+    if (!have_latency) {
+        mem_latency = geometry.mem_latency;
+    }
+    traffic *t = calloc(1, sizeof *t);
+    if (!t) {
+        fprintf(stderr, "stcbustb: out of memory\n");
+        return 1;
+    }
+    t->cores = cores;
+    t->line_bits = geometry.addr_bits - geometry.offset_bits;
+    t->beats = geometry.beats_per_line;
+    t->line_mask = t->line_bits >= 64 ? ~0ull : (1ull << t->line_bits) - 1;
+    stc_coh_bus_timing_init(&t->timing, geometry.line_bytes, mem_latency);
+    /* Made once to count coverage, then again (the same seed) to print. */
+    const uint64_t seed = 0xb05b05b05ull ^ cores ^ ((uint64_t)mem_latency << 8) ^
+                          ((uint64_t)geometry.line_bytes << 24);
+    coverage cov = {0};
+    t->seed = seed;
+    run(t, &cov, false);
+    printf("// tb_coh_bus: %u cores, MEM_LATENCY %u, geometry %s; written by\n"
+           "// tools/stcbustb.c from its reference (docs/ARCHITECTURE.md 19.6). Prints PASS or "
+           "FAIL.\n", cores, mem_latency, geometry_list ? geometry_list : "default");
+    printf("// coverage: tenures %lu back-to-back %lu upgr %lu wb %lu rd %lu rdx %lu lines %lu "
+           "supplied %lu continued %lu flush-supplied %lu flush-alone %lu two-suppliers %lu "
+           "owner-gaps %lu\n",
+           cov.tenures, cov.back_to_back, cov.items[BUS_UPGR], cov.items[BUS_WB],
+           cov.items[BUS_RD], cov.items[BUS_RDX], cov.lines, cov.supplied, cov.continued,
+           cov.flush_supplied, cov.flush_alone, cov.two_suppliers, cov.owner_gaps);
+    printf("`timescale 1ns / 1ps\n`default_nettype none\n\nmodule tb_coh_bus;\n");
+    write_preamble(t, mem_latency);
+    printf("  initial begin\n    #1;\n    rst_n = 1'b1;\n    #1;\n");
+    coverage again = {0};
+    t->seed = seed;
+    run(t, &again, true);
+    printf("    if (errors == 0) $display(\"PASS %%0d checks\", checks);\n");
+    printf("    else $display(\"FAIL %%0d of %%0d checks\", errors, checks);\n");
+    printf("    $finish;\n  end\n\nendmodule\n\n`resetall\n");
+    free(t);
+    return ferror(stdout) ? 1 : 0;
+}
