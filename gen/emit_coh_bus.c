@@ -1,14 +1,11 @@
 /*
- * emit_coh_bus.c - stc_coh_bus, the atomic snooping bus's sequencer
- * (docs/ARCHITECTURE.md 19.6): one tenure at a time, granted by
- * stc_coh_arbiter; each of the owner's transactions timed as the atomic
- * model times it (COHERENCE.md 9.10, 11.9), its lines snooped by every
- * other core, the data's source (a supplier, else memory) and the memory's
- * reads and writes announced cycle by cycle.
- *
- * The data words themselves are not in it (a multiplexer of the suppliers'
- * lines and memory's beats, for the system top): this module is the
- * schedule the models' cycle counts rest on.
+ * emit_coh_bus.c - stc_coh_bus, the atomic snooping bus (docs/ARCHITECTURE.md
+ * 19.6): one tenure at a time, granted by stc_coh_arbiter; each of the
+ * owner's transactions timed as the atomic model times it (COHERENCE.md
+ * 9.10, 11.9), its lines snooped by every other core, the data's source (a
+ * supplier, else memory) and the memory's reads and writes announced cycle
+ * by cycle, and the words routed: the owner's beats from the supplier or
+ * memory, memory's write beats from the owner or a flushing snooper.
  */
 #include "emit.h"
 
@@ -63,13 +60,18 @@ static const char *const body_lines[] = {
     "wire          r_sup     = snoop && (suppliers != {N{1'b0}});",
     "wire          r_two     = snoop && ((suppliers & (suppliers - ONE_N)) != {N{1'b0}});",
     "wire          r_shared  = snoop && ((snp_shared_i & others) != {N{1'b0}});",
-    "wire          r_flush   = snoop && ((snp_flushes_i & others) != {N{1'b0}});",
-    "reg  [NB-1:0] r_supidx;",
+    "wire          r_flush   = snoop && (flushers != {N{1'b0}});",
+    "wire [N-1:0]  flushers  = snp_flushes_i & others;",
+    "// The lowest-numbered supplier, and flusher (whose line memory takes when",
+    "// no cache supplies).",
+    "reg  [NB-1:0] r_supidx, r_flushidx;",
     "integer       sb;",
     "always @* begin",
-    "  r_supidx = {NB{1'b0}};",
+    "  r_supidx   = {NB{1'b0}};",
+    "  r_flushidx = {NB{1'b0}};",
     "  for (sb = N - 1; sb >= 0; sb = sb - 1) begin",
     "    if (suppliers[sb]) r_supidx = sb[NB-1:0];",
+    "    if (flushers[sb]) r_flushidx = sb[NB-1:0];",
     "  end",
     "end",
     "",
@@ -114,6 +116,7 @@ static const char *const body_lines[] = {
     "  snooped_d  = snooped_q;",
     "  sup_d      = sup_q;",
     "  supidx_d   = supidx_q;",
+    "  flushidx_d = flushidx_q;",
     "  shared_d   = shared_q;",
     "  flush_d    = flush_q;",
     "  fns_d      = fns_q;",
@@ -126,7 +129,8 @@ static const char *const body_lines[] = {
     "    shared_d[snoop_k] = r_shared;",
     "    flush_d[snoop_k]  = r_flush;",
     "    fns_d[snoop_k]    = r_flush && !r_sup;",
-    "    supidx_d[snoop_k*NB +: NB] = r_supidx;",
+    "    supidx_d[snoop_k*NB +: NB]   = r_supidx;",
+    "    flushidx_d[snoop_k*NB +: NB] = r_flushidx;",
     "    snooped_d         = {1'b0, snoop_k} + 3'd1;",
     "  end",
     "  if (start) begin",
@@ -180,6 +184,7 @@ static const char *const body_lines[] = {
     "    snooped_q  <= 3'd0;",
     "    sup_q      <= 4'd0;",
     "    supidx_q   <= {(4*NB){1'b0}};",
+    "    flushidx_q <= {(4*NB){1'b0}};",
     "    shared_q   <= 4'd0;",
     "    flush_q    <= 4'd0;",
     "    fns_q      <= 4'd0;",
@@ -200,6 +205,7 @@ static const char *const body_lines[] = {
     "    snooped_q  <= snooped_d;",
     "    sup_q      <= sup_d;",
     "    supidx_q   <= supidx_d;",
+    "    flushidx_q <= flushidx_d;",
     "    shared_q   <= shared_d;",
     "    flush_q    <= flush_d;",
     "    fns_q      <= fns_d;",
@@ -228,6 +234,22 @@ static const char *const body_lines[] = {
     "assign mem_wbeat_o     = (write_win && w_beat) || (data_win && w_beat && k_sup && flush_q[k]);",
     "assign mem_line_o      = (mem_rd_o || mem_wr_o || sup_read_o != {N{1'b0}}) ? w_line_no",
     "                                                                        : {LB{1'b0}};",
+    "",
+    "// ---------------------------------------------------------------- data",
+    "// The beat moving (0 .. P/W - 1): the window's last P/W cycles.",
+    "wire [BI-1:0] beat_no  = PW_CW[BI-1:0] - cnt_q[BI-1:0];  // PW - cnt, mod 2^BI",
+    "assign beat_idx_o = (beat_o || mem_wbeat_o) ? beat_no : {BI{1'b0}};",
+    "// Who drives a line's words: the owner its BusWB's; the supplier a supplied",
+    "// line's; the flusher the line memory takes when none supplies.",
+    "wire [NB-1:0] src_idx  = (win_q == WIN_DATA) ? supidx_q[k*NB +: NB] : flushidx_q[k*NB +: NB];",
+    "wire          own_beat = write_win && (win_q == WIN_WB) && w_beat;",
+    "wire          snp_beat = (data_win && k_sup && w_beat) || (write_win && (win_q == WIN_FLUSH) && w_beat);",
+    "assign own_beat_o = own_beat ? (ONE_N << owner_q) : {N{1'b0}};",
+    "assign sup_beat_o = snp_beat ? (ONE_N << src_idx) : {N{1'b0}};",
+    "wire [W-1:0]  own_word = own_word_i[owner_q*W +: W];",
+    "wire [W-1:0]  src_word = sup_word_i[src_idx*W +: W];",
+    "assign rdata_o     = !beat_o ? {W{1'b0}} : (k_sup ? src_word : mem_rdata_i);",
+    "assign mem_wdata_o = !mem_wbeat_o ? {W{1'b0}} : (own_beat ? own_word : src_word);",
     "assign busy_o          = busy_q;",
     "assign err_o           = err_q;",
 };
@@ -238,13 +260,19 @@ void stcgen_emit_coh_bus(stcgen_text *text, const stcgen_file *file, const stcge
     const unsigned cores = params->coh_cores;
     const unsigned nb = params->coh_core_bits;
     const unsigned lb = params->coh_line_bits;
+    const unsigned w = params->word_bits;
+    unsigned bi = 0; /* bits of a beat index, at least 1 */
+    while ((1u << bi) < g->beats_per_line) {
+        bi++;
+    }
+    bi = bi ? bi : 1;
     stcgen_text_header(text, &stcgen_comment_slashes, file->name, file->title, params);
     stcgen_text_blank(text);
     stcgen_text_line(text, STCGEN_TIMESCALE);
     stcgen_text_line(text, "`default_nettype none");
     stcgen_text_blank(text);
-    stcgen_text_line(text, "// stc_coh_bus: the atomic snooping bus of %u cores, its sequencer "
-                     "(ARCHITECTURE.md 19.6).", cores);
+    stcgen_text_line(text, "// stc_coh_bus: the atomic snooping bus of %u cores (ARCHITECTURE.md "
+                     "19.6).", cores);
     stcgen_text_line(text, "// One tenure at a time (stc_coh_arbiter's round robin). The owner "
                      "offers items");
     stcgen_text_line(text, "// one at a time: a BusWB, a BusUpgr, or a burst of 1-%d consecutive "
@@ -263,7 +291,11 @@ void stcgen_emit_coh_bus(stcgen_text *text, const stcgen_file *file, const stcge
                      "T + P/W more.");
     stcgen_text_line(text, "// The memory it assumes answers a read after exactly T cycles and "
                      "streams the");
-    stcgen_text_line(text, "// next line of a burst with no latency, as the model's does.");
+    stcgen_text_line(text, "// next line of a burst with no latency, as the model's does. Words "
+                     "move a beat a");
+    stcgen_text_line(text, "// cycle: to the owner from the supplier or memory, to memory from "
+                     "the owner's");
+    stcgen_text_line(text, "// BusWB or a flushing snooper.");
     stcgen_text_line(text, "module stc_coh_bus #(");
     stcgen_text_line(text, "  parameter integer MEM_LATENCY = %u  // T: memory cycles before a "
                      "read's first beat", g->mem_latency);
@@ -318,6 +350,21 @@ void stcgen_emit_coh_bus(stcgen_text *text, const stcgen_file *file, const stcge
                      "mem_line_o starts");
     stcgen_text_line(text, "output wire               mem_wbeat_o,     // memory takes a beat");
     stcgen_text_line(text, "output wire [%u:0]        mem_line_o,", lb - 1);
+    stcgen_text_line(text, "// the words: beat beat_idx_o of the line moving");
+    stcgen_text_line(text, "output wire [%u:0]         beat_idx_o,", bi - 1);
+    stcgen_text_line(text, "output wire [%u:0]         own_beat_o,      // the owner drives its "
+                     "BusWB's word", cores - 1);
+    stcgen_text_line(text, "input  wire [%u:0]       own_word_i,", w * cores - 1);
+    stcgen_text_line(text, "output wire [%u:0]         sup_beat_o,      // this snooper drives "
+                     "its line's word", cores - 1);
+    stcgen_text_line(text, "input  wire [%u:0]       sup_word_i,      //   (a supply, or a "
+                     "flush none supplied)", w * cores - 1);
+    stcgen_text_line(text, "output wire [%u:0]        rdata_o,         // the owner's beat",
+                     w - 1);
+    stcgen_text_line(text, "input  wire [%u:0]        mem_rdata_i,     // memory's read beat",
+                     w - 1);
+    stcgen_text_line(text, "output wire [%u:0]        mem_wdata_o,     // memory's write beat",
+                     w - 1);
     stcgen_text_line(text, "output wire               busy_o,          // a tenure is in progress");
     stcgen_text_line(text, "output wire               err_o            // sticky: two caches "
                      "supplied one line");
@@ -329,6 +376,8 @@ void stcgen_emit_coh_bus(stcgen_text *text, const stcgen_file *file, const stcge
     stcgen_text_line(text, "localparam integer NB = %u;  // a core's index", nb);
     stcgen_text_line(text, "localparam integer LB = %u; // a physical line number", lb);
     stcgen_text_line(text, "localparam integer PW = %u;  // beats a line", g->beats_per_line);
+    stcgen_text_line(text, "localparam integer BI = %u;  // a beat's index", bi);
+    stcgen_text_line(text, "localparam integer W  = %u; // a word, a beat", w);
     stcgen_text_line(text, "localparam integer CW = $clog2(MEM_LATENCY + PW + 2);  // window "
                      "counter");
     stcgen_text_line(text, "localparam [CW-1:0] ONE_CW = 1;");
@@ -351,6 +400,7 @@ void stcgen_emit_coh_bus(stcgen_text *text, const stcgen_file *file, const stcge
     stcgen_text_line(text, "reg  [2:0]     snooped_q, snooped_d;    // lines snooped so far");
     stcgen_text_line(text, "reg  [3:0]     sup_q, sup_d;            // per line: a cache supplies");
     stcgen_text_line(text, "reg  [4*NB-1:0] supidx_q, supidx_d;     //   which one");
+    stcgen_text_line(text, "reg  [4*NB-1:0] flushidx_q, flushidx_d; //   which flushes");
     stcgen_text_line(text, "reg  [3:0]     shared_q, shared_d;      //   the shared line");
     stcgen_text_line(text, "reg  [3:0]     flush_q, flush_d;        //   a cache flushes");
     stcgen_text_line(text, "reg  [3:0]     fns_q, fns_d;            //   ... and none supplies");

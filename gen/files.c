@@ -32,7 +32,7 @@ static const stcgen_file file_table[] = {
      "the coherent bus's round-robin arbiter", false, false, STCGEN_COH_ANY,
      stcgen_emit_coh_arbiter},
     {"stc_coh_bus.v", STCGEN_VERILOG, "stc_coh_bus",
-     "coherence, atomic bus: the bus's sequencer (tenures, snoops, data windows)", false, false,
+     "coherence, atomic bus: the bus (tenures, snoops, data windows, words)", false, false,
      STCGEN_COH_ATOMIC, stcgen_emit_coh_bus},
     {"stc_power_ctrl.v", STCGEN_VERILOG, STCGEN_POWER_MODULE,
      "per-bank power switch and isolation sequencer", false, false, STCGEN_COH_ALWAYS,

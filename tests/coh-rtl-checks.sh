@@ -37,7 +37,8 @@
 #     window 1-2 cycles) and 2 (64-byte lines): lint, and the testbench of
 #     tools/stcbustb.c (a cycle-level reference whose every duration is the
 #     atomic model's, ref/coherent_cycles.c; 200 tenures of BusWBs, bursts
-#     and BusUpgrs with random snoop answers, every output every cycle),
+#     and BusUpgrs with random snoop answers and random words on every data
+#     input, every output every cycle),
 #     whose traffic must reach every kind of item, supplied and streamed
 #     lines, flushes with and without a supply, two suppliers (flagged),
 #     back-to-back tenures and owners pausing between items; the bus that

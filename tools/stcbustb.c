@@ -64,9 +64,15 @@ typedef struct {
     unsigned supplies, flushes, shared;
 } answers;
 
+/* Where a word comes from (the cycle's random words decide its value). */
+typedef enum { WORD_NONE, WORD_MEMORY, WORD_OWNER, WORD_SNOOPER } word_source;
+
 /* What one cycle must show. */
 typedef struct {
     unsigned grant, done, snp_valid, sup_read;
+    unsigned beat_idx, own_beat, sup_beat;
+    word_source rdata_from, wdata_from;
+    unsigned word_core; /* WORD_OWNER / WORD_SNOOPER: whose word */
     bool line_done, line_shared, line_supplied;
     unsigned line_idx, snp_bus;
     uint64_t snp_line, mem_line;
@@ -80,6 +86,7 @@ typedef struct {
 
 typedef struct {
     unsigned cores, line_bits, beats;
+    unsigned beat_bits; /* a beat's index: log2 beats, at least 1 */
     stc_coh_bus_timing timing;
     uint64_t line_mask;
     uint64_t seed;
@@ -185,6 +192,9 @@ static answers make_answers(traffic *t, unsigned owner, coverage *cov, bool *sup
     if (below(&t->seed, 10) < 4) {
         a.shared |= 1u << supplier;
     }
+    if (a.flushes && below(&t->seed, 10) == 0) {
+        a.flushes |= 1u << (owner + 1 + below(&t->seed, t->cores - 1)) % t->cores;
+    }
     a.supplies |= (unsigned)next_random(&t->seed) & (1u << owner); /* noise */
     a.flushes |= (unsigned)next_random(&t->seed) & (1u << owner);
     a.shared |= (unsigned)next_random(&t->seed) & (1u << owner);
@@ -206,8 +216,11 @@ static unsigned lowest_bit(unsigned mask)
     return bit;
 }
 
-/* Lay out a data or write window of length cycles from offset at. */
-static void write_window(traffic *t, plan *p, unsigned at, uint64_t cycles, uint64_t line)
+/* Lay out a write window of length cycles from offset at: memory takes
+ * the words of core (the owner's BusWB if from is WORD_OWNER, else the
+ * flushing snooper's). */
+static void write_window(traffic *t, plan *p, unsigned at, uint64_t cycles, uint64_t line,
+                         word_source from, unsigned core)
 {
     for (unsigned o = 0; o < cycles; o++) {
         outputs *out = &p->cycle[at + o].out;
@@ -216,6 +229,16 @@ static void write_window(traffic *t, plan *p, unsigned at, uint64_t cycles, uint
             out->mem_line = line;
         }
         out->mem_wbeat = cycles - o <= t->beats;
+        if (out->mem_wbeat) {
+            out->beat_idx = (unsigned)(o - (cycles - t->beats));
+            out->wdata_from = from;
+            out->word_core = core;
+            if (from == WORD_OWNER) {
+                out->own_beat = 1u << core;
+            } else {
+                out->sup_beat = 1u << core;
+            }
+        }
     }
 }
 
@@ -231,7 +254,7 @@ static void lay_out(traffic *t, const item *it, unsigned owner, plan *p, coverag
     const stc_coh_bus_timing *timing = &t->timing;
     unsigned lines = it->bus == BUS_RD || it->bus == BUS_RDX ? it->count : 1;
     bool sup[MAX_LINES], flush[MAX_LINES], shared[MAX_LINES];
-    unsigned supplier[MAX_LINES];
+    unsigned supplier[MAX_LINES], flusher[MAX_LINES];
     for (unsigned k = 0; k < lines; k++) {
         slot_plan *s = &p->cycle[k];
         unsigned two = 0;
@@ -241,6 +264,7 @@ static void lay_out(traffic *t, const item *it, unsigned owner, plan *p, coverag
         s->answer = make_answers(t, owner, cov, &sup[k], &flush[k], &shared[k], &two);
         unsigned others = ((1u << t->cores) - 1) & ~(1u << owner);
         supplier[k] = sup[k] ? lowest_bit(s->answer.supplies & others) : 0;
+        flusher[k] = flush[k] ? lowest_bit(s->answer.flushes & others) : 0;
         if (two && *two_at == UINT32_MAX) {
             *two_at = k;
         }
@@ -252,7 +276,7 @@ static void lay_out(traffic *t, const item *it, unsigned owner, plan *p, coverag
     if (it->bus == BUS_WB) {
         uint64_t cycles = stc_coh_transaction_cycles(timing, STC_COH_BUS_WB, false, false) -
                           timing->address_cycles;
-        write_window(t, p, at, cycles, it->line);
+        write_window(t, p, at, cycles, it->line, WORD_OWNER, owner);
         at += (unsigned)cycles;
     } else if (it->bus == BUS_RD || it->bus == BUS_RDX) {
         cov->lines += lines;
@@ -278,6 +302,15 @@ static void lay_out(traffic *t, const item *it, unsigned owner, plan *p, coverag
                 out->beat = beat;
                 out->beat_from_cache = beat && sup[k];
                 out->mem_wbeat = beat && sup[k] && flush[k];
+                if (beat) {
+                    out->beat_idx = (unsigned)(o - (cycles - t->beats));
+                    out->rdata_from = sup[k] ? WORD_SNOOPER : WORD_MEMORY;
+                    out->word_core = supplier[k];
+                    if (sup[k]) {
+                        out->sup_beat = 1u << supplier[k];
+                        out->wdata_from = flush[k] ? WORD_SNOOPER : WORD_NONE;
+                    }
+                }
                 if (o + 1 == cycles) {
                     out->line_done = true;
                     out->line_idx = k;
@@ -288,7 +321,7 @@ static void lay_out(traffic *t, const item *it, unsigned owner, plan *p, coverag
             at += (unsigned)cycles;
             if (flush[k] && !sup[k]) {
                 uint64_t write = stc_coh_write_data_cycles(timing);
-                write_window(t, p, at, write, line);
+                write_window(t, p, at, write, line, WORD_SNOOPER, flusher[k]);
                 at += (unsigned)write;
                 cov->flush_alone++;
             }
@@ -296,7 +329,7 @@ static void lay_out(traffic *t, const item *it, unsigned owner, plan *p, coverag
     }
     if (it->bus != BUS_RD && it->bus != BUS_RDX && flush[0] && !sup[0]) {
         uint64_t write = stc_coh_write_data_cycles(timing);
-        write_window(t, p, at, write, it->line);
+        write_window(t, p, at, write, it->line, WORD_SNOOPER, flusher[0]);
         at += (unsigned)write;
         cov->flush_alone++;
     }
@@ -319,8 +352,37 @@ static void print_vector(unsigned cores, unsigned width, const uint64_t *values)
     }
 }
 
+/* One cycle's random words on the data inputs. */
+typedef struct {
+    uint32_t own[MAX_CORES], snooper[MAX_CORES], memory;
+} words;
+
+static uint32_t word_of(const words *in, word_source from, unsigned core)
+{
+    switch (from) {
+    case WORD_MEMORY:
+        return in->memory;
+    case WORD_OWNER:
+        return in->own[core];
+    case WORD_SNOOPER:
+        return in->snooper[core];
+    default:
+        return 0;
+    }
+}
+
+static void print_words(unsigned cores, const uint32_t *values)
+{
+    uint64_t wide[MAX_CORES];
+    for (unsigned c = 0; c < cores; c++) {
+        wide[c] = values[c];
+    }
+    print_vector(cores, 32, wide);
+}
+
 static void print_cycle(const traffic *t, unsigned req, unsigned valid, const item *offer,
-                        unsigned last, const answers *a, const outputs *o, unsigned long number)
+                        unsigned last, const answers *a, const words *in, const outputs *o,
+                        unsigned long number)
 {
     const unsigned n = t->cores, lb = t->line_bits;
     uint64_t bus[MAX_CORES], line[MAX_CORES], count[MAX_CORES], rdx[MAX_CORES];
@@ -350,6 +412,12 @@ static void print_cycle(const traffic *t, unsigned req, unsigned valid, const it
     print_hex(n, a->flushes);
     printf(", ");
     print_hex(n, a->shared);
+    printf(", ");
+    print_words(n, in->own);
+    printf(", ");
+    print_words(n, in->snooper);
+    printf(", ");
+    print_hex(32, in->memory);
     printf(", {");
     print_hex(n, o->grant);
     printf(", ");
@@ -364,13 +432,25 @@ static void print_cycle(const traffic *t, unsigned req, unsigned valid, const it
     printf(", 1'b%d, 1'b%d, 1'b%d, 1'b%d, 1'b%d, 1'b%d, ", o->beat, o->beat_from_cache,
            o->mem_rd, o->mem_rd_cont, o->mem_wr, o->mem_wbeat);
     print_hex(lb, o->mem_line);
+    printf(", ");
+    print_hex(t->beat_bits, o->beat_idx);
+    printf(", ");
+    print_hex(n, o->own_beat);
+    printf(", ");
+    print_hex(n, o->sup_beat);
+    printf(", ");
+    print_hex(32, word_of(in, o->rdata_from, o->word_core));
+    printf(", ");
+    print_hex(32, word_of(in, o->wdata_from, o->word_core));
     printf(", 1'b%d, 1'b%d}, %lu);\n", o->busy, o->err, number);
 }
 
 static void write_preamble(const traffic *t, unsigned mem_latency)
 {
     const unsigned n = t->cores, lb = t->line_bits;
-    const unsigned out_bits = n + n + 1 + 2 + 1 + 1 + n + lb + 3 + n + 6 + lb + 2;
+    const unsigned bi = t->beat_bits;
+    const unsigned out_bits = n + n + 1 + 2 + 1 + 1 + n + lb + 3 + n + 6 + lb + bi + n + n + 32 +
+                              32 + 2;
     printf("  reg clk = 1'b0;\n  reg rst_n = 1'b0;\n");
     printf("  reg [%u:0] req, txn_valid, txn_last, sup_in, flush_in, shared_in;\n", n - 1);
     printf("  reg [%u:0] txn_bus, txn_count;\n  reg [%u:0] txn_rdx;\n  reg [%u:0] txn_line;\n",
@@ -380,6 +460,9 @@ static void write_preamble(const traffic *t, unsigned mem_latency)
            "       mem_rd_cont, mem_wr, mem_wbeat, busy, err;\n");
     printf("  wire [1:0] line_idx;\n  wire [2:0] snp_bus;\n  wire [%u:0] snp_line, mem_line;\n",
            lb - 1);
+    printf("  reg [%u:0] own_word, sup_word;\n  reg [31:0] mem_rdata;\n", 32 * n - 1);
+    printf("  wire [%u:0] beat_idx;\n  wire [%u:0] own_beat, sup_beat;\n"
+           "  wire [31:0] rdata, mem_wdata;\n", bi - 1, n - 1);
     printf("  integer checks = 0;\n  integer errors = 0;\n\n");
     printf("  stc_coh_bus #(.MEM_LATENCY(%u)) u_bus (\n"
            "    .clk_i(clk), .rst_ni(rst_n), .req_i(req), .grant_o(grant),\n"
@@ -391,25 +474,30 @@ static void write_preamble(const traffic *t, unsigned mem_latency)
            "    .snp_supplies_i(sup_in), .snp_flushes_i(flush_in), .snp_shared_i(shared_in),\n"
            "    .sup_read_o(sup_read), .beat_o(beat), .beat_from_cache_o(beat_from_cache),\n"
            "    .mem_rd_o(mem_rd), .mem_rd_cont_o(mem_rd_cont), .mem_wr_o(mem_wr),\n"
-           "    .mem_wbeat_o(mem_wbeat), .mem_line_o(mem_line), .busy_o(busy), .err_o(err));\n\n",
+           "    .mem_wbeat_o(mem_wbeat), .mem_line_o(mem_line), .beat_idx_o(beat_idx),\n"
+           "    .own_beat_o(own_beat), .own_word_i(own_word), .sup_beat_o(sup_beat),\n"
+           "    .sup_word_i(sup_word), .rdata_o(rdata), .mem_rdata_i(mem_rdata),\n"
+           "    .mem_wdata_o(mem_wdata), .busy_o(busy), .err_o(err));\n\n",
            mem_latency);
     printf("  wire [%u:0] seen = {grant, done, line_done, line_idx, line_shared, line_supplied,\n"
            "    snp_valid, snp_line, snp_bus, sup_read, beat, beat_from_cache, mem_rd, "
-           "mem_rd_cont,\n    mem_wr, mem_wbeat, mem_line, busy, err};\n\n", out_bits - 1);
+           "mem_rd_cont,\n    mem_wr, mem_wbeat, mem_line, beat_idx, own_beat, sup_beat, rdata, mem_wdata,\n"
+           "    busy, err};\n\n", out_bits - 1);
     printf("  task cyc(input [%u:0] r, input [%u:0] v, input [%u:0] b, input [%u:0] l,\n"
            "           input [%u:0] c, input [%u:0] x, input [%u:0] lst, input [%u:0] su,\n"
-           "           input [%u:0] fl, input [%u:0] sh, input [%u:0] expected,\n"
-           "           input integer number);\n",
+           "           input [%u:0] fl, input [%u:0] sh, input [%u:0] ow, input [%u:0] sw,\n"
+           "           input [31:0] mr, input [%u:0] expected, input integer number);\n",
            n - 1, n - 1, 3 * n - 1, lb * n - 1, 3 * n - 1, 2 * n - 1, n - 1, n - 1, n - 1, n - 1,
-           out_bits - 1);
+           32 * n - 1, 32 * n - 1, out_bits - 1);
     printf("    begin\n      req = r; txn_valid = v; txn_bus = b; txn_line = l; txn_count = c;\n"
-           "      txn_rdx = x; txn_last = lst; sup_in = su; flush_in = fl; shared_in = sh;\n");
+           "      txn_rdx = x; txn_last = lst; sup_in = su; flush_in = fl; shared_in = sh;\n"
+           "      own_word = ow; sup_word = sw; mem_rdata = mr;\n");
     printf("      #1;\n      checks = checks + 1;\n");
     printf("      if (seen !== expected) begin\n        errors = errors + 1;\n"
            "        if (errors <= 10)\n"
            "          $display(\"MISMATCH cycle %%0d: rtl grant,done,line(done,idx,shared,"
            "supplied),snp(valid,line,bus),sup_read,beat,from_cache,mem(rd,cont,wr,wbeat,line),"
-           "busy,err = %%b expected %%b\",\n"
+           "beat_idx,own_beat,sup_beat,rdata,mem_wdata,busy,err = %%b expected %%b\",\n"
            "                   number, seen, expected);\n      end\n");
     printf("      clk = 1'b1;\n      #1;\n      clk = 1'b0;\n    end\n  endtask\n\n");
 }
@@ -536,8 +624,14 @@ static void run(traffic *t, coverage *cov, bool print)
                 }
             }
         }
+        words data;
+        for (unsigned c = 0; c < n; c++) {
+            data.own[c] = (uint32_t)next_random(&t->seed);
+            data.snooper[c] = (uint32_t)next_random(&t->seed);
+        }
+        data.memory = (uint32_t)next_random(&t->seed);
         if (print) {
-            print_cycle(t, req, valid, offer, last, &in, &out, number);
+            print_cycle(t, req, valid, offer, last, &in, &data, &out, number);
         }
         number++;
         err = err || two_pending;
@@ -617,6 +711,10 @@ int main(int argc, char **argv)
     t->cores = cores;
     t->line_bits = geometry.addr_bits - geometry.offset_bits;
     t->beats = geometry.beats_per_line;
+    while ((1u << t->beat_bits) < t->beats) {
+        t->beat_bits++;
+    }
+    t->beat_bits = t->beat_bits ? t->beat_bits : 1;
     t->line_mask = t->line_bits >= 64 ? ~0ull : (1ull << t->line_bits) - 1;
     stc_coh_bus_timing_init(&t->timing, geometry.line_bytes, mem_latency);
     /* Made once to count coverage, then again (the same seed) to print. */
