@@ -15,6 +15,7 @@
 #include "coherence_energy.h"
 #include "coherence_split_cli.h"
 #include "coherence_stc_cli.h"
+#include "coherence_rows.h"
 #include "json.h"
 #include "mc_trace.h"
 
@@ -73,6 +74,10 @@ static const char usage_text[] =
     "  -g, --geometry LIST      with --stc-config or --stc-tune: the caches'\n"
     "                           geometry, e.g. banks=8,bank_bytes=1024 (as for\n"
     "                           stcsim)\n"
+    "      --rows               also how often each (state, event) pair of the\n"
+    "                           protocol's table ran, and how many of them ran\n"
+    "                           (atomic bus, one run: not with --bus split,\n"
+    "                           --stc-tune or --stc-config all; COHERENCE.md 9.5)\n"
     "      --json               machine-readable output\n"
     "  -h, --help               this text\n"
     "Exit status: 0 no violation, 1 bad trace, 2 bad usage, 3 violations found.\n";
@@ -300,7 +305,13 @@ static void print_filter_counters_json(const stc_sf_counters *counters)
     print_named_counters_json(STC_SF_COUNTER_COUNT, stc_sf_counter_name, filter_value, counters);
 }
 
-static void print_json(const stc_coh_system *system, const char *trace_name)
+/* The table the system runs (a test's own, or the protocol's). */
+static const stc_coh_table *table_of(const stc_coh_config *config)
+{
+    return config->table ? config->table : stc_coh_table_of(config->protocol);
+}
+
+static void print_json(const stc_coh_system *system, const char *trace_name, bool rows)
 {
     const stc_coh_config *config = stc_coh_config_of(system);
     stc_coh_counters total;
@@ -370,13 +381,19 @@ static void print_json(const stc_coh_system *system, const char *trace_name)
         printf("%s", i ? ", " : "");
         stc_json_print_string(stc_coh_violation_at(system, i)->text);
     }
-    printf("]}}\n");
+    printf("]}");
+    if (rows) {
+        printf(",\n \"rows\": ");
+        stc_coh_rows_print_json(table_of(config), stc_coh_row_uses_of(system));
+    }
+    printf("}\n");
 }
 
 typedef struct {
     stc_coh_config config;
     const char *trace_path;
     bool json;
+    bool rows;               /* --rows: the table's row coverage */
     stc_coh_bus_model bus;
     stc_cs_schedule schedule;
     uint64_t seed;
@@ -519,6 +536,10 @@ static int parse_options(int argc, char **argv, coh_options *opts)
             opts->json = true;
             continue;
         }
+        if (!strcmp(arg, "--rows")) {
+            opts->rows = true;
+            continue;
+        }
         if (stc_cli_is_one_of(arg, stc_options)) {
             if (i + 1 >= argc)
                 return usage_error("%s needs a value", arg);
@@ -547,6 +568,10 @@ static int parse_options(int argc, char **argv, coh_options *opts)
         return usage_error("%s", "--schedule, --seed and --wb-buffer need --bus split");
     if (opts->bus == STC_COH_BUS_SPLIT && opts->config.snoop_filter.kind != STC_SF_NONE)
         return usage_error("%s", "--snoop-filter: not on the split bus (--bus split)");
+    if (opts->rows && (opts->bus == STC_COH_BUS_SPLIT || opts->stc_tune ||
+                       (opts->stc_configs && !strcmp(opts->stc_configs, STC_COH_STC_ALL))))
+        return usage_error("%s", "--rows: one atomic run only (not with --bus split, --stc-tune "
+                                 "or --stc-config all)");
     return check_stc_options(opts);
 }
 
@@ -600,7 +625,7 @@ int stc_coh_main(int argc, char **argv)
             .program = program, .cores = opts.config.cores, .protocol = opts.config.protocol,
             .stc_configs = opts.stc_configs, .stc_tune = opts.stc_tune, .geometry = opts.geometry,
             .snoop_filter = opts.config.snoop_filter, .trace_path = opts.trace_path,
-            .json = opts.json, .split = opts.bus == STC_COH_BUS_SPLIT,
+            .json = opts.json, .rows = opts.rows, .split = opts.bus == STC_COH_BUS_SPLIT,
             .schedule = opts.schedule, .seed = opts.seed, .wb_buffer = opts.wb_buffer});
     char err[ERR_LEN];
     stc_coh_system *system = stc_coh_create(&opts.config, err, sizeof err);
@@ -616,10 +641,13 @@ int stc_coh_main(int argc, char **argv)
     }
     status = run_trace(system, trace, &opts.config);
     if (status == 0) {
-        if (opts.json)
-            print_json(system, stc_mc_trace_name(trace));
-        else
+        if (opts.json) {
+            print_json(system, stc_mc_trace_name(trace), opts.rows);
+        } else {
             print_text(system, stc_mc_trace_name(trace));
+            if (opts.rows)
+                stc_coh_rows_print_text(table_of(&opts.config), stc_coh_row_uses_of(system));
+        }
         /* The counters are printed either way; the status tells a script. */
         if (stc_coh_violation_count(system) > 0)
             status = 3;

@@ -11,6 +11,7 @@
  */
 #include "coherence_stc_cli.h"
 
+#include "coherence_rows.h"
 #include "coherence_split_cli.h"
 
 #include "coherent_common.h"
@@ -583,8 +584,14 @@ static void print_config_names_json(const stc_geometry *geometry, const stc_conf
     printf("]");
 }
 
+/* The table the system runs (a test's own, or the protocol's). */
+static const stc_coh_table *table_of(const stc_cstc_config *config)
+{
+    return config->table ? config->table : stc_coh_table_of(config->protocol);
+}
+
 static void print_json(const stc_cstc_system *system, const run_energy *energy,
-                       const char *trace_name)
+                       const char *trace_name, bool rows)
 {
     const stc_cstc_config *config = stc_cstc_config_of(system);
     print_geometry_json(config, trace_name, "atomic");
@@ -614,7 +621,12 @@ static void print_json(const stc_cstc_system *system, const run_energy *energy,
         printf("%s", i ? ", " : "");
         stc_json_print_string(stc_cstc_violation_at(system, i)->text);
     }
-    printf("]}}\n");
+    printf("]}");
+    if (rows) {
+        printf(",\n \"rows\": ");
+        stc_coh_rows_print_json(table_of(config), stc_cstc_row_uses_of(system));
+    }
+    printf("}\n");
 }
 
 /* ------------------------------------------------------------ one run */
@@ -627,10 +639,14 @@ static int run_once(const stc_coh_stc_request *request, stc_cstc_system *system,
     int status = read_records(request, trace, line, apply_record, &run);
     if (status != 0)
         return status;
-    if (request->json)
-        print_json(system, energy, stc_mc_trace_name(trace));
-    else
+    if (request->json) {
+        print_json(system, energy, stc_mc_trace_name(trace), request->rows);
+    } else {
         print_text(system, energy, stc_mc_trace_name(trace));
+        if (request->rows)
+            stc_coh_rows_print_text(table_of(stc_cstc_config_of(system)),
+                                    stc_cstc_row_uses_of(system));
+    }
     return stc_cstc_violation_count(system) > 0 ? 3 : 0;
 }
 

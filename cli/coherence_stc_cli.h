@@ -36,6 +36,7 @@ typedef struct {
                                    --stc-config only (kind STC_SF_NONE with --stc-tune) */
     const char *trace_path;
     bool json;
+    bool rows;                /* --rows: the table's row coverage (one atomic run only) */
     /* --bus split (with --stc-config only): the split-transaction bus of
      * ref/coherent_stc_split.h, scheduled by schedule and seed
      * (docs/COHERENCE.md section 12) */

@@ -33,6 +33,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The protocols; their CLI names are "msi", "mesi", "moesi". */
 typedef enum {
@@ -173,6 +174,18 @@ const stc_coh_proc_row *stc_coh_proc_lookup(const stc_coh_table *table, stc_coh_
                                             stc_coh_proc_event event);
 const stc_coh_snoop_row *stc_coh_snoop_lookup(const stc_coh_table *table, stc_coh_state state,
                                               stc_coh_bus bus);
+
+/* How often each (state, event) pair of a table ran in an atomic model:
+ * a processor row per access (an upgrade included), per line a miss
+ * fetches beside the requested one (I, Load) and per copy that leaves
+ * (state, Evict); a snoop row per cache that looked the block up for
+ * another's transaction, in I when it holds no copy (a snoop filter's
+ * excluded caches look nothing up). The pairs a protocol tester and the
+ * lockstep harness report as covered ([coherence-rtl]). */
+typedef struct {
+    uint64_t proc[STC_COH_STATE_COUNT][STC_COH_PROC_EVENT_COUNT];
+    uint64_t snoop[STC_COH_STATE_COUNT][STC_COH_BUS_COUNT];
+} stc_coh_row_uses;
 
 /* A state's code in RTL (docs/ARCHITECTURE.md 19.1): its index in
  * table->states; 0 if the protocol has no such state. */

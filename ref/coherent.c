@@ -56,6 +56,7 @@ struct stc_coh_system {
     stc_coh_config config;
     stc_coh_table table;
     stc_coh_row_index rows; /* table's rows by pair */
+    stc_coh_row_uses uses;  /* how often each ran */
     uint32_t sets, line, line_shift;
     frame *frames;
     uint8_t *data;
@@ -341,6 +342,7 @@ static void broadcast(stc_coh_system *system, unsigned requester, stc_coh_bus bu
         }
         snooper->snoop_lookups++;
         if (!(system->copies[e].held & (1u << d))) {
+            system->uses.snoop[STC_COH_I][bus]++;
             if (filter)
                 stc_sf_probe_missed(filter, block);
             continue; /* I: every table's I rows do nothing */
@@ -348,6 +350,7 @@ static void broadcast(stc_coh_system *system, unsigned requester, stc_coh_bus bu
         size_t f = system->copies[e].frame[d];
         stc_coh_state state = (stc_coh_state)system->frames[f].state;
         const stc_coh_snoop_row *row = system->rows.snoop[state][bus];
+        system->uses.snoop[state][bus]++;
         if (!row || row->impossible) {
             stc_coh_book_violation(&system->book, STC_COH_VIOL_IMPOSSIBLE, requester, block << system->line_shift, 0, 0,
                       "block 0x%llx: core %u in %s snoops %s (impossible row)",
@@ -443,6 +446,7 @@ static void evict_frame(stc_coh_system *system, unsigned core, size_t victim)
     stc_coh_book_evicted(&system->book, core, victim_entry);
     stc_coh_state victim_state = (stc_coh_state)v->state;
     const stc_coh_proc_row *evict = system->rows.proc[victim_state][STC_COH_EVICT];
+    system->uses.proc[victim_state][STC_COH_EVICT]++;
     if (!evict || evict->impossible) {
         stc_coh_book_violation(&system->book, STC_COH_VIOL_IMPOSSIBLE, core, v->block << system->line_shift, 0, 0,
                   "Evict in %s (impossible row)", stc_coh_state_name(victim_state));
@@ -526,6 +530,7 @@ static int block_access(stc_coh_system *system, unsigned core, stc_coh_op op, ui
     stc_coh_state state = f >= 0 ? (stc_coh_state)system->frames[f].state : STC_COH_I;
     stc_coh_proc_event event = op == STC_COH_OP_STORE ? STC_COH_STORE : STC_COH_LOAD;
     const stc_coh_proc_row *row = system->rows.proc[state][event];
+    system->uses.proc[state][event]++;
     if (!row || row->impossible) {
         stc_coh_book_violation(&system->book, STC_COH_VIOL_IMPOSSIBLE, core, (block << system->line_shift) + offset,
                   0, 0, "%s in %s (impossible row)", stc_coh_proc_event_name(event),
@@ -705,4 +710,8 @@ const stc_coh_bus_timing *stc_coh_timing_of(const stc_coh_system *system)
 const stc_coh_config *stc_coh_config_of(const stc_coh_system *system)
 {
     return &system->config;
+}
+const stc_coh_row_uses *stc_coh_row_uses_of(const stc_coh_system *system)
+{
+    return &system->uses;
 }

@@ -262,6 +262,8 @@ uint64_t stc_coh_shadow_read(const stc_coh_system *system, uint64_t addr, uint32
 const stc_coh_core_cycles *stc_coh_core_cycles_of(const stc_coh_system *system, unsigned core);
 void stc_coh_run_cycles_of(const stc_coh_system *system, stc_coh_run_cycles *run);
 const stc_coh_bus_timing *stc_coh_timing_of(const stc_coh_system *system);
+/* How often each row of the table ran so far (coherence_protocol.h). */
+const stc_coh_row_uses *stc_coh_row_uses_of(const stc_coh_system *system);
 
 const stc_coh_config *stc_coh_config_of(const stc_coh_system *system);
 

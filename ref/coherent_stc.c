@@ -60,6 +60,7 @@ struct stc_cstc_system {
     stc_cstc_config config;
     stc_coh_table table;
     stc_coh_row_index rows; /* table's rows by pair */
+    stc_coh_row_uses uses;  /* how often each ran */
     uint32_t line; /* physical line bytes: the coherence unit */
     core_side sides[STC_COH_MAX_CORES];
     stc_coh_book book;
@@ -292,6 +293,7 @@ static bus_result broadcast(stc_cstc_system *system, unsigned requester, stc_coh
             continue;
         }
         system->counters[d].snoop_lookups++;
+        system->uses.snoop[slot >= 0 ? system->sides[d].state[slot] : STC_COH_I][bus]++;
         if (slot >= 0 && system->sides[d].state[slot] != STC_COH_I)
             snoop_copy(system, requester, d, (size_t)slot, bus, entry, data, &result);
         else if (filter)
@@ -335,6 +337,7 @@ static void evict_copy(stc_cstc_system *system, unsigned core, size_t slot, cons
     uint64_t addr = addr_of(system, system->book.history[entry].block);
     stc_coh_book_evicted(&system->book, core, entry);
     const stc_coh_proc_row *evict = system->rows.proc[state][STC_COH_EVICT];
+    system->uses.proc[state][STC_COH_EVICT]++;
     side->state[slot] = STC_COH_I;
     if (!evict || evict->impossible)
         stc_coh_book_violation(&system->book, STC_COH_VIOL_IMPOSSIBLE, core, addr, 0, 0,
@@ -391,6 +394,8 @@ static void cache_read_burst(void *context, uint64_t addr, uint8_t *data, unsign
         const stc_coh_proc_row *row = block == side->request_block
                                           ? side->request_row
                                           : system->rows.proc[STC_COH_I][STC_COH_LOAD];
+        if (block != side->request_block)
+            system->uses.proc[STC_COH_I][STC_COH_LOAD]++; /* the access counted its own */
         /* Every physical line enters the cache here (a requested line, a
          * sibling, a refetched subline): its filter bit goes first. */
         if (system->filters[side->core])
@@ -541,6 +546,7 @@ static int block_access(stc_cstc_system *system, unsigned core, stc_coh_op op, u
     stc_coh_state state = slot >= 0 ? (stc_coh_state)side->state[slot] : STC_COH_I;
     stc_coh_proc_event event = op == STC_COH_OP_STORE ? STC_COH_STORE : STC_COH_LOAD;
     const stc_coh_proc_row *row = system->rows.proc[state][event];
+    system->uses.proc[state][event]++;
     if (!row || row->impossible) {
         stc_coh_book_violation(&system->book, STC_COH_VIOL_IMPOSSIBLE, core, addr, 0, 0,
                                "%s in %s (impossible row)", stc_coh_proc_event_name(event),
@@ -941,4 +947,9 @@ int stc_cstc_check(const stc_cstc_system *system, char *err, size_t err_len)
                     return -1;
     }
     return 0;
+}
+
+const stc_coh_row_uses *stc_cstc_row_uses_of(const stc_cstc_system *system)
+{
+    return &system->uses;
 }

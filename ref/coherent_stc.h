@@ -178,6 +178,8 @@ const stc_cstc_config *stc_cstc_config_of(const stc_cstc_system *system);
 const stc_coh_core_cycles *stc_cstc_core_cycles_of(const stc_cstc_system *system, unsigned core);
 void stc_cstc_run_cycles_of(const stc_cstc_system *system, stc_coh_run_cycles *run);
 const stc_coh_bus_timing *stc_cstc_timing_of(const stc_cstc_system *system);
+/* How often each row of the table ran so far (coherence_protocol.h). */
+const stc_coh_row_uses *stc_cstc_row_uses_of(const stc_cstc_system *system);
 
 /* The layer's own invariants on every core: stc_cache_check, a slot is
  * valid exactly when its state is not I, holds the line its state is

@@ -805,5 +805,68 @@ else
     echo "FAIL stc caches on the split bus"; failed=$((failed + 1))
 fi
 
+# --rows (COHERENCE.md 9.5): how often each row of the table ran. The tiny
+# trace by hand, in both atomic models (the stc caches in 8K_4W_16B):
+# MSI  c0 I Load (c1 snoops I BusRd), c1 I Load (c0 S BusRd), c0 S Store
+#      (c1 S BusUpgr), c1 I Load (c0 M BusRd);
+# MESI, MOESI the same with c0's first copy in E (E BusRd, not S BusRd).
+rows_ok=1
+for protocol in msi mesi moesi; do
+    want="6	I Load 3,S Store 1,I BusRd 1,S BusRd 1,S BusUpgr 1,M BusRd 1"
+    [ "$protocol" != msi ] && want="6	I Load 3,S Store 1,I BusRd 1,S BusUpgr 1,E BusRd 1,M BusRd 1"
+    for model in conventional 8K_4W_16B; do
+        args=(--cores 2 --protocol "$protocol" --rows)
+        [ "$model" != conventional ] && args+=(--stc-config "$model")
+        got=$("$STCSIM" coherence "${args[@]}" --json "$work/tiny.txt" | jq -r '[.rows.ran,
+            ([.rows.proc[], .rows.snoop[] | select(.uses > 0) | "\(.state) \(.event // .bus) \(.uses)"]
+            | join(","))] | @tsv')
+        [ "$got" = "$want" ] || { rows_ok=0; echo "  $protocol $model: '$got', want '$want'"; }
+        "$STCSIM" coherence "${args[@]}" "$work/tiny.txt" >"$work/rows.out"
+        grep -q "^rows: 6 of the table's [0-9]* possible rows ran" "$work/rows.out" &&
+            grep -qE '^  M  snoops  BusRd +1$' "$work/rows.out" ||
+            { rows_ok=0; echo "  $protocol $model: the text rows"; }
+    done
+done
+# An eviction (MESI, both models alike: 8 KiB 4-way 16-byte lines): c0
+# stores A (I Store; c1 snoops I BusRdX), loads four more lines of A's set
+# (I Load x4; c1 I BusRd x4), the fifth evicting A dirty (M Evict, a BusWB
+# c1 snoops in I).
+printf '0 1 100\n0 0 900\n0 0 1100\n0 0 1900\n0 0 2100\n' >"$work/rows-evict.txt"
+want="6	I Load 4,I Store 1,M Evict 1,I BusRd 4,I BusRdX 1,I BusWB 1"
+for model in "--size 8192 --ways 4 --line 16" "--stc-config 8K_4W_16B"; do
+    # shellcheck disable=SC2086
+    got=$("$STCSIM" coherence --cores 2 $model --rows --json "$work/rows-evict.txt" | jq -r '[.rows.ran,
+        ([.rows.proc[], .rows.snoop[] | select(.uses > 0) | "\(.state) \(.event // .bus) \(.uses)"]
+        | join(","))] | @tsv')
+    [ "$got" = "$want" ] || { rows_ok=0; echo "  eviction, $model: '$got', want '$want'"; }
+done
+# On random traffic every snoop lookup runs one snoop row (I for a cache
+# without a copy), and with 16-byte lines every block access one processor
+# row; with longer lines the siblings a miss fetches add (I, Load) rows.
+awk 'BEGIN { x = 12345; for (i = 0; i < 3000; i++) { x = (x * 1103515245 + 12345) % 2147483648;
+      printf "%d %d %x 4\n", x % 4, int(x / 7) % 2, (x % 4096) - (x % 4) } }' >"$work/rows-random.txt"
+for model in conventional 8K_4W_16B 8K_4W_64B,2K_1W_16B,4K_2W_32B_P,8K_1W_16B; do
+    args=(--cores 4 --rows --json)
+    [ "$model" != conventional ] && args+=(--stc-config "$model")
+    "$STCSIM" coherence "${args[@]}" "$work/rows-random.txt" >"$work/rows.json" || rows_ok=0
+    jq -e '([.rows.snoop[].uses] | add) == .total.snoop_lookups and .total.snoop_lookups > 0' \
+        "$work/rows.json" >/dev/null || { rows_ok=0; echo "  $model: snoop rows against lookups"; }
+    if [ "$model" != 8K_4W_64B,2K_1W_16B,4K_2W_32B_P,8K_1W_16B ]; then
+        jq -e '([.rows.proc[] | select(.event != "Evict") | .uses] | add) == .total.hits + .total.misses' \
+            "$work/rows.json" >/dev/null || { rows_ok=0; echo "  $model: processor rows against accesses"; }
+    else
+        jq -e '([.rows.proc[] | select(.event != "Evict") | .uses] | add) > .total.hits + .total.misses' \
+            "$work/rows.json" >/dev/null || { rows_ok=0; echo "  $model: sibling fetches not counted"; }
+    fi
+done
+if [ "$rows_ok" = 1 ]; then
+    passed=$((passed + 1))
+else
+    echo "FAIL --rows"; failed=$((failed + 1))
+fi
+expect_error rows-split 2 "--rows: one atomic run only" -- --rows --bus split "$work/tiny.txt"
+expect_error rows-tune  2 "--rows: one atomic run only" -- --rows --stc-tune 8K_4W_32B "$work/tiny.txt"
+expect_error rows-all   2 "--rows: one atomic run only" -- --rows --stc-config all "$work/tiny.txt"
+
 echo "coherence-cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
