@@ -85,6 +85,7 @@ typedef struct {
     uint64_t eight_byte;        /* 8-byte references completed */
     uint64_t model_violations;  /* the model's own checks, for comparison only */
     stc_coh_counters total;
+    stc_coh_row_uses uses;      /* how often each row of the table ran */
 } tester_result;
 
 /* One outstanding request per core, as a core with a blocking cache has. */
@@ -226,6 +227,7 @@ static tester_result run_tester(const tester_run *run)
     }
     result.model_violations = stc_coh_violation_count(system);
     stc_coh_total(system, &result.total);
+    result.uses = *stc_coh_row_uses_of(system);
     free(shadow);
     stc_coh_destroy(system);
     return result;
@@ -235,11 +237,57 @@ static tester_result run_tester(const tester_run *run)
 
 enum { CORRECT_REFERENCES = 100000 };
 
+/* Every row of the table that can happen ran in the runs of one protocol
+ * (uses summed over them): the coverage [coherence-rtl]'s testers report.
+ * (I, Evict) is a row but no model evicts an invalid copy. */
+static void check_row_coverage(stc_coh_protocol protocol, const stc_coh_row_uses *uses)
+{
+    const stc_coh_table *table = stc_coh_table_of(protocol);
+    unsigned rows = 0, ran = 0;
+    for (unsigned s = 0; s < table->state_count; s++) {
+        stc_coh_state state = table->states[s];
+        for (unsigned e = 0; e < STC_COH_PROC_EVENT_COUNT; e++) {
+            const stc_coh_proc_row *row = stc_coh_proc_lookup(table, state, (stc_coh_proc_event)e);
+            if (!row || row->impossible || (state == STC_COH_I && e == STC_COH_EVICT))
+                continue;
+            rows++;
+            ran += uses->proc[state][e] > 0;
+            CHECK(uses->proc[state][e] > 0, "%s: the tester never ran (%s, %s)",
+                  stc_coh_protocol_name(protocol), stc_coh_state_name(state),
+                  stc_coh_proc_event_name((stc_coh_proc_event)e));
+        }
+        for (unsigned b = STC_COH_BUS_NONE + 1; b < STC_COH_BUS_COUNT; b++) {
+            const stc_coh_snoop_row *row = stc_coh_snoop_lookup(table, state, (stc_coh_bus)b);
+            if (!row || row->impossible)
+                continue;
+            rows++;
+            ran += uses->snoop[state][b] > 0;
+            CHECK(uses->snoop[state][b] > 0, "%s: the tester never ran (%s snoops %s)",
+                  stc_coh_protocol_name(protocol), stc_coh_state_name(state),
+                  stc_coh_bus_name((stc_coh_bus)b));
+        }
+    }
+    printf("test_coherence_tester: %s: %u of %u rows that can happen ran\n",
+           stc_coh_protocol_name(protocol), ran, rows);
+}
+
+static void add_uses(stc_coh_row_uses *sum, const stc_coh_row_uses *part)
+{
+    for (unsigned s = 0; s < STC_COH_STATE_COUNT; s++) {
+        for (unsigned e = 0; e < STC_COH_PROC_EVENT_COUNT; e++)
+            sum->proc[s][e] += part->proc[s][e];
+        for (unsigned b = 0; b < STC_COH_BUS_COUNT; b++)
+            sum->snoop[s][b] += part->snoop[s][b];
+    }
+}
+
 static void correct_tables(void)
 {
     static const unsigned core_counts[] = {2, 4, 8};
     uint64_t references = 0, loads = 0, seed = 1;
     for (unsigned p = 0; p < PROTOCOLS; p++) {
+        stc_coh_row_uses uses;
+        memset(&uses, 0, sizeof uses);
         for (size_t n = 0; n < sizeof core_counts / sizeof core_counts[0]; n++) {
             for (unsigned l = 0; l < LAYOUTS; l++) {
                 tester_run run = {.seed = seed++, .protocol = all_protocols[p],
@@ -272,8 +320,10 @@ static void correct_tables(void)
                           (unsigned long long)(t->miss_conflict + t->miss_capacity));
                 references += got.references;
                 loads += got.loads_checked;
+                add_uses(&uses, &got.uses);
             }
         }
+        check_row_coverage(all_protocols[p], &uses);
     }
     printf("test_coherence_tester: %llu references, %llu loads checked, no failure in msi, mesi, "
            "moesi\n",
