@@ -41,10 +41,12 @@ bench-coherence: mc-traces $(STCSIM)
 $(B)/gcc/stccohtb: tools/stccohtb.c $(LIB_HDR) $(B)/gcc/obj/coherence_protocol.o | $(B)/gcc
 	gcc $(CFLAGS_COMMON) $(OPT) -g -Iref -o $@ $< $(B)/gcc/obj/coherence_protocol.o
 # The snoop port's testbench writer (ARCHITECTURE.md 19.4): its reference
-# takes the configurations from ref/config.c and the rows from the table.
-STCSNOOPTB_REF := coherence_protocol config geometry
-$(B)/gcc/stcsnooptb: tools/stcsnooptb.c $(LIB_HDR) $(STCSNOOPTB_REF:%=$(B)/gcc/obj/%.o) | $(B)/gcc
-	gcc $(CFLAGS_COMMON) $(OPT) -g -Iref -o $@ $< $(STCSNOOPTB_REF:%=$(B)/gcc/obj/%.o)
+# takes the configurations from ref/config.c and the rows from the table;
+# --model runs the coherent stc model (the whole library).
+STCSNOOPTB_SRC := tools/stcsnooptb.c tools/snooptb_model.c
+$(B)/gcc/stcsnooptb: $(STCSNOOPTB_SRC) tools/snooptb.h $(LIB_HDR) $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o) | $(B)/gcc
+	gcc $(CFLAGS_COMMON) $(OPT) -g -Iref -Itools -o $@ $(STCSNOOPTB_SRC) \
+	    $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o) -lzstd -lz -lm -pthread
 # Gate equivalents of the coherence RTL (tables, arbiter, snoop port;
 # ARCHITECTURE.md 19): prints numbers, asserts nothing (about 20 s).
 .PHONY: bench-coh-gates

@@ -29,7 +29,11 @@
 #     then 6000 cycles of writes and snoops under changing configurations,
 #     every output compared in every cycle), whose traffic must reach every
 #     snoop row of the protocol, same-cycle writes seen by a hit, double
-#     matches (more than one bank) and state changes; the two broken ports
+#     matches (more than one bank) and state changes; and a testbench from
+#     the coherent stc model's own traffic (--model: 3 cores, core 0
+#     reconfigured now and then, its changed slots written as the contract
+#     says, every snoop answered by the model's stc_cache_lookup and
+#     states); the two broken ports
 #     (--debug-break coh-snoop-no-forward, coh-snoop-all-banks) caught; no
 #     snoop port on the split bus;
 #   - the bus sequencer (19.6) for 2, 3, 5 and 8 cores, with the memory's
@@ -264,6 +268,28 @@ for protocol in msi mesi moesi; do
         if [ "$geometry" != banks=1 ]; then
             check "$tag: double matches reached" test "$multi" -gt 10
         fi
+        # The coherent stc model's own traffic: core 0's slots written as
+        # 19.4's contract says, every snoop answered by the model.
+        tb="$work/tb-snoop-model-$protocol-$geometry.v"
+        check "$tag: stcsnooptb --model writes the testbench" \
+            bash -c "'$STCSNOOPTB' --protocol $protocol --model ${geometry_option[*]} >'$tb'"
+        expected=$(grep -c '^    cyc(' "$tb")
+        if run_snoop_tb "$out" "$tb" && grep -qx "PASS $expected checks" "$work/log" &&
+            ! grep -q MISMATCH "$work/log"; then
+            passed=$((passed + 1))
+        else
+            fail "$tag: every answer of $expected cycles is the coherent stc model's"
+        fi
+        coverage=$(grep '^// coverage:' "$tb")
+        pattern='hits ([0-9]+) .* changes ([0-9]+) .* rows ([0-9]+) of ([0-9]+) slot-writes ([0-9]+) reconfigs ([0-9]+)'
+        model_ok=0
+        if [[ $coverage =~ $pattern ]] && [ "${BASH_REMATCH[1]}" -gt 100 ] &&
+            [ "${BASH_REMATCH[2]}" -gt 50 ] && [ "${BASH_REMATCH[3]}" -eq "${BASH_REMATCH[4]}" ] &&
+            [ "${BASH_REMATCH[5]}" -gt 100 ] && [ "${BASH_REMATCH[6]}" -gt 3 ]; then
+            model_ok=1
+        fi
+        check "$tag: the model's traffic reaches hits, changes, every row, reconfigurations ($coverage)" \
+            test "$model_ok" -eq 1
     done
     for name in no-forward all-banks; do
         out="$work/snoop-broken"

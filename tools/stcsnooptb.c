@@ -21,6 +21,7 @@
 #include "coherence_protocol.h"
 #include "config.h"
 #include "geometry.h"
+#include "snooptb.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -37,48 +38,17 @@ enum {
 };
 
 static const char usage_text[] =
-    "usage: stcsnooptb --protocol msi|mesi|moesi [-g GEOMETRY]\n"
+    "usage: stcsnooptb --protocol msi|mesi|moesi [-g GEOMETRY] [--model]\n"
     "Write on stdout a Verilog testbench (module tb_coh_snoop) checking the\n"
     "stc_coh_snoop that `stcgen --protocol P` writes for the same geometry\n"
     "(GEOMETRY as for stcsim, e.g. banks=8,line_bytes=32; stcgen takes it as\n"
     "--banks 8 --line-bytes 32) against a C reference, every output in every\n"
     "cycle (docs/ARCHITECTURE.md 19.4). It prints PASS or FAIL; a comment line\n"
-    "'// coverage: ...' near its top says what the traffic reached.\n";
-
-typedef struct {
-    unsigned state; /* code: index in the table's state list; 0 is I */
-    uint64_t tag;
-} slot;
-
-typedef struct {
-    const stc_coh_table *table;
-    const stc_geometry *geometry;
-    unsigned state_bits;
-    unsigned bank_index_bits;
-    slot *slots; /* rows x banks, row-major */
-} reference;
-
-/* One cycle's inputs. */
-typedef struct {
-    unsigned banks_log, ways_log;
-    bool wr_valid, wr_set_tag;
-    unsigned wr_row, wr_banks, wr_state;
-    uint64_t wr_tag;
-    bool snp_valid;
-    uint64_t snp_line;
-    unsigned snp_bus;
-} cycle_in;
-
-/* What the port must answer. */
-typedef struct {
-    bool hit, multi, change, supplies, flushes, shared, known;
-    unsigned bank, state, next;
-} cycle_out;
-
-typedef struct {
-    unsigned long hits, forwarded_hits, multi, changes, unknown_rows;
-    bool row_reached[STC_COH_STATE_COUNT][STC_COH_BUS_COUNT];
-} coverage;
+    "'// coverage: ...' near its top says what the traffic reached.\n"
+    "  --model   the traffic of the coherent stc model (3 cores, core 0\n"
+    "            reconfigured now and then): core 0's changed slots written as\n"
+    "            the controller must write them, snoops answered by the model's\n"
+    "            own lookup and states\n";
 
 static unsigned bits_for(unsigned values)
 {
@@ -89,7 +59,7 @@ static unsigned bits_for(unsigned values)
     return bits;
 }
 
-static unsigned log2_exact(unsigned power_of_two)
+unsigned log2_exact(unsigned power_of_two)
 {
     unsigned bits = 0;
     while ((1u << bits) < power_of_two) {
@@ -99,7 +69,7 @@ static unsigned log2_exact(unsigned power_of_two)
 }
 
 /* xorshift64*: the same traffic every run. */
-static uint64_t next_random(uint64_t *state)
+uint64_t next_random(uint64_t *state)
 {
     *state ^= *state >> 12;
     *state ^= *state << 25;
@@ -107,16 +77,16 @@ static uint64_t next_random(uint64_t *state)
     return *state * 2685821657736338717ull;
 }
 
-static unsigned below(uint64_t *seed, unsigned bound)
+unsigned below(uint64_t *seed, unsigned bound)
 {
     return (unsigned)(next_random(seed) % bound);
 }
 
 /* The slot as the lookup sees it: the stored one, with this cycle's write
  * of the same row laid over it (19.4: the controller's change comes first). */
-static slot seen_slot(const reference *ref, const cycle_in *in, unsigned row, unsigned bank)
+static tag_slot seen_slot(const reference *ref, const cycle_in *in, unsigned row, unsigned bank)
 {
-    slot seen = ref->slots[(size_t)row * ref->geometry->banks + bank];
+    tag_slot seen = ref->slots[(size_t)row * ref->geometry->banks + bank];
     if (in->wr_valid && in->wr_row == row && (in->wr_banks >> bank & 1u)) {
         seen.state = in->wr_state;
         if (in->wr_set_tag) {
@@ -139,7 +109,7 @@ static cycle_out expect(const reference *ref, const cycle_in *in, coverage *cov)
     unsigned groups = 1u << (in->banks_log - in->ways_log);
     unsigned matches = 0;
     for (unsigned bank = 0; bank < g->banks; bank++) {
-        slot seen = seen_slot(ref, in, row, bank);
+        tag_slot seen = seen_slot(ref, in, row, bank);
         bool candidate = bank < banks_on && bank % groups == tag % groups;
         if (candidate && seen.state != 0 && seen.tag == tag) {
             if (matches == 0) {
@@ -156,26 +126,30 @@ static cycle_out expect(const reference *ref, const cycle_in *in, coverage *cov)
     out.multi = matches > 1;
     cov->hits += out.hit;
     cov->multi += out.multi;
+    snooptb_answer_row(ref, in->snp_bus, &out, cov);
+    return out;
+}
+
+void snooptb_answer_row(const reference *ref, unsigned bus, cycle_out *out, coverage *cov)
+{
     const stc_coh_table *table = ref->table;
     const stc_coh_snoop_row *row_of_table =
-        out.state < table->state_count && in->snp_bus > STC_COH_BUS_NONE &&
-                in->snp_bus < STC_COH_BUS_COUNT
-            ? stc_coh_snoop_lookup(table, table->states[out.state], (stc_coh_bus)in->snp_bus)
+        out->state < table->state_count && bus > STC_COH_BUS_NONE && bus < STC_COH_BUS_COUNT
+            ? stc_coh_snoop_lookup(table, table->states[out->state], (stc_coh_bus)bus)
             : NULL;
     if (row_of_table) {
-        out.next = stc_coh_state_code(table, row_of_table->next);
-        out.supplies = row_of_table->supplies;
-        out.flushes = row_of_table->flushes;
-        out.shared = row_of_table->asserts_shared;
-        out.known = !row_of_table->impossible;
-        cov->row_reached[table->states[out.state]][in->snp_bus] = true;
+        out->next = stc_coh_state_code(table, row_of_table->next);
+        out->supplies = row_of_table->supplies;
+        out->flushes = row_of_table->flushes;
+        out->shared = row_of_table->asserts_shared;
+        out->known = !row_of_table->impossible;
+        cov->row_reached[table->states[out->state]][bus] = true;
     } else {
-        out.next = out.state;
+        out->next = out->state;
         cov->unknown_rows++;
     }
-    out.change = out.hit && out.next != out.state;
-    cov->changes += out.change;
-    return out;
+    out->change = out->hit && out->next != out->state;
+    cov->changes += out->change;
 }
 
 static void apply_write(reference *ref, const cycle_in *in)
@@ -185,7 +159,7 @@ static void apply_write(reference *ref, const cycle_in *in)
     }
     for (unsigned bank = 0; bank < ref->geometry->banks; bank++) {
         if (in->wr_banks >> bank & 1u) {
-            slot *target = &ref->slots[(size_t)in->wr_row * ref->geometry->banks + bank];
+            tag_slot *target = &ref->slots[(size_t)in->wr_row * ref->geometry->banks + bank];
             target->state = in->wr_state;
             if (in->wr_set_tag) {
                 target->tag = in->wr_tag;
@@ -199,7 +173,7 @@ static void print_bits(unsigned width, uint64_t value)
     printf("%u'h%llx", width, (unsigned long long)value);
 }
 
-static void print_cycle(const reference *ref, const cycle_in *in, const cycle_out *out,
+void print_cycle(const reference *ref, const cycle_in *in, const cycle_out *out,
                         unsigned long number)
 {
     const stc_geometry *g = ref->geometry;
@@ -269,6 +243,28 @@ static void write_preamble(const reference *ref)
     printf("      end\n      clk = 1'b1;\n      #1;\n      clk = 1'b0;\n    end\n  endtask\n\n");
 }
 
+void snooptb_reset_walk(reference *ref, cycle_in *in, bool print, unsigned long *number)
+{
+    const stc_geometry *g = ref->geometry;
+    for (unsigned row = 0; row < g->rows; row++) {
+        in->wr_valid = true;
+        in->wr_row = row;
+        in->wr_banks = g->banks >= 32 ? ~0u : (1u << g->banks) - 1;
+        in->wr_state = 0;
+        in->wr_set_tag = true;
+        in->wr_tag = 0;
+        in->snp_valid = false;
+        in->snp_line = 0;
+        in->snp_bus = 0;
+        cycle_out quiet = {0};
+        if (print) {
+            print_cycle(ref, in, &quiet, *number);
+        }
+        (*number)++;
+        apply_write(ref, in);
+    }
+}
+
 /* A line of the hot set (or anywhere), and a tag of the hot set (or any). */
 static unsigned pick_row(uint64_t *seed, const stc_geometry *g, const unsigned *hot_rows)
 {
@@ -300,26 +296,13 @@ static void run_traffic(reference *ref, const stc_config *configs, size_t config
         /* consecutive tags first: they fall in different bank groups */
         hot_tags[i] = i < 2 ? (0x15u + i) & tag_mask : next_random(&seed) & tag_mask;
     }
+    /* and an alias of the first in the top tag bit */
+    if (g->tag_bits > 1) {
+        hot_tags[HOT_TAGS - 1] = hot_tags[0] ^ (1ull << (g->tag_bits - 1));
+    }
     unsigned long number = 0;
     cycle_in in = {.banks_log = log2_exact(g->banks), .ways_log = log2_exact(g->banks)};
-    /* The reset walk: every slot I (tag 0), no snoop. */
-    for (unsigned row = 0; row < g->rows; row++) {
-        in.wr_valid = true;
-        in.wr_row = row;
-        in.wr_banks = g->banks >= 32 ? ~0u : (1u << g->banks) - 1;
-        in.wr_state = 0;
-        in.wr_set_tag = true;
-        in.wr_tag = 0;
-        in.snp_valid = false;
-        in.snp_line = 0;
-        in.snp_bus = 0;
-        cycle_out out = expect(ref, &in, cov);
-        if (print) {
-            print_cycle(ref, &in, &out, number);
-        }
-        number++;
-        apply_write(ref, &in);
-    }
+    snooptb_reset_walk(ref, &in, print, &number);
     unsigned all_banks = g->banks >= 32 ? ~0u : (1u << g->banks) - 1;
     for (unsigned cycle = 0; cycle < CYCLES; cycle++) {
         if (below(&seed, 150) == 0) {
@@ -357,6 +340,7 @@ int main(int argc, char **argv)
 {
     stc_coh_protocol protocol = STC_COH_MSI;
     bool have_protocol = false;
+    bool model = false;
     stc_geometry geometry;
     stc_geometry_default(&geometry);
     const char *geometry_list = NULL;
@@ -366,6 +350,10 @@ int main(int argc, char **argv)
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             fputs(usage_text, stdout);
             return 0;
+        }
+        if (strcmp(arg, "--model") == 0) {
+            model = true;
+            continue;
         }
         bool is_protocol = strcmp(arg, "--protocol") == 0;
         if ((!is_protocol && strcmp(arg, "-g") != 0) || index + 1 >= argc) {
@@ -403,7 +391,7 @@ int main(int argc, char **argv)
         .geometry = &geometry,
         .state_bits = bits_for(table->state_count),
         .bank_index_bits = geometry.bank_bits ? geometry.bank_bits : 1,
-        .slots = calloc((size_t)geometry.rows * geometry.banks, sizeof(slot)),
+        .slots = calloc((size_t)geometry.rows * geometry.banks, sizeof(tag_slot)),
     };
     if (!ref.slots) {
         fprintf(stderr, "stcsnooptb: out of memory\n");
@@ -412,7 +400,16 @@ int main(int argc, char **argv)
     /* The traffic is made once to count its coverage, then again (the same
      * seeded sequence) to print it after the coverage line. */
     coverage cov = {0};
-    run_traffic(&ref, configs, config_count, &cov, false);
+    unsigned long cycles = 0;
+    if (model) {
+        if (snooptb_model_traffic(&ref, &cov, false, &cycles, err, sizeof err) != 0) {
+            fprintf(stderr, "stcsnooptb: %s\n", err);
+            free(ref.slots);
+            return 1;
+        }
+    } else {
+        run_traffic(&ref, configs, config_count, &cov, false);
+    }
     unsigned rows_total = 0, rows_reached = 0;
     for (unsigned code = 0; code < table->state_count; code++) {
         for (unsigned bus = STC_COH_BUS_NONE + 1; bus < STC_COH_BUS_COUNT; bus++) {
@@ -422,18 +419,29 @@ int main(int argc, char **argv)
             }
         }
     }
-    printf("// tb_coh_snoop: %s, geometry %s; written by tools/stcsnooptb.c from its C\n"
-           "// reference (docs/ARCHITECTURE.md 19.4). Prints PASS or FAIL.\n",
-           stc_coh_protocol_name(protocol), geometry_list ? geometry_list : "default");
-    printf("// coverage: hits %lu forwarded %lu multi %lu changes %lu unknown %lu rows %u of %u\n",
+    printf("// tb_coh_snoop: %s, geometry %s; written by tools/stcsnooptb.c from %s\n"
+           "// (docs/ARCHITECTURE.md 19.4). Prints PASS or FAIL.\n",
+           stc_coh_protocol_name(protocol), geometry_list ? geometry_list : "default",
+           model ? "the coherent stc model's slots" : "its C reference");
+    printf("// coverage: hits %lu forwarded %lu multi %lu changes %lu unknown %lu rows %u of %u "
+           "slot-writes %lu reconfigs %lu\n",
            cov.hits, cov.forwarded_hits, cov.multi, cov.changes, cov.unknown_rows, rows_reached,
-           rows_total);
+           rows_total, cov.slot_writes, cov.reconfigs);
     printf("`timescale 1ns / 1ps\n`default_nettype none\n\nmodule tb_coh_snoop;\n");
     write_preamble(&ref);
     printf("  initial begin\n");
-    memset(ref.slots, 0, (size_t)geometry.rows * geometry.banks * sizeof(slot));
+    memset(ref.slots, 0, (size_t)geometry.rows * geometry.banks * sizeof(tag_slot));
     coverage again = {0};
-    run_traffic(&ref, configs, config_count, &again, true);
+    if (model) {
+        cycles = 0;
+        if (snooptb_model_traffic(&ref, &again, true, &cycles, err, sizeof err) != 0) {
+            fprintf(stderr, "stcsnooptb: %s\n", err); /* the first pass ran it: never */
+            free(ref.slots);
+            return 1;
+        }
+    } else {
+        run_traffic(&ref, configs, config_count, &again, true);
+    }
     printf("    if (errors == 0) $display(\"PASS %%0d checks\", checks);\n");
     printf("    else $display(\"FAIL %%0d of %%0d checks\", errors, checks);\n");
     printf("    $finish;\n  end\n\nendmodule\n\n`resetall\n");

@@ -1,0 +1,80 @@
+/*
+ * snooptb.h - what the two halves of stcsnooptb share (tools/stcsnooptb.c:
+ * the seeded traffic against its own reference; tools/snooptb_model.c: the
+ * traffic of the coherent stc model, its slots and lookups the expected
+ * answers): the cycle's inputs and answers, and the testbench lines.
+ */
+#ifndef STC_TOOLS_SNOOPTB_H
+#define STC_TOOLS_SNOOPTB_H
+
+#include "coherence_protocol.h"
+#include "geometry.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct {
+    unsigned state; /* code: index in the table's state list; 0 is I */
+    uint64_t tag;
+} tag_slot;
+
+typedef struct {
+    const stc_coh_table *table;
+    const stc_geometry *geometry;
+    unsigned state_bits;
+    unsigned bank_index_bits;
+    tag_slot *slots; /* rows x banks, row-major */
+} reference;
+
+/* One cycle's inputs. */
+typedef struct {
+    unsigned banks_log, ways_log;
+    bool wr_valid, wr_set_tag;
+    unsigned wr_row, wr_banks, wr_state;
+    uint64_t wr_tag;
+    bool snp_valid;
+    uint64_t snp_line;
+    unsigned snp_bus;
+} cycle_in;
+
+/* What the port must answer. */
+typedef struct {
+    bool hit, multi, change, supplies, flushes, shared, known;
+    unsigned bank, state, next;
+} cycle_out;
+
+typedef struct {
+    unsigned long hits, forwarded_hits, multi, changes, unknown_rows;
+    unsigned long slot_writes, reconfigs; /* the model-driven traffic's */
+    bool row_reached[STC_COH_STATE_COUNT][STC_COH_BUS_COUNT];
+} coverage;
+
+/* The table's answer for a snooped state code (out->state, out->hit set)
+ * and bus code: next, actions, known, change; the row counted in cov. */
+void snooptb_answer_row(const reference *ref, unsigned bus, cycle_out *out, coverage *cov);
+
+/* One cyc() line of the testbench: the inputs and the expected answer. */
+void print_cycle(const reference *ref, const cycle_in *in, const cycle_out *out,
+                 unsigned long number);
+
+/* The reset walk of 19.4's contract: every slot of every row written I
+ * (tag 0), one row a cycle, no snoop, in the configuration *in names. */
+void snooptb_reset_walk(reference *ref, cycle_in *in, bool print, unsigned long *number);
+
+unsigned log2_exact(unsigned power_of_two);
+uint64_t next_random(uint64_t *state); /* xorshift64*: the same traffic every run */
+unsigned below(uint64_t *seed, unsigned bound);
+
+/* The traffic of a coherent stc system (ref/coherent_stc.h: 3 cores of
+ * the reference's geometry and protocol, random loads and stores on a few
+ * hot rows, core 0 reconfigured now and then): after every reference each
+ * slot of core 0 that changed (valid, tag or state) is written to the port
+ * as 19.4's contract says the controller writes it, then two lines are
+ * snooped and the answers expected are the model's own (stc_cache_lookup
+ * for the bank, stc_cstc_state_of for the state). Starts with the reset
+ * walk; *number counts the cycles; prints them if print. Returns 0, or -1
+ * with a message in err if the model refuses something. */
+int snooptb_model_traffic(reference *ref, coverage *cov, bool print, unsigned long *number,
+                          char *err, size_t err_len);
+
+#endif
