@@ -38,13 +38,16 @@ bench-coherence: mc-traces $(STCSIM)
 # every protocol on both buses, lint, determinism, bad options, and broken
 # tables caught; the bus arbiter against a round-robin reference (about
 # 40 s).
-$(B)/gcc/stccohtb: tools/stccohtb.c $(LIB_HDR) $(B)/gcc/obj/coherence_protocol.o | $(B)/gcc
-	gcc $(CFLAGS_COMMON) $(OPT) -g -Iref -o $@ $< $(B)/gcc/obj/coherence_protocol.o
+# tools/tb_common.c: what the three testbench writers share.
+TB_COMMON := tools/tb_common.c tools/tb_common.h
+$(B)/gcc/stccohtb: tools/stccohtb.c $(TB_COMMON) $(LIB_HDR) $(B)/gcc/obj/coherence_protocol.o $(B)/gcc/obj/geometry.o | $(B)/gcc
+	gcc $(CFLAGS_COMMON) $(OPT) -g -Iref -Itools -o $@ $< tools/tb_common.c \
+	    $(B)/gcc/obj/coherence_protocol.o $(B)/gcc/obj/geometry.o
 # The snoop port's testbench writer (ARCHITECTURE.md 19.4): its reference
 # takes the configurations from ref/config.c and the rows from the table;
 # --model runs the coherent stc model (the whole library).
-STCSNOOPTB_SRC := tools/stcsnooptb.c tools/snooptb_model.c
-$(B)/gcc/stcsnooptb: $(STCSNOOPTB_SRC) tools/snooptb.h $(LIB_HDR) $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o) | $(B)/gcc
+STCSNOOPTB_SRC := tools/stcsnooptb.c tools/snooptb_model.c tools/tb_common.c
+$(B)/gcc/stcsnooptb: $(STCSNOOPTB_SRC) tools/snooptb.h tools/tb_common.h $(LIB_HDR) $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o) | $(B)/gcc
 	gcc $(CFLAGS_COMMON) $(OPT) -g -Iref -Itools -o $@ $(STCSNOOPTB_SRC) \
 	    $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o) -lzstd -lz -lm -pthread
 # Gate equivalents of the coherence RTL (tables, arbiter, snoop port;
@@ -56,8 +59,9 @@ bench-coh-gates: $(B)/gcc/stcgen
 # The bus sequencer's testbench writer (ARCHITECTURE.md 19.6): every
 # duration from the atomic model's ref/coherent_cycles.c.
 STCBUSTB_REF := coherent_cycles geometry
-$(B)/gcc/stcbustb: tools/stcbustb.c $(LIB_HDR) $(STCBUSTB_REF:%=$(B)/gcc/obj/%.o) | $(B)/gcc
-	gcc $(CFLAGS_COMMON) $(OPT) -g -Iref -o $@ $< $(STCBUSTB_REF:%=$(B)/gcc/obj/%.o)
+$(B)/gcc/stcbustb: tools/stcbustb.c $(TB_COMMON) $(LIB_HDR) $(STCBUSTB_REF:%=$(B)/gcc/obj/%.o) | $(B)/gcc
+	gcc $(CFLAGS_COMMON) $(OPT) -g -Iref -Itools -o $@ $< tools/tb_common.c \
+	    $(STCBUSTB_REF:%=$(B)/gcc/obj/%.o)
 .PHONY: test-coh-rtl
 test-coh-rtl: $(B)/asan/stcgen $(B)/gcc/stccohtb $(B)/gcc/stcsnooptb $(B)/gcc/stcbustb
 	tests/coh-rtl-checks.sh $(B)/asan/stcgen $(B)/gcc/stccohtb $(B)/gcc/stcsnooptb $(B)/gcc/stcbustb

@@ -61,9 +61,6 @@ void print_cycle(const reference *ref, const cycle_in *in, const cycle_out *out,
  * (tag 0), one row a cycle, no snoop, in the configuration *in names. */
 void snooptb_reset_walk(reference *ref, cycle_in *in, bool print, unsigned long *number);
 
-unsigned log2_exact(unsigned power_of_two);
-uint64_t next_random(uint64_t *state); /* xorshift64*: the same traffic every run */
-unsigned below(uint64_t *seed, unsigned bound);
 
 /* The traffic of a coherent stc system (ref/coherent_stc.h: 3 cores of
  * the reference's geometry and protocol, random loads and stores on a few

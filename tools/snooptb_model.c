@@ -6,6 +6,7 @@
  * from the candidate rule the first traffic's reference implements.
  */
 #include "snooptb.h"
+#include "tb_common.h"
 
 #include "cache.h"
 #include "config.h"
@@ -44,8 +45,8 @@ static slot_view view_of(const reference *ref, const stc_cstc_system *system, un
 static void set_config(const stc_cstc_system *system, cycle_in *in)
 {
     const stc_config *config = stc_cache_config(stc_cstc_cache(system, 0));
-    in->banks_log = log2_exact(config->banks_on);
-    in->ways_log = log2_exact(config->ways);
+    in->banks_log = tb_bits_for(config->banks_on);
+    in->ways_log = tb_bits_for(config->ways);
 }
 
 /* Write every slot of core 0 that differs from what the port holds (seen),
@@ -129,9 +130,9 @@ int snooptb_model_traffic(reference *ref, coverage *cov, bool print, unsigned lo
      * share, invalidate and (after reconfigurations) walk. */
     uint64_t hot[HOT_LINES];
     for (unsigned i = 0; i < HOT_LINES; i++) {
-        uint64_t row = below(&seed, 3) * (g->rows / 3);
-        uint64_t tag = below(&seed, 8) + 1;
-        if (below(&seed, 2)) {
+        uint64_t row = tb_below(&seed, 3) * (g->rows / 3);
+        uint64_t tag = tb_below(&seed, 8) + 1;
+        if (tb_below(&seed, 2)) {
             tag |= 1ull << (g->tag_bits - 1); /* aliases in the top tag bit */
         }
         hot[i] = ((tag << g->row_bits | row) << g->offset_bits) &
@@ -142,14 +143,14 @@ int snooptb_model_traffic(reference *ref, coverage *cov, bool print, unsigned lo
     snooptb_reset_walk(ref, &in, print, number);
     int status = 0;
     for (unsigned n = 0; n < MODEL_REFERENCES && status == 0; n++) {
-        if (below(&seed, 100) == 0) {
-            const stc_config *next = &legal[below(&seed, (unsigned)legal_count)];
+        if (tb_below(&seed, 100) == 0) {
+            const stc_config *next = &legal[tb_below(&seed, (unsigned)legal_count)];
             status = stc_cstc_reconfigure(system, 0, next, NULL);
             cov->reconfigs++;
         } else {
-            unsigned core = below(&seed, MODEL_CORES);
-            bool store = below(&seed, 10) < 4;
-            uint64_t addr = hot[below(&seed, HOT_LINES)] + 4 * below(&seed, g->line_bytes / 4);
+            unsigned core = tb_below(&seed, MODEL_CORES);
+            bool store = tb_below(&seed, 10) < 4;
+            uint64_t addr = hot[tb_below(&seed, HOT_LINES)] + 4 * tb_below(&seed, g->line_bytes / 4);
             status = stc_cstc_access(system, core, store ? STC_COH_OP_STORE : STC_COH_OP_LOAD,
                                      addr, 4, n + 1, NULL);
         }
@@ -161,8 +162,8 @@ int snooptb_model_traffic(reference *ref, coverage *cov, bool print, unsigned lo
         set_config(system, &in);
         write_changes(ref, system, seen, &in, cov, print, number);
         for (unsigned k = 0; k < SNOOPS_PER_REFERENCE; k++) {
-            uint64_t addr = hot[below(&seed, HOT_LINES)];
-            snoop_line(ref, system, addr, 1 + below(&seed, 4), &in, cov, print, number);
+            uint64_t addr = hot[tb_below(&seed, HOT_LINES)];
+            snoop_line(ref, system, addr, 1 + tb_below(&seed, 4), &in, cov, print, number);
         }
     }
     free(seen);

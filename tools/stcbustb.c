@@ -17,6 +17,7 @@
  */
 #include "coherent_cycles.h"
 #include "geometry.h"
+#include "tb_common.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -25,7 +26,6 @@
 #include <string.h>
 
 enum {
-    ERR_LEN = 256,
     MAX_CORES = 8,
     MAX_LINES = STC_MAX_SUBLINES,
     MAX_ITEMS = 6,          /* per tenure: up to 4 BusWBs and 2 bursts */
@@ -96,20 +96,6 @@ typedef struct {
     unsigned long ready_at[MAX_CORES];
 } traffic;
 
-/* xorshift64*: the same traffic every run. */
-static uint64_t next_random(uint64_t *state)
-{
-    *state ^= *state >> 12;
-    *state ^= *state << 25;
-    *state ^= *state >> 27;
-    return *state * 2685821657736338717ull;
-}
-
-static unsigned below(uint64_t *seed, unsigned bound)
-{
-    return (unsigned)(next_random(seed) % bound);
-}
-
 static void make_tenures(traffic *t)
 {
     for (unsigned core = 0; core < t->cores; core++) {
@@ -117,26 +103,26 @@ static void make_tenures(traffic *t)
         for (unsigned n = 0; n < t->queued[core]; n++) {
             tenure *ten = &t->queue[core][n];
             ten->item_count = 0;
-            if (below(&t->seed, 6) == 0) {
+            if (tb_below(&t->seed, 6) == 0) {
                 ten->items[ten->item_count++] =
-                    (item){BUS_UPGR, next_random(&t->seed) & t->line_mask, 1, 0};
+                    (item){BUS_UPGR, tb_next_random(&t->seed) & t->line_mask, 1, 0};
                 continue;
             }
-            unsigned victims = below(&t->seed, 10) < 6 ? 0 : 1 + below(&t->seed, 4);
+            unsigned victims = tb_below(&t->seed, 10) < 6 ? 0 : 1 + tb_below(&t->seed, 4);
             for (unsigned v = 0; v < victims; v++) {
                 ten->items[ten->item_count++] =
-                    (item){BUS_WB, next_random(&t->seed) & t->line_mask, 1, 0};
+                    (item){BUS_WB, tb_next_random(&t->seed) & t->line_mask, 1, 0};
             }
-            unsigned bursts = below(&t->seed, 4) == 0 ? 2 : 1;
+            unsigned bursts = tb_below(&t->seed, 4) == 0 ? 2 : 1;
             for (unsigned b = 0; b < bursts; b++) {
-                unsigned count = 1 + below(&t->seed, MAX_LINES);
-                uint64_t first = next_random(&t->seed) & t->line_mask & ~(uint64_t)3;
+                unsigned count = 1 + tb_below(&t->seed, MAX_LINES);
+                uint64_t first = tb_next_random(&t->seed) & t->line_mask & ~(uint64_t)3;
                 ten->items[ten->item_count++] =
-                    (item){below(&t->seed, 2) ? BUS_RDX : BUS_RD, first, count,
-                           below(&t->seed, count)};
+                    (item){tb_below(&t->seed, 2) ? BUS_RDX : BUS_RD, first, count,
+                           tb_below(&t->seed, count)};
             }
         }
-        t->ready_at[core] = below(&t->seed, 8);
+        t->ready_at[core] = tb_below(&t->seed, 8);
     }
 }
 
@@ -173,8 +159,8 @@ static answers make_answers(traffic *t, unsigned owner, coverage *cov, bool *sup
 {
     answers a = {0};
     unsigned others = ((1u << t->cores) - 1) & ~(1u << owner);
-    unsigned pick = below(&t->seed, 100);
-    unsigned supplier = (owner + 1 + below(&t->seed, t->cores - 1)) % t->cores;
+    unsigned pick = tb_below(&t->seed, 100);
+    unsigned supplier = (owner + 1 + tb_below(&t->seed, t->cores - 1)) % t->cores;
     if (pick < 30) {
         a.supplies |= 1u << supplier;
     }
@@ -185,19 +171,19 @@ static answers make_answers(traffic *t, unsigned owner, coverage *cov, bool *sup
         }
         a.supplies |= 1u << supplier | 1u << second;
     }
-    unsigned flush_pick = below(&t->seed, 100);
+    unsigned flush_pick = tb_below(&t->seed, 100);
     if ((a.supplies && flush_pick < 50) || (!a.supplies && flush_pick < 6)) {
         a.flushes |= 1u << supplier; /* with its supply, or (rarely) alone */
     }
-    if (below(&t->seed, 10) < 4) {
+    if (tb_below(&t->seed, 10) < 4) {
         a.shared |= 1u << supplier;
     }
-    if (a.flushes && below(&t->seed, 10) == 0) {
-        a.flushes |= 1u << (owner + 1 + below(&t->seed, t->cores - 1)) % t->cores;
+    if (a.flushes && tb_below(&t->seed, 10) == 0) {
+        a.flushes |= 1u << (owner + 1 + tb_below(&t->seed, t->cores - 1)) % t->cores;
     }
-    a.supplies |= (unsigned)next_random(&t->seed) & (1u << owner); /* noise */
-    a.flushes |= (unsigned)next_random(&t->seed) & (1u << owner);
-    a.shared |= (unsigned)next_random(&t->seed) & (1u << owner);
+    a.supplies |= (unsigned)tb_next_random(&t->seed) & (1u << owner); /* noise */
+    a.flushes |= (unsigned)tb_next_random(&t->seed) & (1u << owner);
+    a.shared |= (unsigned)tb_next_random(&t->seed) & (1u << owner);
     unsigned sup = a.supplies & others;
     *supplied = sup != 0;
     *two = (sup & (sup - 1)) != 0;
@@ -538,12 +524,12 @@ static void run(traffic *t, coverage *cov, bool print)
         unsigned req = 0, valid = 0, last = 0;
         item offer[MAX_CORES];
         for (unsigned c = 0; c < n; c++) {
-            offer[c] = (item){(unsigned)below(&t->seed, 8), next_random(&t->seed) & t->line_mask,
-                              below(&t->seed, 8), below(&t->seed, 4)};
-            if (below(&t->seed, 2)) {
+            offer[c] = (item){(unsigned)tb_below(&t->seed, 8), tb_next_random(&t->seed) & t->line_mask,
+                              tb_below(&t->seed, 8), tb_below(&t->seed, 4)};
+            if (tb_below(&t->seed, 2)) {
                 valid |= 1u << c;
             }
-            if (below(&t->seed, 2)) {
+            if (tb_below(&t->seed, 2)) {
                 last |= 1u << c;
             }
             bool waiting = t->next_tenure[c] < t->queued[c] && t->ready_at[c] <= cycle &&
@@ -574,9 +560,9 @@ static void run(traffic *t, coverage *cov, bool print)
         outputs out = {0};
         out.busy = busy;
         out.err = err;
-        answers noise = {(unsigned)next_random(&t->seed) & ((1u << n) - 1),
-                         (unsigned)next_random(&t->seed) & ((1u << n) - 1),
-                         (unsigned)next_random(&t->seed) & ((1u << n) - 1)};
+        answers noise = {(unsigned)tb_next_random(&t->seed) & ((1u << n) - 1),
+                         (unsigned)tb_next_random(&t->seed) & ((1u << n) - 1),
+                         (unsigned)tb_next_random(&t->seed) & ((1u << n) - 1)};
         bool start = false;
         if (!busy && req) {
             owner = (unsigned)round_robin(n, last_owner, req);
@@ -615,21 +601,21 @@ static void run(traffic *t, coverage *cov, bool print)
             if (item_end) {
                 active = false;
                 item_idx++;
-                next_item_at = cycle + 1 + (below(&t->seed, 4) == 0 ? below(&t->seed, 3) : 0);
+                next_item_at = cycle + 1 + (tb_below(&t->seed, 4) == 0 ? tb_below(&t->seed, 3) : 0);
                 if (item_idx == ten->item_count) {
                     busy = false;
                     tenure_end = cycle;
                     t->next_tenure[owner]++;
-                    t->ready_at[owner] = cycle + 1 + below(&t->seed, 12);
+                    t->ready_at[owner] = cycle + 1 + tb_below(&t->seed, 12);
                 }
             }
         }
         words data;
         for (unsigned c = 0; c < n; c++) {
-            data.own[c] = (uint32_t)next_random(&t->seed);
-            data.snooper[c] = (uint32_t)next_random(&t->seed);
+            data.own[c] = (uint32_t)tb_next_random(&t->seed);
+            data.snooper[c] = (uint32_t)tb_next_random(&t->seed);
         }
-        data.memory = (uint32_t)next_random(&t->seed);
+        data.memory = (uint32_t)tb_next_random(&t->seed);
         if (print) {
             print_cycle(t, req, valid, offer, last, &in, &data, &out, number);
         }
@@ -656,9 +642,7 @@ int main(int argc, char **argv)
     unsigned cores = 0, mem_latency = 0;
     bool have_latency = false;
     stc_geometry geometry;
-    stc_geometry_default(&geometry);
     const char *geometry_list = NULL;
-    char err[ERR_LEN];
     for (int index = 1; index < argc; index++) {
         const char *arg = argv[index];
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
@@ -694,10 +678,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "stcbustb: --cores is required\n%s", usage_text);
         return 2;
     }
-    int status = geometry_list ? stc_geometry_parse(&geometry, geometry_list, err, sizeof err)
-                               : stc_geometry_init(&geometry, err, sizeof err);
-    if (status != 0) {
-        fprintf(stderr, "stcbustb: -g %s: %s\n", geometry_list ? geometry_list : "", err);
+    if (tb_geometry("stcbustb", geometry_list, &geometry) != 0) {
         return 2;
     }
     if (!have_latency) {
@@ -711,10 +692,7 @@ int main(int argc, char **argv)
     t->cores = cores;
     t->line_bits = geometry.addr_bits - geometry.offset_bits;
     t->beats = geometry.beats_per_line;
-    while ((1u << t->beat_bits) < t->beats) {
-        t->beat_bits++;
-    }
-    t->beat_bits = t->beat_bits ? t->beat_bits : 1;
+    t->beat_bits = t->beats > 1 ? tb_bits_for(t->beats) : 1;
     t->line_mask = t->line_bits >= 64 ? ~0ull : (1ull << t->line_bits) - 1;
     stc_coh_bus_timing_init(&t->timing, geometry.line_bytes, mem_latency);
     /* Made once to count coverage, then again (the same seed) to print. */
@@ -738,9 +716,8 @@ int main(int argc, char **argv)
     coverage again = {0};
     t->seed = seed;
     run(t, &again, true);
-    printf("    if (errors == 0) $display(\"PASS %%0d checks\", checks);\n");
-    printf("    else $display(\"FAIL %%0d of %%0d checks\", errors, checks);\n");
-    printf("    $finish;\n  end\n\nendmodule\n\n`resetall\n");
+    tb_print_verdict();
+    printf("  end\n\nendmodule\n\n`resetall\n");
     free(t);
     return ferror(stdout) ? 1 : 0;
 }

@@ -15,6 +15,7 @@
  * mismatches named by state and event (tests/coh-rtl-checks.sh reads it).
  */
 #include "coherence_protocol.h"
+#include "tb_common.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -38,15 +39,6 @@ static const char usage_text[] =
     "(module tb_coh_arbiter) checking stc_coh_arbiter of `stcgen --cores N`\n"
     "against a round-robin reference on seeded traffic, cycle by cycle, and its\n"
     "fairness bound (19.3). The testbench prints PASS or FAIL.\n";
-
-static unsigned state_bits(unsigned states)
-{
-    unsigned bits = 0;
-    while ((1u << bits) < states) {
-        bits++;
-    }
-    return bits;
-}
 
 /* A compare task NAME: drives the state and the second input (the reg
  * named input, an event or bus code), waits, compares the concatenated
@@ -76,16 +68,14 @@ static void write_check_task(const char *name, unsigned sb, const char *input, u
 
 static void write_end(void)
 {
-    printf("    if (errors == 0) $display(\"PASS %%0d checks\", checks);\n");
-    printf("    else $display(\"FAIL %%0d of %%0d checks\", errors, checks);\n");
-    printf("    $finish;\n");
+    tb_print_verdict();
     printf("  end\n");
     printf("endmodule\n");
 }
 
 static void write_atomic(const stc_coh_table *table)
 {
-    const unsigned sb = state_bits(table->state_count);
+    const unsigned sb = tb_bits_for(table->state_count);
     /* proc outputs: known, next_alone, next_shared, bus, hit, impossible */
     const unsigned proc_bits = 1 + sb + sb + BUS_BITS + 1 + 1;
     /* snoop outputs: known, next, supplies, flushes, asserts_shared, impossible */
@@ -158,7 +148,7 @@ static void write_atomic(const stc_coh_table *table)
 
 static void write_split(const stc_coh_sp_table *table)
 {
-    const unsigned sb = state_bits(table->state_count);
+    const unsigned sb = tb_bits_for(table->state_count);
     /* known, outcome 2, next, next_shared, issue 3, perform 2, to_requester 2,
      * to_memory 2, asserts_shared */
     const unsigned out_bits = 1 + 2 + sb + sb + 3 + 2 + 2 + 2 + 1;
@@ -207,15 +197,6 @@ static void write_split(const stc_coh_sp_table *table)
 
 enum { ARBITER_CYCLES = 4000 };
 
-/* A small deterministic generator (xorshift64*): the same traffic every run. */
-static uint64_t next_random(uint64_t *state)
-{
-    *state ^= *state >> 12;
-    *state ^= *state << 25;
-    *state ^= *state >> 27;
-    return *state * 2685821657736338717ull;
-}
-
 /* The rule of 19.3: the first requester after last, cyclically; -1 if none. */
 static int round_robin(unsigned cores, unsigned last, unsigned req)
 {
@@ -235,7 +216,7 @@ static int round_robin(unsigned cores, unsigned last, unsigned req)
  * tenures granted to others while it waited, which must stay below cores. */
 static void write_arbiter(unsigned cores)
 {
-    unsigned ib = state_bits(cores);
+    unsigned ib = tb_bits_for(cores);
     printf("  reg         clk = 1'b0;\n  reg         rst_n = 1'b0;\n");
     printf("  reg  [%u:0] req;\n  reg         free;\n", cores - 1);
     printf("  wire [%u:0] grant;\n  wire [%u:0] grant_idx;\n", cores - 1, ib - 1);
@@ -272,12 +253,12 @@ static void write_arbiter(unsigned cores)
             if (!(req >> core & 1u)) {
                 if (pause[core]) {
                     pause[core]--;
-                } else if (next_random(&seed) % 3 == 0) {
+                } else if (tb_next_random(&seed) % 3 == 0) {
                     req |= 1u << core;
                 }
             }
         }
-        bool free = next_random(&seed) % 3 == 0;
+        bool free = tb_next_random(&seed) % 3 == 0;
         int grant = free ? round_robin(cores, last, req) : -1;
         printf("    step(%u'b", cores);
         for (unsigned bit = cores; bit-- > 0;) {
@@ -288,7 +269,7 @@ static void write_arbiter(unsigned cores)
         if (grant >= 0) {
             last = (unsigned)grant;
             req &= ~(1u << grant);
-            pause[grant] = (unsigned)(next_random(&seed) % 4);
+            pause[grant] = (unsigned)(tb_next_random(&seed) % 4);
         }
     }
     printf("    if (worst >= %u) begin\n", cores);

@@ -22,6 +22,7 @@
 #include "config.h"
 #include "geometry.h"
 #include "snooptb.h"
+#include "tb_common.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -49,38 +50,6 @@ static const char usage_text[] =
     "            reconfigured now and then): core 0's changed slots written as\n"
     "            the controller must write them, snoops answered by the model's\n"
     "            own lookup and states\n";
-
-static unsigned bits_for(unsigned values)
-{
-    unsigned bits = 0;
-    while ((1u << bits) < values) {
-        bits++;
-    }
-    return bits;
-}
-
-unsigned log2_exact(unsigned power_of_two)
-{
-    unsigned bits = 0;
-    while ((1u << bits) < power_of_two) {
-        bits++;
-    }
-    return bits;
-}
-
-/* xorshift64*: the same traffic every run. */
-uint64_t next_random(uint64_t *state)
-{
-    *state ^= *state >> 12;
-    *state ^= *state << 25;
-    *state ^= *state >> 27;
-    return *state * 2685821657736338717ull;
-}
-
-unsigned below(uint64_t *seed, unsigned bound)
-{
-    return (unsigned)(next_random(seed) % bound);
-}
 
 /* The slot as the lookup sees it: the stored one, with this cycle's write
  * of the same row laid over it (19.4: the controller's change comes first). */
@@ -268,13 +237,13 @@ void snooptb_reset_walk(reference *ref, cycle_in *in, bool print, unsigned long 
 /* A line of the hot set (or anywhere), and a tag of the hot set (or any). */
 static unsigned pick_row(uint64_t *seed, const stc_geometry *g, const unsigned *hot_rows)
 {
-    return below(seed, 10) < 7 ? hot_rows[below(seed, HOT_ROWS)] : below(seed, g->rows);
+    return tb_below(seed, 10) < 7 ? hot_rows[tb_below(seed, HOT_ROWS)] : tb_below(seed, g->rows);
 }
 
 static uint64_t pick_tag(uint64_t *seed, const stc_geometry *g, const uint64_t *hot_tags)
 {
     uint64_t mask = g->tag_bits >= 64 ? ~0ull : (1ull << g->tag_bits) - 1;
-    return below(seed, 10) < 8 ? hot_tags[below(seed, HOT_TAGS)] : next_random(seed) & mask;
+    return tb_below(seed, 10) < 8 ? hot_tags[tb_below(seed, HOT_TAGS)] : tb_next_random(seed) & mask;
 }
 
 /* The traffic: the reset walk, then CYCLES seeded cycles, each checked
@@ -290,43 +259,43 @@ static void run_traffic(reference *ref, const stc_config *configs, size_t config
     unsigned hot_rows[HOT_ROWS];
     uint64_t hot_tags[HOT_TAGS];
     for (unsigned i = 0; i < HOT_ROWS; i++) {
-        hot_rows[i] = below(&seed, g->rows);
+        hot_rows[i] = tb_below(&seed, g->rows);
     }
     for (unsigned i = 0; i < HOT_TAGS; i++) {
         /* consecutive tags first: they fall in different bank groups */
-        hot_tags[i] = i < 2 ? (0x15u + i) & tag_mask : next_random(&seed) & tag_mask;
+        hot_tags[i] = i < 2 ? (0x15u + i) & tag_mask : tb_next_random(&seed) & tag_mask;
     }
     /* and an alias of the first in the top tag bit */
     if (g->tag_bits > 1) {
         hot_tags[HOT_TAGS - 1] = hot_tags[0] ^ (1ull << (g->tag_bits - 1));
     }
     unsigned long number = 0;
-    cycle_in in = {.banks_log = log2_exact(g->banks), .ways_log = log2_exact(g->banks)};
+    cycle_in in = {.banks_log = tb_bits_for(g->banks), .ways_log = tb_bits_for(g->banks)};
     snooptb_reset_walk(ref, &in, print, &number);
     unsigned all_banks = g->banks >= 32 ? ~0u : (1u << g->banks) - 1;
     for (unsigned cycle = 0; cycle < CYCLES; cycle++) {
-        if (below(&seed, 150) == 0) {
-            const stc_config *config = &configs[below(&seed, (unsigned)config_count)];
-            in.banks_log = log2_exact(config->banks_on);
-            in.ways_log = log2_exact(config->ways);
+        if (tb_below(&seed, 150) == 0) {
+            const stc_config *config = &configs[tb_below(&seed, (unsigned)config_count)];
+            in.banks_log = tb_bits_for(config->banks_on);
+            in.ways_log = tb_bits_for(config->ways);
         }
-        in.wr_valid = below(&seed, 10) < 6;
+        in.wr_valid = tb_below(&seed, 10) < 6;
         in.wr_row = pick_row(&seed, g, hot_rows);
-        unsigned how = below(&seed, 10);
-        in.wr_banks = how < 7   ? 1u << below(&seed, g->banks)
-                      : how < 9 ? (unsigned)next_random(&seed) & all_banks
+        unsigned how = tb_below(&seed, 10);
+        in.wr_banks = how < 7   ? 1u << tb_below(&seed, g->banks)
+                      : how < 9 ? (unsigned)tb_next_random(&seed) & all_banks
                                 : all_banks;
-        unsigned what = below(&seed, 10);
-        in.wr_state = what < 8   ? below(&seed, states)
+        unsigned what = tb_below(&seed, 10);
+        in.wr_state = what < 8   ? tb_below(&seed, states)
                       : what < 9 ? 0
-                                 : below(&seed, 1u << ref->state_bits);
-        in.wr_set_tag = below(&seed, 10) < 6;
+                                 : tb_below(&seed, 1u << ref->state_bits);
+        in.wr_set_tag = tb_below(&seed, 10) < 6;
         in.wr_tag = pick_tag(&seed, g, hot_tags);
-        in.snp_valid = below(&seed, 10) < 7;
-        unsigned snoop_row = in.wr_valid && below(&seed, 10) < 4 ? in.wr_row
+        in.snp_valid = tb_below(&seed, 10) < 7;
+        unsigned snoop_row = in.wr_valid && tb_below(&seed, 10) < 4 ? in.wr_row
                                                                   : pick_row(&seed, g, hot_rows);
         in.snp_line = pick_tag(&seed, g, hot_tags) << g->row_bits | snoop_row;
-        in.snp_bus = below(&seed, 10) < 9 ? 1 + below(&seed, 4) : below(&seed, 8);
+        in.snp_bus = tb_below(&seed, 10) < 9 ? 1 + tb_below(&seed, 4) : tb_below(&seed, 8);
         cycle_out out = expect(ref, &in, cov);
         if (print) {
             print_cycle(ref, &in, &out, number);
@@ -342,7 +311,6 @@ int main(int argc, char **argv)
     bool have_protocol = false;
     bool model = false;
     stc_geometry geometry;
-    stc_geometry_default(&geometry);
     const char *geometry_list = NULL;
     char err[ERR_LEN];
     for (int index = 1; index < argc; index++) {
@@ -377,10 +345,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "stcsnooptb: --protocol is required\n%s", usage_text);
         return 2;
     }
-    int status = geometry_list ? stc_geometry_parse(&geometry, geometry_list, err, sizeof err)
-                               : stc_geometry_init(&geometry, err, sizeof err);
-    if (status != 0) {
-        fprintf(stderr, "stcsnooptb: -g %s: %s\n", geometry_list ? geometry_list : "", err);
+    if (tb_geometry("stcsnooptb", geometry_list, &geometry) != 0) {
         return 2;
     }
     stc_config configs[STC_MAX_CONFIGS];
@@ -389,7 +354,7 @@ int main(int argc, char **argv)
     reference ref = {
         .table = table,
         .geometry = &geometry,
-        .state_bits = bits_for(table->state_count),
+        .state_bits = tb_bits_for(table->state_count),
         .bank_index_bits = geometry.bank_bits ? geometry.bank_bits : 1,
         .slots = calloc((size_t)geometry.rows * geometry.banks, sizeof(tag_slot)),
     };
@@ -442,9 +407,8 @@ int main(int argc, char **argv)
     } else {
         run_traffic(&ref, configs, config_count, &again, true);
     }
-    printf("    if (errors == 0) $display(\"PASS %%0d checks\", checks);\n");
-    printf("    else $display(\"FAIL %%0d of %%0d checks\", errors, checks);\n");
-    printf("    $finish;\n  end\n\nendmodule\n\n`resetall\n");
+    tb_print_verdict();
+    printf("  end\n\nendmodule\n\n`resetall\n");
     free(ref.slots);
     return ferror(stdout) ? 1 : 0;
 }
