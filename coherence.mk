@@ -33,11 +33,13 @@ mc-traces-check: mc-traces $(STCSIM)
 bench-coherence: mc-traces $(STCSIM)
 	scripts/bench-coherence.sh $(STCSIM) $(MC_TRACES)
 
-# The protocol's tables as RTL (`stcgen --protocol P [--bus B]`,
-# ARCHITECTURE.md 19.1) against the C model's table: every input code of
-# every protocol on both buses, lint, determinism, bad options, and broken
-# tables caught; the bus arbiter against a round-robin reference (about
-# 40 s).
+# The coherence RTL (`stcgen --protocol P [--bus B] [--cores N]`,
+# ARCHITECTURE.md 19): the protocol's tables against the C model's table
+# (every input code of every protocol on both buses), the bus arbiter
+# against a round-robin reference, the snoop port against its reference
+# and the coherent stc model, the atomic bus against a reference timed by
+# the model's functions; lint, determinism, bad options, broken variants
+# caught (about 90 s).
 # tools/tb_common.c: what the three testbench writers share.
 TB_COMMON := tools/tb_common.c tools/tb_common.h
 $(B)/gcc/stccohtb: tools/stccohtb.c $(TB_COMMON) $(LIB_HDR) $(B)/gcc/obj/coherence_protocol.o $(B)/gcc/obj/geometry.o | $(B)/gcc

@@ -555,7 +555,7 @@ size_t stcgen_params_values(const stcgen_params *params, stcgen_value *out, size
                       "coherence: bits of a state code", true);
         if (params->coh_bus == STC_COH_BUS_ATOMIC) {
             n = add_value(out, max, n, "coh_line_bits", params->coh_line_bits,
-                          "snoop port: a physical line number", true);
+                          "snoop port and bus: a physical line number", true);
             n = add_value(out, max, n, "coh_entry_bits", params->coh_entry_bits,
                           "snoop port: a slot, state + tag", true);
         }
