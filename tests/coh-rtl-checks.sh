@@ -83,6 +83,19 @@ state_bits() {
     esac
 }
 
+# lint TAG TOP YOSYS_EXTRA FILE...: Verilator -Wall, Icarus -Wall without a
+# warning, and Yosys `check -assert` without latches (YOSYS_EXTRA: commands
+# after reading, e.g. a chparam; the files read with SYNTHESIS defined) on
+# TOP and the files it needs.
+lint() {
+    local tag=$1 top=$2 extra=$3
+    shift 3
+    quiet "$tag: lint (verilator -Wall)" verilator --lint-only -Wall "$@" --top-module "$top"
+    quiet "$tag: compiles in Icarus without a warning" iverilog -g2005 -Wall -o /dev/null "$@"
+    check "$tag: yosys check, no latch" \
+        yosys -q -p "read_verilog -DSYNTHESIS $*; $extra hierarchy -check -top $top; $YOSYS_CHECK"
+}
+
 # run_tb NAME OUT TB: compile the testbench with OUT's table modules and run it.
 run_tb() {
     local name=$1 out=$2 tb=$3
@@ -106,12 +119,7 @@ for protocol in msi mesi moesi; do
             absent="stc_coh_proc_table stc_coh_snoop stc_coh_bus"
         fi
         for module in $modules; do
-            quiet "$tag: $module lint (verilator -Wall)" \
-                verilator --lint-only -Wall "$out/$module.v" --top-module "$module"
-            quiet "$tag: $module compiles in Icarus without a warning" \
-                iverilog -g2005 -Wall -o /dev/null "$out/$module.v"
-            check "$tag: $module yosys check, no latch" \
-                yosys -q -p "read_verilog $out/$module.v; hierarchy -check -top $module; $YOSYS_CHECK"
+            lint "$tag: $module" "$module" "" "$out/$module.v"
             check "$tag: the core lists $module.v" grep -q "$module.v" "$out/stc_cache.core"
         done
         for module in $absent; do
@@ -180,12 +188,7 @@ for cores in 2 3 5 8; do
     quiet "arbiter $cores: stcgen --cores $cores" "$STCGEN" --protocol mesi --cores "$cores" --out "$out"
     check "arbiter $cores: the name ends in _mesi_n$cores" \
         grep -q "STC_GEN_NAME \"b4_2k_l16_a32_mesi_n$cores\"" "$out/stc_geometry_gen.h"
-    quiet "arbiter $cores: lint (verilator -Wall)" \
-        verilator --lint-only -Wall "$out/stc_coh_arbiter.v" --top-module stc_coh_arbiter
-    quiet "arbiter $cores: compiles in Icarus without a warning" \
-        iverilog -g2005 -Wall -o /dev/null "$out/stc_coh_arbiter.v"
-    check "arbiter $cores: yosys check, no latch" \
-        yosys -q -p "read_verilog $out/stc_coh_arbiter.v; hierarchy -check -top stc_coh_arbiter; $YOSYS_CHECK"
+    lint "arbiter $cores" stc_coh_arbiter "" "$out/stc_coh_arbiter.v"
     check "arbiter $cores: stccohtb writes the testbench" \
         bash -c "'$STCCOHTB' --arbiter $cores >'$work/tb-arbiter-$cores.v'"
     iverilog -g2005 -Wall -o "$work/tb.vvp" "$work/tb-arbiter-$cores.v" "$out/stc_coh_arbiter.v" \
@@ -231,14 +234,8 @@ for protocol in msi mesi moesi; do
             done
         fi
         quiet "$tag: stcgen" "$STCGEN" --protocol "$protocol" "${options[@]}" --out "$out"
-        files="$out/stc_coh_snoop.v $out/stc_coh_snoop_table.v $out/stc_regfile.v"
-        # shellcheck disable=SC2086
-        quiet "$tag: lint (verilator -Wall)" \
-            verilator --lint-only -Wall $files --top-module stc_coh_snoop
-        # shellcheck disable=SC2086
-        quiet "$tag: compiles in Icarus without a warning" iverilog -g2005 -Wall -o /dev/null $files
-        check "$tag: yosys check, no latch" \
-            yosys -q -p "read_verilog -DSYNTHESIS $files; hierarchy -check -top stc_coh_snoop; $YOSYS_CHECK"
+        lint "$tag" stc_coh_snoop "" "$out/stc_coh_snoop.v" "$out/stc_coh_snoop_table.v" \
+            "$out/stc_regfile.v"
         check "$tag: the core lists stc_coh_snoop.v" grep -q "stc_coh_snoop.v" "$out/stc_cache.core"
         geometry_option=()
         [ "$geometry" != default ] && geometry_option=(-g "$geometry")
@@ -319,13 +316,8 @@ for cores in 2 3 5 8; do
         tag="bus $cores cores T=$latency ${line}B"
         out="$work/bus-$cores-$latency-$line"
         quiet "$tag: stcgen" "$STCGEN" --protocol msi --cores "$cores" --line-bytes "$line" --out "$out"
-        files="$out/stc_coh_bus.v $out/stc_coh_arbiter.v"
-        # shellcheck disable=SC2086
-        quiet "$tag: lint (verilator -Wall)" verilator --lint-only -Wall $files --top-module stc_coh_bus
-        # shellcheck disable=SC2086
-        quiet "$tag: compiles in Icarus without a warning" iverilog -g2005 -Wall -o /dev/null $files
-        check "$tag: yosys check, no latch" \
-            yosys -q -p "read_verilog $files; chparam -set MEM_LATENCY $latency stc_coh_bus; hierarchy -check -top stc_coh_bus; $YOSYS_CHECK"
+        lint "$tag" stc_coh_bus "chparam -set MEM_LATENCY $latency stc_coh_bus;" \
+            "$out/stc_coh_bus.v" "$out/stc_coh_arbiter.v"
         check "$tag: the core lists stc_coh_bus.v" grep -q "stc_coh_bus.v" "$out/stc_cache.core"
         tb="$work/tb-bus-$cores-$latency-$line.v"
         check "$tag: stcbustb writes the testbench" \
