@@ -57,6 +57,7 @@ typedef struct {
 typedef struct {
     item items[MAX_ITEMS];
     unsigned item_count;
+    bool lead; /* the core asks without its first item: the tenure starts with a pause */
 } tenure;
 
 /* One snoop's answers, per core (the owner's bits are noise to ignore). */
@@ -81,7 +82,7 @@ typedef struct {
 
 typedef struct {
     unsigned long tenures, back_to_back, items[5], lines, supplied, continued, flush_supplied,
-        flush_alone, two_suppliers, owner_gaps;
+        flush_alone, two_suppliers, owner_gaps, lead_pauses;
 } coverage;
 
 typedef struct {
@@ -103,6 +104,7 @@ static void make_tenures(traffic *t)
         for (unsigned n = 0; n < t->queued[core]; n++) {
             tenure *ten = &t->queue[core][n];
             ten->item_count = 0;
+            ten->lead = tb_below(&t->seed, 5) == 0;
             if (tb_below(&t->seed, 6) == 0) {
                 ten->items[ten->item_count++] =
                     (item){BUS_UPGR, tb_next_random(&t->seed) & t->line_mask, 1, 0};
@@ -214,9 +216,9 @@ static void write_window(traffic *t, plan *p, unsigned at, uint64_t cycles, uint
             out->mem_wr = true;
             out->mem_line = line;
         }
-        out->mem_wbeat = cycles - o <= t->beats;
+        out->mem_wbeat = o < t->beats; /* the words first, then memory's latency */
         if (out->mem_wbeat) {
-            out->beat_idx = (unsigned)(o - (cycles - t->beats));
+            out->beat_idx = o;
             out->wdata_from = from;
             out->word_core = core;
             if (from == WORD_OWNER) {
@@ -537,7 +539,7 @@ static void run(traffic *t, coverage *cov, bool print)
             if (waiting) {
                 const tenure *ten = &t->queue[c][t->next_tenure[c]];
                 req |= 1u << c;
-                valid |= 1u << c;
+                valid = ten->lead ? valid & ~(1u << c) : valid | 1u << c;
                 offer[c] = ten->items[0];
                 last = (last & ~(1u << c)) | (ten->item_count == 1 ? 1u << c : 0);
             }
@@ -572,7 +574,12 @@ static void run(traffic *t, coverage *cov, bool print)
             cov->back_to_back += tenure_end != 0 && cycle == tenure_end + 1;
             busy = true;
             item_idx = 0;
-            start = true;
+            if (t->queue[owner][t->next_tenure[owner]].lead) {
+                next_item_at = cycle + 1 + tb_below(&t->seed, 3);
+                cov->lead_pauses++;
+            } else {
+                start = true;
+            }
         } else if (owner_offers) {
             start = true;
         }
@@ -706,10 +713,10 @@ int main(int argc, char **argv)
            "FAIL.\n", cores, mem_latency, geometry_list ? geometry_list : "default");
     printf("// coverage: tenures %lu back-to-back %lu upgr %lu wb %lu rd %lu rdx %lu lines %lu "
            "supplied %lu continued %lu flush-supplied %lu flush-alone %lu two-suppliers %lu "
-           "owner-gaps %lu\n",
+           "owner-gaps %lu lead-pauses %lu\n",
            cov.tenures, cov.back_to_back, cov.items[BUS_UPGR], cov.items[BUS_WB],
            cov.items[BUS_RD], cov.items[BUS_RDX], cov.lines, cov.supplied, cov.continued,
-           cov.flush_supplied, cov.flush_alone, cov.two_suppliers, cov.owner_gaps);
+           cov.flush_supplied, cov.flush_alone, cov.two_suppliers, cov.owner_gaps, cov.lead_pauses);
     printf("`timescale 1ns / 1ps\n`default_nettype none\n\nmodule tb_coh_bus;\n");
     write_preamble(t, mem_latency);
     printf("  initial begin\n    #1;\n    rst_n = 1'b1;\n    #1;\n");
