@@ -557,10 +557,17 @@ static int block_access(stc_coh_system *system, unsigned core, stc_coh_op op, ui
     else
         load_bytes(system, core, e, held, offset, len, next, loaded);
     check_swmr(system, core, e);
-    if (!row->hit)
-        system->pending.after = stc_coh_cycles_less(
+    if (!row->hit) {
+        /* The controller's own cycles but the answer are inside the
+         * miss's tenure, as an stc cache's (coherent_stc.c, ARCHITECTURE.md
+         * 19.5): it holds the bus from its first check to its last beat. */
+        uint64_t own = stc_coh_cycles_less(
             stc_whole_line_miss_controller_cycles(system->pending_writebacks),
             (uint64_t)system->pending_transactions * system->time.timing.address_cycles);
+        uint64_t in_tenure = stc_coh_cycles_less(own, STC_MISS_ANSWER_CYCLES);
+        system->pending.bus += in_tenure;
+        system->pending.after = own - in_tenure;
+    }
     stc_coh_clock_commit(&system->time, core, &system->pending);
     return 0;
 }

@@ -24,6 +24,7 @@
 
 #include "coherence_book.h"
 #include "counter_fields.h"
+#include "timing.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -508,11 +509,15 @@ static long serve_miss(stc_cstc_system *system, unsigned core, const stc_coh_pro
 /* Core's block access (or reconfiguration) is timed. The cache counted
  * cache_cycles, its probes first, against its fixed-latency memory: T +
  * P/W per writeback, T per read burst and P/W per line filled (cache.c).
- * Those are taken out and the bus's tenure, recorded by the callbacks,
- * takes their place; each burst's and writeback's address phase is one of
- * the controller cycles the cache counted, so it is taken out too
- * (coherent_cycles.h). What is left after the probes is the controller's
- * own, after the bus. */
+ * Those are taken out and the bus's transactions, recorded by the
+ * callbacks, take their place; each burst's and writeback's address phase
+ * is one of the controller cycles the cache counted, so it is taken out
+ * too (coherent_cycles.h). What is left after the probes is the
+ * controller's own. A miss (fill_bursts > 0) holds the bus for all of
+ * them but its last, the answer (ARCHITECTURE.md 19.5: it takes the bus
+ * before it reads the rows it evicts from, and keeps it between its
+ * transactions); anything else has its controller's cycles after the
+ * bus. */
 static void commit_cycles(stc_cstc_system *system, unsigned core, uint64_t cache_cycles,
                           uint64_t probes, uint64_t writebacks, uint64_t bursts, uint64_t fills)
 {
@@ -520,11 +525,13 @@ static void commit_cycles(stc_cstc_system *system, unsigned core, uint64_t cache
     uint64_t assumed_memory = writebacks * stc_coh_write_data_cycles(timing) +
                               bursts * timing->mem_latency + fills * timing->beats_per_line;
     uint64_t controller = stc_coh_cycles_less(cache_cycles, probes + assumed_memory);
+    uint64_t own = stc_coh_cycles_less(controller,
+                                       system->pending_address_phases * timing->address_cycles);
+    uint64_t held = bursts > 0 ? stc_coh_cycles_less(own, STC_MISS_ANSWER_CYCLES) : 0;
     stc_coh_access_cycles cycles = {
         .before = probes,
-        .bus = system->pending_bus,
-        .after = stc_coh_cycles_less(controller,
-                                     system->pending_address_phases * timing->address_cycles),
+        .bus = system->pending_bus + held,
+        .after = own - held,
     };
     stc_coh_clock_commit(&system->time, core, &cycles);
 }

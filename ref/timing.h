@@ -18,6 +18,11 @@
  * in the cycle before. */
 enum { STC_WRITEBACK_CONTROLLER_CYCLES = 2 };
 
+/* Every miss ends with one cycle of the controller's own after its last
+ * read burst's last beat: the answer (ARCHITECTURE.md 15.4, DONE). The
+ * coherent model keeps it out of the miss's bus tenure (coherent_stc.c). */
+enum { STC_MISS_ANSWER_CYCLES = 1 };
+
 /* A miss whose logical line of `sublines` physical lines the row state
  * cannot show absent (a line fragment may be present, after the logical
  * line grew; ARCHITECTURE.md 10), with `bursts` read bursts and

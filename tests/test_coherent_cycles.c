@@ -209,9 +209,12 @@ static void conventional_by_hand(void)
 
     /* A dirty victim: 64 B, direct-mapped, 32 B lines (2 sets). c0 stores
      * A (31); loads A + 64, the same set: the M victim's BusWB (1 + 28)
-     * then the BusRd (1 + 28), one tenure of 58; the controller's 2 + 2
-     * less the 2 address phases: 1 + 58 + 2 = 61, the single-cache model's
-     * 1 + 28 + 28 + 2 + 2. Then c1 loads C (its own block). */
+     * then the BusRd (1 + 28); the controller's 2 + 2 less the 2 address
+     * phases are the check before the BusWB, inside the tenure (the miss
+     * holds the bus from its first check, ARCHITECTURE.md 19.5), and the
+     * answer after it: a tenure of 1 + 58 = 59, 1 + 59 + 1 = 61, the
+     * single-cache model's 1 + 28 + 28 + 2 + 2. Then c1 loads C (its own
+     * block). */
     s = conventional(STC_COH_MESI, 2, 64, 1, 32);
     const ref victim[] = {
         {0, STC_COH_OP_STORE, 0x0, 4},
@@ -219,10 +222,10 @@ static void conventional_by_hand(void)
         {1, STC_COH_OP_LOAD, 0x1020, 4},
     };
     run_conventional(s, victim, 3);
-    expect_core(stc_coh_core_cycles_of(s, 0), 92, 0, 29 + 58, "dirty victim, core 0");
+    expect_core(stc_coh_core_cycles_of(s, 0), 92, 0, 29 + 59, "dirty victim, core 0");
     /* c1's load came after c0's second reference in bus order: ready 1,
-     * the bus busy until 31 + 1 + 58 = 90. */
-    expect_core(stc_coh_core_cycles_of(s, 1), 120, 89, 29, "dirty victim, core 1");
+     * the bus busy until 31 + 1 + 59 = 91. */
+    expect_core(stc_coh_core_cycles_of(s, 1), 121, 90, 29, "dirty victim, core 1");
     CHECK(stc_coh_core_counters(s, 0)->bus_wb == 1, "a BusWB");
     stc_coh_destroy(s);
 }
@@ -273,11 +276,13 @@ static void stc_by_hand(void)
         /* c0 loads X + 16 (invalidated): one subline missing of a line
          * not known absent: the cache's 1 + (20 + 4) + (4 sublines + 1
          * burst) = 30; c1's M supplies it: 1 + 1 + 4 = 6; ready 40,
-         * stalls 23 (bus busy to 63), 63..69, after 5 - 1 = 4: 73. */
+         * stalls 23 (bus busy to 63); the tenure holds the checks of
+         * sublines 0-2 (the fourth's is the burst's address phase) and
+         * the supply: 3 + 6 = 9, 63..72; after, the answer: 73. */
         {0, STC_COH_OP_LOAD, 0x1010, 4},
     };
     run_stc(s, refs, 3);
-    expect_core(stc_cstc_core_cycles_of(s, 0), 73, 23, 37 + 6, "stc 64 B, core 0");
+    expect_core(stc_cstc_core_cycles_of(s, 0), 73, 23, 37 + 9, "stc 64 B, core 0");
     expect_core(stc_cstc_core_cycles_of(s, 1), 64, 37, 25, "stc 64 B, core 1");
     stc_cstc_counters counters;
     stc_cstc_core_counters(s, 0, &counters);
@@ -467,20 +472,16 @@ static void stc_16b_equals_conventional(void)
                       (unsigned long long)a->cycles, (unsigned long long)a->stall_cycles,
                       (unsigned long long)a->bus_cycles, (unsigned long long)b->cycles,
                       (unsigned long long)b->stall_cycles, (unsigned long long)b->bus_cycles);
-                /* the parts: the cache's own cycles (its count less the
-                 * memory it assumed: T + P/W per writeback, T per burst,
-                 * P/W per line, and less one address phase per burst and
-                 * writeback, which the bus cycles hold), plus stall and
-                 * bus (a BusUpgr's address phase included) */
+                /* the parts: outside the bus, one probe per access (no
+                 * way prediction here) and each miss's answer; the rest
+                 * of a miss's own cycles is in its tenure (ARCHITECTURE.md
+                 * 19.5), and so is a BusUpgr's address phase */
                 stc_cstc_counters counters;
                 stc_cstc_core_counters(stc, c, &counters);
-                uint64_t memory = counters.cache.writebacks * (T_MEM + 4) +
-                                  counters.cache.fill_bursts * T_MEM + counters.cache.fills * 4;
-                uint64_t own = counters.cache.cycles - memory -
-                               (counters.cache.writebacks + counters.cache.fill_bursts);
-                CHECK(a->cycles == own + a->stall_cycles + a->bus_cycles,
-                      "%s core %u: %llu cycles = own %llu + stall %llu + bus %llu", configs[k], c,
-                      (unsigned long long)a->cycles, (unsigned long long)own,
+                uint64_t outside = counters.cache.accesses + counters.cache.misses;
+                CHECK(a->cycles == outside + a->stall_cycles + a->bus_cycles,
+                      "%s core %u: %llu cycles = probes and answers %llu + stall %llu + bus %llu",
+                      configs[k], c, (unsigned long long)a->cycles, (unsigned long long)outside,
                       (unsigned long long)a->stall_cycles, (unsigned long long)a->bus_cycles);
             }
             stc_coh_run_cycles ra, rb;
