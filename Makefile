@@ -84,7 +84,7 @@ unit: deps $(foreach v,gcc clang asan,$(addprefix $(B)/$(v)/,$(TESTS) stcsim stc
 TEST_JOBS ?= 2
 TEST_CHECKS := lockstep unit synth-check test-cli test-oracles test-rtl test-apb test-axi test-obi test-timing \
     test-tuner test-monitor \
-    coherence-check test-coh-rtl mc-traces-check paper-check
+    coherence-check test-coh-rtl coh-lockstep mc-traces-check paper-check
 .PHONY: test test-checks test-cli test-oracles test-rtl test-tuner test-monitor
 test:
 	$(MAKE) --no-print-directory deps synth-deps

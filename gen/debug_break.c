@@ -1,6 +1,8 @@
 /* debug_break.c - the deliberate bugs of stcgen --debug-break (debug_break.h). */
 #include "debug_break.h"
 
+#include "params.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -115,6 +117,14 @@ static const debug_break breaks[] = {
      "the bridge is busy)",
      "wire         u_gnt   = unc_req_valid_o && unc_req_ready_i;",
      "wire         u_gnt   = unc_req_valid_o;  // BROKEN: obi-gnt-early"},
+    {STCGEN_BREAK_UPGRADE_SILENT, STCGEN_BREAK_CTRL,
+     "a store that hits S or O writes without its BusUpgr (coherent controller)",
+     "  wire        upgrade = (READ_ONLY == 0) && hit && (hit_bus == 3'd3);   // BusUpgr",
+     "  wire        upgrade = 1'b0;  // BROKEN: upgrade-silent"},
+    {STCGEN_BREAK_FILL_SHARED, STCGEN_BREAK_CTRL,
+     "a read line takes S even when no cache shares it (coherent controller, MESI and MOESI)",
+     "            excl_wd[victim_q]  = fill_excl;",
+     "            excl_wd[victim_q]  = 1'b0;  // BROKEN: fill-shared"},
     {"apb-refused-write", STCGEN_BREAK_APB,
      "the APB register block lets a refused write (PSLVERR) take effect",
      "wire         wr       = access && pwrite_i && !err_q;  // a write takes effect",

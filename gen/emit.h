@@ -53,6 +53,9 @@ void stcgen_emit_coh_snoop(stcgen_text *text, const stcgen_file *file,
                            const stcgen_params *params);
 /* The atomic bus's sequencer (emit_coh_bus.c, ARCHITECTURE.md 19.6). */
 void stcgen_emit_coh_bus(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
+/* One core's joint between its coherent cache and the bus (emit_coh_port.c,
+ * ARCHITECTURE.md 19.7). */
+void stcgen_emit_coh_port(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 /* The bus arbiter (emit_coh_arbiter.c, ARCHITECTURE.md 19.3). */
 void stcgen_emit_coh_arbiter(stcgen_text *text, const stcgen_file *file,
                              const stcgen_params *params);

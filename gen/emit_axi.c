@@ -149,8 +149,8 @@ void stcgen_emit_axi(stcgen_text *text, const stcgen_file *file, const stcgen_pa
                  "the cache's reset (ARESETn; asynchronous, active low)");
     for (size_t index = 0; index < n_ports; index++) {
         const stcgen_top_port *port = &ports[index];
-        if (strncmp(port->name, "mem_", 4) != 0) {
-            continue;
+        if (strncmp(port->name, "mem_", 4) != 0 || port->coherence) {
+            continue; /* (a coherent cache's items go to the bus, not here) */
         }
         if (stcgen_declare_mirrored_port(text, port, false) != 0) {
             text->failed = true;

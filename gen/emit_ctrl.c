@@ -6,11 +6,21 @@
  * build/gen/ctrl_template.inc, made by gen/mkinc.sh in the Makefile) with @NAME@ tokens, each
  * replaced by a literal computed here from stcgen_params: every width is
  * baked in, the template holds no geometry of its own.
+ *
+ * With --protocol on the atomic bus a D-cache controller takes part in
+ * coherence (ARCHITECTURE.md 19.5). The template marks those lines:
+ * between "//@if NAME" and "//@endif" (an "//@else" between them) lines
+ * are written only when NAME holds, and between "//@nest NAME" and
+ * "//@endnest" they move two columns right when it does (a block the
+ * coherent build wraps in an if). NAME is COH (coherence) or EXCL (its
+ * MESI and MOESI excl bits). Without --protocol the output is the
+ * controller it always was, byte for byte.
  */
 #include "debug_break.h"
 #include "emit.h"
 #include "tokens.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,6 +36,55 @@ static void set_pad(stcgen_tokens *tokens, const char *name, unsigned pad)
         stcgen_tokens_set(tokens, name, "%u'd0, ", pad);
     } else {
         stcgen_tokens_set(tokens, name, "%s", "");
+    }
+}
+
+/* Whether the controller takes part in coherence, and keeps excl bits. */
+static bool coherent(const stcgen_params *params)
+{
+    return params->coherence && params->coh_bus == STC_COH_BUS_ATOMIC;
+}
+
+static bool has_excl(const stcgen_params *params)
+{
+    return coherent(params) && params->coh_protocol != STC_COH_MSI;
+}
+
+/* The coherence tokens: the state code of a valid slot from its dirty and
+ * excl bits (hit_dirty, hit_excl), the code of I, and whether the code
+ * fill_next is E or M, all from the protocol's own table. */
+static void make_coherence_tokens(stcgen_tokens *tokens, const stcgen_params *params)
+{
+    const unsigned sb = params->coh_state_bits;
+    const stc_coh_table *table = &params->coh_table;
+    stcgen_tokens_set(tokens, "SBM1", "%u", sb - 1);
+    stcgen_tokens_set(tokens, "SBX2", "%u", 2 * sb + 2); /* 3 flags and two codes */
+    stcgen_tokens_set(tokens, "COH_CODE_I", "%u'd%u", sb, stc_coh_state_code(table, STC_COH_I));
+    const unsigned s = stc_coh_state_code(table, STC_COH_S);
+    const unsigned m = stc_coh_state_code(table, STC_COH_M);
+    switch (params->coh_protocol) {
+    case STC_COH_MSI:
+        stcgen_tokens_set(tokens, "COH_HIT_CODE", "hit_dirty ? %u'd%u : %u'd%u", sb, m, sb, s);
+        stcgen_tokens_set(tokens, "COH_FILL_EXCL", "%s", "1'b0");
+        break;
+    case STC_COH_MESI: {
+        const unsigned e = stc_coh_state_code(table, STC_COH_E);
+        stcgen_tokens_set(tokens, "COH_HIT_CODE", "hit_dirty ? %u'd%u : (hit_excl ? %u'd%u : %u'd%u)",
+                          sb, m, sb, e, sb, s);
+        stcgen_tokens_set(tokens, "COH_FILL_EXCL", "(fill_next == %u'd%u) || (fill_next == %u'd%u)",
+                          sb, e, sb, m);
+        break;
+    }
+    default: {
+        const unsigned e = stc_coh_state_code(table, STC_COH_E);
+        const unsigned o = stc_coh_state_code(table, STC_COH_O);
+        stcgen_tokens_set(tokens, "COH_HIT_CODE",
+                          "hit_dirty ? (hit_excl ? %u'd%u : %u'd%u) : (hit_excl ? %u'd%u : %u'd%u)",
+                          sb, m, sb, o, sb, e, sb, s);
+        stcgen_tokens_set(tokens, "COH_FILL_EXCL", "(fill_next == %u'd%u) || (fill_next == %u'd%u)",
+                          sb, e, sb, m);
+        break;
+    }
     }
 }
 
@@ -119,6 +178,65 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
     stcgen_tokens_set(tokens, "RESET_LLOG", "%u", stc_log2(start->sublines));
     stcgen_tokens_set(tokens, "RESET_WP", "%u", start->way_predict ? 1u : 0u);
     stcgen_tokens_set(tokens, "FIXED", "%s", params->fixed ? "1'b1" : "1'b0");
+    /* a store's slot: the hit's, or (coherent) an upgraded store's */
+    stcgen_tokens_set(tokens, "ST_BANK", "%s", coherent(params) ? "st_bank" : "hit_idx");
+    if (coherent(params)) {
+        make_coherence_tokens(tokens, params);
+    }
+}
+
+/* The template's markers (above); //@if blocks nest. */
+enum { MAX_IF_DEPTH = 4 };
+typedef struct {
+    bool coh, excl;              /* the conditions' values */
+    unsigned depth;              /* open //@if blocks */
+    bool taken[MAX_IF_DEPTH];    /* each one's condition */
+    bool in_else[MAX_IF_DEPTH];  /* past its //@else */
+    bool nest;                   /* the current lines move right */
+} template_filter;
+
+static bool condition(const template_filter *filter, const char *name)
+{
+    return strcmp(name, "EXCL") == 0 ? filter->excl : filter->coh;
+}
+
+/* Whether the current lines are written: every open block's branch holds. */
+static bool writing(const template_filter *filter)
+{
+    for (unsigned level = 0; level < filter->depth; level++) {
+        if (filter->taken[level] == filter->in_else[level]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Whether line is a marker (consumed), updating the filter. The template
+ * is the project's own, so a malformed nesting is a programming error:
+ * stcgen's template test (tests/rtl-checks.sh) sees its output. */
+static bool marker(template_filter *filter, const char *line)
+{
+    while (*line == ' ') {
+        line++;
+    }
+    if (strncmp(line, "//@", 3) != 0) {
+        return false;
+    }
+    line += 3;
+    if (strncmp(line, "if ", 3) == 0 && filter->depth < MAX_IF_DEPTH) {
+        filter->taken[filter->depth] = condition(filter, line + 3);
+        filter->in_else[filter->depth] = false;
+        filter->depth++;
+    } else if (strcmp(line, "else") == 0 && filter->depth > 0) {
+        filter->in_else[filter->depth - 1] = true;
+    } else if (strcmp(line, "endif") == 0 && filter->depth > 0) {
+        filter->depth--;
+    } else if (strncmp(line, "nest ", 5) == 0) {
+        filter->nest = condition(filter, line + 5);
+    } else if (strcmp(line, "endnest") == 0) {
+        filter->nest = false;
+    }
+    return true;
 }
 
 const char *const *stcgen_ctrl_template_lines(void)
@@ -137,8 +255,18 @@ void stcgen_emit_ctrl(stcgen_text *text, const stcgen_file *file, const stcgen_p
         stcgen_text_raw(text, "// BROKEN on purpose (--debug-break %s): %s.\n", params->debug_break,
                         what);
     }
+    template_filter filter = {.coh = coherent(params), .excl = has_excl(params)};
     for (const char *const *line = ctrl_template; *line; line++) {
-        stcgen_tokens_emit_line(text, &tokens,
-                                stcgen_debug_break_line(params->debug_break, STCGEN_BREAK_CTRL, *line));
+        if (marker(&filter, *line) || !writing(&filter)) {
+            continue;
+        }
+        const char *body = stcgen_debug_break_line(params->debug_break, STCGEN_BREAK_CTRL, *line);
+        if (filter.nest && body[0] != '\0') {
+            char moved[STCGEN_TEMPLATE_LINE_MAX];
+            snprintf(moved, sizeof moved, "  %s", body);
+            stcgen_tokens_emit_line(text, &tokens, moved);
+        } else {
+            stcgen_tokens_emit_line(text, &tokens, body);
+        }
     }
 }

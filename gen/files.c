@@ -14,8 +14,9 @@ static const stcgen_file file_table[] = {
     {"stc_regfile.v", STCGEN_VERILOG, STCGEN_REGFILE_MODULE,
      "always-on register file: the controller's row state and split counters, the monitor's shadow tags", false, false,
      STCGEN_COH_ALWAYS, stcgen_emit_regfile},
-    /* The protocol's tables, generated from ref/coherence_protocol.c; leaves
-     * instantiated by nobody yet ([coherence-rtl] builds the system). */
+    /* The protocol's tables, generated from ref/coherence_protocol.c: the
+     * coherent controller reads the processor rows, the snoop port the
+     * snoop rows; the split table is a leaf ([coherence-rtl] goes on). */
     {"stc_coh_proc_table.v", STCGEN_VERILOG, "stc_coh_proc_table",
      "coherence protocol, atomic bus: the processor's rows (load, store, evict)",
      false, false, STCGEN_COH_ATOMIC, stcgen_emit_coh_proc_table},
@@ -34,6 +35,9 @@ static const stcgen_file file_table[] = {
     {"stc_coh_bus.v", STCGEN_VERILOG, "stc_coh_bus",
      "coherence, atomic bus: the bus (tenures, snoops, data windows, words)", false, false,
      STCGEN_COH_ATOMIC, stcgen_emit_coh_bus},
+    {"stc_coh_port.v", STCGEN_VERILOG, "stc_coh_port",
+     "coherence, atomic bus: one core's joint between its cache and the bus", false, false,
+     STCGEN_COH_ATOMIC, stcgen_emit_coh_port},
     {"stc_power_ctrl.v", STCGEN_VERILOG, STCGEN_POWER_MODULE,
      "per-bank power switch and isolation sequencer", false, false, STCGEN_COH_ALWAYS,
      stcgen_emit_power},

@@ -254,6 +254,20 @@ static int check_fixed(stcgen_params *params, char *err, size_t err_len)
  * (ARCHITECTURE.md 19.1), broken if asked, and the state code's width. */
 static int derive_coherence(stcgen_params *params, char *err, size_t err_len)
 {
+    const char *ctrl_break = params->debug_break ? params->debug_break : "";
+    const bool upgrade_silent = strcmp(ctrl_break, STCGEN_BREAK_UPGRADE_SILENT) == 0;
+    const bool fill_shared = strcmp(ctrl_break, STCGEN_BREAK_FILL_SHARED) == 0;
+    if ((upgrade_silent || fill_shared) &&
+        (!params->coherence || params->coh_bus != STC_COH_BUS_ATOMIC)) {
+        snprintf(err, err_len, "debug_break=%s: breaks the coherent controller: needs --protocol "
+                 "msi|mesi|moesi on the atomic bus", ctrl_break);
+        return -1;
+    }
+    if (fill_shared && params->coh_protocol == STC_COH_MSI) {
+        snprintf(err, err_len, "debug_break=%s: MSI reads every line into S already",
+                 ctrl_break);
+        return -1;
+    }
     if (!params->coherence) {
         if (params->coh_cores_given) {
             snprintf(err, err_len, "cores=%u: needs --protocol msi|mesi|moesi",

@@ -60,6 +60,11 @@ enum {
 /* The bus sequencer's (atomic bus, 19.6): every memory line of a burst
  * waits the memory's latency, as if memory did not stream a burst. */
 #define STCGEN_COH_BREAK_BUS_LATENCY "coh-bus-latency-again"
+/* The coherent controller's (template lines, ARCHITECTURE.md 19.5): a store
+ * that hits S or O writes without its BusUpgr; a read line always takes S
+ * (MESI, MOESI: never E, so a later store upgrades a line nobody shares). */
+#define STCGEN_BREAK_UPGRADE_SILENT "upgrade-silent"
+#define STCGEN_BREAK_FILL_SHARED "fill-shared"
 #define STCGEN_TOP_PWR_EN_PORT "pwr_en_o"   /* top output: switch enables */
 #define STCGEN_TOP_PWR_ACK_PORT "pwr_ack_i" /* top input: switch acknowledges */
 

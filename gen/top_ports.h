@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 enum {
-    STCGEN_MAX_TOP_PORTS = 56,
+    STCGEN_MAX_TOP_PORTS = 64,
     STCGEN_SEED_TUNER_ADDR_BITS = 6 /* stc_tuner's reg_addr_i (gen/stc_tuner.v.in) */
 };
 
@@ -27,6 +27,8 @@ typedef struct {
                          off its I-cache) */
     bool tuner;       /* the tuner's register port (section 16), not the
                          controller's; only when the tuner is built */
+    bool coherence;   /* the coherent D-cache's bus handshake (--protocol on
+                         the atomic bus, ARCHITECTURE.md 19.5); only then */
 } stcgen_top_port;
 
 /* The ports in declaration order, widths from params (the tuner's only

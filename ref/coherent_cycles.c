@@ -73,6 +73,11 @@ void stc_coh_clock_commit(stc_coh_clock *clock, unsigned core, const stc_coh_acc
     time->waited_cycles += time->cycles - ready; /* stall + tenure + after */
 }
 
+void stc_coh_clock_idle(stc_coh_clock *clock, unsigned core, uint64_t cycles)
+{
+    clock->core[core].cycles += cycles;
+}
+
 void stc_coh_clock_run(const stc_coh_clock *clock, stc_coh_run_cycles *run)
 {
     memset(run, 0, sizeof *run);

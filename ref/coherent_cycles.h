@@ -134,6 +134,12 @@ void stc_coh_clock_init(stc_coh_clock *clock, unsigned cores, const stc_coh_bus_
  * before, the wait for the bus if it has a tenure, the tenure, and after. */
 void stc_coh_clock_commit(stc_coh_clock *clock, unsigned core, const stc_coh_access_cycles *access);
 
+/* Core spends cycles outside the memory system (its processor computes, or
+ * does not offer its next reference yet): its clock moves, nothing else
+ * does (not a stall, not waited). The RTL lockstep uses it for the cycles a
+ * core's port sits idle between a response and its next request. */
+void stc_coh_clock_idle(stc_coh_clock *clock, unsigned core, uint64_t cycles);
+
 void stc_coh_clock_run(const stc_coh_clock *clock, stc_coh_run_cycles *run);
 
 /* a - b, or 0 if b > a: the cache's own cycles left once the memory's

@@ -647,6 +647,14 @@ int stc_cstc_access(stc_cstc_system *system, unsigned core, stc_coh_op op, uint6
     return 0;
 }
 
+int stc_cstc_idle(stc_cstc_system *system, unsigned core, uint64_t cycles)
+{
+    if (check_core(system, core) != 0)
+        return -1;
+    stc_coh_clock_idle(&system->time, core, cycles);
+    return 0;
+}
+
 int stc_cstc_fetch(stc_cstc_system *system, unsigned core)
 {
     if (check_core(system, core) != 0)

@@ -122,6 +122,10 @@ void stc_cstc_destroy(stc_cstc_system *system);
 int stc_cstc_access(stc_cstc_system *system, unsigned core, stc_coh_op op, uint64_t addr,
                     uint32_t size, uint64_t value, uint64_t *loaded);
 int stc_cstc_fetch(stc_cstc_system *system, unsigned core);
+/* Core's clock moves by cycles before its next reference (coherent_cycles.h
+ * stc_coh_clock_idle): time its processor spends elsewhere. Returns -1 with
+ * stc_cstc_error for a bad core. */
+int stc_cstc_idle(stc_cstc_system *system, unsigned core, uint64_t cycles);
 
 /* Reconfigure core's cache to next (result may be NULL). Returns -1 with
  * stc_cstc_error for a bad core or an illegal configuration; nothing

@@ -8,7 +8,9 @@
 # included) for 2, 4 and 8 cores, and one core's snoop port
 # (stc_coh_snoop, 19.4) for each protocol on the default geometry and on 8
 # banks of 4 KB with 32-byte lines, its duplicate tag array a black box
-# whose bits are printed after the rows. Compare rows with each other, not
+# whose bits are printed after the rows; the D-cache controller without and
+# with coherence (19.5) and one core's port to the bus (19.7). Compare rows
+# with each other, not
 # with other tools (the ABC script moves such numbers by up to ~30 %).
 set -eu -o pipefail
 STCGEN=${1:?usage: coh-gates.sh STCGEN}
@@ -55,4 +57,16 @@ for geometry in default banks8; do
         bits+=("snoop port, $protocol, $geometry: $rows rows x $banks banks x $entry bits = $((rows * banks * entry)) register-file bits")
     done
 done
+# The D-cache controller without and with coherence (19.5: the processor
+# side), its register files black boxes, and one core's port to the bus.
+generate plain
+synth_row "controller, no coherence" stc_cache_ctrl \
+    "read_verilog -DSYNTHESIS $work/plain/stc_cache_ctrl.v; read_verilog -lib $work/plain/stc_regfile.v"
+for protocol in msi mesi moesi; do
+    generate ctrl --protocol "$protocol"
+    out=$work/ctrl
+    synth_row "controller, $protocol" stc_cache_ctrl \
+        "read_verilog -DSYNTHESIS $out/stc_cache_ctrl.v $out/stc_coh_proc_table.v; read_verilog -lib $out/stc_regfile.v"
+done
+synth_row "port to the bus" stc_coh_port "read_verilog $work/ctrl/stc_coh_port.v"
 printf '%s\n' "${bits[@]}"

@@ -122,6 +122,18 @@ for protocol in msi mesi moesi; do
             lint "$tag: $module" "$module" "" "$out/$module.v"
             check "$tag: the core lists $module.v" grep -q "$module.v" "$out/stc_cache.core"
         done
+        if [ "$bus" = atomic ]; then
+            # the coherent D-cache's controller (19.5), its port to the bus
+            # (19.7), and the I+D pair around them
+            lint "$tag: stc_coh_port" stc_coh_port "" "$out/stc_coh_port.v"
+            check "$tag: the core lists stc_coh_port.v" grep -q "stc_coh_port.v" "$out/stc_cache.core"
+            lint "$tag: coherent stc_cache_ctrl" stc_cache_ctrl "" "$out/stc_cache_ctrl.v" \
+                "$out/stc_coh_proc_table.v" "$out/stc_regfile.v"
+            quiet "$tag: stc_cache_pair lint (verilator -Wall)" verilator --lint-only -Wall \
+                -Wno-DECLFILENAME --top-module stc_cache_pair "$out"/*.v
+            quiet "$tag: stc_cache_pair compiles in Icarus without a warning" \
+                iverilog -g2005 -Wall -o /dev/null -s stc_cache_pair "$out"/*.v
+        fi
         for module in $absent; do
             check "$tag: no $module.v" test ! -e "$out/$module.v"
         done
@@ -357,15 +369,28 @@ else
     fail "bus coh-bus-latency-again: the bus without burst streaming is caught"
 fi
 
-# Without --protocol nothing changes: no table files; with it the cache's
-# own files differ only in their header comments.
+# Without --protocol nothing changes: no table files. With --bus split the
+# cache's own files differ only in their header comments; on the atomic
+# bus the D-cache's controller takes part (ARCHITECTURE.md 19.5: its top
+# passes the bus handshake through), the other files again only their
+# headers; the coherent controller is checked by make coh-lockstep.
 quiet "stcgen (default)" "$STCGEN" --out "$work/default"
 check "no coherence files by default" bash -c "! ls '$work/default'/stc_coh_* 2>/dev/null"
 body() { sed '1,/^$/d; /^\/\/   \|^\/\/ coherence:\|^\/\/ cache \|^\/\/ parameters:\|^\/\/ derived/d' "$1"; }
 for file in stc_cache_ctrl.v stc_cache.v stc_monitor.v stc_sram.v; do
-    check "--protocol leaves $file's body as it was" \
+    check "--bus split leaves $file's body as it was" \
+        diff <(body "$work/default/$file") <(body "$work/mesi-split/$file")
+done
+for file in stc_monitor.v stc_sram.v; do
+    check "--protocol (atomic) leaves $file's body as it was" \
         diff <(body "$work/default/$file") <(body "$work/mesi-atomic/$file")
 done
+check "the atomic bus's controller asks for the bus and upgrades" \
+    grep -q "bus_req_o.*S_UPGR\|S_UPGR" "$work/mesi-atomic/stc_cache_ctrl.v"
+check "the atomic bus's top passes the bus handshake through" \
+    grep -q "bus_own_i" "$work/mesi-atomic/stc_cache.v"
+check "the default controller has no coherence" \
+    bash -c "! grep -q 'bus_req_o\|S_UPGR' '$work/default/stc_cache_ctrl.v' '$work/default/stc_cache.v'"
 
 for bad in "--protocol mosi|stcgen: --protocol mosi: unknown protocol 'mosi'" \
     "--bus split|stcgen: --bus split: needs --protocol" \
@@ -376,6 +401,9 @@ for bad in "--protocol mosi|stcgen: --protocol mosi: unknown protocol 'mosi'" \
     "--protocol mesi --bus split --debug-break coh-no-supply|unknown split break 'no-supply'" \
     "--protocol msi --bus split --debug-break coh-snoop-no-forward|the snoop port and the bus sequencer are the atomic bus's" \
     "--protocol msi --bus split --debug-break coh-bus-latency-again|the snoop port and the bus sequencer are the atomic bus's" \
+    "--debug-break upgrade-silent|breaks the coherent controller: needs --protocol msi|mesi|moesi on the atomic bus" \
+    "--protocol mesi --bus split --debug-break fill-shared|breaks the coherent controller: needs --protocol" \
+    "--protocol msi --debug-break fill-shared|MSI reads every line into S already" \
     "--protocol msi --cores 9|stcgen: --cores 9: must be from 2 to 8" \
     "--protocol msi --cores 1|stcgen: --cores 1: must be from 2 to 8" \
     "--protocol msi --cores 0|stcgen: --cores 0: must be from 2 to 8" \

@@ -95,6 +95,22 @@ static void clock_rules(void)
           "run %llu busy %llu stall %llu utilisation %g", (unsigned long long)run.cycles,
           (unsigned long long)run.bus_busy_cycles, (unsigned long long)run.stall_cycles,
           run.bus_utilisation);
+    /* Idle time moves a clock and nothing else: core 1 idles 5 (60 ->
+     * 65), then its miss finds the bus free (it was free from 59): no
+     * stall; core 0, ready at 61, waits for it until 66 + 29 = 95. */
+    stc_coh_clock_idle(&clock, 1, 5);
+    CHECK(clock.core[1].cycles == 65 && clock.core[1].stall_cycles == 29 &&
+              clock.core[1].waited_cycles == 59,
+          "idle: clock %llu stall %llu waited %llu", (unsigned long long)clock.core[1].cycles,
+          (unsigned long long)clock.core[1].stall_cycles,
+          (unsigned long long)clock.core[1].waited_cycles);
+    stc_coh_clock_commit(&clock, 1, &(stc_coh_access_cycles){1, 29, 1});
+    stc_coh_clock_commit(&clock, 0, &(stc_coh_access_cycles){1, 29, 1});
+    CHECK(clock.core[1].cycles == 96 && clock.core[1].stall_cycles == 29 &&
+              clock.core[0].cycles == 125 && clock.core[0].stall_cycles == 26 + 34,
+          "after idle: core 1 %llu (stall %llu), core 0 %llu (stall %llu)",
+          (unsigned long long)clock.core[1].cycles, (unsigned long long)clock.core[1].stall_cycles,
+          (unsigned long long)clock.core[0].cycles, (unsigned long long)clock.core[0].stall_cycles);
     stc_coh_clock_init(&clock, 3, &timing);
     stc_coh_clock_run(&clock, &run);
     CHECK(run.cycles == 0 && run.bus_utilisation == 0.0, "an empty run");

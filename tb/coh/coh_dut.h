@@ -1,0 +1,51 @@
+/*
+ * coh_dut.h - the coherence lockstep's view of its device (tb/coh/README.md):
+ * tb_coh_system (N coherent stc caches on the atomic bus, a fixed-latency
+ * memory), one cycle at a time. Implemented by coh_dut_verilator.cpp over
+ * Verilator's model; the harness (coh_lockstep.c) is C.
+ *
+ * A cycle: set the inputs (coh_dut_set_request, coh_dut_set_counter),
+ * coh_dut_settle, read the outputs of the cycle, coh_dut_tick (the rising
+ * edge that ends it).
+ */
+#ifndef STC_COH_DUT_H
+#define STC_COH_DUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct coh_dut coh_dut;
+
+/* The device in reset (held low for a few cycles, then released); NULL if
+ * it cannot be made. cores: the number it was built with (checked). */
+coh_dut *coh_dut_create(unsigned cores, const char *trace_path);
+void coh_dut_destroy(coh_dut *dut);
+
+/* Core's CPU request port for this cycle (word address, byte enables). */
+void coh_dut_set_request(coh_dut *dut, unsigned core, bool valid, bool we, uint32_t word_addr,
+                         unsigned byte_enables, uint32_t wdata);
+/* Core's counter select (ARCHITECTURE.md 9 numbers). */
+void coh_dut_set_counter(coh_dut *dut, unsigned core, unsigned select);
+/* Evaluate the cycle's combinational outputs. */
+void coh_dut_settle(coh_dut *dut);
+
+bool coh_dut_ready(const coh_dut *dut, unsigned core);
+/* Whether core answers this cycle, and its word. */
+bool coh_dut_response(const coh_dut *dut, unsigned core, uint32_t *rdata);
+/* The bus's grant this cycle (one bit per core). */
+unsigned coh_dut_grant(const coh_dut *dut);
+bool coh_dut_bus_error(const coh_dut *dut);
+uint64_t coh_dut_counter(const coh_dut *dut, unsigned core);
+
+/* The rising edge: the cycle ends. */
+void coh_dut_tick(coh_dut *dut);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

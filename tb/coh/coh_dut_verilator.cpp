@@ -1,0 +1,137 @@
+// coh_dut_verilator.cpp - coh_dut.h over Verilator's model of tb_coh_system.
+#include "coh_dut.h"
+
+#include "Vtb_coh_system.h"
+#include "verilated.h"
+#if VM_TRACE
+#include "verilated_fst_c.h"
+#endif
+
+#include <cstdio>
+
+struct coh_dut {
+    VerilatedContext context;
+    Vtb_coh_system *top = nullptr;
+#if VM_TRACE
+    VerilatedFstC *trace = nullptr;
+#endif
+    uint64_t time = 0;
+};
+
+namespace {
+
+const unsigned built_cores = sizeof(Vtb_coh_system::cpu_req_valid_i) /
+                             sizeof(Vtb_coh_system::cpu_req_valid_i[0]);
+
+void edge(coh_dut *dut, bool clock)
+{
+    dut->top->clk_i = clock;
+    dut->top->eval();
+#if VM_TRACE
+    if (dut->trace) {
+        dut->trace->dump(dut->time);
+    }
+#endif
+    dut->time++;
+}
+
+}  // namespace
+
+extern "C" coh_dut *coh_dut_create(unsigned cores, const char *trace_path)
+{
+    if (cores != built_cores) {
+        std::fprintf(stderr, "coh_dut: built for %u cores, asked for %u\n", built_cores, cores);
+        return nullptr;
+    }
+    coh_dut *dut = new coh_dut;
+    dut->top = new Vtb_coh_system(&dut->context);
+#if VM_TRACE
+    if (trace_path) {
+        dut->context.traceEverOn(true);
+        dut->trace = new VerilatedFstC;
+        dut->top->trace(dut->trace, 99);
+        dut->trace->open(trace_path);
+    }
+#else
+    (void)trace_path;
+#endif
+    for (unsigned c = 0; c < cores; c++) {
+        coh_dut_set_request(dut, c, false, false, 0, 0, 0);
+        coh_dut_set_counter(dut, c, 0);
+    }
+    dut->top->rst_ni = 0;
+    for (int i = 0; i < 4; i++) {
+        edge(dut, false);
+        edge(dut, true);
+    }
+    dut->top->rst_ni = 1;
+    edge(dut, false);
+    return dut;
+}
+
+extern "C" void coh_dut_destroy(coh_dut *dut)
+{
+    if (!dut) {
+        return;
+    }
+#if VM_TRACE
+    if (dut->trace) {
+        dut->trace->close();
+        delete dut->trace;
+    }
+#endif
+    dut->top->final();
+    delete dut->top;
+    delete dut;
+}
+
+extern "C" void coh_dut_set_request(coh_dut *dut, unsigned core, bool valid, bool we,
+                                    uint32_t word_addr, unsigned byte_enables, uint32_t wdata)
+{
+    dut->top->cpu_req_valid_i[core] = valid;
+    dut->top->cpu_req_we_i[core] = we;
+    dut->top->cpu_req_addr_i[core] = word_addr;
+    dut->top->cpu_req_be_i[core] = byte_enables;
+    dut->top->cpu_req_wdata_i[core] = wdata;
+}
+
+extern "C" void coh_dut_set_counter(coh_dut *dut, unsigned core, unsigned select)
+{
+    dut->top->cnt_sel_i[core] = select;
+}
+
+extern "C" void coh_dut_settle(coh_dut *dut)
+{
+    edge(dut, false);
+}
+
+extern "C" bool coh_dut_ready(const coh_dut *dut, unsigned core)
+{
+    return dut->top->cpu_req_ready_o[core];
+}
+
+extern "C" bool coh_dut_response(const coh_dut *dut, unsigned core, uint32_t *rdata)
+{
+    *rdata = dut->top->cpu_rsp_rdata_o[core];
+    return dut->top->cpu_rsp_valid_o[core];
+}
+
+extern "C" unsigned coh_dut_grant(const coh_dut *dut)
+{
+    return dut->top->grant_o;
+}
+
+extern "C" bool coh_dut_bus_error(const coh_dut *dut)
+{
+    return dut->top->bus_err_o;
+}
+
+extern "C" uint64_t coh_dut_counter(const coh_dut *dut, unsigned core)
+{
+    return dut->top->cnt_value_o[core];
+}
+
+extern "C" void coh_dut_tick(coh_dut *dut)
+{
+    edge(dut, true);
+}
