@@ -110,6 +110,7 @@ static const char *const body_lines[] = {
     "                       && !(win_q == WIN_WB && fns_q[0]) && !more;",
     "wire          item_done = upg_now || end_win;",
     "wire          last_now  = start ? txn_last_i[owner] : last_q;",
+    "wire          released  = busy_q && !active_q && !start && rel_i[owner];",
     "",
     "always @* begin",
     "  busy_d     = busy_q;",
@@ -178,6 +179,9 @@ static const char *const body_lines[] = {
     "    active_d = 1'b0;",
     "    if (last_now) busy_d = 1'b0;",
     "  end",
+    "  // The owner may also end its tenure in a cycle no item of it runs or",
+    "  // starts (a reconfiguration's walk, which holds the bus for all of it).",
+    "  if (released) busy_d = 1'b0;",
     "end",
     "",
     "always @(posedge clk_i or negedge rst_ni) begin",
@@ -333,6 +337,8 @@ void stcgen_emit_coh_bus(stcgen_text *text, const stcgen_file *file, const stcge
                      "this item", cores - 1);
     stcgen_text_line(text, "output wire [%u:0]         txn_done_o,      // the owner's item ends "
                      "this cycle", cores - 1);
+    stcgen_text_line(text, "input  wire [%u:0]         rel_i,           // the owner ends its "
+                     "tenure (no item running)", cores - 1);
     stcgen_text_line(text, "output wire               line_done_o,     // a burst line's data "
                      "ends this cycle:");
     stcgen_text_line(text, "output wire [1:0]         line_idx_o,      //   which line of the "

@@ -14,7 +14,8 @@
 /* The body: widths only through localparams. */
 static const char *const body_lines[] = {
     "// The tenure: from the grant (the core asked with bus_req_i) to the end",
-    "// of the item offered as its last. An item runs from the cycle the bus",
+    "// of the item offered as its last, or to the cycle the cache ends it",
+    "// (bus_rel_i: a walk's last row). An item runs from the cycle the bus",
     "// takes it to its txn_done_i (a lone BusUpgr: both in one cycle).",
     "reg  own_q;     // the core holds the bus (after its grant's cycle)",
     "reg  item_q;    // an item of the core's runs",
@@ -39,13 +40,14 @@ static const char *const body_lines[] = {
     "    if (txn_done_i) begin",
     "      item_q <= 1'b0;",
     "    end",
-    "    own_q <= own && !(txn_done_i && last);",
+    "    own_q <= own && !(txn_done_i && last) && !bus_rel_i;",
     "  end",
     "end",
     "",
     "// The bus: the request until granted, the item offered (the bus reads it",
     "// only from its owner: in the grant's cycle, or between items).",
     "assign req_o         = bus_req_i && !own_q;",
+    "assign rel_o         = bus_rel_i;",
     "assign txn_valid_o   = mem_req_valid_i;",
     "assign txn_bus_o     = mem_req_upgr_i ? BUS_UPGR : mem_req_we_i ? BUS_WB",
     "                     : mem_req_rdx_i ? BUS_RDX : BUS_RD;",
@@ -101,6 +103,7 @@ void stcgen_emit_coh_port(stcgen_text *text, const stcgen_file *file, const stcg
     stcgen_text_line(text, "output wire [%u:0] mem_rdata_o,", w - 1);
     stcgen_text_line(text, "input  wire        bus_req_i,");
     stcgen_text_line(text, "output wire        bus_own_o,");
+    stcgen_text_line(text, "input  wire        bus_rel_i,");
     stcgen_text_line(text, "input  wire        mem_req_upgr_i,");
     stcgen_text_line(text, "input  wire        mem_req_rdx_i,");
     stcgen_text_line(text, "input  wire [1:0]  mem_req_rdx_idx_i,");
@@ -109,6 +112,7 @@ void stcgen_emit_coh_port(stcgen_text *text, const stcgen_file *file, const stcg
     stcgen_text_line(text, "// the bus (this core's bits of stc_coh_bus's ports)");
     stcgen_text_line(text, "output wire        req_o,");
     stcgen_text_line(text, "input  wire        grant_i,");
+    stcgen_text_line(text, "output wire        rel_o,");
     stcgen_text_line(text, "output wire        txn_valid_o,");
     stcgen_text_line(text, "output wire [2:0]  txn_bus_o,");
     stcgen_text_line(text, "output wire [%u:0] txn_line_o,", lb - 1);

@@ -56,6 +56,7 @@ size_t stcgen_top_ports(const stcgen_params *params, stcgen_top_port *out, size_
         {false, 1, "bus_req_o", "coherence (ARCHITECTURE.md 19.5): asks for the bus", true, false,
          true},
         {true, 1, "bus_own_i", "owns it (its grant's cycle included)", true, false, true},
+        {false, 1, "bus_rel_o", "ends its tenure (a walk's last row)", true, false, true},
         {false, 1, "mem_req_upgr_o", "the request is a BusUpgr", true, false, true},
         {false, 1, "mem_req_rdx_o", "a read burst with a store's line", true, false, true},
         {false, 2, "mem_req_rdx_idx_o", "its index in the burst", true, false, true},

@@ -690,9 +690,21 @@ int stc_cstc_reconfigure(stc_cstc_system *system, unsigned core, const stc_confi
     stc_cache_reconfigure(side->cache, next, result);
     side->phase = PHASE_ACCESS;
     reconcile_rows(system, core, 0, geometry_of(system)->rows);
-    /* The change takes the core's time: wake-up and walk are its own
-     * cycles (before, no probe), the walk's BusWBs one tenure. */
-    commit_cycles(system, core, result->cycles, 0, result->writebacks, 0, 0);
+    /* The change takes the core's time. A walk holds the bus from its first
+     * row to its last, its BusWBs inside (ARCHITECTURE.md 19.5: it reads its
+     * rows' state under the bus, as a miss does): the wake-up before it, the
+     * rest in the tenure. A change without a walk takes no bus. */
+    if (result->walked_rows > 0) {
+        uint64_t wake = (uint64_t)result->woken_banks * geometry_of(system)->wake_cycles;
+        stc_coh_access_cycles cycles = {
+            .before = wake,
+            .bus = stc_coh_cycles_less(result->cycles, wake),
+            .after = 0,
+        };
+        stc_coh_clock_commit(&system->time, core, &cycles);
+    } else {
+        commit_cycles(system, core, result->cycles, 0, result->writebacks, 0, 0);
+    }
     system->config.configs[core] = *next;
     stc_coh_book_resize_fa(&system->book, core, physical_lines(geometry_of(system), next));
     return 0;

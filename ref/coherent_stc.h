@@ -173,11 +173,12 @@ const stc_cstc_config *stc_cstc_config_of(const stc_cstc_system *system);
  * geometry's mem_latency, P/W its beats per physical line). A block
  * access costs its cache's own cycles (stc_cache_access: probes, way
  * prediction's second one included, and the controller's) with the bus
- * in place of the cache's fixed-latency memory; a fill's burst of n
- * physical lines is one tenure: one address phase, T once per run of
- * lines memory answers, 1 + P/W per line another cache supplies. A
- * reconfiguration costs the cache's reconfiguration cycles, its walk's
- * BusWBs on the bus. The drain is not timed. With one core and no BusUpgr
+ * in place of the cache's fixed-latency memory; a miss is one tenure
+ * holding all its controller's cycles but the answer: one address phase
+ * per burst, T once per run of lines memory answers, 1 + P/W per line
+ * another cache supplies. A reconfiguration costs the cache's
+ * reconfiguration cycles; one with a walk holds the bus for all of them
+ * but the wake-up, its BusWBs inside. The drain is not timed. With one core and no BusUpgr
  * (MESI, MOESI), a core's cycles are its cache's cache_cycles. */
 const stc_coh_core_cycles *stc_cstc_core_cycles_of(const stc_cstc_system *system, unsigned core);
 void stc_cstc_run_cycles_of(const stc_cstc_system *system, stc_coh_run_cycles *run);

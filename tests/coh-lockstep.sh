@@ -4,8 +4,10 @@
 # core count below, stcgen --protocol P --cores N writes the caches, the
 # ports and the bus; Verilator builds tb/coh/tb_coh_system.sv with the C
 # harness tb/coh/coh_lockstep.c linked against the model; three seeds run
-# and each must print PASS (every answer's cycle and word, the counters,
-# the grants); two of the runs in a cache fixed (--fixed) in a
+# and each must print PASS (every answer's cycle and word, every change of
+# configuration's last cycle, the counters, the grants); the caches that
+# reset to 8K_4W_16B change to a random legal configuration about every
+# 200 operations, two more runs are of caches fixed (--fixed) in a
 # configuration of longer logical lines with way prediction. The coherent controller's deliberately broken variants
 # (--debug-break upgrade-silent, fill-shared) must fail with a MISMATCH.
 #
@@ -24,6 +26,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$out"
 passed=0
 failed=0
+references=0
 REFS=${COH_LOCKSTEP_REFS:-4000}
 
 check() {
@@ -57,14 +60,16 @@ build() {
         -o coh_lockstep >"$dir/build.log" 2>&1 || { tail -20 "$dir/build.log"; return 1; }
 }
 
-# passes TAG PROTOCOL CORES CONFIG SEED: the run prints PASS and no MISMATCH
+# passes TAG PROTOCOL CORES CONFIG SEED [OPTIONS...]: the run prints PASS
+# and no MISMATCH
 passes() {
     local log=$out/$1/run-$5.log
     "$out/$1/obj/coh_lockstep" --protocol "$2" --cores "$3" --config "$4" --refs "$REFS" \
-        --seed "$5" >"$log" 2>&1
+        --seed "$5" "${@:6}" >"$log" 2>&1
     local status=$?
     cat "$log"
-    [ $status -eq 0 ] && grep -q '^PASS' "$log" && ! grep -q MISMATCH "$log"
+    [ $status -eq 0 ] && grep -q '^PASS' "$log" && ! grep -q MISMATCH "$log" || return 1
+    references=$((references + $(sed -n 's/^PASS .*: \([0-9]*\) references.*/\1/p' "$log")))
 }
 
 # caught TAG PROTOCOL CORES: the broken build's run reports a MISMATCH
@@ -84,11 +89,12 @@ for run in "msi 2 8K_4W_16B" "mesi 4 8K_4W_16B" "moesi 3 8K_4W_16B" "msi 2 8K_4W
     set -- $run
     tag=$1-n$2-$3
     fixed=()
-    [ "$3" = 8K_4W_16B ] || fixed=(--fixed "$3")
+    reconfig=(--reconfig 200)   # a change of configuration about every 200 operations
+    [ "$3" = 8K_4W_16B ] || { fixed=(--fixed "$3"); reconfig=(); }
     check "$tag: stcgen and Verilator build" build "$tag" "$1" "$2" "${fixed[@]}"
     [ -x "$out/$tag/obj/coh_lockstep" ] || continue
     for seed in 1 2 3; do
-        check "$tag seed $seed: lockstep" passes "$tag" "$1" "$2" "$3" "$seed"
+        check "$tag seed $seed: lockstep" passes "$tag" "$1" "$2" "$3" "$seed" "${reconfig[@]}"
     done
 done
 
@@ -100,7 +106,5 @@ for broken in "upgrade-silent msi 2" "fill-shared mesi 2"; do
     check "$tag: the lockstep catches it" caught "$tag" "$2" "$3"
 done
 
-references=$(cat "$out"/*/run-*.log 2>/dev/null | sed -n 's/^PASS .*: \([0-9]*\) references.*/\1/p' |
-    awk '{ sum += $1 } END { print sum + 0 }')
 echo "coh-lockstep: $references references in lockstep, $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

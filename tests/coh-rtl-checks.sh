@@ -344,7 +344,7 @@ for cores in 2 3 5 8; do
         coverage=$(grep '^// coverage:' "$tb")
         reached=1
         for name in tenures back-to-back upgr wb rd rdx supplied continued flush-supplied \
-            flush-alone owner-gaps lead-pauses; do
+            flush-alone owner-gaps lead-pauses releases empty; do
             pattern="$name ([0-9]+)"
             if ! [[ $coverage =~ $pattern ]] || [ "${BASH_REMATCH[1]}" -lt 5 ]; then
                 reached=0

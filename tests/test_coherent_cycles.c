@@ -321,6 +321,34 @@ static void stc_by_hand(void)
         expect_core(stc_cstc_core_cycles_of(s, 0), 85, 25, 58, "mixed burst, core 0");
         stc_cstc_destroy(s);
     }
+
+    /* A reconfiguration's walk holds the bus for all of it but the wake-up
+     * (ARCHITECTURE.md 19.5). c0 (8K_4W_16B) stores X (27 cycles, a
+     * 25-cycle tenure 1..26), then goes to 8K_2W_16B: the walk of 128
+     * rows writes X's M line back (it leaves the group X's tag picks or
+     * stays: either way the cache counts its cycles), 128 + 1 + V (24 + 2)
+     * with V its writebacks; no bank wakes, so all of it is one tenure from
+     * 27. c1's load (ready 1) waits for it. */
+    static const char *const names3[] = {"8K_4W_16B", "8K_4W_16B"};
+    s = stc_system(STC_COH_MESI, 2, names3);
+    const ref store[] = {{0, STC_COH_OP_STORE, 0x3000, 4}};
+    run_stc(s, store, 1);
+    stc_geometry geometry = default_geometry();
+    stc_config two_way = config_named(&geometry, "8K_2W_16B");
+    stc_reconfig_result change;
+    CHECK(stc_cstc_reconfigure(s, 0, &two_way, &change) == 0 && change.walked_rows == 128 &&
+              change.woken_banks == 0,
+          "the change walks 128 rows (%u), wakes no bank (%u)", change.walked_rows,
+          change.woken_banks);
+    CHECK_EQ_U64(change.cycles, 128 + 1 + change.writebacks * (24 + 2), "the walk's cycles");
+    expect_core(stc_cstc_core_cycles_of(s, 0), 27 + change.cycles, 0, 25 + change.cycles,
+                "walk, core 0");
+    const ref load[] = {{1, STC_COH_OP_LOAD, 0x5000, 4}};
+    run_stc(s, load, 1);
+    /* c1: ready 1, the bus busy until 27 + the walk: stalls, 25, + 1 */
+    expect_core(stc_cstc_core_cycles_of(s, 1), 27 + change.cycles + 25 + 1,
+                27 + change.cycles - 1, 25, "walk, core 1 behind it");
+    stc_cstc_destroy(s);
 }
 
 /* ------------------------------------------------------------ oracles */

@@ -57,7 +57,8 @@ typedef struct {
 typedef struct {
     item items[MAX_ITEMS];
     unsigned item_count;
-    bool lead; /* the core asks without its first item: the tenure starts with a pause */
+    bool lead;    /* the core asks without its first item: the tenure starts with a pause */
+    bool release; /* no item is the last: the owner ends the tenure with rel_i */
 } tenure;
 
 /* One snoop's answers, per core (the owner's bits are noise to ignore). */
@@ -82,7 +83,7 @@ typedef struct {
 
 typedef struct {
     unsigned long tenures, back_to_back, items[5], lines, supplied, continued, flush_supplied,
-        flush_alone, two_suppliers, owner_gaps, lead_pauses;
+        flush_alone, two_suppliers, owner_gaps, lead_pauses, releases, empty;
 } coverage;
 
 typedef struct {
@@ -105,6 +106,11 @@ static void make_tenures(traffic *t)
             tenure *ten = &t->queue[core][n];
             ten->item_count = 0;
             ten->lead = tb_below(&t->seed, 5) == 0;
+            ten->release = tb_below(&t->seed, 6) == 0;
+            if (ten->release && tb_below(&t->seed, 3) == 0) {
+                ten->lead = true; /* a tenure of no item (a walk with nothing to write back) */
+                continue;
+            }
             if (tb_below(&t->seed, 6) == 0) {
                 ten->items[ten->item_count++] =
                     (item){BUS_UPGR, tb_next_random(&t->seed) & t->line_mask, 1, 0};
@@ -369,8 +375,8 @@ static void print_words(unsigned cores, const uint32_t *values)
 }
 
 static void print_cycle(const traffic *t, unsigned req, unsigned valid, const item *offer,
-                        unsigned last, const answers *a, const words *in, const outputs *o,
-                        unsigned long number)
+                        unsigned last, unsigned rel, const answers *a, const words *in,
+                        const outputs *o, unsigned long number)
 {
     const unsigned n = t->cores, lb = t->line_bits;
     uint64_t bus[MAX_CORES], line[MAX_CORES], count[MAX_CORES], rdx[MAX_CORES];
@@ -394,6 +400,8 @@ static void print_cycle(const traffic *t, unsigned req, unsigned valid, const it
     print_vector(n, 2, rdx);
     printf(", ");
     print_hex(n, last);
+    printf(", ");
+    print_hex(n, rel);
     printf(", ");
     print_hex(n, a->supplies);
     printf(", ");
@@ -440,7 +448,7 @@ static void write_preamble(const traffic *t, unsigned mem_latency)
     const unsigned out_bits = n + n + 1 + 2 + 1 + 1 + n + lb + 3 + n + 6 + lb + bi + n + n + 32 +
                               32 + 2;
     printf("  reg clk = 1'b0;\n  reg rst_n = 1'b0;\n");
-    printf("  reg [%u:0] req, txn_valid, txn_last, sup_in, flush_in, shared_in;\n", n - 1);
+    printf("  reg [%u:0] req, txn_valid, txn_last, rel, sup_in, flush_in, shared_in;\n", n - 1);
     printf("  reg [%u:0] txn_bus, txn_count;\n  reg [%u:0] txn_rdx;\n  reg [%u:0] txn_line;\n",
            3 * n - 1, 2 * n - 1, lb * n - 1);
     printf("  wire [%u:0] grant, done, snp_valid, sup_read;\n", n - 1);
@@ -455,7 +463,7 @@ static void write_preamble(const traffic *t, unsigned mem_latency)
     printf("  stc_coh_bus #(.MEM_LATENCY(%u)) u_bus (\n"
            "    .clk_i(clk), .rst_ni(rst_n), .req_i(req), .grant_o(grant),\n"
            "    .txn_valid_i(txn_valid), .txn_bus_i(txn_bus), .txn_line_i(txn_line),\n"
-           "    .txn_count_i(txn_count), .txn_rdx_idx_i(txn_rdx), .txn_last_i(txn_last),\n"
+           "    .txn_count_i(txn_count), .txn_rdx_idx_i(txn_rdx), .txn_last_i(txn_last), .rel_i(rel),\n"
            "    .txn_done_o(done), .line_done_o(line_done), .line_idx_o(line_idx),\n"
            "    .line_shared_o(line_shared), .line_supplied_o(line_supplied),\n"
            "    .snp_valid_o(snp_valid), .snp_line_o(snp_line), .snp_bus_o(snp_bus),\n"
@@ -472,13 +480,14 @@ static void write_preamble(const traffic *t, unsigned mem_latency)
            "mem_rd_cont,\n    mem_wr, mem_wbeat, mem_line, beat_idx, own_beat, sup_beat, rdata, mem_wdata,\n"
            "    busy, err};\n\n", out_bits - 1);
     printf("  task cyc(input [%u:0] r, input [%u:0] v, input [%u:0] b, input [%u:0] l,\n"
-           "           input [%u:0] c, input [%u:0] x, input [%u:0] lst, input [%u:0] su,\n"
-           "           input [%u:0] fl, input [%u:0] sh, input [%u:0] ow, input [%u:0] sw,\n"
-           "           input [31:0] mr, input [%u:0] expected, input integer number);\n",
+           "           input [%u:0] c, input [%u:0] x, input [%u:0] lst, input [%u:0] rl,\n"
+           "           input [%u:0] su, input [%u:0] fl, input [%u:0] sh, input [%u:0] ow,\n"
+           "           input [%u:0] sw, input [31:0] mr, input [%u:0] expected,\n"
+           "           input integer number);\n",
            n - 1, n - 1, 3 * n - 1, lb * n - 1, 3 * n - 1, 2 * n - 1, n - 1, n - 1, n - 1, n - 1,
-           32 * n - 1, 32 * n - 1, out_bits - 1);
+           n - 1, 32 * n - 1, 32 * n - 1, out_bits - 1);
     printf("    begin\n      req = r; txn_valid = v; txn_bus = b; txn_line = l; txn_count = c;\n"
-           "      txn_rdx = x; txn_last = lst; sup_in = su; flush_in = fl; shared_in = sh;\n"
+           "      txn_rdx = x; txn_last = lst; rel = rl; sup_in = su; flush_in = fl; shared_in = sh;\n"
            "      own_word = ow; sup_word = sw; mem_rdata = mr;\n");
     printf("      #1;\n      checks = checks + 1;\n");
     printf("      if (seen !== expected) begin\n        errors = errors + 1;\n"
@@ -541,18 +550,26 @@ static void run(traffic *t, coverage *cov, bool print)
                 req |= 1u << c;
                 valid = ten->lead ? valid & ~(1u << c) : valid | 1u << c;
                 offer[c] = ten->items[0];
-                last = (last & ~(1u << c)) | (ten->item_count == 1 ? 1u << c : 0);
+                last = (last & ~(1u << c)) |
+                       (ten->item_count == 1 && !ten->release ? 1u << c : 0);
             }
         }
-        bool owner_offers = busy && !active && cycle >= next_item_at;
+        /* rel_i: noise but where it would count (the owner between items) */
+        unsigned rel = (unsigned)tb_next_random(&t->seed) & ((1u << n) - 1);
+        bool owner_free = busy && !active && cycle >= next_item_at;
+        const tenure *held = busy ? &t->queue[owner][t->next_tenure[owner]] : NULL;
+        bool owner_releases = owner_free && held->release && item_idx == held->item_count;
+        bool owner_offers = owner_free && !owner_releases;
         if (busy && !active) {
-            const tenure *ten = &t->queue[owner][t->next_tenure[owner]];
             valid = (valid & ~(1u << owner)) | (owner_offers ? 1u << owner : 0);
+            if (!owner_offers) { /* (with an item offered, rel_i is noise the bus ignores) */
+                rel = (rel & ~(1u << owner)) | (owner_releases ? 1u << owner : 0);
+            }
             if (owner_offers) {
-                offer[owner] = ten->items[item_idx];
+                offer[owner] = held->items[item_idx];
                 last = (last & ~(1u << owner)) |
-                       (item_idx + 1 == ten->item_count ? 1u << owner : 0);
-            } else {
+                       (item_idx + 1 == held->item_count && !held->release ? 1u << owner : 0);
+            } else if (!owner_releases) {
                 cov->owner_gaps++;
             }
         } else if (busy) {
@@ -566,7 +583,14 @@ static void run(traffic *t, coverage *cov, bool print)
                          (unsigned)tb_next_random(&t->seed) & ((1u << n) - 1),
                          (unsigned)tb_next_random(&t->seed) & ((1u << n) - 1)};
         bool start = false;
-        if (!busy && req) {
+        if (owner_releases) {
+            busy = false;
+            tenure_end = cycle;
+            cov->releases++;
+            cov->empty += held->item_count == 0;
+            t->next_tenure[owner]++;
+            t->ready_at[owner] = cycle + 1 + tb_below(&t->seed, 12);
+        } else if (!busy && req) {
             owner = (unsigned)round_robin(n, last_owner, req);
             last_owner = owner;
             out.grant = 1u << owner;
@@ -609,7 +633,7 @@ static void run(traffic *t, coverage *cov, bool print)
                 active = false;
                 item_idx++;
                 next_item_at = cycle + 1 + (tb_below(&t->seed, 4) == 0 ? tb_below(&t->seed, 3) : 0);
-                if (item_idx == ten->item_count) {
+                if (item_idx == ten->item_count && !ten->release) {
                     busy = false;
                     tenure_end = cycle;
                     t->next_tenure[owner]++;
@@ -624,7 +648,7 @@ static void run(traffic *t, coverage *cov, bool print)
         }
         data.memory = (uint32_t)tb_next_random(&t->seed);
         if (print) {
-            print_cycle(t, req, valid, offer, last, &in, &data, &out, number);
+            print_cycle(t, req, valid, offer, last, rel, &in, &data, &out, number);
         }
         number++;
         err = err || two_pending;
@@ -713,10 +737,11 @@ int main(int argc, char **argv)
            "FAIL.\n", cores, mem_latency, geometry_list ? geometry_list : "default");
     printf("// coverage: tenures %lu back-to-back %lu upgr %lu wb %lu rd %lu rdx %lu lines %lu "
            "supplied %lu continued %lu flush-supplied %lu flush-alone %lu two-suppliers %lu "
-           "owner-gaps %lu lead-pauses %lu\n",
+           "owner-gaps %lu lead-pauses %lu releases %lu empty %lu\n",
            cov.tenures, cov.back_to_back, cov.items[BUS_UPGR], cov.items[BUS_WB],
            cov.items[BUS_RD], cov.items[BUS_RDX], cov.lines, cov.supplied, cov.continued,
-           cov.flush_supplied, cov.flush_alone, cov.two_suppliers, cov.owner_gaps, cov.lead_pauses);
+           cov.flush_supplied, cov.flush_alone, cov.two_suppliers, cov.owner_gaps, cov.lead_pauses,
+           cov.releases, cov.empty);
     printf("`timescale 1ns / 1ps\n`default_nettype none\n\nmodule tb_coh_bus;\n");
     write_preamble(t, mem_latency);
     printf("  initial begin\n    #1;\n    rst_n = 1'b1;\n    #1;\n");

@@ -28,6 +28,10 @@ void coh_dut_destroy(coh_dut *dut);
 /* Core's CPU request port for this cycle (word address, byte enables). */
 void coh_dut_set_request(coh_dut *dut, unsigned core, bool valid, bool we, uint32_t word_addr,
                          unsigned byte_enables, uint32_t wdata);
+/* Core's configuration port for this cycle (log2 of banks, ways and
+ * sublines; way prediction). */
+void coh_dut_set_config(coh_dut *dut, unsigned core, bool valid, unsigned banks_log,
+                        unsigned ways_log, unsigned sub_log, bool way_predict);
 /* Core's counter select (ARCHITECTURE.md 9 numbers). */
 void coh_dut_set_counter(coh_dut *dut, unsigned core, unsigned select);
 /* Evaluate the cycle's combinational outputs. */
@@ -36,6 +40,10 @@ void coh_dut_settle(coh_dut *dut);
 bool coh_dut_ready(const coh_dut *dut, unsigned core);
 /* Whether core answers this cycle, and its word. */
 bool coh_dut_response(const coh_dut *dut, unsigned core, uint32_t *rdata);
+bool coh_dut_config_ready(const coh_dut *dut, unsigned core);
+/* Whether core's configuration change completes this cycle (*err: it was
+ * refused). */
+bool coh_dut_config_done(const coh_dut *dut, unsigned core, bool *err);
 /* The bus's grant this cycle (one bit per core). */
 unsigned coh_dut_grant(const coh_dut *dut);
 bool coh_dut_bus_error(const coh_dut *dut);

@@ -57,6 +57,7 @@ extern "C" coh_dut *coh_dut_create(unsigned cores, const char *trace_path)
 #endif
     for (unsigned c = 0; c < cores; c++) {
         coh_dut_set_request(dut, c, false, false, 0, 0, 0);
+        coh_dut_set_config(dut, c, false, 0, 0, 0, false);
         coh_dut_set_counter(dut, c, 0);
     }
     dut->top->rst_ni = 0;
@@ -93,6 +94,27 @@ extern "C" void coh_dut_set_request(coh_dut *dut, unsigned core, bool valid, boo
     dut->top->cpu_req_addr_i[core] = word_addr;
     dut->top->cpu_req_be_i[core] = byte_enables;
     dut->top->cpu_req_wdata_i[core] = wdata;
+}
+
+extern "C" void coh_dut_set_config(coh_dut *dut, unsigned core, bool valid, unsigned banks_log,
+                                   unsigned ways_log, unsigned sub_log, bool way_predict)
+{
+    dut->top->cfg_valid_i[core] = valid;
+    dut->top->cfg_banks_log_i[core] = banks_log;
+    dut->top->cfg_ways_log_i[core] = ways_log;
+    dut->top->cfg_sub_log_i[core] = sub_log;
+    dut->top->cfg_wp_i[core] = way_predict;
+}
+
+extern "C" bool coh_dut_config_ready(const coh_dut *dut, unsigned core)
+{
+    return dut->top->cfg_ready_o[core];
+}
+
+extern "C" bool coh_dut_config_done(const coh_dut *dut, unsigned core, bool *err)
+{
+    *err = dut->top->cfg_err_o[core];
+    return dut->top->cfg_done_o[core];
 }
 
 extern "C" void coh_dut_set_counter(coh_dut *dut, unsigned core, unsigned select)

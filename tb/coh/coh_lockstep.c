@@ -33,10 +33,13 @@
 
 enum { MAX_CORES = 8, MEMORY_BYTES = 1 << 16 /* tb_coh_system's ML = 14 */ };
 
+/* A reference, or (reconfig) a change of the core's configuration. */
 typedef struct {
+    bool reconfig;
+    stc_config config; /* reconfig: the configuration asked for */
     bool store;
-    uint32_t addr; /* byte address */
-    uint32_t size; /* 1, 2 or 4, aligned */
+    uint32_t addr;     /* byte address */
+    uint32_t size;     /* 1, 2 or 4, aligned */
     uint32_t value;
 } reference;
 
@@ -57,6 +60,9 @@ typedef struct {
     uint64_t idle_total;
     unsigned long grants;
     unsigned long answered;
+    unsigned long reconfigs;
+    unsigned long walks;           /* reconfigurations that walked (a tenure each) */
+    uint64_t reconfig_stall;       /* their cycles waiting for the bus */
 } core_state;
 
 typedef struct {
@@ -64,9 +70,16 @@ typedef struct {
     stc_coh_protocol protocol;
     const char *config_name;
     unsigned long refs;
+    unsigned long reconfig_every; /* about every this many operations a change (0: none) */
     uint64_t seed;
     const char *trace;
 } options;
+
+/* The geometry's legal configurations: what a change picks from. */
+typedef struct {
+    stc_config list[256];
+    size_t count;
+} config_set;
 
 static uint64_t next_random(uint64_t *state)
 {
@@ -82,11 +95,17 @@ static uint32_t below(uint64_t *state, uint32_t bound)
     return (uint32_t)(next_random(state) % bound);
 }
 
-static reference make_reference(core_state *core, unsigned index, unsigned cores)
+static reference make_reference(core_state *core, unsigned index, unsigned cores,
+                                const options *opt, const config_set *configs)
 {
     const uint32_t region = (MEMORY_BYTES / cores) & ~4095u; /* whole pages: no line shared */
     const uint32_t hot = 2048;
-    reference r;
+    reference r = {0};
+    if (opt->reconfig_every && below(&core->rng, (uint32_t)opt->reconfig_every) == 0) {
+        r.reconfig = true;
+        r.config = configs->list[below(&core->rng, (uint32_t)configs->count)];
+        return r;
+    }
     uint32_t offset = below(&core->rng, 10) < 7 ? below(&core->rng, hot) : below(&core->rng, region);
     r.store = below(&core->rng, 10) < 4;
     r.size = 4;
@@ -113,9 +132,17 @@ static int feed(stc_cstc_system *model, unsigned core, core_state *state, unsign
         return -1;
     state->idle_total += state->idle;
     uint64_t loaded = 0;
-    if (stc_cstc_access(model, core, r->store ? STC_COH_OP_STORE : STC_COH_OP_LOAD, r->addr,
-                        r->size, r->value, &loaded) != 0)
+    if (r->reconfig) {
+        stc_reconfig_result result;
+        uint64_t stall = stc_cstc_core_cycles_of(model, core)->stall_cycles;
+        if (stc_cstc_reconfigure(model, core, &r->config, &result) != 0)
+            return -1;
+        state->walks += result.walked_rows > 0;
+        state->reconfig_stall += stc_cstc_core_cycles_of(model, core)->stall_cycles - stall;
+    } else if (stc_cstc_access(model, core, r->store ? STC_COH_OP_STORE : STC_COH_OP_LOAD,
+                               r->addr, r->size, r->value, &loaded) != 0) {
         return -1;
+    }
     state->expect_word = loaded;
     state->expect_clock = t0 + stc_cstc_core_cycles_of(model, core)->cycles;
     state->fed = true;
@@ -124,7 +151,7 @@ static int feed(stc_cstc_system *model, unsigned core, core_state *state, unsign
 
 static int parse(int argc, char **argv, options *opt)
 {
-    *opt = (options){2, STC_COH_MESI, "8K_4W_16B", 2000, 1, NULL};
+    *opt = (options){2, STC_COH_MESI, "8K_4W_16B", 2000, 0, 1, NULL};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -145,6 +172,8 @@ static int parse(int argc, char **argv, options *opt)
             opt->config_name = value;
         } else if (strcmp(arg, "--refs") == 0) {
             opt->refs = strtoul(value, NULL, 10);
+        } else if (strcmp(arg, "--reconfig") == 0) {
+            opt->reconfig_every = strtoul(value, NULL, 10);
         } else if (strcmp(arg, "--seed") == 0) {
             opt->seed = strtoull(value, NULL, 10);
         } else if (strcmp(arg, "--trace") == 0) {
@@ -184,6 +213,11 @@ static int compare_counters(coh_dut *dut, stc_cstc_system *model, const core_sta
         {10, "fills", offsetof(stc_counters, fills)},
         {11, "fill_bursts", offsetof(stc_counters, fill_bursts)},
         {12, "writebacks", offsetof(stc_counters, writebacks)},
+        {14, "reconfigs", offsetof(stc_counters, reconfigs)},
+        {16, "walk_rows", offsetof(stc_counters, walk_rows)},
+        {17, "banks_woken", offsetof(stc_counters, banks_woken)},
+        {18, "walk_writebacks", offsetof(stc_counters, walk_writebacks)},
+        {19, "walk_invalidations", offsetof(stc_counters, walk_invalidations)},
         {0, "requests", offsetof(stc_counters, accesses)},
         {1, "request_misses", offsetof(stc_counters, misses)},
     };
@@ -203,6 +237,18 @@ static int compare_counters(coh_dut *dut, stc_cstc_system *model, const core_sta
                 return fail(cycle, message);
             }
         }
+        /* reconfig_cycles: the RTL's counts a walk's wait for the bus too
+         * (ARCHITECTURE.md 19.5), the cache's own count does not */
+        coh_dut_set_counter(dut, c, 15);
+        coh_dut_settle(dut);
+        uint64_t reconfig = expect.cache.reconfig_cycles + cores[c].reconfig_stall;
+        if (coh_dut_counter(dut, c) != reconfig) {
+            snprintf(message, sizeof message, "core %u counter reconfig_cycles: rtl %" PRIu64
+                     " model %" PRIu64 " (the cache's %" PRIu64 " and %" PRIu64 " waiting for the "
+                     "bus)", c, coh_dut_counter(dut, c), reconfig, expect.cache.reconfig_cycles,
+                     cores[c].reconfig_stall);
+            return fail(cycle, message);
+        }
         coh_dut_set_counter(dut, c, 13);
         coh_dut_settle(dut);
         uint64_t busy = stc_cstc_core_cycles_of(model, c)->cycles - cores[c].idle_total;
@@ -212,8 +258,8 @@ static int compare_counters(coh_dut *dut, stc_cstc_system *model, const core_sta
                      c, coh_dut_counter(dut, c), busy, cores[c].idle_total);
             return fail(cycle, message);
         }
-        /* One tenure per miss and per BusUpgr. */
-        uint64_t tenures = expect.cache.misses + expect.coherence.upgrades;
+        /* One tenure per miss, per BusUpgr and per walk. */
+        uint64_t tenures = expect.cache.misses + expect.coherence.upgrades + cores[c].walks;
         if (cores[c].grants != tenures) {
             snprintf(message, sizeof message, "core %u: %lu grants, the model %" PRIu64
                      " tenures", c, cores[c].grants, tenures);
@@ -269,8 +315,11 @@ int main(int argc, char **argv)
             return fail(cycle, "the caches never become ready after reset");
     }
     const unsigned long t0 = cycle;
+    config_set configs;
+    configs.count = stc_config_enumerate(&config.geometry, configs.list,
+                                         sizeof configs.list / sizeof configs.list[0]);
     for (unsigned c = 0; c < opt.cores; c++) {
-        cores[c].next = make_reference(&cores[c], c, opt.cores);
+        cores[c].next = make_reference(&cores[c], c, opt.cores, &opt, &configs);
         cores[c].left--;
         cores[c].pending = true;
         cores[c].offer_at = t0;
@@ -283,12 +332,18 @@ int main(int argc, char **argv)
         bool work = false;
         for (unsigned c = 0; c < opt.cores; c++) {
             const core_state *s = &cores[c];
+            const reference *n = &s->next;
             bool offer = s->pending && cycle >= s->offer_at;
-            coh_dut_set_request(dut, c, offer, offer && s->next.store, s->next.addr >> 2,
-                                offer && s->next.store
-                                    ? ((1u << s->next.size) - 1u) << (s->next.addr & 3u)
-                                    : 0u,
-                                s->next.value << (8u * (s->next.addr & 3u)));
+            bool request = offer && !n->reconfig;
+            /* a change is offered once nothing of the core is in flight */
+            bool change = offer && n->reconfig && !s->in_flight;
+            coh_dut_set_request(dut, c, request, request && n->store, n->addr >> 2,
+                                request && n->store ? ((1u << n->size) - 1u) << (n->addr & 3u)
+                                                    : 0u,
+                                n->value << (8u * (n->addr & 3u)));
+            coh_dut_set_config(dut, c, change, stc_log2(n->config.banks_on),
+                               stc_log2(n->config.ways), stc_log2(n->config.sublines),
+                               n->config.way_predict);
             work = work || s->pending || s->in_flight;
         }
         if (!work)
@@ -303,11 +358,14 @@ int main(int argc, char **argv)
             core_state *s = &cores[c];
             uint32_t rdata = 0;
             bool answer = coh_dut_response(dut, c, &rdata);
-            bool accept = s->pending && cycle >= s->offer_at && coh_dut_ready(dut, c);
+            bool offered = s->pending && cycle >= s->offer_at;
+            bool accept = offered && !s->next.reconfig && coh_dut_ready(dut, c);
+            bool accept_change = offered && s->next.reconfig && !s->in_flight &&
+                                 coh_dut_config_ready(dut, c);
             if (grant >> c & 1u) {
                 s->grants++;
                 if (!s->in_flight || s->fed) {
-                    snprintf(message, sizeof message, "core %u granted the bus with no reference "
+                    snprintf(message, sizeof message, "core %u granted the bus with nothing "
                              "waiting for it", c);
                     status = fail(cycle, message);
                     break;
@@ -318,7 +376,7 @@ int main(int argc, char **argv)
                 }
             }
             if (answer) {
-                if (!s->in_flight) {
+                if (!s->in_flight || s->current.reconfig) {
                     snprintf(message, sizeof message, "core %u answers with no request", c);
                     status = fail(cycle, message);
                     break;
@@ -347,7 +405,7 @@ int main(int argc, char **argv)
                 s->last_answer = cycle;
                 last_progress = cycle;
             }
-            if (accept) {
+            if (accept || accept_change) {
                 s->current = s->next;
                 s->in_flight = true;
                 s->fed = false;
@@ -355,12 +413,44 @@ int main(int argc, char **argv)
                 s->idle = cycle - s->last_answer;
                 s->pending = false;
                 if (s->left > 0) {
-                    s->next = make_reference(s, c, opt.cores);
+                    s->next = make_reference(s, c, opt.cores, &opt, &configs);
                     s->left--;
                     s->pending = true;
                     /* now and then the CPU pauses before its next reference */
                     s->offer_at = below(&s->rng, 8) == 0 ? cycle + 1 + below(&s->rng, 5) : cycle;
                 }
+            }
+            bool refused = false;
+            if (coh_dut_config_done(dut, c, &refused)) {
+                if (!s->in_flight || !s->current.reconfig) {
+                    snprintf(message, sizeof message, "core %u completes a change nobody asked for",
+                             c);
+                    status = fail(cycle, message);
+                    break;
+                }
+                char name[STC_CONFIG_NAME_MAX];
+                stc_config_name(&config.geometry, &s->current.config, name, sizeof name);
+                if (refused) {
+                    snprintf(message, sizeof message, "core %u refuses the legal configuration %s",
+                             c, name);
+                    status = fail(cycle, message);
+                    break;
+                }
+                if (!s->fed && feed(model, c, s, t0) != 0) {
+                    status = fail(cycle, stc_cstc_error(model));
+                    break;
+                }
+                if (cycle != s->expect_clock) {
+                    snprintf(message, sizeof message, "core %u change to %s (accepted in cycle "
+                             "%lu): rtl done in cycle %lu, the model in %" PRIu64,
+                             c, name, s->accepted_at, cycle, s->expect_clock);
+                    status = fail(cycle, message);
+                    break;
+                }
+                s->in_flight = false;
+                s->reconfigs++;
+                s->last_answer = cycle;
+                last_progress = cycle;
             }
         }
         if (status)
@@ -380,13 +470,16 @@ int main(int argc, char **argv)
     if (!status) {
         stc_coh_run_cycles run;
         stc_cstc_run_cycles_of(model, &run);
-        unsigned long answered = 0;
-        for (unsigned c = 0; c < opt.cores; c++)
+        unsigned long answered = 0, reconfigs = 0, walks = 0;
+        for (unsigned c = 0; c < opt.cores; c++) {
             answered += cores[c].answered;
-        printf("PASS %s %u cores %s: %lu references in %lu cycles, bus busy %" PRIu64
-               ", stall %" PRIu64 "\n",
+            reconfigs += cores[c].reconfigs;
+            walks += cores[c].walks;
+        }
+        printf("PASS %s %u cores %s: %lu references in %lu cycles, %lu reconfigurations (%lu "
+               "walked), bus busy %" PRIu64 ", stall %" PRIu64 "\n",
                stc_coh_protocol_name(opt.protocol), opt.cores, opt.config_name, answered,
-               cycle - t0, run.bus_busy_cycles, run.stall_cycles);
+               cycle - t0, reconfigs, walks, run.bus_busy_cycles, run.stall_cycles);
     }
     coh_dut_destroy(dut);
     stc_cstc_destroy(model);

@@ -26,6 +26,14 @@ module tb_coh_system #(
   input  wire [31:0]   cpu_req_wdata_i [N],
   output wire          cpu_rsp_valid_o [N],
   output wire [31:0]   cpu_rsp_rdata_o [N],
+  input  wire          cfg_valid_i     [N],
+  output wire          cfg_ready_o     [N],
+  input  wire [2:0]    cfg_banks_log_i [N],
+  input  wire [2:0]    cfg_ways_log_i  [N],
+  input  wire [1:0]    cfg_sub_log_i   [N],
+  input  wire          cfg_wp_i        [N],
+  output wire          cfg_done_o      [N],
+  output wire          cfg_err_o       [N],
   input  wire [4:0]    cnt_sel_i       [N],
   output wire [CB-1:0] cnt_value_o     [N],
   output wire [N-1:0]  grant_o,
@@ -34,7 +42,7 @@ module tb_coh_system #(
 );
 
   // ---------------------------------------------------------------- the bus
-  wire [N-1:0]      req, txn_valid, txn_last, txn_done, own_beat, sup_beat, snp_valid, sup_read;
+  wire [N-1:0]      req, rel, txn_valid, txn_last, txn_done, own_beat, sup_beat, snp_valid, sup_read;
   wire [3*N-1:0]    txn_bus, txn_count;
   wire [LB*N-1:0]   txn_line;
   wire [2*N-1:0]    txn_rdx_idx;
@@ -59,6 +67,7 @@ module tb_coh_system #(
     .txn_rdx_idx_i     (txn_rdx_idx),
     .txn_last_i        (txn_last),
     .txn_done_o        (txn_done),
+    .rel_i             (rel),
     .line_done_o       (line_done),
     .line_idx_o        (line_idx),
     .line_shared_o     (line_shared),
@@ -120,18 +129,14 @@ module tb_coh_system #(
       wire [LB-1:0] m_req_line;
       wire [2:0]    m_req_lines;
       wire [31:0]   m_wdata, m_rdata;
-      wire          bus_req, bus_own, m_upgr, m_rdx, m_last, shared;
+      wire          bus_req, bus_own, bus_rel, m_upgr, m_rdx, m_last, shared;
       wire [1:0]    m_rdx_idx;
       wire [B-1:0]  pwr_en;
-      reg  [B-1:0]  pwr_ack_q;
-      wire          cfg_ready, cfg_done, cfg_err, mnt_ready, mnt_done, rsp_err, cfg_wp;
+      wire          mnt_ready, mnt_done, rsp_err, cfg_wp;
       wire [2:0]    cfg_banks, cfg_ways;
       wire [1:0]    cfg_sub;
-      // the bank power switches acknowledge a cycle later
-      always @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) pwr_ack_q <= {B{1'b1}};
-        else pwr_ack_q <= pwr_en;
-      end
+      // The bank power switches acknowledge at once (N = 0: the model's
+      // wake_cycles 4, ARCHITECTURE.md 14.4).
       stc_cache #(
         .READ_ONLY (0)
       ) u_cache (
@@ -146,14 +151,14 @@ module tb_coh_system #(
         .cpu_rsp_valid_o   (cpu_rsp_valid_o[c]),
         .cpu_rsp_err_o     (rsp_err),
         .cpu_rsp_rdata_o   (cpu_rsp_rdata_o[c]),
-        .cfg_valid_i       (1'b0),
-        .cfg_ready_o       (cfg_ready),
-        .cfg_banks_log_i   (3'd0),
-        .cfg_ways_log_i    (3'd0),
-        .cfg_sub_log_i     (2'd0),
-        .cfg_wp_i          (1'b0),
-        .cfg_done_o        (cfg_done),
-        .cfg_err_o         (cfg_err),
+        .cfg_valid_i       (cfg_valid_i[c]),
+        .cfg_ready_o       (cfg_ready_o[c]),
+        .cfg_banks_log_i   (cfg_banks_log_i[c]),
+        .cfg_ways_log_i    (cfg_ways_log_i[c]),
+        .cfg_sub_log_i     (cfg_sub_log_i[c]),
+        .cfg_wp_i          (cfg_wp_i[c]),
+        .cfg_done_o        (cfg_done_o[c]),
+        .cfg_err_o         (cfg_err_o[c]),
         .cfg_banks_log_o   (cfg_banks),
         .cfg_ways_log_o    (cfg_ways),
         .cfg_sub_log_o     (cfg_sub),
@@ -180,13 +185,14 @@ module tb_coh_system #(
         .mem_rdata_i       (m_rdata),
         .bus_req_o         (bus_req),
         .bus_own_i         (bus_own),
+        .bus_rel_o         (bus_rel),
         .mem_req_upgr_o    (m_upgr),
         .mem_req_rdx_o     (m_rdx),
         .mem_req_rdx_idx_o (m_rdx_idx),
         .mem_req_last_o    (m_last),
         .line_shared_i     (shared),
         .pwr_en_o          (pwr_en),
-        .pwr_ack_i         (pwr_ack_q)
+        .pwr_ack_i         (pwr_en)
       );
       stc_coh_port u_port (
         .clk_i             (clk_i),
@@ -204,6 +210,7 @@ module tb_coh_system #(
         .mem_rdata_o       (m_rdata),
         .bus_req_i         (bus_req),
         .bus_own_o         (bus_own),
+        .bus_rel_i         (bus_rel),
         .mem_req_upgr_i    (m_upgr),
         .mem_req_rdx_i     (m_rdx),
         .mem_req_rdx_idx_i (m_rdx_idx),
@@ -211,6 +218,7 @@ module tb_coh_system #(
         .line_shared_o     (shared),
         .req_o             (req[c]),
         .grant_i           (grant_o[c]),
+        .rel_o             (rel[c]),
         .txn_valid_o       (txn_valid[c]),
         .txn_bus_o         (txn_bus[3*c +: 3]),
         .txn_line_o        (txn_line[LB*c +: LB]),
