@@ -118,6 +118,31 @@ static reference make_reference(core_state *core, unsigned index, unsigned cores
     return r;
 }
 
+/* The protocol's rows the run reached (stc_cstc_row_uses_of), of those
+ * that can happen: the coverage [coherence-rtl] asks to report. */
+static void count_rows(const stc_cstc_system *model, stc_coh_protocol protocol,
+                       unsigned *proc_reached, unsigned *proc_rows, unsigned *snoop_reached,
+                       unsigned *snoop_rows)
+{
+    const stc_coh_table *table = stc_coh_table_of(protocol);
+    const stc_coh_row_uses *uses = stc_cstc_row_uses_of(model);
+    *proc_reached = *proc_rows = *snoop_reached = *snoop_rows = 0;
+    for (unsigned i = 0; i < table->proc_row_count; i++) {
+        const stc_coh_proc_row *row = &table->proc_rows[i];
+        if (row->impossible)
+            continue;
+        (*proc_rows)++;
+        *proc_reached += uses->proc[row->state][row->event] > 0;
+    }
+    for (unsigned i = 0; i < table->snoop_row_count; i++) {
+        const stc_coh_snoop_row *row = &table->snoop_rows[i];
+        if (row->impossible)
+            continue;
+        (*snoop_rows)++;
+        *snoop_reached += uses->snoop[row->state][row->bus] > 0;
+    }
+}
+
 static int fail(unsigned long cycle, const char *message)
 {
     printf("MISMATCH cycle %lu: %s\n", cycle, message);
@@ -476,10 +501,14 @@ int main(int argc, char **argv)
             reconfigs += cores[c].reconfigs;
             walks += cores[c].walks;
         }
+        unsigned proc_reached, proc_rows, snoop_reached, snoop_rows;
+        count_rows(model, opt.protocol, &proc_reached, &proc_rows, &snoop_reached, &snoop_rows);
         printf("PASS %s %u cores %s: %lu references in %lu cycles, %lu reconfigurations (%lu "
-               "walked), bus busy %" PRIu64 ", stall %" PRIu64 "\n",
+               "walked), bus busy %" PRIu64 ", stall %" PRIu64 ", rows reached: processor %u "
+               "of %u, snoop %u of %u\n",
                stc_coh_protocol_name(opt.protocol), opt.cores, opt.config_name, answered,
-               cycle - t0, reconfigs, walks, run.bus_busy_cycles, run.stall_cycles);
+               cycle - t0, reconfigs, walks, run.bus_busy_cycles, run.stall_cycles, proc_reached,
+               proc_rows, snoop_reached, snoop_rows);
     }
     coh_dut_destroy(dut);
     stc_cstc_destroy(model);
