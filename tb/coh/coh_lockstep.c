@@ -294,223 +294,268 @@ static int compare_counters(coh_dut *dut, stc_cstc_system *model, const core_sta
     return 0;
 }
 
-int main(int argc, char **argv)
-{
+/* One run: the device, the model, the cores, and where the run is. */
+typedef struct {
     options opt;
-    if (parse(argc, argv, &opt) != 0)
-        return 2;
-    stc_cstc_config config = {.cores = opt.cores, .protocol = opt.protocol};
-    stc_geometry_default(&config.geometry);
-    char err[256] = "";
-    if (stc_geometry_init(&config.geometry, err, sizeof err) != 0) {
-        fprintf(stderr, "coh_lockstep: geometry: %s\n", err);
-        return 2;
+    stc_cstc_config config;
+    config_set configs;
+    coh_dut *dut;
+    stc_cstc_system *model;
+    core_state cores[MAX_CORES];
+    unsigned long cycle;
+    unsigned long t0;            /* the model's time 0: every cache takes requests */
+    unsigned long last_progress; /* the last answer or change done */
+    char message[256];
+} harness;
+
+/* The bus granted core: what it waits for runs in the model now. */
+static int on_grant(harness *h, unsigned core)
+{
+    core_state *s = &h->cores[core];
+    s->grants++;
+    if (!s->in_flight || s->fed) {
+        snprintf(h->message, sizeof h->message,
+                 "core %u granted the bus with nothing waiting for it", core);
+        return fail(h->cycle, h->message);
     }
-    for (unsigned c = 0; c < opt.cores; c++) {
-        if (stc_config_parse(&config.geometry, opt.config_name, &config.configs[c], err,
+    return feed(h->model, core, s, h->t0) == 0 ? 0 : fail(h->cycle, stc_cstc_error(h->model));
+}
+
+/* Core answers its reference: its cycle and word against the model's. */
+static int on_answer(harness *h, unsigned core, uint32_t rdata)
+{
+    core_state *s = &h->cores[core];
+    const reference *r = &s->current;
+    if (!s->in_flight || r->reconfig) {
+        snprintf(h->message, sizeof h->message, "core %u answers with no request", core);
+        return fail(h->cycle, h->message);
+    }
+    if (!s->fed && feed(h->model, core, s, h->t0) != 0)
+        return fail(h->cycle, stc_cstc_error(h->model));
+    if (h->cycle != s->expect_clock) {
+        snprintf(h->message, sizeof h->message,
+                 "core %u %s 0x%x (accepted in cycle %lu): rtl answers in cycle %lu, the model "
+                 "in %" PRIu64,
+                 core, r->store ? "store" : "load", r->addr, s->accepted_at, h->cycle,
+                 s->expect_clock);
+        return fail(h->cycle, h->message);
+    }
+    if (!r->store && rdata != (uint32_t)s->expect_word) {
+        snprintf(h->message, sizeof h->message, "core %u load 0x%x: rtl 0x%08x model 0x%08x",
+                 core, r->addr, rdata, (uint32_t)s->expect_word);
+        return fail(h->cycle, h->message);
+    }
+    s->in_flight = false;
+    s->answered++;
+    s->last_answer = h->cycle;
+    h->last_progress = h->cycle;
+    return 0;
+}
+
+/* Core's change of configuration completes: its cycle against the model's. */
+static int on_change_done(harness *h, unsigned core, bool refused)
+{
+    core_state *s = &h->cores[core];
+    if (!s->in_flight || !s->current.reconfig) {
+        snprintf(h->message, sizeof h->message, "core %u completes a change nobody asked for",
+                 core);
+        return fail(h->cycle, h->message);
+    }
+    char name[STC_CONFIG_NAME_MAX];
+    stc_config_name(&h->config.geometry, &s->current.config, name, sizeof name);
+    if (refused) {
+        snprintf(h->message, sizeof h->message, "core %u refuses the legal configuration %s",
+                 core, name);
+        return fail(h->cycle, h->message);
+    }
+    if (!s->fed && feed(h->model, core, s, h->t0) != 0)
+        return fail(h->cycle, stc_cstc_error(h->model));
+    if (h->cycle != s->expect_clock) {
+        snprintf(h->message, sizeof h->message,
+                 "core %u change to %s (accepted in cycle %lu): rtl done in cycle %lu, the "
+                 "model in %" PRIu64,
+                 core, name, s->accepted_at, h->cycle, s->expect_clock);
+        return fail(h->cycle, h->message);
+    }
+    s->in_flight = false;
+    s->reconfigs++;
+    s->last_answer = h->cycle;
+    h->last_progress = h->cycle;
+    return 0;
+}
+
+/* The operation core offered was taken: it is in flight, the next one made. */
+static void on_accept(harness *h, unsigned core)
+{
+    core_state *s = &h->cores[core];
+    s->current = s->next;
+    s->in_flight = true;
+    s->fed = false;
+    s->accepted_at = h->cycle;
+    s->idle = h->cycle - s->last_answer;
+    s->pending = false;
+    if (s->left > 0) {
+        s->next = make_reference(s, core, h->opt.cores, &h->opt, &h->configs);
+        s->left--;
+        s->pending = true;
+        /* now and then the CPU pauses before its next reference */
+        s->offer_at = below(&s->rng, 8) == 0 ? h->cycle + 1 + below(&s->rng, 5) : h->cycle;
+    }
+}
+
+/* This cycle's inputs of every core; whether any core has work left. */
+static bool drive(harness *h)
+{
+    bool work = false;
+    for (unsigned c = 0; c < h->opt.cores; c++) {
+        const core_state *s = &h->cores[c];
+        const reference *n = &s->next;
+        bool offer = s->pending && h->cycle >= s->offer_at;
+        bool request = offer && !n->reconfig;
+        /* a change is offered once nothing of the core is in flight */
+        bool change = offer && n->reconfig && !s->in_flight;
+        coh_dut_set_request(h->dut, c, request, request && n->store, n->addr >> 2,
+                            request && n->store ? ((1u << n->size) - 1u) << (n->addr & 3u) : 0u,
+                            n->value << (8u * (n->addr & 3u)));
+        coh_dut_set_config(h->dut, c, change, stc_log2(n->config.banks_on),
+                           stc_log2(n->config.ways), stc_log2(n->config.sublines),
+                           n->config.way_predict);
+        work = work || s->pending || s->in_flight;
+    }
+    return work;
+}
+
+/* This cycle's outputs of core, in the order they are ordered: its grant
+ * (the reference it is for runs in the model), its answer (of the
+ * reference in flight), the acceptance of its next operation, a change's
+ * end (in the cycle it is accepted, if it needs no cycle). */
+static int observe(harness *h, unsigned core, unsigned grant)
+{
+    core_state *s = &h->cores[core];
+    uint32_t rdata = 0;
+    bool answer = coh_dut_response(h->dut, core, &rdata);
+    bool offered = s->pending && h->cycle >= s->offer_at;
+    bool accept = offered && !s->next.reconfig && coh_dut_ready(h->dut, core);
+    bool accept_change = offered && s->next.reconfig && !s->in_flight &&
+                         coh_dut_config_ready(h->dut, core);
+    if ((grant >> core & 1u) && on_grant(h, core) != 0)
+        return 1;
+    if (answer && on_answer(h, core, rdata) != 0)
+        return 1;
+    if (accept || accept_change)
+        on_accept(h, core);
+    bool refused = false;
+    if (coh_dut_config_done(h->dut, core, &refused) && on_change_done(h, core, refused) != 0)
+        return 1;
+    return 0;
+}
+
+/* The device and the model, in reset; -1 with a message on stderr. */
+static int start(harness *h)
+{
+    h->config = (stc_cstc_config){.cores = h->opt.cores, .protocol = h->opt.protocol};
+    stc_geometry_default(&h->config.geometry);
+    char err[256] = "";
+    if (stc_geometry_init(&h->config.geometry, err, sizeof err) != 0) {
+        fprintf(stderr, "coh_lockstep: geometry: %s\n", err);
+        return -1;
+    }
+    for (unsigned c = 0; c < h->opt.cores; c++) {
+        if (stc_config_parse(&h->config.geometry, h->opt.config_name, &h->config.configs[c], err,
                              sizeof err) != 0) {
-            fprintf(stderr, "coh_lockstep: --config %s: %s\n", opt.config_name, err);
-            return 2;
+            fprintf(stderr, "coh_lockstep: --config %s: %s\n", h->opt.config_name, err);
+            return -1;
         }
     }
-    stc_cstc_system *model = stc_cstc_create(&config, err, sizeof err);
-    coh_dut *dut = model ? coh_dut_create(opt.cores, opt.trace) : NULL;
-    if (!model || !dut) {
-        fprintf(stderr, "coh_lockstep: %s\n", model ? "no device" : err);
-        return 2;
+    h->configs.count = stc_config_enumerate(&h->config.geometry, h->configs.list,
+                                            sizeof h->configs.list / sizeof h->configs.list[0]);
+    h->model = stc_cstc_create(&h->config, err, sizeof err);
+    h->dut = h->model ? coh_dut_create(h->opt.cores, h->opt.trace) : NULL;
+    if (!h->model || !h->dut) {
+        fprintf(stderr, "coh_lockstep: %s\n", h->model ? "no device" : err);
+        return -1;
     }
-    core_state cores[MAX_CORES];
-    memset(cores, 0, sizeof cores);
-    for (unsigned c = 0; c < opt.cores; c++) {
-        cores[c].rng = opt.seed * 1000003u + c * 7919u + 1u;
-        cores[c].left = opt.refs;
+    for (unsigned c = 0; c < h->opt.cores; c++) {
+        h->cores[c].rng = h->opt.seed * 1000003u + c * 7919u + 1u;
+        h->cores[c].left = h->opt.refs;
     }
+    return 0;
+}
+
+/* The run to its end or its first difference: 0 if it passed. */
+static int run(harness *h)
+{
     /* After reset every cache writes its row state (S_INIT): wait until all
      * take requests; the model's time 0 is that cycle. */
-    unsigned long cycle = 0;
-    for (;; cycle++) {
-        coh_dut_settle(dut);
+    for (h->cycle = 0;; h->cycle++) {
+        coh_dut_settle(h->dut);
         bool all = true;
-        for (unsigned c = 0; c < opt.cores; c++)
-            all = all && coh_dut_ready(dut, c);
+        for (unsigned c = 0; c < h->opt.cores; c++)
+            all = all && coh_dut_ready(h->dut, c);
         if (all)
             break;
-        coh_dut_tick(dut);
-        if (cycle > 10000)
-            return fail(cycle, "the caches never become ready after reset");
+        coh_dut_tick(h->dut);
+        if (h->cycle > 10000)
+            return fail(h->cycle, "the caches never become ready after reset");
     }
-    const unsigned long t0 = cycle;
-    config_set configs;
-    configs.count = stc_config_enumerate(&config.geometry, configs.list,
-                                         sizeof configs.list / sizeof configs.list[0]);
-    for (unsigned c = 0; c < opt.cores; c++) {
-        cores[c].next = make_reference(&cores[c], c, opt.cores, &opt, &configs);
-        cores[c].left--;
-        cores[c].pending = true;
-        cores[c].offer_at = t0;
-        cores[c].last_answer = t0;
+    h->t0 = h->cycle;
+    for (unsigned c = 0; c < h->opt.cores; c++) {
+        core_state *s = &h->cores[c];
+        s->next = make_reference(s, c, h->opt.cores, &h->opt, &h->configs);
+        s->left--;
+        s->pending = true;
+        s->offer_at = h->t0;
+        s->last_answer = h->t0;
     }
-    unsigned long last_progress = cycle;
-    char message[256];
-    int status = 0;
-    for (;; cycle++) {
-        bool work = false;
-        for (unsigned c = 0; c < opt.cores; c++) {
-            const core_state *s = &cores[c];
-            const reference *n = &s->next;
-            bool offer = s->pending && cycle >= s->offer_at;
-            bool request = offer && !n->reconfig;
-            /* a change is offered once nothing of the core is in flight */
-            bool change = offer && n->reconfig && !s->in_flight;
-            coh_dut_set_request(dut, c, request, request && n->store, n->addr >> 2,
-                                request && n->store ? ((1u << n->size) - 1u) << (n->addr & 3u)
-                                                    : 0u,
-                                n->value << (8u * (n->addr & 3u)));
-            coh_dut_set_config(dut, c, change, stc_log2(n->config.banks_on),
-                               stc_log2(n->config.ways), stc_log2(n->config.sublines),
-                               n->config.way_predict);
-            work = work || s->pending || s->in_flight;
-        }
-        if (!work)
+    h->last_progress = h->cycle;
+    for (;; h->cycle++) {
+        if (!drive(h))
             break;
-        coh_dut_settle(dut);
-        if (coh_dut_bus_error(dut)) {
-            status = fail(cycle, "the bus flags an error (two suppliers)");
-            break;
-        }
-        unsigned grant = coh_dut_grant(dut);
-        for (unsigned c = 0; c < opt.cores && !status; c++) {
-            core_state *s = &cores[c];
-            uint32_t rdata = 0;
-            bool answer = coh_dut_response(dut, c, &rdata);
-            bool offered = s->pending && cycle >= s->offer_at;
-            bool accept = offered && !s->next.reconfig && coh_dut_ready(dut, c);
-            bool accept_change = offered && s->next.reconfig && !s->in_flight &&
-                                 coh_dut_config_ready(dut, c);
-            if (grant >> c & 1u) {
-                s->grants++;
-                if (!s->in_flight || s->fed) {
-                    snprintf(message, sizeof message, "core %u granted the bus with nothing "
-                             "waiting for it", c);
-                    status = fail(cycle, message);
-                    break;
-                }
-                if (feed(model, c, s, t0) != 0) {
-                    status = fail(cycle, stc_cstc_error(model));
-                    break;
-                }
-            }
-            if (answer) {
-                if (!s->in_flight || s->current.reconfig) {
-                    snprintf(message, sizeof message, "core %u answers with no request", c);
-                    status = fail(cycle, message);
-                    break;
-                }
-                if (!s->fed && feed(model, c, s, t0) != 0) {
-                    status = fail(cycle, stc_cstc_error(model));
-                    break;
-                }
-                const reference *r = &s->current;
-                if (cycle != s->expect_clock) {
-                    snprintf(message, sizeof message, "core %u %s 0x%x (accepted in cycle %lu): "
-                             "rtl answers in cycle %lu, the model in %" PRIu64,
-                             c, r->store ? "store" : "load", r->addr, s->accepted_at, cycle,
-                             s->expect_clock);
-                    status = fail(cycle, message);
-                    break;
-                }
-                if (!r->store && rdata != (uint32_t)s->expect_word) {
-                    snprintf(message, sizeof message, "core %u load 0x%x: rtl 0x%08x model 0x%08x",
-                             c, r->addr, rdata, (uint32_t)s->expect_word);
-                    status = fail(cycle, message);
-                    break;
-                }
-                s->in_flight = false;
-                s->answered++;
-                s->last_answer = cycle;
-                last_progress = cycle;
-            }
-            if (accept || accept_change) {
-                s->current = s->next;
-                s->in_flight = true;
-                s->fed = false;
-                s->accepted_at = cycle;
-                s->idle = cycle - s->last_answer;
-                s->pending = false;
-                if (s->left > 0) {
-                    s->next = make_reference(s, c, opt.cores, &opt, &configs);
-                    s->left--;
-                    s->pending = true;
-                    /* now and then the CPU pauses before its next reference */
-                    s->offer_at = below(&s->rng, 8) == 0 ? cycle + 1 + below(&s->rng, 5) : cycle;
-                }
-            }
-            bool refused = false;
-            if (coh_dut_config_done(dut, c, &refused)) {
-                if (!s->in_flight || !s->current.reconfig) {
-                    snprintf(message, sizeof message, "core %u completes a change nobody asked for",
-                             c);
-                    status = fail(cycle, message);
-                    break;
-                }
-                char name[STC_CONFIG_NAME_MAX];
-                stc_config_name(&config.geometry, &s->current.config, name, sizeof name);
-                if (refused) {
-                    snprintf(message, sizeof message, "core %u refuses the legal configuration %s",
-                             c, name);
-                    status = fail(cycle, message);
-                    break;
-                }
-                if (!s->fed && feed(model, c, s, t0) != 0) {
-                    status = fail(cycle, stc_cstc_error(model));
-                    break;
-                }
-                if (cycle != s->expect_clock) {
-                    snprintf(message, sizeof message, "core %u change to %s (accepted in cycle "
-                             "%lu): rtl done in cycle %lu, the model in %" PRIu64,
-                             c, name, s->accepted_at, cycle, s->expect_clock);
-                    status = fail(cycle, message);
-                    break;
-                }
-                s->in_flight = false;
-                s->reconfigs++;
-                s->last_answer = cycle;
-                last_progress = cycle;
-            }
-        }
-        if (status)
-            break;
-        if (stc_cstc_violation_count(model) != 0) {
-            status = fail(cycle, stc_cstc_violation_at(model, 0)->text);
-            break;
-        }
-        coh_dut_tick(dut);
-        if (cycle - last_progress > 20000) {
-            status = fail(cycle, "no answer for 20000 cycles");
-            break;
-        }
+        coh_dut_settle(h->dut);
+        if (coh_dut_bus_error(h->dut))
+            return fail(h->cycle, "the bus flags an error (two suppliers)");
+        unsigned grant = coh_dut_grant(h->dut);
+        for (unsigned c = 0; c < h->opt.cores; c++)
+            if (observe(h, c, grant) != 0)
+                return 1;
+        if (stc_cstc_violation_count(h->model) != 0)
+            return fail(h->cycle, stc_cstc_violation_at(h->model, 0)->text);
+        coh_dut_tick(h->dut);
+        if (h->cycle - h->last_progress > 20000)
+            return fail(h->cycle, "no answer for 20000 cycles");
     }
-    if (!status)
-        status = compare_counters(dut, model, cores, opt.cores, cycle);
-    if (!status) {
-        stc_coh_run_cycles run;
-        stc_cstc_run_cycles_of(model, &run);
-        unsigned long answered = 0, reconfigs = 0, walks = 0;
-        for (unsigned c = 0; c < opt.cores; c++) {
-            answered += cores[c].answered;
-            reconfigs += cores[c].reconfigs;
-            walks += cores[c].walks;
-        }
-        unsigned proc_reached, proc_rows, snoop_reached, snoop_rows;
-        count_rows(model, opt.protocol, &proc_reached, &proc_rows, &snoop_reached, &snoop_rows);
-        printf("PASS %s %u cores %s: %lu references in %lu cycles, %lu reconfigurations (%lu "
-               "walked), bus busy %" PRIu64 ", stall %" PRIu64 ", rows reached: processor %u "
-               "of %u, snoop %u of %u\n",
-               stc_coh_protocol_name(opt.protocol), opt.cores, opt.config_name, answered,
-               cycle - t0, reconfigs, walks, run.bus_busy_cycles, run.stall_cycles, proc_reached,
-               proc_rows, snoop_reached, snoop_rows);
+    return compare_counters(h->dut, h->model, h->cores, h->opt.cores, h->cycle);
+}
+
+static void report(const harness *h)
+{
+    stc_coh_run_cycles cycles;
+    stc_cstc_run_cycles_of(h->model, &cycles);
+    unsigned long answered = 0, reconfigs = 0, walks = 0;
+    for (unsigned c = 0; c < h->opt.cores; c++) {
+        answered += h->cores[c].answered;
+        reconfigs += h->cores[c].reconfigs;
+        walks += h->cores[c].walks;
     }
-    coh_dut_destroy(dut);
-    stc_cstc_destroy(model);
+    unsigned proc_reached, proc_rows, snoop_reached, snoop_rows;
+    count_rows(h->model, h->opt.protocol, &proc_reached, &proc_rows, &snoop_reached, &snoop_rows);
+    printf("PASS %s %u cores %s: %lu references in %lu cycles, %lu reconfigurations (%lu "
+           "walked), bus busy %" PRIu64 ", stall %" PRIu64 ", rows reached: processor %u of "
+           "%u, snoop %u of %u\n",
+           stc_coh_protocol_name(h->opt.protocol), h->opt.cores, h->opt.config_name, answered,
+           h->cycle - h->t0, reconfigs, walks, cycles.bus_busy_cycles, cycles.stall_cycles,
+           proc_reached, proc_rows, snoop_reached, snoop_rows);
+}
+
+int main(int argc, char **argv)
+{
+    static harness h; /* (large: the configuration list) */
+    if (parse(argc, argv, &h.opt) != 0)
+        return 2;
+    int status = start(&h) == 0 ? run(&h) : 2;
+    if (status == 0)
+        report(&h);
+    coh_dut_destroy(h.dut);
+    stc_cstc_destroy(h.model);
     return status;
 }
