@@ -7,8 +7,9 @@
 # and each must print PASS (every answer's cycle and word, every change of
 # configuration's last cycle, the counters, the grants); the caches that
 # reset to 8K_4W_16B change to a random legal configuration about every
-# 200 operations, two more runs are of caches fixed (--fixed) in a
-# configuration of longer logical lines with way prediction. The coherent controller's deliberately broken variants
+# 200 operations, the others are fixed (--fixed) in a configuration of
+# longer logical lines with way prediction, or direct-mapped; every
+# protocol on 2 and 4 cores, MOESI on 3 too. The coherent controller's deliberately broken variants
 # (--debug-break upgrade-silent, fill-shared) must fail with a MISMATCH.
 #
 #   tests/coh-lockstep.sh STCGEN OUTDIR HARNESS_OBJECT MODEL_OBJECTS...
@@ -84,8 +85,8 @@ caught() {
 # PROTOCOL CORES CONFIG: the reset configuration (8K_4W_16B), or a cache
 # fixed in a configuration with longer logical lines and way prediction
 # (stcgen --fixed; the harness does not reconfigure yet).
-for run in "msi 2 8K_4W_16B" "mesi 4 8K_4W_16B" "moesi 3 8K_4W_16B" "msi 2 8K_4W_64B_P" \
-    "mesi 2 8K_2W_32B_P"; do
+for run in "msi 2 8K_4W_16B" "msi 4 8K_4W_64B_P" "mesi 2 8K_2W_32B_P" "mesi 4 8K_4W_16B" \
+    "moesi 2 8K_4W_16B" "moesi 3 8K_1W_16B" "moesi 4 8K_4W_16B"; do
     set -- $run
     tag=$1-n$2-$3
     fixed=()
