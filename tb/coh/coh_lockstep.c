@@ -63,7 +63,14 @@ typedef struct {
     unsigned long reconfigs;
     unsigned long walks;           /* reconfigurations that walked (a tenure each) */
     uint64_t reconfig_stall;       /* their cycles waiting for the bus */
+    unsigned long change_done;     /* the cycle the last change completed */
 } core_state;
+
+/* A change comes at least this many cycles after the previous one's end: a
+ * bank the previous one put to sleep may still be powering down for N + 5
+ * cycles (N = 0 here) and would wake late (ARCHITECTURE.md 14.4: the rule
+ * every lockstep run keeps). */
+enum { CHANGE_GAP = 8 };
 
 typedef struct {
     unsigned cores;
@@ -380,6 +387,9 @@ static int on_change_done(harness *h, unsigned core, bool refused)
     s->in_flight = false;
     s->reconfigs++;
     s->last_answer = h->cycle;
+    s->change_done = h->cycle;
+    if (s->pending && s->next.reconfig && s->offer_at < h->cycle + CHANGE_GAP)
+        s->offer_at = h->cycle + CHANGE_GAP;
     h->last_progress = h->cycle;
     return 0;
 }
@@ -400,6 +410,8 @@ static void on_accept(harness *h, unsigned core)
         s->pending = true;
         /* now and then the CPU pauses before its next reference */
         s->offer_at = below(&s->rng, 8) == 0 ? h->cycle + 1 + below(&s->rng, 5) : h->cycle;
+        if (s->next.reconfig && s->offer_at < s->change_done + CHANGE_GAP)
+            s->offer_at = s->change_done + CHANGE_GAP;
     }
 }
 

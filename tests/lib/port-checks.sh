@@ -165,6 +165,12 @@ others_intact() {
     check "--debug-break lists the ${kind^^} bugs" bash -c "$listed"
     for bug in $names; do
         case $bug in "$kind"-*) continue ;; esac
+        # (a break of the coherent controller is refused without --protocol:
+        # tests/coh-rtl-checks.sh checks that; it touches no port adapter)
+        if "$STCGEN" --debug-break "$bug" --out "$work/b-probe" 2>&1 | grep -q "needs --protocol"; then
+            continue
+        fi
+        rm -rf "$work/b-probe"
         quiet "stcgen --debug-break $bug" "$STCGEN" --debug-break "$bug" --out "$work/b-$bug"
         check "$bug: the $what is the correct one" bash -c \
             "diff <(grep -v '^//' '$work/default/$file') <(grep -v '^//' '$work/b-$bug/$file')"
