@@ -62,6 +62,11 @@ static void make_coherence_tokens(stcgen_tokens *tokens, const stcgen_params *pa
     stcgen_tokens_set(tokens, "COH_CODE_I", "%u'd%u", sb, stc_coh_state_code(table, STC_COH_I));
     const unsigned s = stc_coh_state_code(table, STC_COH_S);
     const unsigned m = stc_coh_state_code(table, STC_COH_M);
+    stcgen_tokens_set(tokens, "COH_CODE_S", "%u'd%u", sb, s);
+    stcgen_tokens_set(tokens, "COH_CODE_M", "%u'd%u", sb, m);
+    if (params->coh_protocol != STC_COH_MSI)
+        stcgen_tokens_set(tokens, "COH_CODE_E", "%u'd%u", sb,
+                          stc_coh_state_code(table, STC_COH_E));
     switch (params->coh_protocol) {
     case STC_COH_MSI:
         stcgen_tokens_set(tokens, "COH_HIT_CODE", "hit_dirty ? %u'd%u : %u'd%u", sb, m, sb, s);
@@ -160,6 +165,25 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
     stcgen_tokens_set(tokens, "GRPB", "%u", group_bits);
     stcgen_tokens_set(tokens, "GRPBM1", "%u", group_bits - 1);
     stcgen_tokens_set(tokens, "GROUPS", "%u", 1u << group_bits);
+    /* S_INIT writes every row-state word, one a cycle; a coherent
+     * controller also every row of the snoop port's array (19.5), so it
+     * counts rows and writes each word four times. */
+    if (coherent(params)) {
+        stcgen_tokens_set(tokens, "INITB", "%u", rb);
+        stcgen_tokens_set(tokens, "INITBM1", "%u", rb - 1);
+        stcgen_tokens_set(tokens, "INIT_WHAT", "%s", "row");
+        stcgen_tokens_set(tokens, "INIT_CYCLES", "%u", 1u << rb);
+        if (rb > 2)
+            stcgen_tokens_set(tokens, "INIT_GROUP", "init_q[%u:2]", rb - 1);
+        else
+            stcgen_tokens_set(tokens, "INIT_GROUP", "%s", "1'b0");
+    } else {
+        stcgen_tokens_set(tokens, "INITB", "%u", group_bits);
+        stcgen_tokens_set(tokens, "INITBM1", "%u", group_bits - 1);
+        stcgen_tokens_set(tokens, "INIT_WHAT", "%s", "group");
+        stcgen_tokens_set(tokens, "INIT_CYCLES", "%u", 1u << group_bits);
+        stcgen_tokens_set(tokens, "INIT_GROUP", "%s", "init_q");
+    }
     if (rb > 2) {
         stcgen_tokens_set(tokens, "GRP_CUR", "cur_row[%u:2]", rb - 1);
         stcgen_tokens_set(tokens, "GRP_WALK", "walk_row_q[%u:2]", rb - 1);

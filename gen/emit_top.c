@@ -182,10 +182,55 @@ static void emit_monitor_tuner(stcgen_text *text, const stcgen_params *params)
     emit_tuner_cfg_ports(text);
 }
 
+/* The coherent D-cache's snoop port (ARCHITECTURE.md 19.4): its duplicate
+ * tag array, written by the controller's dup_* (every change of a slot's
+ * state, 19.5), looked up by the bus's snoops in their address phase. */
+static void emit_snoop_port(stcgen_text *text, const stcgen_params *params)
+{
+    const stc_geometry *g = &params->geometry;
+    const unsigned sb = params->coh_state_bits;
+    stcgen_text_line(text, "wire         snp_hit, snp_multi, snp_change, snp_known;");
+    stcgen_text_line(text, "wire [%u:0]   snp_bank;", (g->bank_bits ? g->bank_bits : 1) - 1);
+    stcgen_text_line(text, "wire [%u:0]   snp_state, snp_next;", sb - 1);
+    stcgen_text_line(text, "stc_coh_snoop u_snoop (");
+    stcgen_text_in(text);
+    stcgen_text_line(text, ".clk_i           (clk_i),");
+    stcgen_text_line(text, ".cfg_banks_log_i (cfg_banks_log_o),");
+    stcgen_text_line(text, ".cfg_ways_log_i  (cfg_ways_log_o),");
+    stcgen_text_line(text, ".wr_valid_i      (dup_we),");
+    stcgen_text_line(text, ".wr_row_i        (dup_row),");
+    stcgen_text_line(text, ".wr_banks_i      (dup_banks),");
+    stcgen_text_line(text, ".wr_state_i      (dup_state),");
+    stcgen_text_line(text, ".wr_set_tag_i    (dup_set_tag),");
+    stcgen_text_line(text, ".wr_tag_i        (dup_tag),");
+    stcgen_text_line(text, ".snp_valid_i     (snp_valid_i),");
+    stcgen_text_line(text, ".snp_line_i      (snp_line_i),");
+    stcgen_text_line(text, ".snp_bus_i       (snp_bus_i),");
+    stcgen_text_line(text, ".snp_hit_o       (snp_hit),");
+    stcgen_text_line(text, ".snp_bank_o      (snp_bank),");
+    stcgen_text_line(text, ".snp_multi_o     (snp_multi),");
+    stcgen_text_line(text, ".snp_state_o     (snp_state),");
+    stcgen_text_line(text, ".snp_next_o      (snp_next),");
+    stcgen_text_line(text, ".snp_change_o    (snp_change),");
+    stcgen_text_line(text, ".snp_supplies_o  (snp_supplies_o),");
+    stcgen_text_line(text, ".snp_flushes_o   (snp_flushes_o),");
+    stcgen_text_line(text, ".snp_shared_o    (snp_shared_o),");
+    stcgen_text_line(text, ".snp_known_o     (snp_known)");
+    stcgen_text_out(text);
+    stcgen_text_line(text, ");");
+    stcgen_text_line(text, "assign snp_err_o = snp_multi || (snp_valid_i && !snp_known);");
+    stcgen_text_line(text, "// Not built yet (19.5): the controller applying a snoop's change, "
+                     "supplying.");
+    stcgen_text_line(text, "wire [%u:0] unused_snoop = {snp_hit, snp_change, snp_bank, snp_state, "
+                     "snp_next};", 1 + 1 + (g->bank_bits ? g->bank_bits : 1) + 2 * sb - 1);
+    stcgen_text_blank(text);
+}
+
 void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_params *params)
 {
     const stc_geometry *g = &params->geometry;
     const unsigned banks = g->banks;
+    const bool coherent = params->coherence && params->coh_bus == STC_COH_BUS_ATOMIC;
     stcgen_top_port ports[STCGEN_MAX_TOP_PORTS];
     const size_t n_ports = stcgen_top_ports(params, ports, STCGEN_MAX_TOP_PORTS);
     char range[32];
@@ -287,6 +332,16 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
         }
     }
 
+    if (coherent) {
+        stcgen_text_line(text, "wire         dup_we;         // the controller's writes of the "
+                         "snoop port's array");
+        stcgen_text_line(text, "wire [%u:0]   dup_row;", g->row_bits - 1);
+        stcgen_text_line(text, "wire %-7s dup_banks;", range);
+        stcgen_text_line(text, "wire [%u:0]   dup_state;", params->coh_state_bits - 1);
+        stcgen_text_line(text, "wire         dup_set_tag;");
+        stcgen_text_line(text, "wire [%u:0] dup_tag;", g->tag_bits - 1);
+        stcgen_text_blank(text);
+    }
     stcgen_text_line(text, "stc_cache_ctrl #(");
     stcgen_text_line(text, "  .READ_ONLY (READ_ONLY)");
     stcgen_text_line(text, ") u_ctrl (");
@@ -295,7 +350,7 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
     stcgen_text_line(text, ".rst_ni          (rst_ni),");
     for (size_t index = 0; index < n_ports; index++) {
         const char *name = ports[index].name;
-        if (ports[index].tuner) {
+        if (ports[index].tuner || ports[index].snoop) {
             continue;
         }
         if (is_muxed(params, name)) {
@@ -320,11 +375,23 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
                  strstr(internal[index], "rdata") ? "i" : "o");
         stcgen_text_line(text, ".%-15s (%s),", port_name, internal[index]);
     }
+    if (coherent) {
+        static const char *const dup[] = {"dup_we", "dup_row", "dup_banks", "dup_state",
+                                          "dup_set_tag", "dup_tag"};
+        for (size_t index = 0; index < sizeof dup / sizeof dup[0]; index++) {
+            char port_name[32];
+            snprintf(port_name, sizeof port_name, "%s_o", dup[index]);
+            stcgen_text_line(text, ".%-15s (%s),", port_name, dup[index]);
+        }
+    }
     stcgen_text_line(text, ".%-15s (pwr_on_req),", "pwr_on_req_o");
     stcgen_text_line(text, ".%-15s (pwr_ready)", "pwr_ready_i");
     stcgen_text_out(text);
     stcgen_text_line(text, ");");
     stcgen_text_blank(text);
+    if (coherent) {
+        emit_snoop_port(text, params);
+    }
 
     stcgen_text_line(text, "%s %s (", STCGEN_POWER_MODULE, STCGEN_POWER_INSTANCE);
     stcgen_text_line(text, "  .clk_i    (clk_i),");

@@ -12,7 +12,7 @@
 enum {
     STCGEN_TOKEN_NAME_MAX = 32,   /* "@NAME@" with its terminator */
     STCGEN_TOKEN_VALUE_MAX = 640, /* the longest literal (the tuner's reset vector) */
-    STCGEN_TOKENS_MAX = 80,
+    STCGEN_TOKENS_MAX = 96,
     STCGEN_TEMPLATE_LINE_MAX = 1024
 };
 

@@ -1,6 +1,6 @@
 /*
  * top_ports.h - the ports of the cache top stc_cache that pass straight
- * through to its controller (docs/ARCHITECTURE.md section 15.2), in one
+ * through to its controller (or, coherent, to its snoop port) (docs/ARCHITECTURE.md section 15.2), in one
  * table: the top (emit_top.c) declares and connects them, the I+D pair
  * (emit_pair.c) repeats them per cache.
  */
@@ -29,6 +29,8 @@ typedef struct {
                          controller's; only when the tuner is built */
     bool coherence;   /* the coherent D-cache's bus handshake (--protocol on
                          the atomic bus, ARCHITECTURE.md 19.5); only then */
+    bool snoop;       /* (coherence) the snoop port u_snoop's (19.4), not
+                         the controller's */
 } stcgen_top_port;
 
 /* The ports in declaration order, widths from params (the tuner's only

@@ -53,9 +53,15 @@ build() {
     # (Verilated code compiles about twice as fast with clang++: tb/lockstep.mk)
     local cxx=()
     command -v clang++ >/dev/null && cxx=(-MAKEFLAGS "CXX=clang++")
+    # the snoop-port array's shape, for the harness's view of it
+    local rb eb
+    rb=$(sed -n 's/^#define STC_GEN_ROW_BITS *\([0-9]*\)u.*/\1/p' "$dir/rtl/stc_geometry_gen.h")
+    eb=$(sed -n 's/^#define STC_GEN_COH_ENTRY_BITS *\([0-9]*\)u.*/\1/p' "$dir/rtl/stc_geometry_gen.h")
+    # (no SYNTHESIS: the register files start as their hash of the address,
+    # not 0 = I, and the SRAMs lose their words when a bank sleeps)
     verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast "${cxx[@]}" \
-        -Wno-fatal -Wno-lint -Wno-style -Wno-WIDTH -DSYNTHESIS \
-        --top-module tb_coh_system -GN="$cores" -Mdir "$dir/obj" \
+        -Wno-fatal -Wno-lint -Wno-style -Wno-WIDTH \
+        --top-module tb_coh_system -GN="$cores" -GRB="$rb" -GEB="$eb" -Mdir "$dir/obj" \
         "$root/tb/coh/tb_coh_system.sv" "$dir"/rtl/*.v "$root/tb/coh/coh_dut_verilator.cpp" \
         -CFLAGS "-I$root/tb/coh" -LDFLAGS "$harness $model_objs -lzstd -lz -lm -pthread" \
         -o coh_lockstep >"$dir/build.log" 2>&1 || { tail -20 "$dir/build.log"; return 1; }

@@ -47,7 +47,18 @@ bool coh_dut_config_done(const coh_dut *dut, unsigned core, bool *err);
 /* The bus's grant this cycle (one bit per core). */
 unsigned coh_dut_grant(const coh_dut *dut);
 bool coh_dut_bus_error(const coh_dut *dut);
+/* Whether a tenure is open this cycle. */
+bool coh_dut_bus_busy(const coh_dut *dut);
 uint64_t coh_dut_counter(const coh_dut *dut, unsigned core);
+
+/* Whether a core's snoop port flags a snoop it cannot take (two slots
+ * holding the line, or a state and transaction with no row). */
+bool coh_dut_snoop_error(const coh_dut *dut);
+/* The row whose slots coh_dut_slot reads (after coh_dut_settle). */
+void coh_dut_set_debug_row(coh_dut *dut, unsigned row);
+/* Core's snoop-port array, bank's slot of the debug row: the state code in
+ * the low bits, the tag above (ARCHITECTURE.md 19.4). */
+uint32_t coh_dut_slot(const coh_dut *dut, unsigned core, unsigned bank);
 
 /* The rising edge: the cycle ends. */
 void coh_dut_tick(coh_dut *dut);

@@ -60,6 +60,7 @@ extern "C" coh_dut *coh_dut_create(unsigned cores, const char *trace_path)
         coh_dut_set_config(dut, c, false, 0, 0, 0, false);
         coh_dut_set_counter(dut, c, 0);
     }
+    coh_dut_set_debug_row(dut, 0);
     dut->top->rst_ni = 0;
     for (int i = 0; i < 4; i++) {
         edge(dut, false);
@@ -151,6 +152,26 @@ extern "C" bool coh_dut_bus_error(const coh_dut *dut)
 extern "C" uint64_t coh_dut_counter(const coh_dut *dut, unsigned core)
 {
     return dut->top->cnt_value_o[core];
+}
+
+extern "C" bool coh_dut_bus_busy(const coh_dut *dut)
+{
+    return dut->top->bus_busy_o;
+}
+
+extern "C" bool coh_dut_snoop_error(const coh_dut *dut)
+{
+    return dut->top->snp_err_o;
+}
+
+extern "C" void coh_dut_set_debug_row(coh_dut *dut, unsigned row)
+{
+    dut->top->dbg_row_i = row;
+}
+
+extern "C" uint32_t coh_dut_slot(const coh_dut *dut, unsigned core, unsigned bank)
+{
+    return dut->top->dbg_slots_o[core][bank];
 }
 
 extern "C" void coh_dut_tick(coh_dut *dut)

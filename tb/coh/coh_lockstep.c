@@ -80,6 +80,7 @@ typedef struct {
     unsigned long reconfig_every; /* about every this many operations a change (0: none) */
     uint64_t seed;
     const char *trace;
+    unsigned long check_every; /* about every this many cycles a checkpoint (0: only at the end) */
 } options;
 
 /* The geometry's legal configurations: what a change picks from. */
@@ -183,7 +184,7 @@ static int feed(stc_cstc_system *model, unsigned core, core_state *state, unsign
 
 static int parse(int argc, char **argv, options *opt)
 {
-    *opt = (options){2, STC_COH_MESI, "8K_4W_16B", 2000, 0, 1, NULL};
+    *opt = (options){2, STC_COH_MESI, "8K_4W_16B", 2000, 0, 1, NULL, 1000};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -208,6 +209,8 @@ static int parse(int argc, char **argv, options *opt)
             opt->reconfig_every = strtoul(value, NULL, 10);
         } else if (strcmp(arg, "--seed") == 0) {
             opt->seed = strtoull(value, NULL, 10);
+        } else if (strcmp(arg, "--check-every") == 0) {
+            opt->check_every = strtoul(value, NULL, 10);
         } else if (strcmp(arg, "--trace") == 0) {
             opt->trace = value;
         } else {
@@ -301,6 +304,48 @@ static int compare_counters(coh_dut *dut, stc_cstc_system *model, const core_sta
     return 0;
 }
 
+/* Every slot of every core's snoop-port array (ARCHITECTURE.md 19.4)
+ * against the model's line and state there: the controller writes the
+ * array in the cycle each slot's state changes (19.5), so when no core has
+ * anything in flight it must hold exactly the model's states, and the tag
+ * of every slot not I. Reads one row a settle; changes no state. */
+static int compare_slots(coh_dut *dut, stc_cstc_system *model, const stc_cstc_config *config,
+                         unsigned long cycle)
+{
+    const stc_geometry *g = &config->geometry;
+    const stc_coh_table *table = stc_coh_table_of(config->protocol);
+    unsigned state_bits = 0;
+    while ((1u << state_bits) < table->state_count)
+        state_bits++;
+    const uint32_t code_mask = (1u << state_bits) - 1u;
+    char message[256];
+    for (unsigned row = 0; row < g->rows; row++) {
+        coh_dut_set_debug_row(dut, row);
+        coh_dut_settle(dut);
+        for (unsigned c = 0; c < config->cores; c++) {
+            for (unsigned bank = 0; bank < g->banks; bank++) {
+                stc_slot view;
+                stc_cache_slot(stc_cstc_cache(model, c), bank, row, &view);
+                stc_coh_state state =
+                    view.valid ? stc_cstc_state_of(model, c, view.line_addr) : STC_COH_I;
+                uint32_t want_code = stc_coh_state_code(table, state);
+                uint32_t got = coh_dut_slot(dut, c, bank);
+                uint32_t got_code = got & code_mask;
+                uint64_t got_tag = got >> state_bits;
+                if (got_code == want_code && (state == STC_COH_I || got_tag == view.tag))
+                    continue;
+                snprintf(message, sizeof message,
+                         "core %u bank %u row %u: the snoop port holds state code %u tag 0x%" PRIx64
+                         ", the model %s (code %u)%s line 0x%" PRIx64,
+                         c, bank, row, got_code, got_tag, stc_coh_state_name(state), want_code,
+                         view.valid ? "" : ", no", view.line_addr);
+                return fail(cycle, message);
+            }
+        }
+    }
+    return 0;
+}
+
 /* One run: the device, the model, the cores, and where the run is. */
 typedef struct {
     options opt;
@@ -312,6 +357,8 @@ typedef struct {
     unsigned long cycle;
     unsigned long t0;            /* the model's time 0: every cache takes requests */
     unsigned long last_progress; /* the last answer or change done */
+    unsigned long next_check;    /* from this cycle on, no new operation until a checkpoint */
+    unsigned long checkpoints;
     char message[256];
 } harness;
 
@@ -415,6 +462,31 @@ static void on_accept(harness *h, unsigned core)
     }
 }
 
+/* Whether the run is on its way to a checkpoint: no core is offered
+ * anything new until every one is idle. */
+static bool draining(const harness *h)
+{
+    return h->opt.check_every && h->cycle >= h->next_check;
+}
+
+/* A checkpoint, once nothing is in flight and the bus is free: every slot
+ * of every core against the model (compare_slots); the next one later. */
+static int checkpoint(harness *h)
+{
+    for (unsigned c = 0; c < h->opt.cores; c++)
+        if (h->cores[c].in_flight)
+            return 0;
+    /* (the last answer's or change's writes of the array land at the end of
+     * its cycle or, made under the bus, of the next: ARCHITECTURE.md 19.5) */
+    if (coh_dut_bus_busy(h->dut) || h->cycle < h->last_progress + 2)
+        return 0;
+    if (compare_slots(h->dut, h->model, &h->config, h->cycle) != 0)
+        return 1;
+    h->checkpoints++;
+    h->next_check = h->cycle + h->opt.check_every;
+    return 0;
+}
+
 /* This cycle's inputs of every core; whether any core has work left. */
 static bool drive(harness *h)
 {
@@ -422,7 +494,7 @@ static bool drive(harness *h)
     for (unsigned c = 0; c < h->opt.cores; c++) {
         const core_state *s = &h->cores[c];
         const reference *n = &s->next;
-        bool offer = s->pending && h->cycle >= s->offer_at;
+        bool offer = s->pending && h->cycle >= s->offer_at && !draining(h);
         bool request = offer && !n->reconfig;
         /* a change is offered once nothing of the core is in flight */
         bool change = offer && n->reconfig && !s->in_flight;
@@ -446,7 +518,7 @@ static int observe(harness *h, unsigned core, unsigned grant)
     core_state *s = &h->cores[core];
     uint32_t rdata = 0;
     bool answer = coh_dut_response(h->dut, core, &rdata);
-    bool offered = s->pending && h->cycle >= s->offer_at;
+    bool offered = s->pending && h->cycle >= s->offer_at && !draining(h);
     bool accept = offered && !s->next.reconfig && coh_dut_ready(h->dut, core);
     bool accept_change = offered && s->next.reconfig && !s->in_flight &&
                          coh_dut_config_ready(h->dut, core);
@@ -520,6 +592,7 @@ static int run(harness *h)
         s->last_answer = h->t0;
     }
     h->last_progress = h->cycle;
+    h->next_check = h->t0 + h->opt.check_every;
     for (;; h->cycle++) {
         if (!drive(h))
             break;
@@ -532,10 +605,22 @@ static int run(harness *h)
                 return 1;
         if (stc_cstc_violation_count(h->model) != 0)
             return fail(h->cycle, stc_cstc_violation_at(h->model, 0)->text);
+        if (coh_dut_snoop_error(h->dut))
+            return fail(h->cycle, "a snoop port flags a snoop it cannot take");
+        if (draining(h) && checkpoint(h) != 0)
+            return 1;
         coh_dut_tick(h->dut);
         if (h->cycle - h->last_progress > 20000)
             return fail(h->cycle, "no answer for 20000 cycles");
     }
+    /* the last writes of the snoop-port arrays land (as at a checkpoint) */
+    for (; h->cycle < h->last_progress + 2; h->cycle++) {
+        coh_dut_settle(h->dut);
+        coh_dut_tick(h->dut);
+    }
+    if (compare_slots(h->dut, h->model, &h->config, h->cycle) != 0)
+        return 1;
+    h->checkpoints++;
     return compare_counters(h->dut, h->model, h->cores, h->opt.cores, h->cycle);
 }
 
@@ -552,11 +637,11 @@ static void report(const harness *h)
     unsigned proc_reached, proc_rows, snoop_reached, snoop_rows;
     count_rows(h->model, h->opt.protocol, &proc_reached, &proc_rows, &snoop_reached, &snoop_rows);
     printf("PASS %s %u cores %s: %lu references in %lu cycles, %lu reconfigurations (%lu "
-           "walked), bus busy %" PRIu64 ", stall %" PRIu64 ", rows reached: processor %u of "
-           "%u, snoop %u of %u\n",
+           "walked), bus busy %" PRIu64 ", stall %" PRIu64 ", %lu checkpoints of every slot, "
+           "rows reached: processor %u of %u, snoop %u of %u\n",
            stc_coh_protocol_name(h->opt.protocol), h->opt.cores, h->opt.config_name, answered,
            h->cycle - h->t0, reconfigs, walks, cycles.bus_busy_cycles, cycles.stall_cycles,
-           proc_reached, proc_rows, snoop_reached, snoop_rows);
+           h->checkpoints, proc_reached, proc_rows, snoop_reached, snoop_rows);
 }
 
 int main(int argc, char **argv)

@@ -14,7 +14,9 @@ module tb_coh_system #(
   parameter integer BI = 2,   // a beat's index
   parameter integer CB = 32,  // a counter
   parameter integer B  = 4,   // banks
-  parameter integer ML = 14   // memory: 2^ML words, the low bits of the address
+  parameter integer ML = 14,  // memory: 2^ML words, the low bits of the address
+  parameter integer RB = 7,   // a row's index
+  parameter integer EB = 23   // a slot of the snoop port's array: state + tag
 ) (
   input  wire          clk_i,
   input  wire          rst_ni,
@@ -38,11 +40,18 @@ module tb_coh_system #(
   output wire [CB-1:0] cnt_value_o     [N],
   output wire [N-1:0]  grant_o,
   output wire          bus_busy_o,
-  output wire          bus_err_o
+  output wire          bus_err_o,
+  output wire          snp_err_o,
+  // Every core's snoop-port array, row dbg_row_i: bank b's slot (state in
+  // the low bits, the tag above) in word b, up to 8 banks; what the harness
+  // compares with the model's states and tags.
+  input  wire [RB-1:0] dbg_row_i,
+  output wire [255:0]  dbg_slots_o [N]
 );
 
   // ---------------------------------------------------------------- the bus
   wire [N-1:0]      req, rel, txn_valid, txn_last, txn_done, own_beat, sup_beat, snp_valid, sup_read;
+  wire [N-1:0]      snp_supplies, snp_flushes, snp_shared, snp_err;
   wire [3*N-1:0]    txn_bus, txn_count;
   wire [LB*N-1:0]   txn_line;
   wire [2*N-1:0]    txn_rdx_idx;
@@ -75,9 +84,9 @@ module tb_coh_system #(
     .snp_valid_o       (snp_valid),
     .snp_line_o        (snp_line),
     .snp_bus_o         (snp_bus),
-    .snp_supplies_i    ({N{1'b0}}),   // the snoop side is not built yet: private data only
-    .snp_flushes_i     ({N{1'b0}}),
-    .snp_shared_i      ({N{1'b0}}),
+    .snp_supplies_i    (snp_supplies),
+    .snp_flushes_i     (snp_flushes),
+    .snp_shared_i      (snp_shared),
     .sup_read_o        (sup_read),
     .beat_o            (beat),
     .beat_from_cache_o (beat_from_cache),
@@ -118,8 +127,8 @@ module tb_coh_system #(
     if (mem_wr) wr_line_q <= mem_line;
     if (mem_wbeat) mem[wr_word] <= mem_wdata;
   end
-  wire unused_mem = &{1'b0, mem_rd_cont, line_done, line_idx, line_supplied, snp_valid, snp_line,
-                      snp_bus, sup_read, sup_beat};
+  wire unused_mem = &{1'b0, mem_rd_cont, line_done, line_idx, line_supplied, sup_read, sup_beat};
+  assign snp_err_o = |snp_err;
 
   // ---------------------------------------------------------------- cores
   genvar c;
@@ -191,6 +200,13 @@ module tb_coh_system #(
         .mem_req_rdx_idx_o (m_rdx_idx),
         .mem_req_last_o    (m_last),
         .line_shared_i     (shared),
+        .snp_valid_i       (snp_valid[c]),
+        .snp_line_i        (snp_line),
+        .snp_bus_i         (snp_bus),
+        .snp_supplies_o    (snp_supplies[c]),
+        .snp_flushes_o     (snp_flushes[c]),
+        .snp_shared_o      (snp_shared[c]),
+        .snp_err_o         (snp_err[c]),
         .pwr_en_o          (pwr_en),
         .pwr_ack_i         (pwr_en)
       );
@@ -232,6 +248,15 @@ module tb_coh_system #(
         .own_beat_i        (own_beat[c]),
         .own_word_o        (own_word[32*c +: 32])
       );
+      wire [B*EB-1:0] dbg_row = u_cache.u_snoop.u_tags.mem[dbg_row_i];
+      genvar b;
+      for (b = 0; b < 8; b = b + 1) begin : g_dbg
+        if (b < B) begin : g_bank
+          assign dbg_slots_o[c][32*b +: 32] = {{(32-EB){1'b0}}, dbg_row[b*EB +: EB]};
+        end else begin : g_none
+          assign dbg_slots_o[c][32*b +: 32] = 32'd0;
+        end
+      end
     end
   endgenerate
 
