@@ -35,9 +35,10 @@ static const debug_break breaks[] = {
      "          valid_wd = valid_walk & ~walk_drop;",
      "          valid_wd = valid_walk & ~(walk_drop & on_mask);  // BROKEN: no-invalidate"},
     {"init-short", STCGEN_BREAK_CTRL,
-     "the reset-time row-state initialisation stops one group early (its rows keep garbage)",
-     "        if (init_q == {@GRPB@{1'b1}}) begin",
-     "        if (init_q == {@GRPB@{1'b1}} - @GRPB@'d1) begin  // BROKEN: init-short"},
+     "the reset-time row-state initialisation stops one group early (its rows keep garbage; "
+     "with --protocol one row early: its snoop-array slots keep garbage)",
+     "        if (init_q == {@INITB@{1'b1}}) begin",
+     "        if (init_q == {@INITB@{1'b1}} - @INITB@'d1) begin  // BROKEN: init-short"},
     {"store-lane", STCGEN_BREAK_CTRL, "a store writes its bytes one word too high in the line",
      "  wire [@PM1@:0] store_mask = {@PPAD@req_be_q} << (req_word * 4);",
      "  wire [@PM1@:0] store_mask = {@PPAD@req_be_q} << (req_word * 4 + 4);  // BROKEN: store-lane"},

@@ -5,7 +5,9 @@
  * protocol's snoop row for what it finds.
  *
  * The array holds, per bank and row, the state code and the cache's full
- * tag (the tag SRAM's word); the controller is its only writer. The lookup
+ * tag (the tag SRAM's word); the controller writes it (wr_*), and a snoop
+ * whose row changes the state writes its slot's new state itself, in its
+ * own cycle, on the array's second write port (19.5). The lookup
  * follows the controller's candidate rule (section 3): powered banks whose
  * low log2(groups) bits equal the tag's.
  */
@@ -108,10 +110,13 @@ void stcgen_emit_coh_snoop(stcgen_text *text, const stcgen_file *file,
     stcgen_text_line(text, "// matches and whose state is not I. A write of the same cycle "
                      "to the looked-up");
     stcgen_text_line(text, "// row is seen by the lookup (the controller's change comes first). "
-                     "The");
-    stcgen_text_line(text, "// module writes nothing itself: the controller applies snp_next_o "
-                     "to both");
-    stcgen_text_line(text, "// copies through wr_*.");
+                     "A snoop");
+    stcgen_text_line(text, "// that changes the state writes snp_next_o into its slot in its "
+                     "own cycle (the");
+    stcgen_text_line(text, "// array's second write port, which wins a bit wr_* also writes); "
+                     "the");
+    stcgen_text_line(text, "// controller applies the same change to its row state "
+                     "(snp_change_o).");
     emit_ports(text, params);
     stcgen_text_blank(text);
     stcgen_text_in(text);
@@ -137,8 +142,22 @@ void stcgen_emit_coh_snoop(stcgen_text *text, const stcgen_file *file,
     stcgen_text_out(text);
     stcgen_text_line(text, "endgenerate");
     stcgen_text_blank(text);
-    stcgen_text_line(text, "%s #(.DEPTH(%u), .WIDTH(%u)) u_tags (", STCGEN_REGFILE_MODULE,
-                     g->rows, banks * eb);
+    stcgen_text_line(text, "// The snoop's own change: its slot's state bits.");
+    stcgen_text_line(text, "wire [%u:0] snp_mask;", banks * eb - 1);
+    stcgen_text_line(text, "wire [%u:0] snp_word;", banks * eb - 1);
+    stcgen_text_line(text, "generate");
+    stcgen_text_in(text);
+    stcgen_text_line(text, "for (wb = 0; wb < %u; wb = wb + 1) begin : g_snp_wr", banks);
+    stcgen_text_line(text, "  assign snp_mask[wb*SLOT_BITS +: SLOT_BITS] = {{%u{1'b0}}, "
+                     "{%u{snp_bank_o == wb}}};", tb, sb);
+    stcgen_text_line(text, "  assign snp_word[wb*SLOT_BITS +: SLOT_BITS] = {{%u{1'b0}}, "
+                     "snp_next_o};", tb);
+    stcgen_text_line(text, "end");
+    stcgen_text_out(text);
+    stcgen_text_line(text, "endgenerate");
+    stcgen_text_blank(text);
+    stcgen_text_line(text, "stc_regfile_2w #(.DEPTH(%u), .WIDTH(%u)) u_tags (", g->rows,
+                     banks * eb);
     stcgen_text_in(text);
     stcgen_text_line(text, ".clk_i   (clk_i),");
     stcgen_text_line(text, ".raddr_i (snp_row),");
@@ -146,7 +165,11 @@ void stcgen_emit_coh_snoop(stcgen_text *text, const stcgen_file *file,
     stcgen_text_line(text, ".we_i    (wr_valid_i),");
     stcgen_text_line(text, ".waddr_i (wr_row_i),");
     stcgen_text_line(text, ".wmask_i (wr_mask),");
-    stcgen_text_line(text, ".wdata_i (wr_word)");
+    stcgen_text_line(text, ".wdata_i (wr_word),");
+    stcgen_text_line(text, ".we2_i    (snp_change_o),");
+    stcgen_text_line(text, ".waddr2_i (snp_row),");
+    stcgen_text_line(text, ".wmask2_i (snp_mask),");
+    stcgen_text_line(text, ".wdata2_i (snp_word)");
     stcgen_text_out(text);
     stcgen_text_line(text, ");");
     stcgen_text_blank(text);

@@ -67,6 +67,17 @@ static void make_coherence_tokens(stcgen_tokens *tokens, const stcgen_params *pa
     if (params->coh_protocol != STC_COH_MSI)
         stcgen_tokens_set(tokens, "COH_CODE_E", "%u'd%u", sb,
                           stc_coh_state_code(table, STC_COH_E));
+    /* a snoop's new state snp_next_i: valid, dirty (M, O), excl (E, M) */
+    stcgen_tokens_set(tokens, "COH_NEXT_VALID", "snp_next_i != %u'd%u", sb,
+                      stc_coh_state_code(table, STC_COH_I));
+    if (params->coh_protocol == STC_COH_MOESI)
+        stcgen_tokens_set(tokens, "COH_NEXT_DIRTY", "(snp_next_i == %u'd%u) || (snp_next_i == %u'd%u)",
+                          sb, m, sb, stc_coh_state_code(table, STC_COH_O));
+    else
+        stcgen_tokens_set(tokens, "COH_NEXT_DIRTY", "snp_next_i == %u'd%u", sb, m);
+    if (params->coh_protocol != STC_COH_MSI)
+        stcgen_tokens_set(tokens, "COH_NEXT_EXCL", "(snp_next_i == %u'd%u) || (snp_next_i == %u'd%u)",
+                          sb, stc_coh_state_code(table, STC_COH_E), sb, m);
     switch (params->coh_protocol) {
     case STC_COH_MSI:
         stcgen_tokens_set(tokens, "COH_HIT_CODE", "hit_dirty ? %u'd%u : %u'd%u", sb, m, sb, s);
@@ -185,10 +196,12 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
         stcgen_tokens_set(tokens, "INIT_GROUP", "%s", "init_q");
     }
     if (rb > 2) {
+        stcgen_tokens_set(tokens, "GRP_SNP", "snp_row_i[%u:2]", rb - 1);
         stcgen_tokens_set(tokens, "GRP_CUR", "cur_row[%u:2]", rb - 1);
         stcgen_tokens_set(tokens, "GRP_WALK", "walk_row_q[%u:2]", rb - 1);
         stcgen_tokens_set(tokens, "GRP_ACC", "acc_row[%u:2]", rb - 1);
     } else {
+        stcgen_tokens_set(tokens, "GRP_SNP", "%s", "1'b0");
         stcgen_tokens_set(tokens, "GRP_CUR", "%s", "1'b0");
         stcgen_tokens_set(tokens, "GRP_WALK", "%s", "1'b0");
         stcgen_tokens_set(tokens, "GRP_ACC", "%s", "1'b0");

@@ -187,16 +187,12 @@ static void emit_monitor_tuner(stcgen_text *text, const stcgen_params *params)
  * state, 19.5), looked up by the bus's snoops in their address phase. */
 static void emit_snoop_port(stcgen_text *text, const stcgen_params *params)
 {
-    const stc_geometry *g = &params->geometry;
     const unsigned sb = params->coh_state_bits;
-    stcgen_text_line(text, "wire         snp_hit, snp_multi, snp_change, snp_known;");
-    stcgen_text_line(text, "wire [%u:0]   snp_bank;", (g->bank_bits ? g->bank_bits : 1) - 1);
-    stcgen_text_line(text, "wire [%u:0]   snp_state, snp_next;", sb - 1);
     stcgen_text_line(text, "stc_coh_snoop u_snoop (");
     stcgen_text_in(text);
     stcgen_text_line(text, ".clk_i           (clk_i),");
-    stcgen_text_line(text, ".cfg_banks_log_i (cfg_banks_log_o),");
-    stcgen_text_line(text, ".cfg_ways_log_i  (cfg_ways_log_o),");
+    stcgen_text_line(text, ".cfg_banks_log_i (snp_banks_log),");
+    stcgen_text_line(text, ".cfg_ways_log_i  (snp_ways_log),");
     stcgen_text_line(text, ".wr_valid_i      (dup_we),");
     stcgen_text_line(text, ".wr_row_i        (dup_row),");
     stcgen_text_line(text, ".wr_banks_i      (dup_banks),");
@@ -219,10 +215,8 @@ static void emit_snoop_port(stcgen_text *text, const stcgen_params *params)
     stcgen_text_out(text);
     stcgen_text_line(text, ");");
     stcgen_text_line(text, "assign snp_err_o = snp_multi || (snp_valid_i && !snp_known);");
-    stcgen_text_line(text, "// Not built yet (19.5): the controller applying a snoop's change, "
-                     "supplying.");
-    stcgen_text_line(text, "wire [%u:0] unused_snoop = {snp_hit, snp_change, snp_bank, snp_state, "
-                     "snp_next};", 1 + 1 + (g->bank_bits ? g->bank_bits : 1) + 2 * sb - 1);
+    stcgen_text_line(text, "// Not built yet (19.5): supplying data.");
+    stcgen_text_line(text, "wire [%u:0] unused_snoop = {snp_hit, snp_state};", sb);
     stcgen_text_blank(text);
 }
 
@@ -340,6 +334,12 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
         stcgen_text_line(text, "wire [%u:0]   dup_state;", params->coh_state_bits - 1);
         stcgen_text_line(text, "wire         dup_set_tag;");
         stcgen_text_line(text, "wire [%u:0] dup_tag;", g->tag_bits - 1);
+        stcgen_text_line(text, "wire         snp_hit, snp_multi, snp_change, snp_known;  // the "
+                         "snoop port's answer");
+        stcgen_text_line(text, "wire [%u:0]   snp_bank;", (g->bank_bits ? g->bank_bits : 1) - 1);
+        stcgen_text_line(text, "wire [%u:0]   snp_state, snp_next;", params->coh_state_bits - 1);
+        stcgen_text_line(text, "wire [2:0]   snp_banks_log, snp_ways_log;  // the lines' placement "
+                         "(the controller's)");
         stcgen_text_blank(text);
     }
     stcgen_text_line(text, "stc_cache_ctrl #(");
@@ -383,6 +383,12 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
             snprintf(port_name, sizeof port_name, "%s_o", dup[index]);
             stcgen_text_line(text, ".%-15s (%s),", port_name, dup[index]);
         }
+        stcgen_text_line(text, ".%-15s (snp_banks_log),", "snp_banks_log_o");
+        stcgen_text_line(text, ".%-15s (snp_ways_log),", "snp_ways_log_o");
+        stcgen_text_line(text, ".%-15s (snp_change),", "snp_change_i");
+        stcgen_text_line(text, ".%-15s (snp_line_i[%u:0]),", "snp_row_i", g->row_bits - 1);
+        stcgen_text_line(text, ".%-15s (snp_bank),", "snp_bank_i");
+        stcgen_text_line(text, ".%-15s (snp_next),", "snp_next_i");
     }
     stcgen_text_line(text, ".%-15s (pwr_on_req),", "pwr_on_req_o");
     stcgen_text_line(text, ".%-15s (pwr_ready)", "pwr_ready_i");

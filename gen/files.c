@@ -14,6 +14,9 @@ static const stcgen_file file_table[] = {
     {"stc_regfile.v", STCGEN_VERILOG, STCGEN_REGFILE_MODULE,
      "always-on register file: the controller's row state and split counters, the monitor's shadow tags", false, false,
      STCGEN_COH_ALWAYS, stcgen_emit_regfile},
+    {"stc_regfile_2w.v", STCGEN_VERILOG, "stc_regfile_2w",
+     "always-on register file with two write ports: a coherent cache's row state and snoop tags",
+     false, false, STCGEN_COH_ATOMIC, stcgen_emit_regfile_2w},
     /* The protocol's tables, generated from ref/coherence_protocol.c: the
      * coherent controller reads the processor rows, the snoop port the
      * snoop rows; the split table is a leaf ([coherence-rtl] goes on). */

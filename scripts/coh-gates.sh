@@ -50,7 +50,7 @@ for geometry in default banks8; do
         generate snoop --protocol "$protocol" "${options[@]}"
         out=$work/snoop
         synth_row "snoop port, $protocol, $geometry" stc_coh_snoop \
-            "read_verilog -DSYNTHESIS $out/stc_coh_snoop.v $out/stc_coh_snoop_table.v; read_verilog -lib $out/stc_regfile.v"
+            "read_verilog -DSYNTHESIS $out/stc_coh_snoop.v $out/stc_coh_snoop_table.v; read_verilog -lib $out/stc_regfile_2w.v"
         rows=$(sed -n 's/^#define STC_GEN_ROWS *\([0-9]*\)u.*/\1/p' "$out/stc_geometry_gen.h")
         banks=$(sed -n 's/^#define STC_GEN_BANKS *\([0-9]*\)u.*/\1/p' "$out/stc_geometry_gen.h")
         entry=$(sed -n 's/^#define STC_GEN_COH_ENTRY_BITS *\([0-9]*\)u.*/\1/p' "$out/stc_geometry_gen.h")
@@ -66,7 +66,7 @@ for protocol in msi mesi moesi; do
     generate ctrl --protocol "$protocol"
     out=$work/ctrl
     synth_row "controller, $protocol" stc_cache_ctrl \
-        "read_verilog -DSYNTHESIS $out/stc_cache_ctrl.v $out/stc_coh_proc_table.v; read_verilog -lib $out/stc_regfile.v"
+        "read_verilog -DSYNTHESIS $out/stc_cache_ctrl.v $out/stc_coh_proc_table.v; read_verilog -lib $out/stc_regfile.v $out/stc_regfile_2w.v"
 done
 synth_row "port to the bus" stc_coh_port "read_verilog $work/ctrl/stc_coh_port.v"
 printf '%s\n' "${bits[@]}"

@@ -128,7 +128,7 @@ for protocol in msi mesi moesi; do
             lint "$tag: stc_coh_port" stc_coh_port "" "$out/stc_coh_port.v"
             check "$tag: the core lists stc_coh_port.v" grep -q "stc_coh_port.v" "$out/stc_cache.core"
             lint "$tag: coherent stc_cache_ctrl" stc_cache_ctrl "" "$out/stc_cache_ctrl.v" \
-                "$out/stc_coh_proc_table.v" "$out/stc_regfile.v"
+                "$out/stc_coh_proc_table.v" "$out/stc_regfile.v" "$out/stc_regfile_2w.v"
             quiet "$tag: stc_cache_pair lint (verilator -Wall)" verilator --lint-only -Wall \
                 -Wno-DECLFILENAME --top-module stc_cache_pair "$out"/*.v
             quiet "$tag: stc_cache_pair compiles in Icarus without a warning" \
@@ -230,7 +230,7 @@ done
 # run_snoop_tb OUT TB: compile and run it against OUT's snoop port.
 run_snoop_tb() {
     iverilog -g2005 -Wall -o "$work/tb.vvp" "$2" "$1/stc_coh_snoop.v" "$1/stc_coh_snoop_table.v" \
-        "$1/stc_regfile.v" >"$work/log" 2>&1 && vvp -n "$work/tb.vvp" >>"$work/log" 2>&1
+        "$1/stc_regfile_2w.v" >"$work/log" 2>&1 && vvp -n "$work/tb.vvp" >>"$work/log" 2>&1
 }
 for protocol in msi mesi moesi; do
     for geometry in default banks=8,bank_bytes=4096,line_bytes=32 banks=1 banks=2; do
@@ -247,7 +247,7 @@ for protocol in msi mesi moesi; do
         fi
         quiet "$tag: stcgen" "$STCGEN" --protocol "$protocol" "${options[@]}" --out "$out"
         lint "$tag" stc_coh_snoop "" "$out/stc_coh_snoop.v" "$out/stc_coh_snoop_table.v" \
-            "$out/stc_regfile.v"
+            "$out/stc_regfile_2w.v"
         check "$tag: the core lists stc_coh_snoop.v" grep -q "stc_coh_snoop.v" "$out/stc_cache.core"
         geometry_option=()
         [ "$geometry" != default ] && geometry_option=(-g "$geometry")
@@ -274,6 +274,10 @@ for protocol in msi mesi moesi; do
             test "$reached" -eq "$total" -a "$total" -gt 0
         check "$tag: hits, same-cycle writes seen, state changes" \
             test "$hits" -gt 100 -a "$forwarded" -gt 20 -a "$changes" -gt 50
+        over=0
+        [[ $coverage =~ snoop-over-write\ ([0-9]+) ]] && over=${BASH_REMATCH[1]}
+        check "$tag: snoops' own writes over the same cycle's write of their slot ($over)" \
+            test "$over" -gt 10
         if [ "$geometry" != banks=1 ]; then
             check "$tag: double matches reached" test "$multi" -gt 10
         fi

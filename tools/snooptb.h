@@ -46,12 +46,18 @@ typedef struct {
 typedef struct {
     unsigned long hits, forwarded_hits, multi, changes, unknown_rows;
     unsigned long slot_writes, reconfigs; /* the model-driven traffic's */
+    unsigned long snoop_over_write; /* a snoop's change to a slot wr_* also writes */
     bool row_reached[STC_COH_STATE_COUNT][STC_COH_BUS_COUNT];
 } coverage;
 
 /* The table's answer for a snooped state code (out->state, out->hit set)
  * and bus code: next, actions, known, change; the row counted in cov. */
 void snooptb_answer_row(const reference *ref, unsigned bus, cycle_out *out, coverage *cov);
+
+/* The snoop's own write (19.5): a changing snoop's slot takes its next
+ * state, over what this cycle's wr_* wrote there (after apply_write). */
+void snooptb_apply_snoop(reference *ref, const cycle_in *in, const cycle_out *out,
+                         coverage *cov);
 
 /* One cyc() line of the testbench: the inputs and the expected answer. */
 void print_cycle(const reference *ref, const cycle_in *in, const cycle_out *out,

@@ -101,6 +101,20 @@ static void snoop_line(const reference *ref, const stc_cstc_system *system, uint
         print_cycle(ref, in, &out, *number);
     }
     (*number)++;
+    if (out.change) {
+        /* The lookup is a question the model did not ask: the port wrote
+         * the snoop's change itself (19.5), so the slot's state is written
+         * back, as a controller's write. */
+        cycle_in restore = {.banks_log = in->banks_log, .ways_log = in->ways_log,
+                            .wr_valid = true, .wr_row = (unsigned)(in->snp_line & (g->rows - 1)),
+                            .wr_banks = 1u << out.bank, .wr_state = out.state};
+        cycle_out quiet = {0};
+        if (print) {
+            print_cycle(ref, &restore, &quiet, *number);
+        }
+        (*number)++;
+        *in = restore;
+    }
 }
 
 int snooptb_model_traffic(reference *ref, coverage *cov, bool print, unsigned long *number,

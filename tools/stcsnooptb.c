@@ -13,7 +13,8 @@
  * slots as a controller would (fills with tags, state changes, several
  * banks at once as a walk does) and snoop lines of a few hot rows and tags,
  * often the row written in the same cycle, under configurations changed
- * now and then. Every output is compared in every cycle. A comment line
+ * now and then; a snoop that changes a state writes its slot itself (the
+ * port's second write port, over the same cycle's write). Every output is compared in every cycle. A comment line
  * near the top reports coverage (hits, same-cycle writes seen by a snoop,
  * double matches, state changes, the protocol's snoop rows reached);
  * tests/coh-rtl-checks.sh asserts on it.
@@ -135,6 +136,20 @@ static void apply_write(reference *ref, const cycle_in *in)
             }
         }
     }
+}
+
+void snooptb_apply_snoop(reference *ref, const cycle_in *in, const cycle_out *out,
+                         coverage *cov)
+{
+    if (!out->change) {
+        return;
+    }
+    const stc_geometry *g = ref->geometry;
+    unsigned row = (unsigned)(in->snp_line & (g->rows - 1));
+    if (in->wr_valid && in->wr_row == row && (in->wr_banks >> out->bank & 1u)) {
+        cov->snoop_over_write++;
+    }
+    ref->slots[(size_t)row * g->banks + out->bank].state = out->next;
 }
 
 static void print_bits(unsigned width, uint64_t value)
@@ -302,6 +317,7 @@ static void run_traffic(reference *ref, const stc_config *configs, size_t config
         }
         number++;
         apply_write(ref, &in);
+        snooptb_apply_snoop(ref, &in, &out, cov);
     }
 }
 
@@ -389,9 +405,9 @@ int main(int argc, char **argv)
            stc_coh_protocol_name(protocol), geometry_list ? geometry_list : "default",
            model ? "the coherent stc model's slots" : "its C reference");
     printf("// coverage: hits %lu forwarded %lu multi %lu changes %lu unknown %lu rows %u of %u "
-           "slot-writes %lu reconfigs %lu\n",
+           "slot-writes %lu reconfigs %lu snoop-over-write %lu\n",
            cov.hits, cov.forwarded_hits, cov.multi, cov.changes, cov.unknown_rows, rows_reached,
-           rows_total, cov.slot_writes, cov.reconfigs);
+           rows_total, cov.slot_writes, cov.reconfigs, cov.snoop_over_write);
     printf("`timescale 1ns / 1ps\n`default_nettype none\n\nmodule tb_coh_snoop;\n");
     write_preamble(&ref);
     printf("  initial begin\n");

@@ -59,6 +59,10 @@ void coh_dut_set_debug_row(coh_dut *dut, unsigned row);
 /* Core's snoop-port array, bank's slot of the debug row: the state code in
  * the low bits, the tag above (ARCHITECTURE.md 19.4). */
 uint32_t coh_dut_slot(const coh_dut *dut, unsigned core, unsigned bank);
+/* Core's controller's row state of the debug row: bank b's valid bit at
+ * bit b, its dirty bit at bit banks + b, its excl bit (MESI, MOESI; else 0)
+ * at bit 2 * banks + b. */
+uint32_t coh_dut_row_state(const coh_dut *dut, unsigned core);
 
 /* The rising edge: the cycle ends. */
 void coh_dut_tick(coh_dut *dut);

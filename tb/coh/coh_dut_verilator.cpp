@@ -174,6 +174,11 @@ extern "C" uint32_t coh_dut_slot(const coh_dut *dut, unsigned core, unsigned ban
     return dut->top->dbg_slots_o[core][bank];
 }
 
+extern "C" uint32_t coh_dut_row_state(const coh_dut *dut, unsigned core)
+{
+    return dut->top->dbg_rowstate_o[core];
+}
+
 extern "C" void coh_dut_tick(coh_dut *dut)
 {
     edge(dut, true);

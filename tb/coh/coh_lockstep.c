@@ -31,7 +31,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_CORES = 8, MEMORY_BYTES = 1 << 16 /* tb_coh_system's ML = 14 */ };
+enum {
+    MAX_CORES = 8,
+    MEMORY_BYTES = 1 << 17, /* tb_coh_system's ML = 15 */
+    PRIVATE_BYTES = 1 << 16, /* the cores' own ranges, below */
+    SHARED_BYTES = 1024,    /* --shared: the top of memory, every core's */
+    BLOCK_BYTES = 64        /* the longest logical line (4 x 16 B): one miss's lines */
+};
 
 /* A reference, or (reconfig) a change of the core's configuration. */
 typedef struct {
@@ -81,6 +87,7 @@ typedef struct {
     uint64_t seed;
     const char *trace;
     unsigned long check_every; /* about every this many cycles a checkpoint (0: only at the end) */
+    unsigned shared_percent;   /* of the references, to the shared lines (0: private data only) */
 } options;
 
 /* The geometry's legal configurations: what a change picks from. */
@@ -103,15 +110,26 @@ static uint32_t below(uint64_t *state, uint32_t bound)
     return (uint32_t)(next_random(state) % bound);
 }
 
+/* A reference of core `index`: with --shared, that percentage of them to
+ * the shared lines (only core 0 stores there: see shared_conflict), the
+ * others in the core's own range (whole pages: no line shared). shared:
+ * whether it may go to the shared lines. */
 static reference make_reference(core_state *core, unsigned index, unsigned cores,
-                                const options *opt, const config_set *configs)
+                                const options *opt, const config_set *configs, bool shared)
 {
-    const uint32_t region = (MEMORY_BYTES / cores) & ~4095u; /* whole pages: no line shared */
+    const uint32_t region = (PRIVATE_BYTES / cores) & ~4095u;
     const uint32_t hot = 2048;
     reference r = {0};
     if (opt->reconfig_every && below(&core->rng, (uint32_t)opt->reconfig_every) == 0) {
         r.reconfig = true;
         r.config = configs->list[below(&core->rng, (uint32_t)configs->count)];
+        return r;
+    }
+    if (shared && opt->shared_percent && below(&core->rng, 100) < opt->shared_percent) {
+        r.store = index == 0 && below(&core->rng, 10) < 4;
+        r.size = 4;
+        r.addr = (MEMORY_BYTES - SHARED_BYTES) + (below(&core->rng, SHARED_BYTES) & ~3u);
+        r.value = (uint32_t)next_random(&core->rng);
         return r;
     }
     uint32_t offset = below(&core->rng, 10) < 7 ? below(&core->rng, hot) : below(&core->rng, region);
@@ -184,7 +202,7 @@ static int feed(stc_cstc_system *model, unsigned core, core_state *state, unsign
 
 static int parse(int argc, char **argv, options *opt)
 {
-    *opt = (options){2, STC_COH_MESI, "8K_4W_16B", 2000, 0, 1, NULL, 1000};
+    *opt = (options){2, STC_COH_MESI, "8K_4W_16B", 2000, 0, 1, NULL, 1000, 0};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -209,6 +227,8 @@ static int parse(int argc, char **argv, options *opt)
             opt->reconfig_every = strtoul(value, NULL, 10);
         } else if (strcmp(arg, "--seed") == 0) {
             opt->seed = strtoull(value, NULL, 10);
+        } else if (strcmp(arg, "--shared") == 0) {
+            opt->shared_percent = (unsigned)strtoul(value, NULL, 10);
         } else if (strcmp(arg, "--check-every") == 0) {
             opt->check_every = strtoul(value, NULL, 10);
         } else if (strcmp(arg, "--trace") == 0) {
@@ -323,11 +343,27 @@ static int compare_slots(coh_dut *dut, stc_cstc_system *model, const stc_cstc_co
         coh_dut_set_debug_row(dut, row);
         coh_dut_settle(dut);
         for (unsigned c = 0; c < config->cores; c++) {
+            uint32_t row_state = coh_dut_row_state(dut, c);
             for (unsigned bank = 0; bank < g->banks; bank++) {
                 stc_slot view;
                 stc_cache_slot(stc_cstc_cache(model, c), bank, row, &view);
                 stc_coh_state state =
                     view.valid ? stc_cstc_state_of(model, c, view.line_addr) : STC_COH_I;
+                /* the controller's own copy: valid, dirty (M, O), excl (E, M) */
+                bool valid = row_state >> bank & 1u;
+                bool dirty = row_state >> (g->banks + bank) & 1u;
+                bool excl = row_state >> (2 * g->banks + bank) & 1u;
+                bool want_excl = config->protocol != STC_COH_MSI &&
+                                 (state == STC_COH_E || state == STC_COH_M);
+                if (valid != (state != STC_COH_I) ||
+                    (valid && (dirty != (state == STC_COH_M || state == STC_COH_O) ||
+                               excl != want_excl))) {
+                    snprintf(message, sizeof message,
+                             "core %u bank %u row %u: the controller's row state holds valid %d "
+                             "dirty %d excl %d, the model %s",
+                             c, bank, row, valid, dirty, excl, stc_coh_state_name(state));
+                    return fail(cycle, message);
+                }
                 uint32_t want_code = stc_coh_state_code(table, state);
                 uint32_t got = coh_dut_slot(dut, c, bank);
                 uint32_t got_code = got & code_mask;
@@ -452,7 +488,7 @@ static void on_accept(harness *h, unsigned core)
     s->idle = h->cycle - s->last_answer;
     s->pending = false;
     if (s->left > 0) {
-        s->next = make_reference(s, core, h->opt.cores, &h->opt, &h->configs);
+        s->next = make_reference(s, core, h->opt.cores, &h->opt, &h->configs, true);
         s->left--;
         s->pending = true;
         /* now and then the CPU pauses before its next reference */
@@ -487,14 +523,72 @@ static int checkpoint(harness *h)
     return 0;
 }
 
+static bool is_shared(const reference *r)
+{
+    return !r->reconfig && r->addr >= MEMORY_BYTES - SHARED_BYTES;
+}
+
+static bool same_block(uint32_t a, uint32_t b)
+{
+    return a / BLOCK_BYTES == b / BLOCK_BYTES;
+}
+
+/* Whether core offering r (a reference to the shared lines) now could make
+ * some cache supply a line, which the controller cannot do yet
+ * (ARCHITECTURE.md 19.5): only core 0 stores there, and no miss may read a
+ * line core 0 holds M or O. So a load of another core waits for no store of
+ * core 0 to its block (a logical line's lines: one miss reads them all) in
+ * flight, offered, or done and still M or O in core 0; a store of core 0
+ * for no load of another core in flight or offered. "In flight" lasts to
+ * the answer, also after the model has run a miss at its grant: a burst
+ * snoops its lines one a cycle, so a hit of another core on a later line
+ * of the block in between would be ordered before the miss in the RTL and
+ * after it in the model (19.7). What is left: E -> S and S, E -> I snoops,
+ * the shared line, fills of shared lines. */
+static bool shared_conflict(const harness *h, unsigned core, const reference *r)
+{
+    if (core == 0) {
+        if (!r->store)
+            return false;
+        for (unsigned c = 1; c < h->opt.cores; c++) {
+            const core_state *o = &h->cores[c];
+            if (o->in_flight && !o->current.reconfig && same_block(o->current.addr, r->addr))
+                return true;
+            if (o->pending && h->cycle >= o->offer_at && !o->next.reconfig &&
+                same_block(o->next.addr, r->addr))
+                return true;
+        }
+        return false;
+    }
+    const core_state *writer = &h->cores[0];
+    if (writer->in_flight && !writer->current.reconfig && writer->current.store &&
+        same_block(writer->current.addr, r->addr))
+        return true;
+    if (writer->pending && h->cycle >= writer->offer_at && !writer->next.reconfig &&
+        writer->next.store && same_block(writer->next.addr, r->addr))
+        return true;
+    uint32_t block = r->addr / BLOCK_BYTES * BLOCK_BYTES;
+    for (uint32_t line = block; line < block + BLOCK_BYTES; line += h->config.geometry.line_bytes) {
+        stc_coh_state state = stc_cstc_state_of(h->model, 0, line);
+        if (state == STC_COH_M || state == STC_COH_O)
+            return true;
+    }
+    return false;
+}
+
 /* This cycle's inputs of every core; whether any core has work left. */
 static bool drive(harness *h)
 {
     bool work = false;
     for (unsigned c = 0; c < h->opt.cores; c++) {
-        const core_state *s = &h->cores[c];
+        core_state *s = &h->cores[c];
         const reference *n = &s->next;
         bool offer = s->pending && h->cycle >= s->offer_at && !draining(h);
+        if (offer && is_shared(n) && shared_conflict(h, c, n)) {
+            do /* a private reference instead (the same kind: no change) */
+                s->next = make_reference(s, c, h->opt.cores, &h->opt, &h->configs, false);
+            while (s->next.reconfig);
+        }
         bool request = offer && !n->reconfig;
         /* a change is offered once nothing of the core is in flight */
         bool change = offer && n->reconfig && !s->in_flight;
@@ -585,7 +679,7 @@ static int run(harness *h)
     h->t0 = h->cycle;
     for (unsigned c = 0; c < h->opt.cores; c++) {
         core_state *s = &h->cores[c];
-        s->next = make_reference(s, c, h->opt.cores, &h->opt, &h->configs);
+        s->next = make_reference(s, c, h->opt.cores, &h->opt, &h->configs, true);
         s->left--;
         s->pending = true;
         s->offer_at = h->t0;

@@ -14,9 +14,10 @@ module tb_coh_system #(
   parameter integer BI = 2,   // a beat's index
   parameter integer CB = 32,  // a counter
   parameter integer B  = 4,   // banks
-  parameter integer ML = 14,  // memory: 2^ML words, the low bits of the address
+  parameter integer ML = 15,  // memory: 2^ML words, the low bits of the address
   parameter integer RB = 7,   // a row's index
-  parameter integer EB = 23   // a slot of the snoop port's array: state + tag
+  parameter integer EB = 23,  // a slot of the snoop port's array: state + tag
+  parameter integer EXCL = 1  // the row state keeps excl bits (MESI, MOESI)
 ) (
   input  wire          clk_i,
   input  wire          rst_ni,
@@ -46,7 +47,10 @@ module tb_coh_system #(
   // the low bits, the tag above) in word b, up to 8 banks; what the harness
   // compares with the model's states and tags.
   input  wire [RB-1:0] dbg_row_i,
-  output wire [255:0]  dbg_slots_o [N]
+  output wire [255:0]  dbg_slots_o [N],
+  // ... and the controller's row state of that row: valid, dirty, excl
+  // bits (bank b at bit b of each; excl 0 without EXCL)
+  output wire [3*B-1:0] dbg_rowstate_o [N]
 );
 
   // ---------------------------------------------------------------- the bus
@@ -249,6 +253,21 @@ module tb_coh_system #(
         .own_word_o        (own_word[32*c +: 32])
       );
       wire [B*EB-1:0] dbg_row = u_cache.u_snoop.u_tags.mem[dbg_row_i];
+      // The controller's row-state word of the row's group of 4 (its layout:
+      // stc_cache_ctrl's RSW, FOFF, XOFF for a D-cache).
+      localparam integer RECB = (B > 1) ? B * (B - 1) / 2 : 1;
+      localparam integer FOFF = B + RECB + B;
+      localparam integer XOFF = FOFF + 2 * B;
+      localparam integer RSW  = XOFF + (EXCL != 0 ? B : 0);
+      wire [4*RSW-1:0] dbg_group = u_cache.u_ctrl.u_rowstate.mem[dbg_row_i >> 2];
+      wire [RSW-1:0]   dbg_rs    = dbg_group[dbg_row_i[1:0] * RSW +: RSW];
+      wire [B-1:0]     dbg_excl;
+      if (EXCL != 0) begin : g_excl
+        assign dbg_excl = dbg_rs[XOFF +: B];
+      end else begin : g_no_excl
+        assign dbg_excl = {B{1'b0}};
+      end
+      assign dbg_rowstate_o[c] = {dbg_excl, dbg_rs[B + RECB +: B], dbg_rs[0 +: B]};
       genvar b;
       for (b = 0; b < 8; b = b + 1) begin : g_dbg
         if (b < B) begin : g_bank
