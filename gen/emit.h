@@ -19,6 +19,8 @@
 
 void stcgen_emit_sram(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 void stcgen_emit_regfile(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
+void stcgen_emit_coh_system(stcgen_text *text, const stcgen_file *file,
+                            const stcgen_params *params);
 void stcgen_emit_regfile_2w(stcgen_text *text, const stcgen_file *file,
                             const stcgen_params *params);
 void stcgen_emit_power(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);

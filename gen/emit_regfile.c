@@ -12,7 +12,7 @@
  */
 #include "emit.h"
 
-static const char *const regfile_body[] = {
+static const char *const regfile_head[] = {
     STCGEN_TIMESCALE,
     "`default_nettype none",
     "",
@@ -54,6 +54,12 @@ static const char *const regfile_body[] = {
     "    end",
     "  endgenerate",
     "",
+    NULL,
+};
+
+/* The array and its simulation-only initial contents: the same in both
+ * wrappers. */
+static const char *const regfile_array[] = {
     "  reg [WIDTH-1:0] mem [0:DEPTH-1];",
     "",
     "`ifdef SYNTHESIS",
@@ -78,6 +84,10 @@ static const char *const regfile_body[] = {
     "  end",
     "`endif",
     "",
+    NULL,
+};
+
+static const char *const regfile_tail[] = {
     "  // The merged word: a whole-word write, which every tool handles, with",
     "  // the unmasked bits taken from the word itself.",
     "  wire [WIDTH-1:0] merged = (mem[waddr_i] & ~wmask_i) | (wdata_i & wmask_i);",
@@ -96,7 +106,7 @@ static const char *const regfile_body[] = {
     NULL,
 };
 
-static const char *const regfile_2w_body[] = {
+static const char *const regfile_2w_head[] = {
     STCGEN_TIMESCALE,
     "`default_nettype none",
     "",
@@ -139,30 +149,10 @@ static const char *const regfile_2w_body[] = {
     "    end",
     "  endgenerate",
     "",
-    "  reg [WIDTH-1:0] mem [0:DEPTH-1];",
-    "",
-    "`ifdef SYNTHESIS",
-    "  wire [31:0] unused_seed = SEED;",
-    "`else",
-    "  integer word_i, bit_i;",
-    "  reg [31:0] x;",
-    "  initial begin",
-    "    for (word_i = 0; word_i < DEPTH; word_i = word_i + 1) begin",
-    "      for (bit_i = 0; bit_i < WIDTH; bit_i = bit_i + 1) begin",
-    "        if (bit_i % 32 == 0) begin",
-    "          x = SEED ^ (word_i * 32'h85ebca6b) ^ (bit_i * 32'hc2b2ae35) ^ 32'h9e3779b9;",
-    "          x = x ^ (x >> 16);",
-    "          x = x * 32'h7feb352d;",
-    "          x = x ^ (x >> 15);",
-    "          x = x * 32'h846ca68b;",
-    "          x = x ^ (x >> 16);",
-    "        end",
-    "        mem[word_i][bit_i] = x[bit_i % 32];",
-    "      end",
-    "    end",
-    "  end",
-    "`endif",
-    "",
+    NULL,
+};
+
+static const char *const regfile_2w_tail[] = {
     "  // Whole-word writes, the unmasked bits taken from the word itself; one",
     "  // word written by both ports is written once, with both ports' bits.",
     "  wire             same   = we_i && we2_i && (waddr_i == waddr2_i);",
@@ -192,12 +182,16 @@ void stcgen_emit_regfile_2w(stcgen_text *text, const stcgen_file *file,
 {
     stcgen_text_header(text, &stcgen_comment_slashes, file->name, file->title, params);
     stcgen_text_blank(text);
-    stcgen_text_lines(text, regfile_2w_body);
+    stcgen_text_lines(text, regfile_2w_head);
+    stcgen_text_lines(text, regfile_array);
+    stcgen_text_lines(text, regfile_2w_tail);
 }
 
 void stcgen_emit_regfile(stcgen_text *text, const stcgen_file *file, const stcgen_params *params)
 {
     stcgen_text_header(text, &stcgen_comment_slashes, file->name, file->title, params);
     stcgen_text_blank(text);
-    stcgen_text_lines(text, regfile_body);
+    stcgen_text_lines(text, regfile_head);
+    stcgen_text_lines(text, regfile_array);
+    stcgen_text_lines(text, regfile_tail);
 }

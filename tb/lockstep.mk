@@ -67,7 +67,12 @@ LS_JOBS ?= 2
 # -fno-split keeps the controller's FSM always block whole: split, each of
 # its ~40 outputs gets its own copy of the state decode, and the bench runs
 # ~15 % slower (tb/README.md, Speed).
-LS_VFLAGS = --cc --exe -O3 -fno-split --x-assign fast --x-initial fast --trace-fst \
+# Waveform support (--wave) only in the tags whose runs make test repeats
+# with --wave (tests/lockstep-run.sh same_as_plain), or in all with
+# LS_WAVE=1: tracing makes a model compile about 15 % longer.
+LS_WAVE_TAGS := default serial pair-d
+LS_VFLAGS = --cc --exe -O3 -fno-split --x-assign fast --x-initial fast \
+    $(if $(or $(LS_WAVE),$(filter $(LS_WAVE_TAGS),$*)),--trace-fst) \
     $(if $(filter simsram,$*),,-DSYNTHESIS) \
     --top-module $(or $(LS_TOP_$*),stc_cache) -Wno-fatal -Wno-lint -Wno-style -Wno-WIDTH
 # Verilated code compiles twice as fast with clang++ as with g++ and runs as

@@ -116,7 +116,7 @@ for protocol in msi mesi moesi; do
         else
             modules="stc_coh_sp_table"
             events=16
-            absent="stc_coh_proc_table stc_coh_snoop stc_coh_bus"
+            absent="stc_coh_proc_table stc_coh_snoop stc_coh_bus stc_coherent_system stc_regfile_2w"
         fi
         for module in $modules; do
             lint "$tag: $module" "$module" "" "$out/$module.v"
@@ -133,6 +133,18 @@ for protocol in msi mesi moesi; do
                 -Wno-DECLFILENAME --top-module stc_cache_pair "$out"/*.v
             quiet "$tag: stc_cache_pair compiles in Icarus without a warning" \
                 iverilog -g2005 -Wall -o /dev/null -s stc_cache_pair "$out"/*.v
+            # the N-core top (19.8): MSI on 2 cores, MESI on 4 with the
+            # tuners, MOESI on 8
+            cores=2 tuner=(--no-tuner)
+            [ "$protocol" = mesi ] && cores=4 tuner=()
+            [ "$protocol" = moesi ] && cores=8
+            sys="$work/$protocol-system-$cores"
+            quiet "$tag: stcgen --cores $cores ${tuner[*]}" \
+                "$STCGEN" --protocol "$protocol" --cores "$cores" "${tuner[@]}" --out "$sys"
+            lint "$tag: stc_coherent_system, $cores cores ${tuner[*]}" stc_coherent_system "" \
+                "$sys"/*.v
+            check "$tag: the core lists stc_coherent_system.v" \
+                grep -q "stc_coherent_system.v" "$sys/stc_cache.core"
         fi
         for module in $absent; do
             check "$tag: no $module.v" test ! -e "$out/$module.v"

@@ -1,8 +1,9 @@
 // tb_coh_system: the coherence lockstep's device under test (tb/coh/README.md):
-// N coherent stc_cache D-caches (stcgen --protocol P --no-tuner), each behind
-// its stc_coh_port, on one stc_coh_bus, and a memory with the bus's fixed
-// latency. Per-core ports are unpacked arrays for the C++ shim. Not generated
-// RTL: a test bench, SystemVerilog only for those arrays.
+// the generated stc_coherent_system (stcgen --protocol P --cores N --no-tuner:
+// N coherent stc_cache D-caches, each behind its stc_coh_port, on one
+// stc_coh_bus) and a memory with the bus's fixed latency. Per-core ports are
+// unpacked arrays for the C++ shim. Not generated RTL: a test bench,
+// SystemVerilog only for those arrays.
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -53,62 +54,102 @@ module tb_coh_system #(
   output wire [3*B-1:0] dbg_rowstate_o [N]
 );
 
-  // ---------------------------------------------------------------- the bus
-  wire [N-1:0]      req, rel, txn_valid, txn_last, txn_done, own_beat, sup_beat, snp_valid, sup_read;
-  wire [N-1:0]      snp_supplies, snp_flushes, snp_shared, snp_err;
-  wire [3*N-1:0]    txn_bus, txn_count;
-  wire [LB*N-1:0]   txn_line;
-  wire [2*N-1:0]    txn_rdx_idx;
-  wire [32*N-1:0]   own_word;
-  wire              line_done, line_shared, line_supplied, beat, beat_from_cache;
-  wire [1:0]        line_idx;
-  wire [LB-1:0]     snp_line, mem_line;
-  wire [2:0]        snp_bus;
-  wire              mem_rd, mem_rd_cont, mem_wr, mem_wbeat;
+  // ---------------------------------------------------------------- the system
+  // The generated N-core top (ARCHITECTURE.md 19.8); this bench only packs
+  // the per-core arrays into its vectors and adds the memory.
+  wire [N-1:0]      req_valid, req_ready, req_we, rsp_valid, rsp_err;
+  wire [N*AW-1:0]   req_addr;
+  wire [N*4-1:0]    req_be;
+  wire [N*32-1:0]   req_wdata, rsp_rdata;
+  wire [N-1:0]      cfg_valid, cfg_ready, cfg_wp, cfg_done, cfg_err, cfg_wp_now;
+  wire [N*3-1:0]    cfg_banks, cfg_ways, cfg_banks_now, cfg_ways_now;
+  wire [N*2-1:0]    cfg_sub, cfg_sub_now;
+  wire [N-1:0]      mnt_ready, mnt_done;
+  wire [N*5-1:0]    cnt_sel;
+  wire [N*CB-1:0]   cnt_value;
+  wire [N*B-1:0]    pwr_en;
+  wire [N-1:0]      snp_err;
+  wire              mem_rd, mem_rd_cont, mem_wr, mem_rbeat, mem_wbeat;
+  wire [LB-1:0]     mem_line;
   wire [BI-1:0]     beat_idx;
-  wire [31:0]       rdata, mem_rdata, mem_wdata;
+  wire [31:0]       mem_rdata, mem_wdata;
+  genvar c;
+  generate
+    for (c = 0; c < N; c = c + 1) begin : g_pack
+      assign req_valid[c]           = cpu_req_valid_i[c];
+      assign req_we[c]              = cpu_req_we_i[c];
+      assign req_addr[c*AW +: AW]   = cpu_req_addr_i[c];
+      assign req_be[c*4 +: 4]       = cpu_req_be_i[c];
+      assign req_wdata[c*32 +: 32]  = cpu_req_wdata_i[c];
+      assign cpu_req_ready_o[c]     = req_ready[c];
+      assign cpu_rsp_valid_o[c]     = rsp_valid[c];
+      assign cpu_rsp_rdata_o[c]     = rsp_rdata[c*32 +: 32];
+      assign cfg_valid[c]           = cfg_valid_i[c];
+      assign cfg_banks[c*3 +: 3]    = cfg_banks_log_i[c];
+      assign cfg_ways[c*3 +: 3]     = cfg_ways_log_i[c];
+      assign cfg_sub[c*2 +: 2]      = cfg_sub_log_i[c];
+      assign cfg_wp[c]              = cfg_wp_i[c];
+      assign cfg_ready_o[c]         = cfg_ready[c];
+      assign cfg_done_o[c]          = cfg_done[c];
+      assign cfg_err_o[c]           = cfg_err[c];
+      assign cnt_sel[c*5 +: 5]      = cnt_sel_i[c];
+      assign cnt_value_o[c]         = cnt_value[c*CB +: CB];
+    end
+  endgenerate
+  assign snp_err_o = |snp_err;
+  wire unused = &{1'b0, rsp_err, cfg_banks_now, cfg_ways_now, cfg_sub_now, cfg_wp_now, mnt_ready,
+                  mnt_done, mem_rd_cont};
 
-  stc_coh_bus u_bus (
-    .clk_i             (clk_i),
-    .rst_ni            (rst_ni),
-    .req_i             (req),
-    .grant_o           (grant_o),
-    .txn_valid_i       (txn_valid),
-    .txn_bus_i         (txn_bus),
-    .txn_line_i        (txn_line),
-    .txn_count_i       (txn_count),
-    .txn_rdx_idx_i     (txn_rdx_idx),
-    .txn_last_i        (txn_last),
-    .txn_done_o        (txn_done),
-    .rel_i             (rel),
-    .line_done_o       (line_done),
-    .line_idx_o        (line_idx),
-    .line_shared_o     (line_shared),
-    .line_supplied_o   (line_supplied),
-    .snp_valid_o       (snp_valid),
-    .snp_line_o        (snp_line),
-    .snp_bus_o         (snp_bus),
-    .snp_supplies_i    (snp_supplies),
-    .snp_flushes_i     (snp_flushes),
-    .snp_shared_i      (snp_shared),
-    .sup_read_o        (sup_read),
-    .beat_o            (beat),
-    .beat_from_cache_o (beat_from_cache),
-    .mem_rd_o          (mem_rd),
-    .mem_rd_cont_o     (mem_rd_cont),
-    .mem_wr_o          (mem_wr),
-    .mem_wbeat_o       (mem_wbeat),
-    .mem_line_o        (mem_line),
-    .beat_idx_o        (beat_idx),
-    .own_beat_o        (own_beat),
-    .own_word_i        (own_word),
-    .sup_beat_o        (sup_beat),
-    .sup_word_i        ({(32*N){1'b0}}),
-    .rdata_o           (rdata),
-    .mem_rdata_i       (mem_rdata),
-    .mem_wdata_o       (mem_wdata),
-    .busy_o            (bus_busy_o),
-    .err_o             (bus_err_o)
+  // The bank power switches acknowledge at once (N = 0: the model's
+  // wake_cycles 4, ARCHITECTURE.md 14.4).
+  stc_coherent_system u_system (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .cpu_req_valid_i (req_valid),
+    .cpu_req_ready_o (req_ready),
+    .cpu_req_we_i    (req_we),
+    .cpu_req_addr_i  (req_addr),
+    .cpu_req_be_i    (req_be),
+    .cpu_req_wdata_i (req_wdata),
+    .cpu_rsp_valid_o (rsp_valid),
+    .cpu_rsp_err_o   (rsp_err),
+    .cpu_rsp_rdata_o (rsp_rdata),
+    .cfg_valid_i     (cfg_valid),
+    .cfg_ready_o     (cfg_ready),
+    .cfg_banks_log_i (cfg_banks),
+    .cfg_ways_log_i  (cfg_ways),
+    .cfg_sub_log_i   (cfg_sub),
+    .cfg_wp_i        (cfg_wp),
+    .cfg_done_o      (cfg_done),
+    .cfg_err_o       (cfg_err),
+    .cfg_banks_log_o (cfg_banks_now),
+    .cfg_ways_log_o  (cfg_ways_now),
+    .cfg_sub_log_o   (cfg_sub_now),
+    .cfg_wp_o        (cfg_wp_now),
+    .mnt_valid_i     ({N{1'b0}}),
+    .mnt_ready_o     (mnt_ready),
+    .mnt_op_i        ({(2*N){1'b0}}),
+    .mnt_all_i       ({N{1'b0}}),
+    .mnt_addr_i      ({(N*AW){1'b0}}),
+    .mnt_done_o      (mnt_done),
+    .cnt_sel_i       (cnt_sel),
+    .cnt_clear_i     ({N{1'b0}}),
+    .cnt_value_o     (cnt_value),
+    .pwr_en_o        (pwr_en),
+    .pwr_ack_i       (pwr_en),
+    .mem_rd_o        (mem_rd),
+    .mem_rd_cont_o   (mem_rd_cont),
+    .mem_wr_o        (mem_wr),
+    .mem_line_o      (mem_line),
+    .mem_rbeat_o     (mem_rbeat),
+    .mem_wbeat_o     (mem_wbeat),
+    .mem_beat_idx_o  (beat_idx),
+    .mem_rdata_i     (mem_rdata),
+    .mem_wdata_o     (mem_wdata),
+    .grant_o         (grant_o),
+    .bus_busy_o      (bus_busy_o),
+    .bus_err_o       (bus_err_o),
+    .snp_err_o       (snp_err)
   );
 
   // ---------------------------------------------------------------- memory
@@ -121,7 +162,7 @@ module tb_coh_system #(
   wire [LB-1:0]  wr_line = mem_wr ? mem_line : wr_line_q;
   wire [ML-1:0]  rd_word = ML'({rd_line, beat_idx});
   wire [ML-1:0]  wr_word = ML'({wr_line, beat_idx});
-  assign mem_rdata = (beat && !beat_from_cache) ? mem[rd_word] : 32'd0;
+  assign mem_rdata = mem_rbeat ? mem[rd_word] : 32'd0;
   integer mi;
   initial begin
     for (mi = 0; mi < (1 << ML); mi = mi + 1) mem[mi] = 32'd0;
@@ -131,143 +172,13 @@ module tb_coh_system #(
     if (mem_wr) wr_line_q <= mem_line;
     if (mem_wbeat) mem[wr_word] <= mem_wdata;
   end
-  wire unused_mem = &{1'b0, mem_rd_cont, line_done, line_idx, line_supplied, sup_read, sup_beat};
-  assign snp_err_o = |snp_err;
 
-  // ---------------------------------------------------------------- cores
-  genvar c;
+  // ---------------------------------------------------------------- the checks' view
+  // Every core's snoop-port array and the controller's row state, row
+  // dbg_row_i, through the hierarchy (nothing of the RTL changes for it).
   generate
-    for (c = 0; c < N; c = c + 1) begin : g_core
-      wire          m_req_valid, m_req_ready, m_req_we, m_wvalid, m_wready, m_bvalid, m_rvalid;
-      wire [LB-1:0] m_req_line;
-      wire [2:0]    m_req_lines;
-      wire [31:0]   m_wdata, m_rdata;
-      wire          bus_req, bus_own, bus_rel, m_upgr, m_rdx, m_last, shared;
-      wire [1:0]    m_rdx_idx;
-      wire [B-1:0]  pwr_en;
-      wire          mnt_ready, mnt_done, rsp_err, cfg_wp;
-      wire [2:0]    cfg_banks, cfg_ways;
-      wire [1:0]    cfg_sub;
-      // The bank power switches acknowledge at once (N = 0: the model's
-      // wake_cycles 4, ARCHITECTURE.md 14.4).
-      stc_cache #(
-        .READ_ONLY (0)
-      ) u_cache (
-        .clk_i             (clk_i),
-        .rst_ni            (rst_ni),
-        .cpu_req_valid_i   (cpu_req_valid_i[c]),
-        .cpu_req_ready_o   (cpu_req_ready_o[c]),
-        .cpu_req_we_i      (cpu_req_we_i[c]),
-        .cpu_req_addr_i    (cpu_req_addr_i[c]),
-        .cpu_req_be_i      (cpu_req_be_i[c]),
-        .cpu_req_wdata_i   (cpu_req_wdata_i[c]),
-        .cpu_rsp_valid_o   (cpu_rsp_valid_o[c]),
-        .cpu_rsp_err_o     (rsp_err),
-        .cpu_rsp_rdata_o   (cpu_rsp_rdata_o[c]),
-        .cfg_valid_i       (cfg_valid_i[c]),
-        .cfg_ready_o       (cfg_ready_o[c]),
-        .cfg_banks_log_i   (cfg_banks_log_i[c]),
-        .cfg_ways_log_i    (cfg_ways_log_i[c]),
-        .cfg_sub_log_i     (cfg_sub_log_i[c]),
-        .cfg_wp_i          (cfg_wp_i[c]),
-        .cfg_done_o        (cfg_done_o[c]),
-        .cfg_err_o         (cfg_err_o[c]),
-        .cfg_banks_log_o   (cfg_banks),
-        .cfg_ways_log_o    (cfg_ways),
-        .cfg_sub_log_o     (cfg_sub),
-        .cfg_wp_o          (cfg_wp),
-        .mnt_valid_i       (1'b0),
-        .mnt_ready_o       (mnt_ready),
-        .mnt_op_i          (2'd0),
-        .mnt_all_i         (1'b0),
-        .mnt_addr_i        ({AW{1'b0}}),
-        .mnt_done_o        (mnt_done),
-        .cnt_sel_i         (cnt_sel_i[c]),
-        .cnt_clear_i       (1'b0),
-        .cnt_value_o       (cnt_value_o[c]),
-        .mem_req_valid_o   (m_req_valid),
-        .mem_req_ready_i   (m_req_ready),
-        .mem_req_we_o      (m_req_we),
-        .mem_req_line_o    (m_req_line),
-        .mem_req_lines_o   (m_req_lines),
-        .mem_wvalid_o      (m_wvalid),
-        .mem_wready_i      (m_wready),
-        .mem_wdata_o       (m_wdata),
-        .mem_bvalid_i      (m_bvalid),
-        .mem_rvalid_i      (m_rvalid),
-        .mem_rdata_i       (m_rdata),
-        .bus_req_o         (bus_req),
-        .bus_own_i         (bus_own),
-        .bus_rel_o         (bus_rel),
-        .mem_req_upgr_o    (m_upgr),
-        .mem_req_rdx_o     (m_rdx),
-        .mem_req_rdx_idx_o (m_rdx_idx),
-        .mem_req_last_o    (m_last),
-        .line_shared_i     (shared),
-        .snp_valid_i       (snp_valid[c]),
-        .snp_line_i        (snp_line),
-        .snp_bus_i         (snp_bus),
-        .snp_supplies_o    (snp_supplies[c]),
-        .snp_flushes_o     (snp_flushes[c]),
-        .snp_shared_o      (snp_shared[c]),
-        .snp_err_o         (snp_err[c]),
-        .pwr_en_o          (pwr_en),
-        .pwr_ack_i         (pwr_en)
-      );
-      stc_coh_port u_port (
-        .clk_i             (clk_i),
-        .rst_ni            (rst_ni),
-        .mem_req_valid_i   (m_req_valid),
-        .mem_req_ready_o   (m_req_ready),
-        .mem_req_we_i      (m_req_we),
-        .mem_req_line_i    (m_req_line),
-        .mem_req_lines_i   (m_req_lines),
-        .mem_wvalid_i      (m_wvalid),
-        .mem_wready_o      (m_wready),
-        .mem_wdata_i       (m_wdata),
-        .mem_bvalid_o      (m_bvalid),
-        .mem_rvalid_o      (m_rvalid),
-        .mem_rdata_o       (m_rdata),
-        .bus_req_i         (bus_req),
-        .bus_own_o         (bus_own),
-        .bus_rel_i         (bus_rel),
-        .mem_req_upgr_i    (m_upgr),
-        .mem_req_rdx_i     (m_rdx),
-        .mem_req_rdx_idx_i (m_rdx_idx),
-        .mem_req_last_i    (m_last),
-        .line_shared_o     (shared),
-        .req_o             (req[c]),
-        .grant_i           (grant_o[c]),
-        .rel_o             (rel[c]),
-        .txn_valid_o       (txn_valid[c]),
-        .txn_bus_o         (txn_bus[3*c +: 3]),
-        .txn_line_o        (txn_line[LB*c +: LB]),
-        .txn_count_o       (txn_count[3*c +: 3]),
-        .txn_rdx_idx_o     (txn_rdx_idx[2*c +: 2]),
-        .txn_last_o        (txn_last[c]),
-        .txn_done_i        (txn_done[c]),
-        .line_shared_i     (line_shared),
-        .beat_i            (beat),
-        .rdata_i           (rdata),
-        .own_beat_i        (own_beat[c]),
-        .own_word_o        (own_word[32*c +: 32])
-      );
-      wire [B*EB-1:0] dbg_row = u_cache.u_snoop.u_tags.mem[dbg_row_i];
-      // The controller's row-state word of the row's group of 4 (its layout:
-      // stc_cache_ctrl's RSW, FOFF, XOFF for a D-cache).
-      localparam integer RECB = (B > 1) ? B * (B - 1) / 2 : 1;
-      localparam integer FOFF = B + RECB + B;
-      localparam integer XOFF = FOFF + 2 * B;
-      localparam integer RSW  = XOFF + (EXCL != 0 ? B : 0);
-      wire [4*RSW-1:0] dbg_group = u_cache.u_ctrl.u_rowstate.mem[dbg_row_i >> 2];
-      wire [RSW-1:0]   dbg_rs    = dbg_group[dbg_row_i[1:0] * RSW +: RSW];
-      wire [B-1:0]     dbg_excl;
-      if (EXCL != 0) begin : g_excl
-        assign dbg_excl = dbg_rs[XOFF +: B];
-      end else begin : g_no_excl
-        assign dbg_excl = {B{1'b0}};
-      end
-      assign dbg_rowstate_o[c] = {dbg_excl, dbg_rs[B + RECB +: B], dbg_rs[0 +: B]};
+    for (c = 0; c < N; c = c + 1) begin : g_dbg_core
+      wire [B*EB-1:0] dbg_row = u_system.g_core[c].u_cache.u_snoop.u_tags.mem[dbg_row_i];
       genvar b;
       for (b = 0; b < 8; b = b + 1) begin : g_dbg
         if (b < B) begin : g_bank
@@ -276,6 +187,21 @@ module tb_coh_system #(
           assign dbg_slots_o[c][32*b +: 32] = 32'd0;
         end
       end
+      // The controller's row-state word of the row's group of 4 (its layout:
+      // stc_cache_ctrl's RSW, FOFF, XOFF for a D-cache).
+      localparam integer RECB = (B > 1) ? B * (B - 1) / 2 : 1;
+      localparam integer FOFF = B + RECB + B;
+      localparam integer XOFF = FOFF + 2 * B;
+      localparam integer RSW  = XOFF + (EXCL != 0 ? B : 0);
+      wire [4*RSW-1:0] dbg_group = u_system.g_core[c].u_cache.u_ctrl.u_rowstate.mem[dbg_row_i >> 2];
+      wire [RSW-1:0]   dbg_rs    = dbg_group[dbg_row_i[1:0] * RSW +: RSW];
+      wire [B-1:0]     dbg_excl;
+      if (EXCL != 0) begin : g_excl
+        assign dbg_excl = dbg_rs[XOFF +: B];
+      end else begin : g_no_excl
+        assign dbg_excl = {B{1'b0}};
+      end
+      assign dbg_rowstate_o[c] = {dbg_excl, dbg_rs[B + RECB +: B], dbg_rs[0 +: B]};
     end
   endgenerate
 
