@@ -79,7 +79,7 @@ coh-lockstep: $(B)/gcc/stcgen $(COH_LS)/coh_lockstep.o $(LIB_SRC:ref/%.c=$(B)/gc
 	tests/coh-lockstep.sh $(B)/gcc/stcgen $(COH_LS) $(COH_LS)/coh_lockstep.o \
 	    $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o)
 # The same runs with 200 000 operations per core: 11.4 million references
-# in all (about 7 minutes); and the harness's speed, one run of 4 cores.
+# in all (about 15 minutes with the checkpoints); and the harness's speed, one run of 4 cores.
 .PHONY: coh-lockstep-long bench-coh-lockstep
 coh-lockstep-long: $(B)/gcc/stcgen $(COH_LS)/coh_lockstep.o $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o)
 	COH_LOCKSTEP_REFS=200000 tests/coh-lockstep.sh $(B)/gcc/stcgen $(COH_LS)-long \
