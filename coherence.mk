@@ -39,7 +39,7 @@ bench-coherence: mc-traces $(STCSIM)
 # against a round-robin reference, the snoop port against its reference
 # and the coherent stc model, the atomic bus against a reference timed by
 # the model's functions; lint, determinism, bad options, broken variants
-# caught (about 90 s).
+# caught, the N-core top linted (about 2.5 minutes).
 # tools/tb_common.c: what the three testbench writers share.
 TB_COMMON := tools/tb_common.c tools/tb_common.h
 $(B)/gcc/stccohtb: tools/stccohtb.c $(TB_COMMON) $(LIB_HDR) $(B)/gcc/obj/coherence_protocol.o $(B)/gcc/obj/geometry.o | $(B)/gcc
@@ -68,7 +68,7 @@ $(B)/gcc/stcbustb: tools/stcbustb.c $(TB_COMMON) $(LIB_HDR) $(STCBUSTB_REF:%=$(B
 # every protocol on 2 and 4 cores (MOESI on 3 too), the caches changing
 # configuration now and then or fixed in a longer-line, way-predicted or
 # direct-mapped one, three seeds each, and the coherent controller's two
-# broken variants caught (about 2 minutes, most of it Verilator).
+# broken variants caught (about 3 minutes, most of it Verilator).
 COH_LS := $(B)/coh-lockstep
 $(COH_LS)/coh_lockstep.o: tb/coh/coh_lockstep.c tb/coh/coh_dut.h $(LIB_HDR)
 	mkdir -p $(COH_LS)
