@@ -81,8 +81,9 @@ static void emit_bus(stcgen_text *text, const stcgen_params *params)
     const unsigned lb = params->coh_line_bits;
     stcgen_text_line(text, "wire [%u:0]   req, rel, txn_valid, txn_last, txn_done, own_beat, "
                      "sup_beat, sup_read;", cores - 1);
-    stcgen_text_line(text, "wire [%u:0]   snp_valid, snp_supplies, snp_flushes, snp_shared;",
-                     cores - 1);
+    stcgen_text_line(text, "wire [%u:0]   snp_valid;", cores - 1);
+    stcgen_text_line(text, "wire [%u:0]  snp_supplies, snp_flushes, snp_shared;  // 4 a core: "
+                     "per line of the group", 4 * cores - 1);
     stcgen_text_line(text, "wire [%u:0]   txn_bus, txn_count;", 3 * cores - 1);
     stcgen_text_line(text, "wire [%u:0]  txn_line;", lb * cores - 1);
     stcgen_text_line(text, "wire [%u:0]   txn_rdx_idx;", 2 * cores - 1);
@@ -91,7 +92,7 @@ static void emit_bus(stcgen_text *text, const stcgen_params *params)
                      "beat_from_cache;");
     stcgen_text_line(text, "wire [1:0]   line_idx;");
     stcgen_text_line(text, "wire [%u:0]  snp_line;", lb - 1);
-    stcgen_text_line(text, "wire [2:0]   snp_bus;");
+    stcgen_text_line(text, "wire [11:0]  snp_bus;");
     stcgen_text_line(text, "wire [31:0]  rdata;");
     stcgen_text_blank(text);
     static const char *const wiring[][2] = {
@@ -197,8 +198,8 @@ static void emit_core(stcgen_text *text, const stcgen_params *params,
         {"mem_req_rdx_idx_o", "m_rdx_idx"}, {"mem_req_last_o", "m_last"},
         {"line_shared_i", "shared"},        {"snp_valid_i", "snp_valid[c]"},
         {"snp_line_i", "snp_line"},         {"snp_bus_i", "snp_bus"},
-        {"snp_supplies_o", "snp_supplies[c]"}, {"snp_flushes_o", "snp_flushes[c]"},
-        {"snp_shared_o", "snp_shared[c]"},  {"snp_err_o", "snp_err_o[c]"},
+        {"snp_supplies_o", "snp_supplies[c*4 +: 4]"}, {"snp_flushes_o", "snp_flushes[c*4 +: 4]"},
+        {"snp_shared_o", "snp_shared[c*4 +: 4]"},  {"snp_err_o", "snp_err_o[c]"},
     };
     for (size_t index = 0; index < n_ports; index++) {
         const stcgen_top_port *p = &ports[index];

@@ -58,6 +58,8 @@ static void make_coherence_tokens(stcgen_tokens *tokens, const stcgen_params *pa
     const unsigned sb = params->coh_state_bits;
     const stc_coh_table *table = &params->coh_table;
     stcgen_tokens_set(tokens, "SBM1", "%u", sb - 1);
+    stcgen_tokens_set(tokens, "SBN", "%u", sb);
+    stcgen_tokens_set(tokens, "SB4M1", "%u", 4 * sb - 1);
     stcgen_tokens_set(tokens, "SBX2", "%u", 2 * sb + 2); /* 3 flags and two codes */
     stcgen_tokens_set(tokens, "COH_CODE_I", "%u'd%u", sb, stc_coh_state_code(table, STC_COH_I));
     const unsigned s = stc_coh_state_code(table, STC_COH_S);
@@ -67,16 +69,16 @@ static void make_coherence_tokens(stcgen_tokens *tokens, const stcgen_params *pa
     if (params->coh_protocol != STC_COH_MSI)
         stcgen_tokens_set(tokens, "COH_CODE_E", "%u'd%u", sb,
                           stc_coh_state_code(table, STC_COH_E));
-    /* a snoop's new state snp_next_i: valid, dirty (M, O), excl (E, M) */
-    stcgen_tokens_set(tokens, "COH_NEXT_VALID", "snp_next_i != %u'd%u", sb,
+    /* a snooped line's new state snp_next_p (its field of snp_next_i): valid, dirty (M, O), excl (E, M) */
+    stcgen_tokens_set(tokens, "COH_NEXT_VALID", "snp_next_p != %u'd%u", sb,
                       stc_coh_state_code(table, STC_COH_I));
     if (params->coh_protocol == STC_COH_MOESI)
-        stcgen_tokens_set(tokens, "COH_NEXT_DIRTY", "(snp_next_i == %u'd%u) || (snp_next_i == %u'd%u)",
+        stcgen_tokens_set(tokens, "COH_NEXT_DIRTY", "(snp_next_p == %u'd%u) || (snp_next_p == %u'd%u)",
                           sb, m, sb, stc_coh_state_code(table, STC_COH_O));
     else
-        stcgen_tokens_set(tokens, "COH_NEXT_DIRTY", "snp_next_i == %u'd%u", sb, m);
+        stcgen_tokens_set(tokens, "COH_NEXT_DIRTY", "snp_next_p == %u'd%u", sb, m);
     if (params->coh_protocol != STC_COH_MSI)
-        stcgen_tokens_set(tokens, "COH_NEXT_EXCL", "(snp_next_i == %u'd%u) || (snp_next_i == %u'd%u)",
+        stcgen_tokens_set(tokens, "COH_NEXT_EXCL", "(snp_next_p == %u'd%u) || (snp_next_p == %u'd%u)",
                           sb, stc_coh_state_code(table, STC_COH_E), sb, m);
     switch (params->coh_protocol) {
     case STC_COH_MSI:
@@ -118,6 +120,7 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
     stcgen_tokens_set(tokens, "BM1", "%u", b - 1);
     stcgen_tokens_set(tokens, "BB", "%u", bb);
     stcgen_tokens_set(tokens, "BBM1", "%u", bb - 1);
+    stcgen_tokens_set(tokens, "BB4M1", "%u", 4 * bb - 1);
     stcgen_tokens_set(tokens, "LOGB", "%u", g->bank_bits);
     stcgen_tokens_set(tokens, "BB2M1", "%u", b * b - 1);
     stcgen_tokens_set(tokens, "RB", "%u", rb);
@@ -197,11 +200,15 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
     }
     if (rb > 2) {
         stcgen_tokens_set(tokens, "GRP_SNP", "snp_row_i[%u:2]", rb - 1);
+        stcgen_tokens_set(tokens, "GRP_PD", "pd_row[%u:2]", rb - 1);
+        stcgen_tokens_set(tokens, "GRP_WIDTHM1", "%u", rb - 3);
         stcgen_tokens_set(tokens, "GRP_CUR", "cur_row[%u:2]", rb - 1);
         stcgen_tokens_set(tokens, "GRP_WALK", "walk_row_q[%u:2]", rb - 1);
         stcgen_tokens_set(tokens, "GRP_ACC", "acc_row[%u:2]", rb - 1);
     } else {
         stcgen_tokens_set(tokens, "GRP_SNP", "%s", "1'b0");
+        stcgen_tokens_set(tokens, "GRP_PD", "%s", "1'b0");
+        stcgen_tokens_set(tokens, "GRP_WIDTHM1", "%u", 0u);
         stcgen_tokens_set(tokens, "GRP_CUR", "%s", "1'b0");
         stcgen_tokens_set(tokens, "GRP_WALK", "%s", "1'b0");
         stcgen_tokens_set(tokens, "GRP_ACC", "%s", "1'b0");

@@ -214,9 +214,9 @@ static void emit_snoop_port(stcgen_text *text, const stcgen_params *params)
     stcgen_text_line(text, ".snp_known_o     (snp_known)");
     stcgen_text_out(text);
     stcgen_text_line(text, ");");
-    stcgen_text_line(text, "assign snp_err_o = snp_multi || (snp_valid_i && !snp_known);");
+    stcgen_text_line(text, "assign snp_err_o = (snp_multi != 4'd0) || (snp_known != 4'hf);");
     stcgen_text_line(text, "// Not built yet (19.5): supplying data.");
-    stcgen_text_line(text, "wire [%u:0] unused_snoop = {snp_hit, snp_state};", sb);
+    stcgen_text_line(text, "wire [%u:0] unused_snoop = {snp_hit, snp_state};", 4 * sb + 3);
     stcgen_text_blank(text);
 }
 
@@ -334,10 +334,11 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
         stcgen_text_line(text, "wire [%u:0]   dup_state;", params->coh_state_bits - 1);
         stcgen_text_line(text, "wire         dup_set_tag;");
         stcgen_text_line(text, "wire [%u:0] dup_tag;", g->tag_bits - 1);
-        stcgen_text_line(text, "wire         snp_hit, snp_multi, snp_change, snp_known;  // the "
-                         "snoop port's answer");
-        stcgen_text_line(text, "wire [%u:0]   snp_bank;", (g->bank_bits ? g->bank_bits : 1) - 1);
-        stcgen_text_line(text, "wire [%u:0]   snp_state, snp_next;", params->coh_state_bits - 1);
+        stcgen_text_line(text, "wire [3:0]   snp_hit, snp_multi, snp_change, snp_known;  // the "
+                         "snoop port's answers,");
+        stcgen_text_line(text, "wire [%u:0]   snp_bank;                                   // per "
+                         "line of the group", 4 * (g->bank_bits ? g->bank_bits : 1) - 1);
+        stcgen_text_line(text, "wire [%u:0]  snp_state, snp_next;", 4 * params->coh_state_bits - 1);
         stcgen_text_line(text, "wire [2:0]   snp_banks_log, snp_ways_log;  // the lines' placement "
                          "(the controller's)");
         stcgen_text_blank(text);

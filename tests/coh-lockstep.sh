@@ -108,8 +108,13 @@ for run in "msi 2 8K_4W_16B" "msi 4 8K_4W_64B_P" "mesi 2 8K_2W_32B_P" "mesi 4 8K
     [ "$3" = 8K_4W_16B ] || { fixed=(--fixed "$3"); reconfig=(); }
     check "$tag: stcgen and Verilator build" build "$tag" "$1" "$2" "${fixed[@]}"
     [ -x "$out/$tag/obj/coh_lockstep" ] || continue
+    # seeds 1 and 2 with --race (another core's burst meeting core 0's
+    # store to a later line of it: ARCHITECTURE.md 19.6), seed 3 without
     for seed in 1 2 3; do
-        check "$tag seed $seed: lockstep" passes "$tag" "$1" "$2" "$3" "$seed" "${reconfig[@]}"
+        race=(--race 1)
+        [ "$seed" = 3 ] && race=()
+        check "$tag seed $seed: lockstep" passes "$tag" "$1" "$2" "$3" "$seed" "${reconfig[@]}" \
+            "${race[@]}"
     done
 done
 

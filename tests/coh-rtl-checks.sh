@@ -290,6 +290,10 @@ for protocol in msi mesi moesi; do
         [[ $coverage =~ snoop-over-write\ ([0-9]+) ]] && over=${BASH_REMATCH[1]}
         check "$tag: snoops' own writes over the same cycle's write of their slot ($over)" \
             test "$over" -gt 10
+        several=0
+        [[ $coverage =~ multi-line-changes\ ([0-9]+) ]] && several=${BASH_REMATCH[1]}
+        check "$tag: snoops changing several lines of a group in one cycle ($several)" \
+            test "$several" -gt 10
         if [ "$geometry" != banks=1 ]; then
             check "$tag: double matches reached" test "$multi" -gt 10
         fi

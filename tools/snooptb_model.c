@@ -3,7 +3,11 @@
  * a controller following ARCHITECTURE.md 19.4's contract would write it
  * from the coherent stc model's own slots, and every snoop's expected
  * answer taken from that model (stc_cache_lookup, stc_cstc_state_of), not
- * from the candidate rule the first traffic's reference implements.
+ * from the candidate rule the first traffic's reference implements. A
+ * snoop covers a run of 1-4 lines of one aligned group of 4 (the hot
+ * lines are in the rows of a few groups), each line's answer the model's;
+ * the model does not see the port's snoops, so every port slot a snoop
+ * changed is set back to the model's state by a controller write after it.
  */
 #include "snooptb.h"
 #include "tb_common.h"
@@ -19,6 +23,7 @@ enum {
     MODEL_CORES = 3,
     MODEL_REFERENCES = 1500,
     HOT_LINES = 24,
+    HOT_GROUPS = 3, /* aligned groups of rows the hot lines are in */
     SNOOPS_PER_REFERENCE = 2
 };
 
@@ -68,7 +73,7 @@ static void write_changes(const reference *ref, const stc_cstc_system *system, s
                              .wr_valid = true, .wr_row = row, .wr_banks = 1u << bank,
                              .wr_state = now.valid ? now.code : 0, .wr_set_tag = now.valid,
                              .wr_tag = now.valid ? now.tag : 0};
-            cycle_out quiet = {0};
+            cycle_out quiet = snooptb_quiet();
             if (print) {
                 print_cycle(ref, in, &quiet, *number);
             }
@@ -79,15 +84,12 @@ static void write_changes(const reference *ref, const stc_cstc_system *system, s
     }
 }
 
-/* A snoop of addr's line: the answer is the model's. */
-static void snoop_line(const reference *ref, const stc_cstc_system *system, uint64_t addr,
-                       unsigned bus, cycle_in *in, coverage *cov, bool print,
-                       unsigned long *number)
+/* A line's answer: what the model holds of the line at addr (its lookup's
+ * bank, its state), and the table's row for that state and bus. */
+static line_out model_answer(const reference *ref, const stc_cstc_system *system, uint64_t addr,
+                             unsigned bus, coverage *cov)
 {
-    const stc_geometry *g = ref->geometry;
-    *in = (cycle_in){.banks_log = in->banks_log, .ways_log = in->ways_log, .snp_valid = true,
-                     .snp_line = addr >> g->offset_bits, .snp_bus = bus};
-    cycle_out out = {0};
+    line_out out = {0};
     int bank = stc_cache_lookup(stc_cstc_cache(system, 0), addr);
     stc_coh_state state = stc_cstc_state_of(system, 0, addr);
     if (bank >= 0 && state != STC_COH_I) {
@@ -97,23 +99,61 @@ static void snoop_line(const reference *ref, const stc_cstc_system *system, uint
         cov->hits++;
     }
     snooptb_answer_row(ref, bus, &out, cov);
+    return out;
+}
+
+/* A snoop of the lines of line's group whose bus code (buses[p] for
+ * position p) is not 0: every answer is the model's. */
+static void snoop_group(const reference *ref, const stc_cstc_system *system, uint64_t line,
+                        const unsigned *buses, cycle_in *in, coverage *cov, bool print,
+                        unsigned long *number)
+{
+    const stc_geometry *g = ref->geometry;
+    *in = (cycle_in){.banks_log = in->banks_log, .ways_log = in->ways_log, .snp_valid = true,
+                     .snp_line = line};
+    cycle_out out = snooptb_quiet();
+    for (unsigned position = 0; position < SNOOP_GROUP_LINES; position++) {
+        in->snp_bus[position] = buses[position];
+        if (buses[position] != 0) {
+            uint64_t addr = snooptb_group_line(line, position) << g->offset_bits;
+            out.line[position] = model_answer(ref, system, addr, buses[position], cov);
+        }
+    }
+    snooptb_count_group(&out, cov);
     if (print) {
         print_cycle(ref, in, &out, *number);
     }
     (*number)++;
-    if (out.change) {
-        /* The lookup is a question the model did not ask: the port wrote
-         * the snoop's change itself (19.5), so the slot's state is written
-         * back, as a controller's write. */
+    /* The lookups are questions the model did not ask: the port wrote
+     * each line's change itself (19.5), so each changed slot's state is
+     * written back, as a controller's write, a cycle each. */
+    for (unsigned position = 0; position < SNOOP_GROUP_LINES; position++) {
+        const line_out *changed = &out.line[position];
+        if (!changed->change) {
+            continue;
+        }
+        unsigned row = (unsigned)(snooptb_group_line(line, position) & (g->rows - 1));
         cycle_in restore = {.banks_log = in->banks_log, .ways_log = in->ways_log,
-                            .wr_valid = true, .wr_row = (unsigned)(in->snp_line & (g->rows - 1)),
-                            .wr_banks = 1u << out.bank, .wr_state = out.state};
-        cycle_out quiet = {0};
+                            .wr_valid = true, .wr_row = row,
+                            .wr_banks = 1u << changed->bank, .wr_state = changed->state};
+        cycle_out quiet = snooptb_quiet();
         if (print) {
             print_cycle(ref, &restore, &quiet, *number);
         }
         (*number)++;
         *in = restore;
+    }
+}
+
+/* A snoop's lines: a run of 1-4 consecutive positions of the group (as a
+ * burst), each with a bus transaction (buses[p], 0 outside the run). */
+static void pick_run(uint64_t *seed, unsigned *buses)
+{
+    unsigned length = 1 + tb_below(seed, SNOOP_GROUP_LINES);
+    unsigned first = tb_below(seed, SNOOP_GROUP_LINES - length + 1);
+    for (unsigned position = 0; position < SNOOP_GROUP_LINES; position++) {
+        bool in_run = position >= first && position < first + length;
+        buses[position] = in_run ? 1 + tb_below(seed, 4) : 0;
     }
 }
 
@@ -139,12 +179,15 @@ int snooptb_model_traffic(reference *ref, coverage *cov, bool print, unsigned lo
         return -1;
     }
     uint64_t seed = 0x0dde110ull ^ ((uint64_t)g->banks << 20) ^ ref->table->protocol;
-    /* A few rows, many tags (half of them aliases of the others in the
-     * top tag bit): lines that share rows, so the model's caches evict,
-     * share, invalidate and (after reconfigurations) walk. */
+    /* The rows of a few aligned groups, many tags (half of them aliases of
+     * the others in the top tag bit): lines that share rows, so the model's
+     * caches evict, share, invalidate and (after reconfigurations) walk,
+     * and a snoop of a group finds several of its lines held. */
     uint64_t hot[HOT_LINES];
     for (unsigned i = 0; i < HOT_LINES; i++) {
-        uint64_t row = tb_below(&seed, 3) * (g->rows / 3);
+        uint64_t group_row = tb_below(&seed, HOT_GROUPS) * (g->rows / HOT_GROUPS) &
+                             ~(uint64_t)(SNOOP_GROUP_LINES - 1);
+        uint64_t row = group_row + tb_below(&seed, SNOOP_GROUP_LINES);
         uint64_t tag = tb_below(&seed, 8) + 1;
         if (tb_below(&seed, 2)) {
             tag |= 1ull << (g->tag_bits - 1); /* aliases in the top tag bit */
@@ -176,8 +219,10 @@ int snooptb_model_traffic(reference *ref, coverage *cov, bool print, unsigned lo
         set_config(system, &in);
         write_changes(ref, system, seen, &in, cov, print, number);
         for (unsigned k = 0; k < SNOOPS_PER_REFERENCE; k++) {
-            uint64_t addr = hot[tb_below(&seed, HOT_LINES)];
-            snoop_line(ref, system, addr, 1 + tb_below(&seed, 4), &in, cov, print, number);
+            uint64_t line = hot[tb_below(&seed, HOT_LINES)] >> g->offset_bits;
+            unsigned buses[SNOOP_GROUP_LINES];
+            pick_run(&seed, buses);
+            snoop_group(ref, system, line, buses, &in, cov, print, number);
         }
     }
     free(seen);

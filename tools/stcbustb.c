@@ -8,12 +8,25 @@
  * stc_coh_line_data_cycles for a line's data, stc_coh_write_data_cycles for
  * a write to memory, the address cycle STC_COH_ADDRESS_CYCLES), so the RTL
  * is held to the cycles the models count. Seeded traffic: every core keeps
- * a queue of tenures (a miss's BusWBs then its bursts of 1-4 lines, or one
- * BusUpgr), asks for the bus after random pauses and offers each next item
- * after a random gap; the other cores answer each snoop at random (one or,
- * rarely, two suppliers, the shared line, flushes with and without a
- * supply). Every output is compared in every cycle. A comment line near
- * the top reports coverage (tests/coh-rtl-checks.sh asserts on it).
+ * a queue of tenures (a miss's BusWBs then its bursts of 1-4 lines, each
+ * inside its aligned group of 4 and starting at any position that keeps it
+ * there, or one BusUpgr), asks for the bus after random pauses and offers
+ * each next item after a random gap.
+ *
+ * An item's lines are all snooped in its first cycle, as one group snoop:
+ * snp_line the item's (first) line, snp_bus 3 bits for each position p of
+ * the aligned group of 4 lines holding it (the code line p is snooped with,
+ * 0 for a line not the item's). The other cores answer 4 bits each, one per
+ * position, at random for the item's lines (one or, rarely, two suppliers,
+ * the shared line, flushes with and without a supply); the owner's bits and
+ * every position not snooped are random noise the bus must ignore, so a bus
+ * that reads a wrong position or core is caught. The reference then reads
+ * line k's answers at position (line mod 4) + k, as the bus must, and lays
+ * out the item's windows from them. Once a line had two suppliers (err_o,
+ * sticky), the next cycle the bus is free resets it, so every such line
+ * is checked, not only the run's first. Every output is compared in every
+ * cycle. A comment line near the top reports coverage
+ * (tests/coh-rtl-checks.sh asserts on it).
  */
 #include "coherent_cycles.h"
 #include "geometry.h"
@@ -28,6 +41,7 @@
 enum {
     MAX_CORES = 8,
     MAX_LINES = STC_MAX_SUBLINES,
+    GROUP_LINES = 4,        /* a group snoop's lines: the positions of snp_bus and the answers */
     MAX_ITEMS = 6,          /* per tenure: up to 4 BusWBs and 2 bursts */
     TENURES = 200,          /* over all cores */
     TENURES_PER_CORE = TENURES / 2,
@@ -61,10 +75,25 @@ typedef struct {
     bool release; /* no item is the last: the owner ends the tenure with rel_i */
 } tenure;
 
-/* One snoop's answers, per core (the owner's bits are noise to ignore). */
+_Static_assert(MAX_LINES <= GROUP_LINES, "a burst fits in one group snoop");
+
+/* A group snoop's answers: per core 4 bits, one per position of the group
+ * (core c's at [4c +: 4]; the owner's bits, and a position not snooped,
+ * are noise to ignore). */
+typedef struct {
+    uint32_t supplies, flushes, shared;
+} answers;
+
+/* One line's answers, a bit per core (bit c: core c). */
 typedef struct {
     unsigned supplies, flushes, shared;
-} answers;
+} line_answers;
+
+/* What the bus reads of one line's answers: the other cores' bits. */
+typedef struct {
+    bool supplied, two, flushed, shared;
+    unsigned supplier, flusher; /* the lowest of each (0 if none) */
+} line_reading;
 
 /* Where a word comes from (the cycle's random words decide its value). */
 typedef enum { WORD_NONE, WORD_MEMORY, WORD_OWNER, WORD_SNOOPER } word_source;
@@ -83,7 +112,7 @@ typedef struct {
 
 typedef struct {
     unsigned long tenures, back_to_back, items[5], lines, supplied, continued, flush_supplied,
-        flush_alone, two_suppliers, owner_gaps, lead_pauses, releases, empty;
+        flush_alone, two_suppliers, owner_gaps, lead_pauses, releases, empty, resets;
 } coverage;
 
 typedef struct {
@@ -123,8 +152,14 @@ static void make_tenures(traffic *t)
             }
             unsigned bursts = tb_below(&t->seed, 4) == 0 ? 2 : 1;
             for (unsigned b = 0; b < bursts; b++) {
+                /* A burst stays inside its aligned group (a controller bursts a
+                 * logical line's lines); it may start at any position that keeps
+                 * it there, to check the bus finds line k at position p + k. */
                 unsigned count = 1 + tb_below(&t->seed, MAX_LINES);
-                uint64_t first = tb_next_random(&t->seed) & t->line_mask & ~(uint64_t)3;
+                unsigned position = tb_below(&t->seed, GROUP_LINES - count + 1);
+                uint64_t first =
+                    (tb_next_random(&t->seed) & t->line_mask & ~(uint64_t)(GROUP_LINES - 1)) |
+                    position;
                 ten->items[ten->item_count++] =
                     (item){tb_below(&t->seed, 2) ? BUS_RDX : BUS_RD, first, count,
                            tb_below(&t->seed, count)};
@@ -146,27 +181,39 @@ static int round_robin(unsigned cores, unsigned last, unsigned req)
     return -1;
 }
 
-/* One cycle of the schedule an item lays out from its start. */
+/* An item's schedule from its first cycle: its group snoop's answers (the
+ * inputs of that cycle), then each cycle's own outputs (grant, busy, err
+ * aside). */
 typedef struct {
-    bool snoop;
-    uint64_t snoop_line;
-    unsigned snoop_bus;
-    answers answer;
-    outputs out; /* the item's own outputs in this cycle (grant, busy, err aside) */
-} slot_plan;
-
-typedef struct {
-    slot_plan *cycle;  /* capacity entries */
-    size_t capacity;   /* the longest item: every line from memory and flushed alone */
-    unsigned length;   /* cycles from the start to the item's last, inclusive */
+    outputs *cycle;     /* capacity entries */
+    size_t capacity;    /* the longest item: every line from memory and flushed alone */
+    unsigned length;    /* cycles from the start to the item's last, inclusive */
+    answers snoop;      /* the answers in the first cycle */
+    bool two_suppliers; /* a line of the item had two: err_o from the next cycle */
 } plan;
 
-/* Answers to one snoop: random, with the owner's own bits as noise. */
-static answers make_answers(traffic *t, unsigned owner, coverage *cov, bool *supplied,
-                            bool *flushed, bool *shared, unsigned *two)
+/* Every core's 4 answer bits. */
+static uint32_t answer_mask(unsigned cores)
 {
-    answers a = {0};
-    unsigned others = ((1u << t->cores) - 1) & ~(1u << owner);
+    return (uint32_t)(((uint64_t)1 << (GROUP_LINES * cores)) - 1);
+}
+
+/* Random bits on every answer input: what a cycle without a snoop, the
+ * owner's port and a line not snooped show. */
+static answers noise_answers(traffic *t)
+{
+    uint32_t mask = answer_mask(t->cores);
+    answers a;
+    a.supplies = (uint32_t)tb_next_random(&t->seed) & mask;
+    a.flushes = (uint32_t)tb_next_random(&t->seed) & mask;
+    a.shared = (uint32_t)tb_next_random(&t->seed) & mask;
+    return a;
+}
+
+/* Answers to one snooped line: random, with the owner's own bits as noise. */
+static line_answers make_answers(traffic *t, unsigned owner)
+{
+    line_answers a = {0};
     unsigned pick = tb_below(&t->seed, 100);
     unsigned supplier = (owner + 1 + tb_below(&t->seed, t->cores - 1)) % t->cores;
     if (pick < 30) {
@@ -192,13 +239,35 @@ static answers make_answers(traffic *t, unsigned owner, coverage *cov, bool *sup
     a.supplies |= (unsigned)tb_next_random(&t->seed) & (1u << owner); /* noise */
     a.flushes |= (unsigned)tb_next_random(&t->seed) & (1u << owner);
     a.shared |= (unsigned)tb_next_random(&t->seed) & (1u << owner);
-    unsigned sup = a.supplies & others;
-    *supplied = sup != 0;
-    *two = (sup & (sup - 1)) != 0;
-    *flushed = (a.flushes & others) != 0;
-    *shared = (a.shared & others) != 0;
-    cov->two_suppliers += *two;
     return a;
+}
+
+/* Core c's bit at position pos of a group's answers is bit c of that
+ * line's (line_bits_at), and back (place_line_bits). */
+static unsigned line_bits_at(uint32_t group, unsigned cores, unsigned pos)
+{
+    unsigned bits = 0;
+    for (unsigned c = 0; c < cores; c++) {
+        bits |= (unsigned)(group >> (GROUP_LINES * c + pos) & 1u) << c;
+    }
+    return bits;
+}
+
+static uint32_t place_line_bits(uint32_t group, unsigned bits, unsigned cores, unsigned pos)
+{
+    for (unsigned c = 0; c < cores; c++) {
+        uint32_t at = (uint32_t)1 << (GROUP_LINES * c + pos);
+        group = (group & ~at) | (bits >> c & 1u ? at : 0);
+    }
+    return group;
+}
+
+static void place_answers(answers *group, const line_answers *line, unsigned cores,
+                          unsigned pos)
+{
+    group->supplies = place_line_bits(group->supplies, line->supplies, cores, pos);
+    group->flushes = place_line_bits(group->flushes, line->flushes, cores, pos);
+    group->shared = place_line_bits(group->shared, line->shared, cores, pos);
 }
 
 static unsigned lowest_bit(unsigned mask)
@@ -210,6 +279,24 @@ static unsigned lowest_bit(unsigned mask)
     return bit;
 }
 
+/* What the bus must make of the answers at position pos: the other cores'
+ * bits there, read back from the group as the bus reads them. */
+static line_reading read_line(const answers *group, unsigned cores, unsigned owner,
+                              unsigned pos)
+{
+    unsigned others = ((1u << cores) - 1) & ~(1u << owner);
+    unsigned sup = line_bits_at(group->supplies, cores, pos) & others;
+    unsigned flush = line_bits_at(group->flushes, cores, pos) & others;
+    line_reading r;
+    r.supplied = sup != 0;
+    r.two = (sup & (sup - 1)) != 0;
+    r.flushed = flush != 0;
+    r.shared = (line_bits_at(group->shared, cores, pos) & others) != 0;
+    r.supplier = r.supplied ? lowest_bit(sup) : 0;
+    r.flusher = r.flushed ? lowest_bit(flush) : 0;
+    return r;
+}
+
 /* Lay out a write window of length cycles from offset at: memory takes
  * the words of core (the owner's BusWB if from is WORD_OWNER, else the
  * flushing snooper's). */
@@ -217,7 +304,7 @@ static void write_window(traffic *t, plan *p, unsigned at, uint64_t cycles, uint
                          word_source from, unsigned core)
 {
     for (unsigned o = 0; o < cycles; o++) {
-        outputs *out = &p->cycle[at + o].out;
+        outputs *out = &p->cycle[at + o];
         if (o == 0) {
             out->mem_wr = true;
             out->mem_line = line;
@@ -236,99 +323,124 @@ static void write_window(traffic *t, plan *p, unsigned at, uint64_t cycles, uint
     }
 }
 
-/* The item's whole schedule from its first cycle (offset 0), its snoops'
- * answers drawn now, every duration the model's. *two_at: the offset of
- * the first snoop that saw two suppliers (UINT32_MAX if none). */
-static void lay_out(traffic *t, const item *it, unsigned owner, plan *p, coverage *cov,
-                    unsigned *two_at)
+/* The item's group snoop, in its first cycle: every line of it snooped by
+ * the other cores, line k at position (line mod 4) + k of the group (a
+ * burst's requested line of a BusRdX as BusRdX, its others as BusRd); the
+ * answers drawn now, noise at every position not snooped. read[k]: what
+ * the bus must make of line k's answers. */
+static void group_snoop(traffic *t, const item *it, unsigned lines, unsigned owner, plan *p,
+                        coverage *cov, line_reading *read)
+{
+    unsigned first_pos = (unsigned)(it->line & (GROUP_LINES - 1));
+    outputs *out = &p->cycle[0];
+    out->snp_valid = ((1u << t->cores) - 1) & ~(1u << owner);
+    out->snp_line = it->line;
+    p->snoop = noise_answers(t);
+    for (unsigned k = 0; k < lines; k++) {
+        unsigned pos = (first_pos + k) % GROUP_LINES;
+        unsigned code = it->bus == BUS_RDX && it->rdx_idx != k ? BUS_RD : it->bus;
+        out->snp_bus |= code << (3 * pos);
+        line_answers answer = make_answers(t, owner);
+        place_answers(&p->snoop, &answer, t->cores, pos);
+    }
+    p->two_suppliers = false;
+    for (unsigned k = 0; k < lines; k++) {
+        read[k] = read_line(&p->snoop, t->cores, owner, (first_pos + k) % GROUP_LINES);
+        p->two_suppliers = p->two_suppliers || read[k].two;
+        cov->two_suppliers += read[k].two;
+    }
+}
+
+/* Lay out burst line k's data window from offset at, as read at the
+ * snoop (first: the burst's first line or one after a supplied line, so
+ * from memory it pays the latency again); returns its length. The words
+ * come from the supplier (a flushing one's to memory too) or memory. */
+static unsigned data_window(traffic *t, plan *p, unsigned at, uint64_t line, unsigned k,
+                            const line_reading *r, bool first)
+{
+    uint64_t cycles = stc_coh_line_data_cycles(&t->timing, r->supplied, first);
+    for (unsigned o = 0; o < cycles; o++) {
+        outputs *out = &p->cycle[at + o];
+        bool beat = cycles - o <= t->beats;
+        if (o == 0) {
+            out->mem_line = line;
+            if (r->supplied) {
+                out->sup_read = 1u << r->supplier;
+            } else {
+                out->mem_rd = true;
+                out->mem_rd_cont = !first;
+            }
+        }
+        out->beat = beat;
+        out->beat_from_cache = beat && r->supplied;
+        out->mem_wbeat = beat && r->supplied && r->flushed;
+        if (beat) {
+            out->beat_idx = (unsigned)(o - (cycles - t->beats));
+            out->rdata_from = r->supplied ? WORD_SNOOPER : WORD_MEMORY;
+            out->word_core = r->supplier;
+            if (r->supplied) {
+                out->sup_beat = 1u << r->supplier;
+                out->wdata_from = r->flushed ? WORD_SNOOPER : WORD_NONE;
+            }
+        }
+        if (o + 1 == cycles) {
+            out->line_done = true;
+            out->line_idx = k;
+            out->line_shared = r->shared;
+            out->line_supplied = r->supplied;
+        }
+    }
+    return (unsigned)cycles;
+}
+
+/* A line flushed with no supply goes to memory after its window: lay out
+ * that write from offset at; returns its length (0 if none). */
+static unsigned flush_alone(traffic *t, plan *p, unsigned at, uint64_t line,
+                            const line_reading *r, coverage *cov)
+{
+    if (!r->flushed || r->supplied) {
+        return 0;
+    }
+    uint64_t write = stc_coh_write_data_cycles(&t->timing);
+    write_window(t, p, at, write, line, WORD_SNOOPER, r->flusher);
+    cov->flush_alone++;
+    return (unsigned)write;
+}
+
+/* The item's whole schedule from its first cycle (offset 0): its group
+ * snoop, then its windows from the answers, every duration the model's. */
+static void lay_out(traffic *t, const item *it, unsigned owner, plan *p, coverage *cov)
 {
     memset(p->cycle, 0, p->capacity * sizeof *p->cycle);
     p->length = 0;
-    *two_at = UINT32_MAX;
     const stc_coh_bus_timing *timing = &t->timing;
-    unsigned lines = it->bus == BUS_RD || it->bus == BUS_RDX ? it->count : 1;
-    bool sup[MAX_LINES], flush[MAX_LINES], shared[MAX_LINES];
-    unsigned supplier[MAX_LINES], flusher[MAX_LINES];
-    for (unsigned k = 0; k < lines; k++) {
-        slot_plan *s = &p->cycle[k];
-        unsigned two = 0;
-        s->snoop = true;
-        s->snoop_line = (it->line + k) & t->line_mask;
-        s->snoop_bus = it->bus == BUS_RDX && it->rdx_idx != k ? BUS_RD : it->bus;
-        s->answer = make_answers(t, owner, cov, &sup[k], &flush[k], &shared[k], &two);
-        unsigned others = ((1u << t->cores) - 1) & ~(1u << owner);
-        supplier[k] = sup[k] ? lowest_bit(s->answer.supplies & others) : 0;
-        flusher[k] = flush[k] ? lowest_bit(s->answer.flushes & others) : 0;
-        if (two && *two_at == UINT32_MAX) {
-            *two_at = k;
-        }
-        s->out.snp_valid = others;
-        s->out.snp_line = s->snoop_line;
-        s->out.snp_bus = s->snoop_bus;
-    }
+    bool burst = it->bus == BUS_RD || it->bus == BUS_RDX;
+    unsigned lines = burst ? it->count : 1;
+    line_reading read[MAX_LINES];
+    group_snoop(t, it, lines, owner, p, cov, read);
     unsigned at = 1; /* STC_COH_ADDRESS_CYCLES: the first cycle is the address's */
-    if (it->bus == BUS_WB) {
-        uint64_t cycles = stc_coh_transaction_cycles(timing, STC_COH_BUS_WB, false, false) -
-                          timing->address_cycles;
-        write_window(t, p, at, cycles, it->line, WORD_OWNER, owner);
-        at += (unsigned)cycles;
-    } else if (it->bus == BUS_RD || it->bus == BUS_RDX) {
+    if (burst) {
         cov->lines += lines;
         for (unsigned k = 0; k < lines; k++) {
-            bool first = k == 0 || sup[k - 1];
-            uint64_t cycles = stc_coh_line_data_cycles(timing, sup[k], first);
+            bool first = k == 0 || read[k - 1].supplied;
             uint64_t line = (it->line + k) & t->line_mask;
-            cov->supplied += sup[k];
-            cov->continued += !sup[k] && !first;
-            cov->flush_supplied += sup[k] && flush[k];
-            for (unsigned o = 0; o < cycles; o++) {
-                outputs *out = &p->cycle[at + o].out;
-                bool beat = cycles - o <= t->beats;
-                if (o == 0) {
-                    out->mem_line = line;
-                    if (sup[k]) {
-                        out->sup_read = 1u << supplier[k];
-                    } else {
-                        out->mem_rd = true;
-                        out->mem_rd_cont = !first;
-                    }
-                }
-                out->beat = beat;
-                out->beat_from_cache = beat && sup[k];
-                out->mem_wbeat = beat && sup[k] && flush[k];
-                if (beat) {
-                    out->beat_idx = (unsigned)(o - (cycles - t->beats));
-                    out->rdata_from = sup[k] ? WORD_SNOOPER : WORD_MEMORY;
-                    out->word_core = supplier[k];
-                    if (sup[k]) {
-                        out->sup_beat = 1u << supplier[k];
-                        out->wdata_from = flush[k] ? WORD_SNOOPER : WORD_NONE;
-                    }
-                }
-                if (o + 1 == cycles) {
-                    out->line_done = true;
-                    out->line_idx = k;
-                    out->line_shared = shared[k];
-                    out->line_supplied = sup[k];
-                }
-            }
-            at += (unsigned)cycles;
-            if (flush[k] && !sup[k]) {
-                uint64_t write = stc_coh_write_data_cycles(timing);
-                write_window(t, p, at, write, line, WORD_SNOOPER, flusher[k]);
-                at += (unsigned)write;
-                cov->flush_alone++;
-            }
+            cov->supplied += read[k].supplied;
+            cov->continued += !read[k].supplied && !first;
+            cov->flush_supplied += read[k].supplied && read[k].flushed;
+            at += data_window(t, p, at, line, k, &read[k], first);
+            at += flush_alone(t, p, at, line, &read[k], cov);
         }
-    }
-    if (it->bus != BUS_RD && it->bus != BUS_RDX && flush[0] && !sup[0]) {
-        uint64_t write = stc_coh_write_data_cycles(timing);
-        write_window(t, p, at, write, it->line, WORD_SNOOPER, flusher[0]);
-        at += (unsigned)write;
-        cov->flush_alone++;
+    } else {
+        if (it->bus == BUS_WB) {
+            uint64_t cycles = stc_coh_transaction_cycles(timing, STC_COH_BUS_WB, false, false) -
+                              timing->address_cycles;
+            write_window(t, p, at, cycles, it->line, WORD_OWNER, owner);
+            at += (unsigned)cycles;
+        }
+        at += flush_alone(t, p, at, it->line, &read[0], cov);
     }
     p->length = at == 1 ? 1 : at; /* an Upgr without a flush: its address cycle alone */
-    p->cycle[p->length - 1].out.done = 1u << owner;
+    p->cycle[p->length - 1].done = 1u << owner;
 }
 
 static void print_hex(unsigned width, uint64_t value)
@@ -374,9 +486,9 @@ static void print_words(unsigned cores, const uint32_t *values)
     print_vector(cores, 32, wide);
 }
 
-static void print_cycle(const traffic *t, unsigned req, unsigned valid, const item *offer,
-                        unsigned last, unsigned rel, const answers *a, const words *in,
-                        const outputs *o, unsigned long number)
+static void print_cycle(const traffic *t, bool reset, unsigned req, unsigned valid,
+                        const item *offer, unsigned last, unsigned rel, const answers *a,
+                        const words *in, const outputs *o, unsigned long number)
 {
     const unsigned n = t->cores, lb = t->line_bits;
     uint64_t bus[MAX_CORES], line[MAX_CORES], count[MAX_CORES], rdx[MAX_CORES];
@@ -386,7 +498,7 @@ static void print_cycle(const traffic *t, unsigned req, unsigned valid, const it
         count[c] = offer[c].count;
         rdx[c] = offer[c].rdx_idx;
     }
-    printf("    cyc(");
+    printf("    cyc(1'b%d, ", !reset);
     print_hex(n, req);
     printf(", ");
     print_hex(n, valid);
@@ -403,11 +515,11 @@ static void print_cycle(const traffic *t, unsigned req, unsigned valid, const it
     printf(", ");
     print_hex(n, rel);
     printf(", ");
-    print_hex(n, a->supplies);
+    print_hex(GROUP_LINES * n, a->supplies);
     printf(", ");
-    print_hex(n, a->flushes);
+    print_hex(GROUP_LINES * n, a->flushes);
     printf(", ");
-    print_hex(n, a->shared);
+    print_hex(GROUP_LINES * n, a->shared);
     printf(", ");
     print_words(n, in->own);
     printf(", ");
@@ -423,7 +535,9 @@ static void print_cycle(const traffic *t, unsigned req, unsigned valid, const it
     print_hex(n, o->snp_valid);
     printf(", ");
     print_hex(lb, o->snp_line);
-    printf(", 3'd%u, ", o->snp_bus);
+    printf(", ");
+    print_hex(3 * GROUP_LINES, o->snp_bus);
+    printf(", ");
     print_hex(n, o->sup_read);
     printf(", 1'b%d, 1'b%d, 1'b%d, 1'b%d, 1'b%d, 1'b%d, ", o->beat, o->beat_from_cache,
            o->mem_rd, o->mem_rd_cont, o->mem_wr, o->mem_wbeat);
@@ -445,17 +559,19 @@ static void write_preamble(const traffic *t, unsigned mem_latency)
 {
     const unsigned n = t->cores, lb = t->line_bits;
     const unsigned bi = t->beat_bits;
-    const unsigned out_bits = n + n + 1 + 2 + 1 + 1 + n + lb + 3 + n + 6 + lb + bi + n + n + 32 +
-                              32 + 2;
+    const unsigned out_bits =
+        n + n + 1 + 2 + 1 + 1 + n + lb + 3 * GROUP_LINES + n + 6 + lb + bi + n + n + 32 + 32 + 2;
     printf("  reg clk = 1'b0;\n  reg rst_n = 1'b0;\n");
-    printf("  reg [%u:0] req, txn_valid, txn_last, rel, sup_in, flush_in, shared_in;\n", n - 1);
+    printf("  reg [%u:0] req, txn_valid, txn_last, rel;\n", n - 1);
+    printf("  reg [%u:0] sup_in, flush_in, shared_in; // per core 4 bits, one per position\n",
+           GROUP_LINES * n - 1);
     printf("  reg [%u:0] txn_bus, txn_count;\n  reg [%u:0] txn_rdx;\n  reg [%u:0] txn_line;\n",
            3 * n - 1, 2 * n - 1, lb * n - 1);
     printf("  wire [%u:0] grant, done, snp_valid, sup_read;\n", n - 1);
     printf("  wire line_done, line_shared, line_supplied, beat, beat_from_cache, mem_rd,\n"
            "       mem_rd_cont, mem_wr, mem_wbeat, busy, err;\n");
-    printf("  wire [1:0] line_idx;\n  wire [2:0] snp_bus;\n  wire [%u:0] snp_line, mem_line;\n",
-           lb - 1);
+    printf("  wire [1:0] line_idx;\n  wire [%u:0] snp_bus;\n  wire [%u:0] snp_line, mem_line;\n",
+           3 * GROUP_LINES - 1, lb - 1);
     printf("  reg [%u:0] own_word, sup_word;\n  reg [31:0] mem_rdata;\n", 32 * n - 1);
     printf("  wire [%u:0] beat_idx;\n  wire [%u:0] own_beat, sup_beat;\n"
            "  wire [31:0] rdata, mem_wdata;\n", bi - 1, n - 1);
@@ -479,15 +595,17 @@ static void write_preamble(const traffic *t, unsigned mem_latency)
            "    snp_valid, snp_line, snp_bus, sup_read, beat, beat_from_cache, mem_rd, "
            "mem_rd_cont,\n    mem_wr, mem_wbeat, mem_line, beat_idx, own_beat, sup_beat, rdata, mem_wdata,\n"
            "    busy, err};\n\n", out_bits - 1);
-    printf("  task cyc(input [%u:0] r, input [%u:0] v, input [%u:0] b, input [%u:0] l,\n"
+    printf("  task cyc(input rs, input [%u:0] r, input [%u:0] v, input [%u:0] b, input [%u:0] l,\n"
            "           input [%u:0] c, input [%u:0] x, input [%u:0] lst, input [%u:0] rl,\n"
            "           input [%u:0] su, input [%u:0] fl, input [%u:0] sh, input [%u:0] ow,\n"
            "           input [%u:0] sw, input [31:0] mr, input [%u:0] expected,\n"
            "           input integer number);\n",
-           n - 1, n - 1, 3 * n - 1, lb * n - 1, 3 * n - 1, 2 * n - 1, n - 1, n - 1, n - 1, n - 1,
-           n - 1, 32 * n - 1, 32 * n - 1, out_bits - 1);
-    printf("    begin\n      req = r; txn_valid = v; txn_bus = b; txn_line = l; txn_count = c;\n"
-           "      txn_rdx = x; txn_last = lst; rel = rl; sup_in = su; flush_in = fl; shared_in = sh;\n"
+           n - 1, n - 1, 3 * n - 1, lb * n - 1, 3 * n - 1, 2 * n - 1, n - 1, n - 1,
+           GROUP_LINES * n - 1, GROUP_LINES * n - 1, GROUP_LINES * n - 1, 32 * n - 1, 32 * n - 1,
+           out_bits - 1);
+    printf("    begin\n      rst_n = rs; req = r; txn_valid = v; txn_bus = b; txn_line = l;\n"
+           "      txn_count = c; txn_rdx = x; txn_last = lst; rel = rl;\n"
+           "      sup_in = su; flush_in = fl; shared_in = sh;\n"
            "      own_word = ow; sup_word = sw; mem_rdata = mr;\n");
     printf("      #1;\n      checks = checks + 1;\n");
     printf("      if (seen !== expected) begin\n        errors = errors + 1;\n"
@@ -520,8 +638,7 @@ static void run(traffic *t, coverage *cov, bool print)
     if (!p->cycle) {
         abort();
     }
-    unsigned plan_at = 0, two_at = UINT32_MAX;
-    bool two_pending = false;
+    unsigned plan_at = 0;
     unsigned long number = 0;
     for (unsigned long cycle = 0;; cycle++) {
         bool work_left = busy;
@@ -554,6 +671,13 @@ static void run(traffic *t, coverage *cov, bool print)
                        (ten->item_count == 1 && !ten->release ? 1u << c : 0);
             }
         }
+        /* Once err_o is up, a reset in the next cycle the bus is free (no
+         * request in it) lowers it again, so every line with two suppliers
+         * is checked, not just the first of the run. */
+        bool reset = err && !busy;
+        if (reset) {
+            req = 0;
+        }
         /* rel_i: noise but where it would count (the owner between items) */
         unsigned rel = (unsigned)tb_next_random(&t->seed) & ((1u << n) - 1);
         bool owner_free = busy && !active && cycle >= next_item_at;
@@ -576,12 +700,15 @@ static void run(traffic *t, coverage *cov, bool print)
             valid &= ~(1u << owner); /* nothing offered while an item runs */
         }
         /* The bus. */
+        if (reset) {
+            err = false;
+            last_owner = n - 1; /* the arbiter's reset state */
+            cov->resets++;
+        }
         outputs out = {0};
         out.busy = busy;
         out.err = err;
-        answers noise = {(unsigned)tb_next_random(&t->seed) & ((1u << n) - 1),
-                         (unsigned)tb_next_random(&t->seed) & ((1u << n) - 1),
-                         (unsigned)tb_next_random(&t->seed) & ((1u << n) - 1)};
+        answers in = noise_answers(t); /* (a snoop's answers replace it) */
         bool start = false;
         if (owner_releases) {
             busy = false;
@@ -611,22 +738,17 @@ static void run(traffic *t, coverage *cov, bool print)
         if (start) {
             const item *it = &ten->items[item_idx];
             cov->items[it->bus]++;
-            lay_out(t, it, owner, p, cov, &two_at);
+            lay_out(t, it, owner, p, cov);
             plan_at = 0;
             active = true;
+            in = p->snoop;
         }
-        answers in = noise;
         if (active) {
-            const slot_plan *s = &p->cycle[plan_at];
             outputs keep = out;
-            out = s->out;
+            out = p->cycle[plan_at];
             out.grant = keep.grant;
             out.busy = keep.busy;
             out.err = keep.err;
-            if (s->snoop) {
-                in = s->answer;
-            }
-            two_pending = two_pending || plan_at == two_at;
             bool item_end = plan_at + 1 == p->length;
             plan_at++;
             if (item_end) {
@@ -648,11 +770,10 @@ static void run(traffic *t, coverage *cov, bool print)
         }
         data.memory = (uint32_t)tb_next_random(&t->seed);
         if (print) {
-            print_cycle(t, req, valid, offer, last, rel, &in, &data, &out, number);
+            print_cycle(t, reset, req, valid, offer, last, rel, &in, &data, &out, number);
         }
         number++;
-        err = err || two_pending;
-        two_pending = false;
+        err = err || (start && p->two_suppliers); /* sticky, from the next cycle */
     }
     free(p->cycle);
 }
@@ -737,11 +858,11 @@ int main(int argc, char **argv)
            "FAIL.\n", cores, mem_latency, geometry_list ? geometry_list : "default");
     printf("// coverage: tenures %lu back-to-back %lu upgr %lu wb %lu rd %lu rdx %lu lines %lu "
            "supplied %lu continued %lu flush-supplied %lu flush-alone %lu two-suppliers %lu "
-           "owner-gaps %lu lead-pauses %lu releases %lu empty %lu\n",
+           "owner-gaps %lu lead-pauses %lu releases %lu empty %lu resets %lu\n",
            cov.tenures, cov.back_to_back, cov.items[BUS_UPGR], cov.items[BUS_WB],
            cov.items[BUS_RD], cov.items[BUS_RDX], cov.lines, cov.supplied, cov.continued,
            cov.flush_supplied, cov.flush_alone, cov.two_suppliers, cov.owner_gaps, cov.lead_pauses,
-           cov.releases, cov.empty);
+           cov.releases, cov.empty, cov.resets);
     printf("`timescale 1ns / 1ps\n`default_nettype none\n\nmodule tb_coh_bus;\n");
     write_preamble(t, mem_latency);
     printf("  initial begin\n    #1;\n    rst_n = 1'b1;\n    #1;\n");

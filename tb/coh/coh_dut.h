@@ -46,6 +46,10 @@ bool coh_dut_config_ready(const coh_dut *dut, unsigned core);
 bool coh_dut_config_done(const coh_dut *dut, unsigned core, bool *err);
 /* The bus's grant this cycle (one bit per core). */
 unsigned coh_dut_grant(const coh_dut *dut);
+/* The cores whose reference's ordering point is this cycle (one bit per
+ * core): the address cycle of its burst or BusUpgr, where the bus snoops
+ * its lines (ARCHITECTURE.md 19.6). */
+unsigned coh_dut_order(const coh_dut *dut);
 bool coh_dut_bus_error(const coh_dut *dut);
 /* Whether a tenure is open this cycle. */
 bool coh_dut_bus_busy(const coh_dut *dut);

@@ -7,9 +7,10 @@
  * Every core is a blocking CPU that offers its next reference as soon as
  * the cache can take it (a hit's answer takes the next one in the same
  * cycle), now and then after a pause. The model is fed each reference in
- * the RTL's order: a reference that takes the bus when the bus grants it
- * (so the model's bus order is the RTL's arbiter's), any other when it is
- * answered; the cycles a core's port sat idle go to the model as idle time
+ * the RTL's order: a miss or upgrade in the address cycle of its burst or
+ * BusUpgr, where the bus snoops its lines, a change that walks when the
+ * bus grants it (so the model's bus order is the RTL's arbiter's), any
+ * other when it is answered; the cycles a core's port sat idle go to the model as idle time
  * (stc_cstc_idle), so the model's clocks are the RTL's cycles. Checked:
  * every answer's cycle (the model's clock), every load's word, no grant
  * without a reference, and at the end every counter of every core against
@@ -35,7 +36,7 @@ enum {
     MAX_CORES = 8,
     MEMORY_BYTES = 1 << 17, /* tb_coh_system's ML = 15 */
     PRIVATE_BYTES = 1 << 16, /* the cores' own ranges, below */
-    SHARED_BYTES = 1024,    /* --shared: the top of memory, every core's */
+    SHARED_BYTES = 1024,    /* --shared: the top of memory, every core's (--shared-bytes) */
     BLOCK_BYTES = 64        /* the longest logical line (4 x 16 B): one miss's lines */
 };
 
@@ -88,6 +89,8 @@ typedef struct {
     const char *trace;
     unsigned long check_every; /* about every this many cycles a checkpoint (0: only at the end) */
     unsigned shared_percent;   /* of the references, to the shared lines (0: private data only) */
+    uint32_t shared_bytes;     /* how many: a power of two, 64 .. 32768 */
+    bool race;                 /* steer shared references into a burst's snoop window (race_steer) */
 } options;
 
 /* The geometry's legal configurations: what a change picks from. */
@@ -128,7 +131,7 @@ static reference make_reference(core_state *core, unsigned index, unsigned cores
     if (shared && opt->shared_percent && below(&core->rng, 100) < opt->shared_percent) {
         r.store = index == 0 && below(&core->rng, 10) < 4;
         r.size = 4;
-        r.addr = (MEMORY_BYTES - SHARED_BYTES) + (below(&core->rng, SHARED_BYTES) & ~3u);
+        r.addr = (MEMORY_BYTES - opt->shared_bytes) + (below(&core->rng, opt->shared_bytes) & ~3u);
         r.value = (uint32_t)next_random(&core->rng);
         return r;
     }
@@ -202,7 +205,7 @@ static int feed(stc_cstc_system *model, unsigned core, core_state *state, unsign
 
 static int parse(int argc, char **argv, options *opt)
 {
-    *opt = (options){2, STC_COH_MESI, "8K_4W_16B", 2000, 0, 1, NULL, 1000, 0};
+    *opt = (options){2, STC_COH_MESI, "8K_4W_16B", 2000, 0, 1, NULL, 1000, 0, SHARED_BYTES, false};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -229,6 +232,10 @@ static int parse(int argc, char **argv, options *opt)
             opt->seed = strtoull(value, NULL, 10);
         } else if (strcmp(arg, "--shared") == 0) {
             opt->shared_percent = (unsigned)strtoul(value, NULL, 10);
+        } else if (strcmp(arg, "--shared-bytes") == 0) {
+            opt->shared_bytes = (uint32_t)strtoul(value, NULL, 10);
+        } else if (strcmp(arg, "--race") == 0) {
+            opt->race = strtoul(value, NULL, 10) != 0;
         } else if (strcmp(arg, "--check-every") == 0) {
             opt->check_every = strtoul(value, NULL, 10);
         } else if (strcmp(arg, "--trace") == 0) {
@@ -237,6 +244,12 @@ static int parse(int argc, char **argv, options *opt)
             fprintf(stderr, "coh_lockstep: unknown option %s\n", arg);
             return -1;
         }
+    }
+    if (opt->shared_bytes < BLOCK_BYTES || opt->shared_bytes > PRIVATE_BYTES / 2 ||
+        (opt->shared_bytes & (opt->shared_bytes - 1)) != 0) {
+        fprintf(stderr, "coh_lockstep: --shared-bytes %u: a power of two, %d .. %d\n",
+                opt->shared_bytes, BLOCK_BYTES, PRIVATE_BYTES / 2);
+        return -1;
     }
     if (opt->cores < 1 || opt->cores > MAX_CORES) {
         fprintf(stderr, "coh_lockstep: --cores %u: 1 .. %d\n", opt->cores, MAX_CORES);
@@ -398,7 +411,8 @@ typedef struct {
     char message[256];
 } harness;
 
-/* The bus granted core: what it waits for runs in the model now. */
+/* The bus granted core: a change's walk runs in the model now; a miss or
+ * an upgrade at its ordering item (on_order). */
 static int on_grant(harness *h, unsigned core)
 {
     core_state *s = &h->cores[core];
@@ -408,6 +422,30 @@ static int on_grant(harness *h, unsigned core)
                  "core %u granted the bus with nothing waiting for it", core);
         return fail(h->cycle, h->message);
     }
+    if (!s->current.reconfig)
+        return 0;
+    return feed(h->model, core, s, h->t0) == 0 ? 0 : fail(h->cycle, stc_cstc_error(h->model));
+}
+
+/* Core's burst or BusUpgr is in its address cycle, where the other cores
+ * snoop its lines: the reference runs in the model now, the whole miss
+ * (its victims' BusWBs, earlier in the tenure, snooped by no copy: their
+ * lines are only the owner's). Until 2026-12-06 the model ran it at the
+ * grant, and another core's hit during the BusWBs was ordered after the
+ * miss by the model, before it by the RTL (found by --race). A second
+ * burst of the same miss (a second run of missing lines) is not its
+ * ordering point: its lines are snooped later (a gap the traffic does not
+ * reach: ARCHITECTURE.md 19.6). */
+static int on_order(harness *h, unsigned core)
+{
+    core_state *s = &h->cores[core];
+    if (!s->in_flight || s->current.reconfig) {
+        snprintf(h->message, sizeof h->message,
+                 "core %u reads or upgrades on the bus with no reference waiting", core);
+        return fail(h->cycle, h->message);
+    }
+    if (s->fed)
+        return 0;
     return feed(h->model, core, s, h->t0) == 0 ? 0 : fail(h->cycle, stc_cstc_error(h->model));
 }
 
@@ -523,9 +561,9 @@ static int checkpoint(harness *h)
     return 0;
 }
 
-static bool is_shared(const reference *r)
+static bool is_shared(const harness *h, const reference *r)
 {
-    return !r->reconfig && r->addr >= MEMORY_BYTES - SHARED_BYTES;
+    return !r->reconfig && r->addr >= MEMORY_BYTES - h->opt.shared_bytes;
 }
 
 static bool same_block(uint32_t a, uint32_t b)
@@ -539,11 +577,13 @@ static bool same_block(uint32_t a, uint32_t b)
  * line core 0 holds M or O. So a load of another core waits for no store of
  * core 0 to its block (a logical line's lines: one miss reads them all) in
  * flight, offered, or done and still M or O in core 0; a store of core 0
- * for no load of another core in flight or offered. "In flight" lasts to
- * the answer, also after the model has run a miss at its grant: a burst
- * snoops its lines one a cycle, so a hit of another core on a later line
- * of the block in between would be ordered before the miss in the RTL and
- * after it in the model (19.7). What is left: E -> S and S, E -> I snoops,
+ * for no load of another core in flight or offered. "In flight" ends when
+ * the model runs the miss (on_order, its burst's address cycle): from then on its
+ * transactions are in the model, and a hit of another core on a line of
+ * the block is ordered after the miss in both (the bus snoops every line
+ * of a burst in its address cycle, ARCHITECTURE.md 19.6; when it snooped
+ * line k in cycle A + k this traffic found the RTL ordering such a hit
+ * before the miss). What is left: E -> S and S, E -> I snoops,
  * the shared line, fills of shared lines. */
 static bool shared_conflict(const harness *h, unsigned core, const reference *r)
 {
@@ -552,7 +592,8 @@ static bool shared_conflict(const harness *h, unsigned core, const reference *r)
             return false;
         for (unsigned c = 1; c < h->opt.cores; c++) {
             const core_state *o = &h->cores[c];
-            if (o->in_flight && !o->current.reconfig && same_block(o->current.addr, r->addr))
+            if (o->in_flight && !o->fed && !o->current.reconfig &&
+                same_block(o->current.addr, r->addr))
                 return true;
             if (o->pending && h->cycle >= o->offer_at && !o->next.reconfig &&
                 same_block(o->next.addr, r->addr))
@@ -561,8 +602,8 @@ static bool shared_conflict(const harness *h, unsigned core, const reference *r)
         return false;
     }
     const core_state *writer = &h->cores[0];
-    if (writer->in_flight && !writer->current.reconfig && writer->current.store &&
-        same_block(writer->current.addr, r->addr))
+    if (writer->in_flight && !writer->fed && !writer->current.reconfig &&
+        writer->current.store && same_block(writer->current.addr, r->addr))
         return true;
     if (writer->pending && h->cycle >= writer->offer_at && !writer->next.reconfig &&
         writer->next.store && same_block(writer->next.addr, r->addr))
@@ -576,6 +617,61 @@ static bool shared_conflict(const harness *h, unsigned core, const reference *r)
     return false;
 }
 
+/* Whether no core holds any line of the block at addr (the model's view). */
+static bool block_unheld(const harness *h, uint32_t block)
+{
+    for (unsigned c = 0; c < h->opt.cores; c++)
+        for (uint32_t line = block; line < block + BLOCK_BYTES; line += h->config.geometry.line_bytes)
+            if (stc_cstc_state_of(h->model, c, line) != STC_COH_I)
+                return false;
+    return true;
+}
+
+/* --race: shared references steered so that another core's burst meets
+ * core 0's store to a later line of it between the burst's address cycle
+ * and that line's data: core 0 loads the last word of a block nobody
+ * holds (E in MESI and MOESI), another core loads the block's first word
+ * (a burst of its logical line's lines, if longer than one), and while
+ * that load is granted but unanswered, core 0 stores to the block's last
+ * word. The model orders the whole miss first (core 0's line S, its store
+ * a BusUpgr after the burst); an RTL that snooped the burst's later lines
+ * after its address cycle let the store hit E silently first (19.6). The
+ * conflict rule (shared_conflict) still vets every steered reference. */
+static void race_steer(harness *h, unsigned core, reference *n)
+{
+    const uint32_t base = MEMORY_BYTES - h->opt.shared_bytes;
+    if (core == 0) {
+        for (unsigned o = 1; o < h->opt.cores; o++) {
+            const core_state *other = &h->cores[o];
+            const reference *r = &other->current;
+            if (other->in_flight && other->fed && !r->reconfig && !r->store && is_shared(h, r)) {
+                n->store = true;
+                n->size = 4;
+                n->addr = r->addr / BLOCK_BYTES * BLOCK_BYTES + BLOCK_BYTES - 4;
+                return;
+            }
+        }
+        if (n->store)
+            return;
+        for (uint32_t block = base; block < MEMORY_BYTES; block += BLOCK_BYTES) {
+            if (block_unheld(h, block)) {
+                n->addr = block + BLOCK_BYTES - 4;
+                return;
+            }
+        }
+        return;
+    }
+    if (n->store)
+        return;
+    for (uint32_t block = base; block < MEMORY_BYTES; block += BLOCK_BYTES) {
+        uint32_t last = block + BLOCK_BYTES - h->config.geometry.line_bytes;
+        if (stc_cstc_state_of(h->model, 0, last) == STC_COH_E) {
+            n->addr = block;
+            return;
+        }
+    }
+}
+
 /* This cycle's inputs of every core; whether any core has work left. */
 static bool drive(harness *h)
 {
@@ -584,7 +680,9 @@ static bool drive(harness *h)
         core_state *s = &h->cores[c];
         const reference *n = &s->next;
         bool offer = s->pending && h->cycle >= s->offer_at && !draining(h);
-        if (offer && is_shared(n) && shared_conflict(h, c, n)) {
+        if (offer && h->opt.race && is_shared(h, n))
+            race_steer(h, c, &s->next);
+        if (offer && is_shared(h, n) && shared_conflict(h, c, n)) {
             do /* a private reference instead (the same kind: no change) */
                 s->next = make_reference(s, c, h->opt.cores, &h->opt, &h->configs, false);
             while (s->next.reconfig);
@@ -607,7 +705,7 @@ static bool drive(harness *h)
  * (the reference it is for runs in the model), its answer (of the
  * reference in flight), the acceptance of its next operation, a change's
  * end (in the cycle it is accepted, if it needs no cycle). */
-static int observe(harness *h, unsigned core, unsigned grant)
+static int observe(harness *h, unsigned core, unsigned grant, unsigned order)
 {
     core_state *s = &h->cores[core];
     uint32_t rdata = 0;
@@ -617,6 +715,8 @@ static int observe(harness *h, unsigned core, unsigned grant)
     bool accept_change = offered && s->next.reconfig && !s->in_flight &&
                          coh_dut_config_ready(h->dut, core);
     if ((grant >> core & 1u) && on_grant(h, core) != 0)
+        return 1;
+    if ((order >> core & 1u) && on_order(h, core) != 0)
         return 1;
     if (answer && on_answer(h, core, rdata) != 0)
         return 1;
@@ -694,8 +794,9 @@ static int run(harness *h)
         if (coh_dut_bus_error(h->dut))
             return fail(h->cycle, "the bus flags an error (two suppliers)");
         unsigned grant = coh_dut_grant(h->dut);
+        unsigned order = coh_dut_order(h->dut);
         for (unsigned c = 0; c < h->opt.cores; c++)
-            if (observe(h, c, grant) != 0)
+            if (observe(h, c, grant, order) != 0)
                 return 1;
         if (stc_cstc_violation_count(h->model) != 0)
             return fail(h->cycle, stc_cstc_violation_at(h->model, 0)->text);

@@ -41,6 +41,10 @@ module tb_coh_system #(
   input  wire [4:0]    cnt_sel_i       [N],
   output wire [CB-1:0] cnt_value_o     [N],
   output wire [N-1:0]  grant_o,
+  // the core whose reference's ordering point is this cycle: the address
+  // cycle of its item that reads or upgrades (a burst, a BusUpgr), where
+  // the bus snoops its lines (ARCHITECTURE.md 19.6); not a BusWB's
+  output wire [N-1:0]  order_o,
   output wire          bus_busy_o,
   output wire          bus_err_o,
   output wire          snp_err_o,
@@ -152,6 +156,17 @@ module tb_coh_system #(
     .snp_err_o       (snp_err)
   );
 
+  // The ordering item: the bus's snoop (to every core but the owner) with
+  // a line's code BusRd, BusRdX or BusUpgr (1-3), from the system's own
+  // snoop wires.
+  wire [N-1:0] snooped = u_system.snp_valid;
+  wire [11:0]  snoop_codes = u_system.snp_bus;
+  wire         reads = (snoop_codes[2:0] != 3'd0 && snoop_codes[2:0] < 3'd4)
+                    || (snoop_codes[5:3] != 3'd0 && snoop_codes[5:3] < 3'd4)
+                    || (snoop_codes[8:6] != 3'd0 && snoop_codes[8:6] < 3'd4)
+                    || (snoop_codes[11:9] != 3'd0 && snoop_codes[11:9] < 3'd4);
+  assign order_o = (snooped != {N{1'b0}} && reads) ? ~snooped : {N{1'b0}};
+
   // ---------------------------------------------------------------- memory
   // The bus's memory: a line's reads start with mem_rd (its line), a
   // write's with mem_wr; the words move with the beats. Zero at reset, as
@@ -178,7 +193,9 @@ module tb_coh_system #(
   // dbg_row_i, through the hierarchy (nothing of the RTL changes for it).
   generate
     for (c = 0; c < N; c = c + 1) begin : g_dbg_core
-      wire [B*EB-1:0] dbg_row = u_system.g_core[c].u_cache.u_snoop.u_tags.mem[dbg_row_i];
+      // (the snoop array's word holds the rows of a group of 4, row 4g + p at p*B*EB)
+      wire [4*B*EB-1:0] dbg_snoop_group = u_system.g_core[c].u_cache.u_snoop.u_tags.mem[dbg_row_i >> 2];
+      wire [B*EB-1:0]   dbg_row = dbg_snoop_group[dbg_row_i[1:0] * B * EB +: B * EB];
       genvar b;
       for (b = 0; b < 8; b = b + 1) begin : g_dbg
         if (b < B) begin : g_bank
