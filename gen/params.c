@@ -345,6 +345,13 @@ int stcgen_params_init(stcgen_params *params, char *err, size_t err_len)
     if (stc_geometry_init(&params->geometry, err, err_len) != 0) {
         return -1;
     }
+    if (params->geometry.rows < STC_RTL_MIN_ROWS) {
+        snprintf(err, err_len,
+                 "bank_bytes=%u: the generated RTL needs at least %d physical lines of %u bytes "
+                 "a bank (its row state holds 4 rows a word, in 2 words or more)",
+                 params->geometry.bank_bytes, STC_RTL_MIN_ROWS, params->geometry.line_bytes);
+        return -1;
+    }
     if (params->counter_bits < STCGEN_MIN_COUNTER_BITS ||
         params->counter_bits > STCGEN_MAX_COUNTER_BITS) {
         snprintf(err, err_len,

@@ -29,7 +29,7 @@ static const char usage_text[] =
     "header) for an stc cache into rtl_out/NAME (docs/ARCHITECTURE.md).\n"
     "\n"
     "  --banks N            banks B: a power of two from 1 to 32 (default 4)\n"
-    "  --bank-bytes N       bytes per bank: a power of two holding at least 4\n"
+    "  --bank-bytes N       bytes per bank: a power of two holding at least 8\n"
     "                       physical lines (default 2048)\n"
     "  --line-bytes N       physical line: a power of two, at least 4 (default 16)\n"
     "  --addr-bits N        address width: 8 to 64 and more than\n"

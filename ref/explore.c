@@ -39,6 +39,12 @@ static int check_monitor_tuner(const stc_geometry *geometry, const stc_energy_ta
                                char *why, size_t why_len)
 {
     char reason[ERR_LEN];
+    if (geometry->rows < STC_RTL_MIN_ROWS) {
+        snprintf(why, why_len,
+                 "stcgen refuses it: bank_bytes=%u: the generated RTL needs at least %d physical "
+                 "lines a bank", geometry->bank_bytes, STC_RTL_MIN_ROWS);
+        return -1;
+    }
     unsigned max_bits = stc_monitor_max_sample_bits(geometry);
     if (STC_MONITOR_DEFAULT_SAMPLE_BITS > max_bits) {
         snprintf(why, why_len,

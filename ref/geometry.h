@@ -18,7 +18,11 @@ enum {
     STC_MAX_BANKS = 32,          /* recency order and masks fit in 32 bits */
     STC_LINE_SIZES = 3,          /* logical line = 1, 2 or 4 physical lines */
     STC_MAX_SUBLINES = 4,        /* physical lines in the largest logical line */
-    STC_WORD_BYTES = 4           /* CPU data word and memory beat */
+    STC_WORD_BYTES = 4,          /* CPU data word and memory beat */
+    /* The generated RTL's smallest bank (stcgen refuses fewer rows): its
+     * row state, and a coherent cache's snoop array, hold 4 rows a word
+     * in a register file of at least 2 words. The model takes 4 rows. */
+    STC_RTL_MIN_ROWS = 8
 };
 
 typedef struct {

@@ -406,6 +406,8 @@ expect_error line-over-bank "stcgen: --bank-bytes 2048: must hold at least 4 phy
     --line-bytes 4096
 expect_error bank-small     "stcgen: --bank-bytes 32: must hold at least 4 physical lines of 16 bytes" \
     --bank-bytes 32
+expect_error bank-4-rows    "stcgen: --bank-bytes 64: the generated RTL needs at least 8 physical lines of 16 bytes" \
+    --bank-bytes 64
 expect_error addr-few       "stcgen: --addr-bits 13: must exceed log2(bank_bytes)+log2(banks)=13" \
     --addr-bits 13
 expect_error addr-range     "stcgen: --addr-bits 65: must be from 8 to 64" --addr-bits 65
