@@ -128,7 +128,7 @@ static void emit_bus(stcgen_text *text, const stcgen_params *params)
         {"own_beat_o", "own_beat"},
         {"own_word_i", "own_word"},
         {"sup_beat_o", "sup_beat"},
-        {"sup_word_i", "{%u{1'b0}}"},
+        {"sup_word_i", "sup_word"},
         {"rdata_o", "rdata"},
         {"mem_rdata_i", "mem_rdata_i"},
         {"mem_wdata_o", "mem_wdata_o"},
@@ -136,19 +136,15 @@ static void emit_bus(stcgen_text *text, const stcgen_params *params)
         {"err_o", "bus_err_o"},
     };
     const size_t count = sizeof wiring / sizeof wiring[0];
+    stcgen_text_line(text, "// No cache supplies a line yet (ARCHITECTURE.md 19.5): no "
+                     "supplier's word.");
+    stcgen_text_line(text, "wire [%u:0]  sup_word = {%u{1'b0}};", 32 * cores - 1, 32 * cores);
     stcgen_text_line(text, "stc_coh_bus u_bus (");
     stcgen_text_in(text);
     stcgen_text_line(text, ".clk_i             (clk_i),");
     stcgen_text_line(text, ".rst_ni            (rst_ni),");
     for (size_t index = 0; index < count; index++) {
-        char signal[64];
-        if (strchr(wiring[index][1], '%')) {
-            /* (no cache supplies yet: ARCHITECTURE.md 19.5) */
-            snprintf(signal, sizeof signal, "{%u{1'b0}}", 32 * cores);
-        } else {
-            snprintf(signal, sizeof signal, "%s", wiring[index][1]);
-        }
-        stcgen_text_line(text, ".%-17s (%s)%s", wiring[index][0], signal,
+        stcgen_text_line(text, ".%-17s (%s)%s", wiring[index][0], wiring[index][1],
                          index + 1 < count ? "," : "");
     }
     stcgen_text_out(text);

@@ -48,6 +48,7 @@ typedef struct {
     uint32_t addr;     /* byte address */
     uint32_t size;     /* 1, 2 or 4, aligned */
     uint32_t value;
+    bool race_single; /* --race: a load of a block its core holds no line of (one burst) */
 } reference;
 
 typedef struct {
@@ -577,13 +578,16 @@ static bool same_block(uint32_t a, uint32_t b)
  * line core 0 holds M or O. So a load of another core waits for no store of
  * core 0 to its block (a logical line's lines: one miss reads them all) in
  * flight, offered, or done and still M or O in core 0; a store of core 0
- * for no load of another core in flight or offered. "In flight" ends when
- * the model runs the miss (on_order, its burst's address cycle): from then on its
- * transactions are in the model, and a hit of another core on a line of
- * the block is ordered after the miss in both (the bus snoops every line
- * of a burst in its address cycle, ARCHITECTURE.md 19.6; when it snooped
- * line k in cycle A + k this traffic found the RTL ordering such a hit
- * before the miss). What is left: E -> S and S, E -> I snoops,
+ * for no load of another core in flight or offered. "In flight" lasts to
+ * the answer, but for a load --race steered to a block its core holds no
+ * line of: that miss is one burst, so from its address cycle (on_order,
+ * when the model runs it) a hit of another core on a line of the block is
+ * ordered after the miss in both (the bus snoops every line of a burst in
+ * its address cycle, ARCHITECTURE.md 19.6; when it snooped line k in
+ * cycle A + k these races found the RTL ordering such a hit before the
+ * miss). A miss of two runs (a line present between missing ones) snoops
+ * its second burst's lines later, where the same race is still open (the
+ * long runs found it: ARCHITECTURE.md 19.7). What is left: E -> S and S, E -> I snoops,
  * the shared line, fills of shared lines. */
 static bool shared_conflict(const harness *h, unsigned core, const reference *r)
 {
@@ -592,7 +596,7 @@ static bool shared_conflict(const harness *h, unsigned core, const reference *r)
             return false;
         for (unsigned c = 1; c < h->opt.cores; c++) {
             const core_state *o = &h->cores[c];
-            if (o->in_flight && !o->fed && !o->current.reconfig &&
+            if (o->in_flight && !(o->fed && o->current.race_single) && !o->current.reconfig &&
                 same_block(o->current.addr, r->addr))
                 return true;
             if (o->pending && h->cycle >= o->offer_at && !o->next.reconfig &&
@@ -630,8 +634,9 @@ static bool block_unheld(const harness *h, uint32_t block)
 /* --race: shared references steered so that another core's burst meets
  * core 0's store to a later line of it between the burst's address cycle
  * and that line's data: core 0 loads the last word of a block nobody
- * holds (E in MESI and MOESI), another core loads the block's first word
- * (a burst of its logical line's lines, if longer than one), and while
+ * holds (E in MESI and MOESI), another core holding no line of the block
+ * loads its first word (one burst of its logical line's lines; marked
+ * race_single, the only loads core 0's stores may race), and while
  * that load is granted but unanswered, core 0 stores to the block's last
  * word. The model orders the whole miss first (core 0's line S, its store
  * a BusUpgr after the burst); an RTL that snooped the burst's later lines
@@ -644,7 +649,7 @@ static void race_steer(harness *h, unsigned core, reference *n)
         for (unsigned o = 1; o < h->opt.cores; o++) {
             const core_state *other = &h->cores[o];
             const reference *r = &other->current;
-            if (other->in_flight && other->fed && !r->reconfig && !r->store && is_shared(h, r)) {
+            if (other->in_flight && other->fed && r->race_single) {
                 n->store = true;
                 n->size = 4;
                 n->addr = r->addr / BLOCK_BYTES * BLOCK_BYTES + BLOCK_BYTES - 4;
@@ -665,8 +670,14 @@ static void race_steer(harness *h, unsigned core, reference *n)
         return;
     for (uint32_t block = base; block < MEMORY_BYTES; block += BLOCK_BYTES) {
         uint32_t last = block + BLOCK_BYTES - h->config.geometry.line_bytes;
-        if (stc_cstc_state_of(h->model, 0, last) == STC_COH_E) {
+        if (stc_cstc_state_of(h->model, 0, last) != STC_COH_E)
+            continue;
+        bool holds_any = false;
+        for (uint32_t line = block; line < block + BLOCK_BYTES; line += h->config.geometry.line_bytes)
+            holds_any = holds_any || stc_cstc_state_of(h->model, core, line) != STC_COH_I;
+        if (!holds_any) {
             n->addr = block;
+            n->race_single = true;
             return;
         }
     }
