@@ -621,13 +621,21 @@ static bool shared_conflict(const harness *h, unsigned core, const reference *r)
     return false;
 }
 
-/* Whether no core holds any line of the block at addr (the model's view). */
+/* Whether core holds any line of the block at addr (the model's view). */
+static bool holds_block(const harness *h, unsigned core, uint32_t block)
+{
+    for (uint32_t line = block; line < block + BLOCK_BYTES; line += h->config.geometry.line_bytes)
+        if (stc_cstc_state_of(h->model, core, line) != STC_COH_I)
+            return true;
+    return false;
+}
+
+/* Whether no core holds any line of the block. */
 static bool block_unheld(const harness *h, uint32_t block)
 {
     for (unsigned c = 0; c < h->opt.cores; c++)
-        for (uint32_t line = block; line < block + BLOCK_BYTES; line += h->config.geometry.line_bytes)
-            if (stc_cstc_state_of(h->model, c, line) != STC_COH_I)
-                return false;
+        if (holds_block(h, c, block))
+            return false;
     return true;
 }
 
@@ -672,10 +680,7 @@ static void race_steer(harness *h, unsigned core, reference *n)
         uint32_t last = block + BLOCK_BYTES - h->config.geometry.line_bytes;
         if (stc_cstc_state_of(h->model, 0, last) != STC_COH_E)
             continue;
-        bool holds_any = false;
-        for (uint32_t line = block; line < block + BLOCK_BYTES; line += h->config.geometry.line_bytes)
-            holds_any = holds_any || stc_cstc_state_of(h->model, core, line) != STC_COH_I;
-        if (!holds_any) {
+        if (!holds_block(h, core, block)) {
             n->addr = block;
             n->race_single = true;
             return;
