@@ -33,6 +33,8 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
 void stcgen_emit_pair(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 void stcgen_emit_header(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 void stcgen_emit_upf(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
+void stcgen_emit_coh_upf(stcgen_text *text, const stcgen_file *file,
+                         const stcgen_params *params);
 void stcgen_emit_core(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);
 /* The APB register block and its map (emit_apb.c, apb_regs.c's one table). */
 void stcgen_emit_apb(stcgen_text *text, const stcgen_file *file, const stcgen_params *params);

@@ -43,42 +43,53 @@ static const char *const body_lines[] = {
     "wire [2:0]    t_bus   = txn_bus_i[owner*3 +: 3];",
     "wire [LB-1:0] t_line  = txn_line_i[owner*LB +: LB];",
     "wire [2:0]    t_count = txn_count_i[owner*3 +: 3];",
-    "wire [1:0]    t_rdx   = txn_rdx_idx_i[owner*2 +: 2];",
+    "wire [1:0]    t_rdx_pos = txn_rdx_pos_i[owner*2 +: 2];",
+    "wire [3:0]    t_reads = txn_snoop_i[owner*4 +: 4];",
     "wire          t_burst = (t_bus == BUS_RD) || (t_bus == BUS_RDX);",
     "",
     "// ---------------------------------------------------------------- snoops",
-    "// Every line of an item is snooped by the other cores in the item's first",
-    "// cycle: a WB's or an Upgr's line, a burst's 1-4 lines (of one aligned group",
-    "// of 4), the requested line of a BusRdX burst as BusRdX, every other one as",
-    "// BusRd. The ports look up and answer per line of the group (position p =",
-    "// line number mod 4); line k of the item is at position t_line mod 4 + k.",
-    "wire [1:0]    t_pos = t_line[1:0];",
+    "// Lines are snooped by the other cores in an item's first cycle, per line",
+    "// of the item's aligned group of 4 (position p = line number mod 4; line",
+    "// k of the item at t_line mod 4 + k): a WB's or an Upgr's line; for a",
+    "// burst, every line its tenure reads (txn_snoop_i: a miss's later runs",
+    "// with its first, so that the whole miss is ordered at one address",
+    "// cycle), the store's line (txn_rdx_pos_i) of a BusRdX burst as BusRdX,",
+    "// every other one as BusRd. A burst whose lines the tenure's earlier",
+    "// burst snooped (same group) is not snooped again: its answers are the",
+    "// ones kept since.",
+    "wire [1:0]    t_pos  = t_line[1:0];",
+    "wire [LB-3:0] t_grp  = t_line[LB-1:2];",
+    "wire [3:0]    t_own;   // the item's lines",
+    "wire          covered = t_burst && busy_q && (kept_grp_q == t_grp) && ((t_own & ~kept_q) == 4'd0);",
+    "wire          fresh   = start && !covered;",
+    "wire [3:0]    t_snoop = t_burst ? (t_own | t_reads) : t_own;",
     "wire [11:0]   snoop_bus;",
-    "// The answers per line of the item, of the other cores (the owner's own",
+    "// The answers per line of the group, of the other cores (the owner's own",
     "// port is ignored); the lowest-numbered supplier and flusher (whose line",
     "// memory takes when no cache supplies).",
     "wire [3:0]    r_sup, r_two, r_shared, r_flush;",
     "wire [4*NB-1:0] r_supidx, r_flushidx;",
-    "genvar        gk, gc;",
+    "genvar        gp, gc;",
     "generate",
-    "  for (gk = 0; gk < 4; gk = gk + 1) begin : g_line",
-    "    localparam [1:0] K = gk;",
-    "    wire [1:0]    p_of_k = t_pos + K;  // where the item's line K is in the group",
-    "    wire [1:0]    k_at_p = K - t_pos;  // which line of the item is at position K",
-    "    wire          in_item = start && (t_burst ? ({1'b0, k_at_p} < t_count) : (k_at_p == 2'd0));",
-    "    assign snoop_bus[gk*3 +: 3] = !in_item ? 3'd0",
-    "                                : (t_bus == BUS_RDX && t_rdx != k_at_p) ? BUS_RD : t_bus;",
+    "  for (gp = 0; gp < 4; gp = gp + 1) begin : g_line",
+    "    localparam [1:0] P = gp;",
+    "    // which line of the item is at position P (from 5 up: one before its first)",
+    "    wire [2:0]    k_at_p = {1'b0, P} - {1'b0, t_pos};",
+    "    assign t_own[gp] = t_burst ? (k_at_p < t_count) : (k_at_p == 3'd0);",
+    "    wire          snooped = fresh && t_snoop[gp];",
+    "    assign snoop_bus[gp*3 +: 3] = !snooped ? 3'd0",
+    "                                : !t_burst ? t_bus",
+    "                                : (t_bus == BUS_RDX && t_rdx_pos == P) ? BUS_RDX : BUS_RD;",
     "    wire [N-1:0]  suppliers, flushers, sharers;",
     "    for (gc = 0; gc < N; gc = gc + 1) begin : g_core",
-    "      assign suppliers[gc] = others[gc] && snp_supplies_i[gc*4 + p_of_k];",
-    "      assign flushers[gc]  = others[gc] && snp_flushes_i[gc*4 + p_of_k];",
-    "      assign sharers[gc]   = others[gc] && snp_shared_i[gc*4 + p_of_k];",
+    "      assign suppliers[gc] = others[gc] && snp_supplies_i[gc*4 + gp];",
+    "      assign flushers[gc]  = others[gc] && snp_flushes_i[gc*4 + gp];",
+    "      assign sharers[gc]   = others[gc] && snp_shared_i[gc*4 + gp];",
     "    end",
-    "    assign r_sup[gk]    = start && (suppliers != {N{1'b0}});",
-    "    wire          k_in    = t_burst ? ({1'b0, K} < t_count) : (K == 2'd0);  // line K is the item's",
-    "    assign r_two[gk]    = start && k_in && ((suppliers & (suppliers - ONE_N)) != {N{1'b0}});",
-    "    assign r_shared[gk] = start && (sharers != {N{1'b0}});",
-    "    assign r_flush[gk]  = start && (flushers != {N{1'b0}});",
+    "    assign r_sup[gp]    = snooped && (suppliers != {N{1'b0}});",
+    "    assign r_two[gp]    = snooped && ((suppliers & (suppliers - ONE_N)) != {N{1'b0}});",
+    "    assign r_shared[gp] = snooped && (sharers != {N{1'b0}});",
+    "    assign r_flush[gp]  = snooped && (flushers != {N{1'b0}});",
     "    reg  [NB-1:0] supidx, flushidx;",
     "    integer       sb;",
     "    always @* begin",
@@ -89,12 +100,14 @@ static const char *const body_lines[] = {
     "        if (flushers[sb]) flushidx = sb[NB-1:0];",
     "      end",
     "    end",
-    "    assign r_supidx[gk*NB +: NB]   = supidx;",
-    "    assign r_flushidx[gk*NB +: NB] = flushidx;",
+    "    assign r_supidx[gp*NB +: NB]   = supidx;",
+    "    assign r_flushidx[gp*NB +: NB] = flushidx;",
     "  end",
     "endgenerate",
-    "assign snp_valid_o = start ? others : {N{1'b0}};",
-    "assign snp_line_o  = start ? t_line : {LB{1'b0}};",
+    "// the answers the starting item's first line uses: this cycle's, or kept",
+    "wire          s_sup   = fresh ? r_sup[t_pos] : sup_q[t_pos];",
+    "assign snp_valid_o = fresh ? others : {N{1'b0}};",
+    "assign snp_line_o  = fresh ? t_line : {LB{1'b0}};",
     "assign snp_bus_o   = snoop_bus;",
     "",
     "// ---------------------------------------------------------------- windows",
@@ -104,9 +117,11 @@ static const char *const body_lines[] = {
     "// data window's last P/W cycles, in a write window's first P/W (memory",
     "// takes the words, then its latency: a controller's writeback sends its",
     "// line as it would to a memory port).",
+    "// (the answers are kept per line of the group: line k at position kp)",
     "wire [1:0]    k      = data_idx_q;",
-    "wire          k_sup  = sup_q[k];",
-    "wire          k_prev_sup = (k == 2'd0) || sup_q[k - 2'd1];",
+    "wire [1:0]    kp     = base_q[1:0] + k;",
+    "wire          k_sup  = sup_q[kp];",
+    "wire          k_prev_sup = (k == 2'd0) || sup_q[kp - 2'd1];",
     "wire [CW-1:0] w_line = k_sup ? (ONE_CW + PW_CW) : (k_prev_sup ? (T_CW + PW_CW) : PW_CW);",
     "wire          w_first = active_q && (cnt_q == (win_q == WIN_DATA ? w_line : T_CW + PW_CW));",
     "wire          w_last  = active_q && (cnt_q == ONE_CW);",
@@ -115,15 +130,14 @@ static const char *const body_lines[] = {
     "wire [LB-1:0] w_line_no = base_q + {{(LB-2){1'b0}}, k};",
     "// the next data line's first window, from the answers kept at the snoop",
     "wire [1:0]    n_k    = k + 2'd1;",
-    "wire          n_sup  = sup_q[n_k];",
+    "wire          n_sup  = sup_q[kp + 2'd1];",
     N_LEN_LINE,
     "wire          more   = burst_q && (({1'b0, k} + 3'd1) < count_q);  // (n_k wraps after 3)",
     "",
     "// The item's end: its last window's last cycle, or its first cycle for an",
     "// Upgr that no flush follows.",
-    "wire          upg_now = start && !t_burst && (t_bus != BUS_WB) && !(r_flush[0] && !r_sup[0]);",
-    "wire          end_win = w_last && !(win_q == WIN_DATA && fns_q[k])",
-    "                       && !(win_q == WIN_WB && fns_q[0]) && !more;",
+    "wire          upg_now = start && !t_burst && (t_bus != BUS_WB) && !(r_flush[t_pos] && !r_sup[t_pos]);",
+    "wire          end_win = w_last && !(win_q != WIN_FLUSH && fns_q[kp]) && !more;",
     "wire          item_done = upg_now || end_win;",
     "wire          last_now  = start ? txn_last_i[owner] : last_q;",
     "wire          released  = busy_q && !active_q && !start && rel_i[owner];",
@@ -136,8 +150,9 @@ static const char *const body_lines[] = {
     "  burst_d    = burst_q;",
     "  base_d     = base_q;",
     "  count_d    = count_q;",
-    "  rdx_idx_d  = rdx_idx_q;",
     "  last_d     = last_q;",
+    "  kept_d     = kept_q;",
+    "  kept_grp_d = kept_grp_q;",
     "  sup_d      = sup_q;",
     "  supidx_d   = supidx_q;",
     "  flushidx_d = flushidx_q;",
@@ -151,6 +166,7 @@ static const char *const body_lines[] = {
     "  if (granted) begin",
     "    busy_d     = 1'b1;",
     "    owner_d    = owner;",
+    "    kept_d     = 4'd0;",
     "  end",
     "  if (start) begin",
     "    active_d   = !upg_now;",
@@ -158,18 +174,21 @@ static const char *const body_lines[] = {
     "    burst_d    = t_burst;",
     "    base_d     = t_line;",
     "    count_d    = t_burst ? t_count : 3'd1;",
-    "    rdx_idx_d  = t_rdx;",
     "    last_d     = txn_last_i[owner];",
     "    data_idx_d = 2'd0;",
-    "    sup_d      = r_sup;",
-    "    shared_d   = r_shared;",
-    "    flush_d    = r_flush;",
-    "    fns_d      = r_flush & ~r_sup;",
-    "    supidx_d   = r_supidx;",
-    "    flushidx_d = r_flushidx;",
+    "    if (fresh) begin",
+    "      kept_d     = t_burst ? t_snoop : 4'd0;",
+    "      kept_grp_d = t_grp;",
+    "      sup_d      = r_sup;",
+    "      shared_d   = r_shared;",
+    "      flush_d    = r_flush;",
+    "      fns_d      = r_flush & ~r_sup;",
+    "      supidx_d   = r_supidx;",
+    "      flushidx_d = r_flushidx;",
+    "    end",
     "    if (t_burst) begin",
     "      win_d = WIN_DATA;",
-    "      cnt_d = r_sup[0] ? (ONE_CW + PW_CW) : (T_CW + PW_CW);",
+    "      cnt_d = s_sup ? (ONE_CW + PW_CW) : (T_CW + PW_CW);",
     "    end else if (t_bus == BUS_WB) begin",
     "      win_d = WIN_WB;",
     "      cnt_d = T_CW + PW_CW;",
@@ -178,7 +197,7 @@ static const char *const body_lines[] = {
     "      cnt_d = T_CW + PW_CW;",
     "    end",
     "  end else if (w_last) begin",
-    "    if ((win_q == WIN_DATA && fns_q[k]) || (win_q == WIN_WB && fns_q[0])) begin",
+    "    if (win_q != WIN_FLUSH && fns_q[kp]) begin",
     "      win_d = WIN_FLUSH;            // the flushed line no cache supplied",
     "      cnt_d = T_CW + PW_CW;",
     "    end else if (more) begin",
@@ -205,8 +224,9 @@ static const char *const body_lines[] = {
     "    burst_q    <= 1'b0;",
     "    base_q     <= {LB{1'b0}};",
     "    count_q    <= 3'd0;",
-    "    rdx_idx_q  <= 2'd0;",
     "    last_q     <= 1'b0;",
+    "    kept_q     <= 4'd0;",
+    "    kept_grp_q <= {(LB-2){1'b0}};",
     "    sup_q      <= 4'd0;",
     "    supidx_q   <= {(4*NB){1'b0}};",
     "    flushidx_q <= {(4*NB){1'b0}};",
@@ -225,8 +245,9 @@ static const char *const body_lines[] = {
     "    burst_q    <= burst_d;",
     "    base_q     <= base_d;",
     "    count_q    <= count_d;",
-    "    rdx_idx_q  <= rdx_idx_d;",
     "    last_q     <= last_d;",
+    "    kept_q     <= kept_d;",
+    "    kept_grp_q <= kept_grp_d;",
     "    sup_q      <= sup_d;",
     "    supidx_q   <= supidx_d;",
     "    flushidx_q <= flushidx_d;",
@@ -246,16 +267,16 @@ static const char *const body_lines[] = {
     "assign txn_done_o      = item_done ? (ONE_N << owner) : {N{1'b0}};",
     "assign line_done_o     = data_win && w_last;",
     "assign line_idx_o      = line_done_o ? k : 2'd0;",
-    "assign line_shared_o   = line_done_o && shared_q[k];",
+    "assign line_shared_o   = line_done_o && shared_q[kp];",
     "assign line_supplied_o = line_done_o && k_sup;",
     "assign beat_o          = data_win && w_beat;",
     "assign beat_from_cache_o = data_win && w_beat && k_sup;",
-    "assign sup_read_o      = (data_win && k_sup && w_first) ? (ONE_N << supidx_q[k*NB +: NB])",
+    "assign sup_read_o      = (data_win && k_sup && w_first) ? (ONE_N << supidx_q[kp*NB +: NB])",
     "                                                      : {N{1'b0}};",
     "assign mem_rd_o        = data_win && !k_sup && w_first;",
     "assign mem_rd_cont_o   = data_win && !k_sup && w_first && !k_prev_sup;",
     "assign mem_wr_o        = write_win && w_first;",
-    "assign mem_wbeat_o     = (write_win && w_wbeat) || (data_win && w_beat && k_sup && flush_q[k]);",
+    "assign mem_wbeat_o     = (write_win && w_wbeat) || (data_win && w_beat && k_sup && flush_q[kp]);",
     "assign mem_line_o      = (mem_rd_o || mem_wr_o || sup_read_o != {N{1'b0}}) ? w_line_no",
     "                                                                        : {LB{1'b0}};",
     "",
@@ -267,7 +288,7 @@ static const char *const body_lines[] = {
     "assign beat_idx_o = (beat_o || mem_wbeat_o) ? beat_no : {BI{1'b0}};",
     "// Who drives a line's words: the owner its BusWB's; the supplier a supplied",
     "// line's; the flusher the line memory takes when none supplies.",
-    "wire [NB-1:0] src_idx  = (win_q == WIN_DATA) ? supidx_q[k*NB +: NB] : flushidx_q[k*NB +: NB];",
+    "wire [NB-1:0] src_idx  = (win_q == WIN_DATA) ? supidx_q[kp*NB +: NB] : flushidx_q[kp*NB +: NB];",
     "wire          own_beat = write_win && (win_q == WIN_WB) && w_wbeat;",
     "wire          snp_beat = (data_win && k_sup && w_beat) || (write_win && (win_q == WIN_FLUSH) && w_wbeat);",
     "assign own_beat_o = own_beat ? (ONE_N << owner_q) : {N{1'b0}};",
@@ -303,10 +324,11 @@ void stcgen_emit_coh_bus(stcgen_text *text, const stcgen_file *file, const stcge
                      "offers items");
     stcgen_text_line(text, "// one at a time: a BusWB, a BusUpgr, or a burst of 1-%d consecutive "
                      "physical lines", STC_MAX_SUBLINES);
-    stcgen_text_line(text, "// (BusRd, or BusRdX for the line txn_rdx_idx_i of it and BusRd for "
+    stcgen_text_line(text, "// (BusRd, or BusRdX for the store's line txn_rdx_pos_i and BusRd for "
                      "the others).");
-    stcgen_text_line(text, "// Every line is snooped by the other cores; its data comes from the "
-                     "one that");
+    stcgen_text_line(text, "// Every line is snooped by the other cores, a miss's lines all with "
+                     "its first burst;");
+    stcgen_text_line(text, "// a line's data comes from the one that");
     stcgen_text_line(text, "// supplies, else from memory. Cycles as the atomic model's "
                      "(COHERENCE.md 9.10,");
     stcgen_text_line(text, "// 11.9), T = MEM_LATENCY, P/W = %u beats a line: 1 address cycle per "
@@ -341,8 +363,12 @@ void stcgen_emit_coh_bus(stcgen_text *text, const stcgen_file *file, const stcge
                      "line number", lb * cores - 1);
     stcgen_text_line(text, "input  wire [%u:0]         txn_count_i,     // 3 bits a core: lines of "
                      "a burst, 1 .. %d", 3 * cores - 1, STC_MAX_SUBLINES);
-    stcgen_text_line(text, "input  wire [%u:0]         txn_rdx_idx_i,   // 2 bits a core: a "
-                     "BusRdX burst's requested line", 2 * cores - 1);
+    stcgen_text_line(text, "input  wire [%u:0]         txn_rdx_pos_i,   // 2 bits a core: a "
+                     "BusRdX burst's store line (mod 4)", 2 * cores - 1);
+    stcgen_text_line(text, "input  wire [%u:0]         txn_snoop_i,     // 4 bits a core: the "
+                     "lines (mod 4) of the", 4 * cores - 1);
+    stcgen_text_line(text, "                                           //   group the tenure's "
+                     "bursts read");
     stcgen_text_line(text, "input  wire [%u:0]         txn_last_i,      // the tenure ends with "
                      "this item", cores - 1);
     stcgen_text_line(text, "output wire [%u:0]         txn_done_o,      // the owner's item ends "
@@ -427,9 +453,12 @@ void stcgen_emit_coh_bus(stcgen_text *text, const stcgen_file *file, const stcge
     stcgen_text_line(text, "reg            burst_q, burst_d;");
     stcgen_text_line(text, "reg  [LB-1:0]  base_q, base_d;");
     stcgen_text_line(text, "reg  [2:0]     count_q, count_d;");
-    stcgen_text_line(text, "reg  [1:0]     rdx_idx_q, rdx_idx_d;");
     stcgen_text_line(text, "reg            last_q, last_d;");
-    stcgen_text_line(text, "reg  [3:0]     sup_q, sup_d;            // per line: a cache supplies");
+    stcgen_text_line(text, "reg  [3:0]     kept_q, kept_d;          // the tenure's burst snooped "
+                     "these lines");
+    stcgen_text_line(text, "reg  [LB-3:0]  kept_grp_q, kept_grp_d;  //   of this group");
+    stcgen_text_line(text, "// per line of the group, the answers kept from its snoop");
+    stcgen_text_line(text, "reg  [3:0]     sup_q, sup_d;            // a cache supplies");
     stcgen_text_line(text, "reg  [4*NB-1:0] supidx_q, supidx_d;     //   which one");
     stcgen_text_line(text, "reg  [4*NB-1:0] flushidx_q, flushidx_d; //   which flushes");
     stcgen_text_line(text, "reg  [3:0]     shared_q, shared_d;      //   the shared line");

@@ -53,7 +53,8 @@ static const char *const body_lines[] = {
     "                     : mem_req_rdx_i ? BUS_RDX : BUS_RD;",
     "assign txn_line_o    = mem_req_line_i;",
     "assign txn_count_o   = (mem_req_upgr_i || mem_req_we_i) ? 3'd1 : mem_req_lines_i;",
-    "assign txn_rdx_idx_o = mem_req_rdx_idx_i;",
+    "assign txn_rdx_pos_o = mem_req_rdx_pos_i;",
+    "assign txn_snoop_o   = mem_req_snoop_i;",
     "assign txn_last_o    = mem_req_last_i;",
     "assign own_word_o    = mem_wdata_i;",
     "",
@@ -83,7 +84,7 @@ void stcgen_emit_coh_port(stcgen_text *text, const stcgen_file *file, const stcg
     stcgen_text_line(text, "// (--protocol: its memory port, bus_req_o / bus_own_i and the items'");
     stcgen_text_line(text, "// kinds) and its slice of stc_coh_bus (ARCHITECTURE.md 19.7). The");
     stcgen_text_line(text, "// cache's requests are the bus's items: a write a BusWB, a read burst");
-    stcgen_text_line(text, "// BusRd (BusRdX for a store's line in it), an upgrade a BusUpgr; the");
+    stcgen_text_line(text, "// BusRd (BusRdX for a store's miss), an upgrade a BusUpgr; the");
     stcgen_text_line(text, "// cache sees its memory port's handshake with the bus's timing.");
     stcgen_text_line(text, "module stc_coh_port (");
     stcgen_text_in(text);
@@ -106,7 +107,8 @@ void stcgen_emit_coh_port(stcgen_text *text, const stcgen_file *file, const stcg
     stcgen_text_line(text, "input  wire        bus_rel_i,");
     stcgen_text_line(text, "input  wire        mem_req_upgr_i,");
     stcgen_text_line(text, "input  wire        mem_req_rdx_i,");
-    stcgen_text_line(text, "input  wire [1:0]  mem_req_rdx_idx_i,");
+    stcgen_text_line(text, "input  wire [1:0]  mem_req_rdx_pos_i,");
+    stcgen_text_line(text, "input  wire [3:0]  mem_req_snoop_i,");
     stcgen_text_line(text, "input  wire        mem_req_last_i,");
     stcgen_text_line(text, "output wire        line_shared_o,");
     stcgen_text_line(text, "// the bus (this core's bits of stc_coh_bus's ports)");
@@ -117,7 +119,8 @@ void stcgen_emit_coh_port(stcgen_text *text, const stcgen_file *file, const stcg
     stcgen_text_line(text, "output wire [2:0]  txn_bus_o,");
     stcgen_text_line(text, "output wire [%u:0] txn_line_o,", lb - 1);
     stcgen_text_line(text, "output wire [2:0]  txn_count_o,");
-    stcgen_text_line(text, "output wire [1:0]  txn_rdx_idx_o,");
+    stcgen_text_line(text, "output wire [1:0]  txn_rdx_pos_o,");
+    stcgen_text_line(text, "output wire [3:0]  txn_snoop_o,");
     stcgen_text_line(text, "output wire        txn_last_o,");
     stcgen_text_line(text, "input  wire        txn_done_i,");
     stcgen_text_line(text, "input  wire        line_shared_i,");

@@ -86,7 +86,8 @@ static void emit_bus(stcgen_text *text, const stcgen_params *params)
                      "per line of the group", 4 * cores - 1);
     stcgen_text_line(text, "wire [%u:0]   txn_bus, txn_count;", 3 * cores - 1);
     stcgen_text_line(text, "wire [%u:0]  txn_line;", lb * cores - 1);
-    stcgen_text_line(text, "wire [%u:0]   txn_rdx_idx;", 2 * cores - 1);
+    stcgen_text_line(text, "wire [%u:0]   txn_rdx_pos;", 2 * cores - 1);
+    stcgen_text_line(text, "wire [%u:0]   txn_snoop;", 4 * cores - 1);
     stcgen_text_line(text, "wire [%u:0]  own_word;", 32 * cores - 1);
     stcgen_text_line(text, "wire         line_done, line_shared, line_supplied, beat, "
                      "beat_from_cache;");
@@ -102,7 +103,8 @@ static void emit_bus(stcgen_text *text, const stcgen_params *params)
         {"txn_bus_i", "txn_bus"},
         {"txn_line_i", "txn_line"},
         {"txn_count_i", "txn_count"},
-        {"txn_rdx_idx_i", "txn_rdx_idx"},
+        {"txn_rdx_pos_i", "txn_rdx_pos"},
+        {"txn_snoop_i", "txn_snoop"},
         {"txn_last_i", "txn_last"},
         {"txn_done_o", "txn_done"},
         {"rel_i", "rel"},
@@ -175,7 +177,8 @@ static void emit_core(stcgen_text *text, const stcgen_params *params,
     stcgen_text_line(text, "wire [31:0]   m_wdata, m_rdata;");
     stcgen_text_line(text, "wire          bus_req, bus_own, bus_rel, m_upgr, m_rdx, m_last, "
                      "shared;");
-    stcgen_text_line(text, "wire [1:0]    m_rdx_idx;");
+    stcgen_text_line(text, "wire [1:0]    m_rdx_pos;");
+    stcgen_text_line(text, "wire [3:0]    m_snoop;");
     stcgen_text_line(text, "stc_cache #(");
     stcgen_text_line(text, "  .READ_ONLY (0)");
     stcgen_text_line(text, ") u_cache (");
@@ -191,7 +194,8 @@ static void emit_core(stcgen_text *text, const stcgen_params *params,
         {"mem_rdata_i", "m_rdata"},         {"bus_req_o", "bus_req"},
         {"bus_own_i", "bus_own"},           {"bus_rel_o", "bus_rel"},
         {"mem_req_upgr_o", "m_upgr"},       {"mem_req_rdx_o", "m_rdx"},
-        {"mem_req_rdx_idx_o", "m_rdx_idx"}, {"mem_req_last_o", "m_last"},
+        {"mem_req_rdx_pos_o", "m_rdx_pos"}, {"mem_req_last_o", "m_last"},
+        {"mem_req_snoop_o", "m_snoop"},
         {"line_shared_i", "shared"},        {"snp_valid_i", "snp_valid[c]"},
         {"snp_line_i", "snp_line"},         {"snp_bus_i", "snp_bus"},
         {"snp_supplies_o", "snp_supplies[c*4 +: 4]"}, {"snp_flushes_o", "snp_flushes[c*4 +: 4]"},
@@ -237,7 +241,8 @@ static void emit_core(stcgen_text *text, const stcgen_params *params,
         {"bus_rel_i", "bus_rel"},
         {"mem_req_upgr_i", "m_upgr"},
         {"mem_req_rdx_i", "m_rdx"},
-        {"mem_req_rdx_idx_i", "m_rdx_idx"},
+        {"mem_req_rdx_pos_i", "m_rdx_pos"},
+        {"mem_req_snoop_i", "m_snoop"},
         {"mem_req_last_i", "m_last"},
         {"line_shared_o", "shared"},
         {"req_o", "req[c]"},
@@ -247,7 +252,8 @@ static void emit_core(stcgen_text *text, const stcgen_params *params,
         {"txn_bus_o", "txn_bus[3*c +: 3]"},
         {"txn_line_o", "txn_line[LB*c +: LB]"},
         {"txn_count_o", "txn_count[3*c +: 3]"},
-        {"txn_rdx_idx_o", "txn_rdx_idx[2*c +: 2]"},
+        {"txn_rdx_pos_o", "txn_rdx_pos[2*c +: 2]"},
+        {"txn_snoop_o", "txn_snoop[4*c +: 4]"},
         {"txn_last_o", "txn_last[c]"},
         {"txn_done_i", "txn_done[c]"},
         {"line_shared_i", "line_shared"},

@@ -58,8 +58,10 @@ size_t stcgen_top_ports(const stcgen_params *params, stcgen_top_port *out, size_
         {true, 1, "bus_own_i", "owns it (its grant's cycle included)", true, false, true, false},
         {false, 1, "bus_rel_o", "ends its tenure (a walk's last row)", true, false, true, false},
         {false, 1, "mem_req_upgr_o", "the request is a BusUpgr", true, false, true, false},
-        {false, 1, "mem_req_rdx_o", "a read burst with a store's line", true, false, true, false},
-        {false, 2, "mem_req_rdx_idx_o", "its index in the burst", true, false, true, false},
+        {false, 1, "mem_req_rdx_o", "a read burst of a store's miss", true, false, true, false},
+        {false, 2, "mem_req_rdx_pos_o", "the store's line mod 4 (BusRdX)", true, false, true, false},
+        {false, 4, "mem_req_snoop_o", "the lines mod 4 the miss reads (snooped with its first "
+         "burst)", true, false, true, false},
         {false, 1, "mem_req_last_o", "the tenure's last item", true, false, true, false},
         {true, 1, "line_shared_i", "the shared line, with a read line's last beat", true, false,
          true, false},

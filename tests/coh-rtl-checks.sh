@@ -45,7 +45,12 @@
 #     input, every output every cycle),
 #     whose traffic must reach every kind of item, supplied and streamed
 #     lines, flushes with and without a supply, two suppliers (flagged),
-#     back-to-back tenures and owners pausing between items; the bus that
+#     back-to-back tenures and owners pausing between items, and the
+#     snoop of a miss's lines at its first burst: bursts covered by it
+#     (answers kept), lines snooped ahead (BusRdX among them, two
+#     suppliers there flagging), later bursts snooped again (in the same
+#     group too), bursts on a BusWB's line, and first bursts on lines the
+#     tenure before kept (at the grant and after a pause); the bus that
 #     makes every memory line wait T (--debug-break coh-bus-latency-again)
 #     caught;
 # Usage: coh-rtl-checks.sh STCGEN STCCOHTB STCSNOOPTB STCBUSTB
@@ -103,6 +108,27 @@ run_tb() {
         vvp -n "$work/tb.vvp" >>"$work/log" 2>&1
 }
 
+# upf_instances SYSDIR: every instance the system UPF names (its domains'
+# elements, its isolation signals' power controllers) is an instance of
+# the elaborated design (Yosys, the SRAMs and power controllers kept whole)
+upf_instances() {
+    local sys=$1 named missing=0
+    yosys -q -l "$work/upf-yosys.log" -p "read_verilog $sys/*.v; hierarchy -top stc_coherent_system;
+        setattr -mod -set keep_hierarchy 1 *stc_sram* *stc_power_ctrl*; flatten" >/dev/null 2>&1 ||
+        return 1
+    sed -n 's/^Keeping stc_coherent_system\.\([^ ]*\) (found keep_hierarchy attribute)\.$/\1/p' \
+        "$work/upf-yosys.log" | sort -u >"$work/upf-design.txt"
+    named=$( (sed -n 's/^create_power_domain PD_CORE[0-9]*_BANK[0-9]* -elements {\(.*\)}$/\1/p' \
+        "$sys/stc_coherent_system.upf" | tr ' ' '\n'
+        sed -n 's|^    -isolation_signal \(.*\)/iso_o\[[0-9]*\] \\$|\1|p' \
+            "$sys/stc_coherent_system.upf") | tr '/' '.' | sort -u)
+    [ -n "$named" ] || return 1
+    for instance in $named; do
+        grep -qxF "$instance" "$work/upf-design.txt" || { echo "not in the design: $instance"; missing=1; }
+    done
+    [ "$missing" = 0 ]
+}
+
 for protocol in msi mesi moesi; do
     for bus in atomic split; do
         tag="$protocol $bus"
@@ -145,6 +171,23 @@ for protocol in msi mesi moesi; do
                 "$sys"/*.v
             check "$tag: the core lists stc_coherent_system.v" \
                 grep -q "stc_coherent_system.v" "$sys/stc_cache.core"
+            # its power intent (19.8): a domain per bank per core, core c's
+            # bank b switched by pwr_en_o[c*4 + b], every instance it names
+            # in the design (Yosys elaborates the smallest system, 2 cores)
+            upf="$sys/stc_coherent_system.upf"
+            check "$tag: the system UPF has a domain per bank per core" \
+                test "$(grep -c '^create_power_domain PD_CORE[0-9]*_BANK[0-9]* -elements' "$upf")" \
+                = $((cores * 4))
+            check "$tag: each bank's switch is the system's pwr_en_o[core * 4 + bank]" \
+                test "$(awk '/^create_power_switch SW_CORE/ { split($2, n, /[^0-9]+/); want = n[2] * 4 + n[3] }
+                    /-control_port/ { if ($0 !~ "pwr_en_o\\[" want "\\]") bad++ ; seen++ }
+                    END { print seen + 0, bad + 0 }' "$upf")" = "$((cores * 4)) 0"
+            check "$tag: the core lists stc_coherent_system.upf" \
+                grep -q "stc_coherent_system.upf" "$sys/stc_cache.core"
+            if [ "$cores" = 2 ]; then
+                check "$tag: every instance the system UPF names is in the design" \
+                    upf_instances "$sys"
+            fi
         fi
         for module in $absent; do
             check "$tag: no $module.v" test ! -e "$out/$module.v"
@@ -363,18 +406,26 @@ for cores in 2 3 5 8; do
         fi
         coverage=$(grep '^// coverage:' "$tb")
         reached=1
+        # (a name whole: "ahead" is not "two-ahead")
         for name in tenures back-to-back upgr wb rd rdx supplied continued flush-supplied \
-            flush-alone owner-gaps lead-pauses releases empty; do
-            pattern="$name ([0-9]+)"
+            flush-alone owner-gaps lead-pauses releases empty covered ahead ahead-rdx \
+            uncovered-second uncovered-same after-wb stale-grant stale-lead; do
+            pattern=" $name ([0-9]+)"
             if ! [[ $coverage =~ $pattern ]] || [ "${BASH_REMATCH[1]}" -lt 5 ]; then
                 reached=0
                 echo "coh-rtl-checks: $tag: $name reached fewer than 5 times"
             fi
         done
-        pattern="two-suppliers ([0-9]+)"
+        pattern=" two-suppliers ([0-9]+)"
         if [ "$cores" -gt 2 ] && { ! [[ $coverage =~ $pattern ]] || [ "${BASH_REMATCH[1]}" -lt 1 ]; }; then
             reached=0
             echo "coh-rtl-checks: $tag: no line with two suppliers"
+        fi
+        # two suppliers of a line only snooped ahead, flagging alone
+        pattern=" two-ahead ([0-9]+)"
+        if [ "$cores" -gt 2 ] && { ! [[ $coverage =~ $pattern ]] || [ "${BASH_REMATCH[1]}" -lt 5 ]; }; then
+            reached=0
+            echo "coh-rtl-checks: $tag: two-ahead reached fewer than 5 times"
         fi
         check "$tag: traffic reaches every case ($coverage)" test "$reached" -eq 1
     done

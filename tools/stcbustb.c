@@ -8,24 +8,37 @@
  * stc_coh_line_data_cycles for a line's data, stc_coh_write_data_cycles for
  * a write to memory, the address cycle STC_COH_ADDRESS_CYCLES), so the RTL
  * is held to the cycles the models count. Seeded traffic: every core keeps
- * a queue of tenures (a miss's BusWBs then its bursts of 1-4 lines, each
- * inside its aligned group of 4 and starting at any position that keeps it
- * there, or one BusUpgr), asks for the bus after random pauses and offers
- * each next item after a random gap.
+ * a queue of tenures (a miss's BusWBs then its bursts, or one BusUpgr),
+ * asks for the bus after random pauses and offers each next item after a
+ * random gap.
  *
- * An item's lines are all snooped in its first cycle, as one group snoop:
- * snp_line the item's (first) line, snp_bus 3 bits for each position p of
- * the aligned group of 4 lines holding it (the code line p is snooped with,
- * 0 for a line not the item's). The other cores answer 4 bits each, one per
- * position, at random for the item's lines (one or, rarely, two suppliers,
- * the shared line, flushes with and without a supply); the owner's bits and
- * every position not snooped are random noise the bus must ignore, so a bus
- * that reads a wrong position or core is caught. The reference then reads
- * line k's answers at position (line mod 4) + k, as the bus must, and lays
- * out the item's windows from them. Once a line had two suppliers (err_o,
- * sticky), the next cycle the bus is free resets it, so every such line
- * is checked, not only the run's first. Every output is compared in every
- * cycle. A comment line near the top reports coverage
+ * A miss of two runs (lines 0 and 3 of a group missing, 1-2 present) is
+ * two bursts in one tenure, and its lines must all be ordered at one
+ * address cycle, the first burst's: so a burst's group snoop covers the
+ * positions its tenure will read (txn_snoop_i), not only its own, and a
+ * later burst of the tenure whose lines that snoop covered (same group) is
+ * not snooped again but uses the answers kept since. A group snoop sends
+ * snp_line the item's (first) line and snp_bus 3 bits for each position p
+ * of the aligned group of 4 (p = line mod 4): BusRdX at the store's
+ * position (txn_rdx_pos_i, which may be in the tenure's other burst),
+ * BusRd at the burst's other snooped positions, a BusWB's or BusUpgr's
+ * own code at its line's, 0 elsewhere. The other cores answer 4 bits each,
+ * one per position, at random for every snooped position (read ahead or
+ * not: one or, rarely, two suppliers, the shared line, flushes with and
+ * without a supply); the owner's bits, every position not snooped, a
+ * covered burst's whole cycle and the snoop mask and store position of an
+ * item that has none are random noise the bus must ignore, so a bus that
+ * reads a wrong position, core or cycle is caught. Most misses are shaped
+ * as a controller's (a random set of missing lines in one group, one
+ * burst a run, the first burst's mask their union); the others also snoop
+ * ahead lines never read, leave a later burst of the same group uncovered
+ * or put it in another group, and some tenures re-read, as their first
+ * burst, lines the bus still keeps from the tenure before (what it keeps
+ * must die at the grant). Line k of an item uses the answers at position
+ * (line mod 4) + k, fresh or kept. Once a snooped position had two
+ * suppliers (err_o, sticky), the next cycle the bus is free resets it, so
+ * every such snoop is checked, not only the run's first. Every output is
+ * compared in every cycle. A comment line near the top reports coverage
  * (tests/coh-rtl-checks.sh asserts on it).
  */
 #include "coherent_cycles.h"
@@ -42,7 +55,10 @@ enum {
     MAX_CORES = 8,
     MAX_LINES = STC_MAX_SUBLINES,
     GROUP_LINES = 4,        /* a group snoop's lines: the positions of snp_bus and the answers */
-    MAX_ITEMS = 6,          /* per tenure: up to 4 BusWBs and 2 bursts */
+    MAX_VICTIMS = 4,        /* a miss's BusWBs */
+    MAX_BURSTS = 3,         /* a miss's bursts: two runs, or a third to check what is kept */
+    MAX_ITEMS = MAX_VICTIMS + MAX_BURSTS,
+    ALL_POSITIONS = (1u << GROUP_LINES) - 1,
     TENURES = 200,          /* over all cores */
     TENURES_PER_CORE = TENURES / 2,
     BUS_RD = 1,
@@ -65,7 +81,8 @@ typedef struct {
     unsigned bus;        /* BUS_RD/RDX (a burst), BUS_UPGR, BUS_WB */
     uint64_t line;       /* first physical line */
     unsigned count;      /* lines of a burst (1 for the others) */
-    unsigned rdx_idx;    /* a BusRdX burst's requested line */
+    unsigned rdx_pos;    /* a BusRdX burst's store line, mod 4 (else noise) */
+    unsigned snoop;      /* a burst's: the positions its tenure reads (else noise) */
 } item;
 
 typedef struct {
@@ -73,6 +90,7 @@ typedef struct {
     unsigned item_count;
     bool lead;    /* the core asks without its first item: the tenure starts with a pause */
     bool release; /* no item is the last: the owner ends the tenure with rel_i */
+    bool revisit; /* until granted, its first item (a burst) follows the lines the bus keeps */
 } tenure;
 
 _Static_assert(MAX_LINES <= GROUP_LINES, "a burst fits in one group snoop");
@@ -113,6 +131,15 @@ typedef struct {
 typedef struct {
     unsigned long tenures, back_to_back, items[5], lines, supplied, continued, flush_supplied,
         flush_alone, two_suppliers, owner_gaps, lead_pauses, releases, empty, resets;
+    unsigned long covered;          /* bursts not snooped: their answers kept */
+    unsigned long ahead;            /* positions snooped ahead of their burst */
+    unsigned long ahead_rdx;        /* ... one of them as BusRdX */
+    unsigned long two_ahead;        /* ... with two suppliers, alone raising err_o */
+    unsigned long uncovered_second; /* a later burst of a tenure snooped again */
+    unsigned long uncovered_same;   /* ... in the group of the snoop before */
+    unsigned long after_wb;         /* a burst of just the line a BusWB snooped last */
+    unsigned long stale_grant;      /* a tenure's first burst on lines kept before its grant, */
+    unsigned long stale_lead;       /*   started at the grant, or after a pause */
 } coverage;
 
 typedef struct {
@@ -127,6 +154,109 @@ typedef struct {
     unsigned long ready_at[MAX_CORES];
 } traffic;
 
+/* The runs of consecutive positions in mask, lowest first: each one's
+ * first position and length; returns how many (at most 2 in a group of 4). */
+static unsigned position_runs(unsigned mask, unsigned *first, unsigned *length)
+{
+    unsigned runs = 0;
+    for (unsigned pos = 0; pos < GROUP_LINES; pos++) {
+        if (!(mask >> pos & 1u)) {
+            continue;
+        }
+        if (pos == 0 || !(mask >> (pos - 1) & 1u)) {
+            first[runs] = pos;
+            length[runs++] = 0;
+        }
+        length[runs - 1]++;
+    }
+    return runs;
+}
+
+/* The positions of a group an item's lines take. */
+static unsigned own_positions(const item *it)
+{
+    bool burst = it->bus == BUS_RD || it->bus == BUS_RDX;
+    unsigned count = burst ? it->count : 1;
+    return ((1u << count) - 1) << (it->line & (GROUP_LINES - 1));
+}
+
+static uint64_t random_group(traffic *t)
+{
+    return tb_next_random(&t->seed) & t->line_mask & ~(uint64_t)(GROUP_LINES - 1);
+}
+
+/* A miss as a controller asks for it: a random set of missing lines of
+ * one group, a burst for each run of them (so 1 or 2), every burst
+ * offering their union as what the tenure reads, a store's store line as
+ * BusRdX in every burst (in the second run, the first burst snoops it
+ * ahead). A quarter snoop lines ahead that no burst reads, and an eighth
+ * of the stores name any position as the store line (one read or not).
+ * Returns the bursts written. */
+static unsigned controller_miss(traffic *t, item *bursts)
+{
+    uint64_t group = random_group(t);
+    unsigned missing = 1 + tb_below(&t->seed, ALL_POSITIONS);
+    unsigned first[2], length[2];
+    unsigned runs = position_runs(missing, first, length);
+    unsigned reads = missing;
+    if (tb_below(&t->seed, 4) == 0) {
+        reads |= (unsigned)tb_next_random(&t->seed) & ALL_POSITIONS;
+    }
+    bool store = tb_below(&t->seed, 2);
+    unsigned store_pos = tb_below(&t->seed, GROUP_LINES);
+    if (store && tb_below(&t->seed, 8) != 0) {
+        while (!(missing >> store_pos & 1u)) { /* the next missing line from a random one */
+            store_pos = (store_pos + 1) % GROUP_LINES;
+        }
+    }
+    for (unsigned r = 0; r < runs; r++) {
+        bursts[r] = (item){store ? BUS_RDX : BUS_RD, group | first[r], length[r],
+                           store ? store_pos : tb_below(&t->seed, GROUP_LINES), reads};
+    }
+    return runs;
+}
+
+/* Bursts a controller would not ask for, so that every case of what the
+ * bus keeps is reached: 2 or 3 bursts, each in the first one's group (its
+ * lines there covered by the snoop before, or not) or in another, with a
+ * random mask of lines read (a quarter of the positions: so the next
+ * burst is mostly not covered) and codes and store lines of their own. Of
+ * three, the second is inside the first one's snoop and reads more (half
+ * the positions): a covered burst must leave what is kept as it was, so
+ * the third, where only the second read, is snooped. */
+static unsigned odd_bursts(traffic *t, item *bursts)
+{
+    unsigned count = tb_below(&t->seed, 3) == 0 ? 3 : 2;
+    uint64_t first_group = random_group(t);
+    for (unsigned b = 0; b < count; b++) {
+        uint64_t group = b == 0 || tb_below(&t->seed, 3) != 0 ? first_group : random_group(t);
+        unsigned lines = 1 + tb_below(&t->seed, MAX_LINES);
+        unsigned position = tb_below(&t->seed, GROUP_LINES - lines + 1);
+        uint64_t reads = tb_next_random(&t->seed) & tb_next_random(&t->seed);
+        if (b == 1 && count == 3) {
+            unsigned first[2], length[2];
+            unsigned runs =
+                position_runs(own_positions(&bursts[0]) | bursts[0].snoop, first, length);
+            unsigned run = tb_below(&t->seed, runs);
+            group = first_group;
+            lines = 1 + tb_below(&t->seed, length[run]);
+            position = first[run] + tb_below(&t->seed, length[run] - lines + 1);
+            reads = tb_next_random(&t->seed);
+        }
+        bursts[b] = (item){tb_below(&t->seed, 2) ? BUS_RDX : BUS_RD, group | position, lines,
+                           tb_below(&t->seed, GROUP_LINES), (unsigned)reads & ALL_POSITIONS};
+    }
+    return count;
+}
+
+/* An item with no burst: its mask of lines read and its store line are
+ * noise the bus must ignore. */
+static item single_item(traffic *t, unsigned bus, uint64_t line)
+{
+    return (item){bus, line, 1, tb_below(&t->seed, GROUP_LINES),
+                  (unsigned)tb_next_random(&t->seed) & ALL_POSITIONS};
+}
+
 static void make_tenures(traffic *t)
 {
     for (unsigned core = 0; core < t->cores; core++) {
@@ -136,33 +266,48 @@ static void make_tenures(traffic *t)
             ten->item_count = 0;
             ten->lead = tb_below(&t->seed, 5) == 0;
             ten->release = tb_below(&t->seed, 6) == 0;
-            if (ten->release && tb_below(&t->seed, 3) == 0) {
+            ten->revisit = false;
+            if (ten->release && tb_below(&t->seed, 2) == 0) {
                 ten->lead = true; /* a tenure of no item (a walk with nothing to write back) */
                 continue;
             }
             if (tb_below(&t->seed, 6) == 0) {
                 ten->items[ten->item_count++] =
-                    (item){BUS_UPGR, tb_next_random(&t->seed) & t->line_mask, 1, 0};
+                    single_item(t, BUS_UPGR, tb_next_random(&t->seed) & t->line_mask);
                 continue;
             }
-            unsigned victims = tb_below(&t->seed, 10) < 6 ? 0 : 1 + tb_below(&t->seed, 4);
+            item bursts[MAX_BURSTS];
+            unsigned burst_count =
+                tb_below(&t->seed, 3) != 0 ? controller_miss(t, bursts) : odd_bursts(t, bursts);
+            /* A quarter re-read lines the tenure before left kept (run
+             * moves them there), half of them after a pause: their first
+             * item is the burst. */
+            ten->revisit = tb_below(&t->seed, 4) == 0;
+            if (ten->revisit) {
+                ten->lead = tb_below(&t->seed, 2) == 0;
+            }
+            unsigned victims = ten->revisit || tb_below(&t->seed, 10) < 6
+                                   ? 0
+                                   : 1 + tb_below(&t->seed, MAX_VICTIMS);
             for (unsigned v = 0; v < victims; v++) {
                 ten->items[ten->item_count++] =
-                    (item){BUS_WB, tb_next_random(&t->seed) & t->line_mask, 1, 0};
+                    single_item(t, BUS_WB, tb_next_random(&t->seed) & t->line_mask);
             }
-            unsigned bursts = tb_below(&t->seed, 4) == 0 ? 2 : 1;
-            for (unsigned b = 0; b < bursts; b++) {
-                /* A burst stays inside its aligned group (a controller bursts a
-                 * logical line's lines); it may start at any position that keeps
-                 * it there, to check the bus finds line k at position p + k. */
-                unsigned count = 1 + tb_below(&t->seed, MAX_LINES);
-                unsigned position = tb_below(&t->seed, GROUP_LINES - count + 1);
-                uint64_t first =
-                    (tb_next_random(&t->seed) & t->line_mask & ~(uint64_t)(GROUP_LINES - 1)) |
-                    position;
-                ten->items[ten->item_count++] =
-                    (item){tb_below(&t->seed, 2) ? BUS_RDX : BUS_RD, first, count,
-                           tb_below(&t->seed, count)};
+            /* Half the last BusWBs are in the first burst's group, two
+             * thirds of those on its line with the burst cut to that one
+             * line: a bus that kept a BusWB's snoop as a burst's would not
+             * snoop it. */
+            if (victims && tb_below(&t->seed, 2) == 0) {
+                unsigned pos = tb_below(&t->seed, GROUP_LINES);
+                if (tb_below(&t->seed, 3) != 0) {
+                    pos = (unsigned)(bursts[0].line & (GROUP_LINES - 1));
+                    bursts[0].count = 1;
+                }
+                ten->items[ten->item_count - 1].line =
+                    (bursts[0].line & ~(uint64_t)(GROUP_LINES - 1)) | pos;
+            }
+            for (unsigned b = 0; b < burst_count; b++) {
+                ten->items[ten->item_count++] = bursts[b];
             }
         }
         t->ready_at[core] = tb_below(&t->seed, 8);
@@ -189,8 +334,26 @@ typedef struct {
     size_t capacity;    /* the longest item: every line from memory and flushed alone */
     unsigned length;    /* cycles from the start to the item's last, inclusive */
     answers snoop;      /* the answers in the first cycle */
-    bool two_suppliers; /* a line of the item had two: err_o from the next cycle */
+    bool two_suppliers; /* a snooped line had two: err_o from the next cycle */
 } plan;
+
+/* What the bus keeps of its tenure's last fresh snoop: a later burst of
+ * the tenure all of whose lines that snoop covered reads them from here,
+ * not snooped again, so that a miss of two runs is ordered once. */
+typedef struct {
+    unsigned positions; /* a burst's snooped ones; none after a BusWB's or BusUpgr's, or a grant */
+    uint64_t group;     /* its group (line / 4) */
+    unsigned wb_pos;    /* a BusWB's or BusUpgr's line's position (GROUP_LINES: a burst's
+                         * snoop, or none since the grant) */
+    line_reading at[GROUP_LINES]; /* per position (none at a position not snooped) */
+} kept_snoop;
+
+/* Where an item starts in its tenure. */
+typedef struct {
+    bool after_grant;  /* the bus was busy before this cycle (not the grant's) */
+    bool later_burst;  /* a burst after the tenure's first */
+    bool flagged;      /* err_o is up already */
+} item_context;
 
 /* Every core's 4 answer bits. */
 static uint32_t answer_mask(unsigned cores)
@@ -210,8 +373,9 @@ static answers noise_answers(traffic *t)
     return a;
 }
 
-/* Answers to one snooped line: random, with the owner's own bits as noise. */
-static line_answers make_answers(traffic *t, unsigned owner)
+/* Answers to one snooped line: random (two suppliers two_percent of the
+ * time with 3 cores or more), with the owner's own bits as noise. */
+static line_answers make_answers(traffic *t, unsigned owner, unsigned two_percent)
 {
     line_answers a = {0};
     unsigned pick = tb_below(&t->seed, 100);
@@ -219,7 +383,7 @@ static line_answers make_answers(traffic *t, unsigned owner)
     if (pick < 30) {
         a.supplies |= 1u << supplier;
     }
-    if (pick >= 30 && pick < 32 && t->cores > 2) {
+    if (pick >= 30 && pick < 30 + two_percent && t->cores > 2) {
         unsigned second = (supplier + 1) % t->cores;
         if (second == owner) {
             second = (second + 1) % t->cores;
@@ -323,31 +487,67 @@ static void write_window(traffic *t, plan *p, unsigned at, uint64_t cycles, uint
     }
 }
 
-/* The item's group snoop, in its first cycle: every line of it snooped by
- * the other cores, line k at position (line mod 4) + k of the group (a
- * burst's requested line of a BusRdX as BusRdX, its others as BusRd); the
- * answers drawn now, noise at every position not snooped. read[k]: what
- * the bus must make of line k's answers. */
-static void group_snoop(traffic *t, const item *it, unsigned lines, unsigned owner, plan *p,
-                        coverage *cov, line_reading *read)
+/* The item's first cycle: a burst whose lines all the tenure's last
+ * fresh snoop covered (same group, the bus busy before this cycle) is not
+ * snooped, its answers inputs all noise, and reads the kept answers; any
+ * other item sends a group snoop to the other cores, of its own lines and
+ * (a burst) the ones its tenure reads, the store's as BusRdX, and the
+ * answers drawn now at every snooped position (more often two suppliers
+ * ahead of the item's lines, so a flag from its own lines alone is
+ * caught), noise at the others, replace what is kept. read[k]: what the
+ * bus must make of line k's answers, at position (line mod 4) + k. */
+static void item_snoop(traffic *t, const item *it, unsigned owner, const item_context *where,
+                       kept_snoop *kept, plan *p, coverage *cov, line_reading *read)
 {
+    bool burst = it->bus == BUS_RD || it->bus == BUS_RDX;
     unsigned first_pos = (unsigned)(it->line & (GROUP_LINES - 1));
+    uint64_t group = it->line / GROUP_LINES;
+    unsigned own = own_positions(it);
     outputs *out = &p->cycle[0];
-    out->snp_valid = ((1u << t->cores) - 1) & ~(1u << owner);
-    out->snp_line = it->line;
     p->snoop = noise_answers(t);
-    for (unsigned k = 0; k < lines; k++) {
-        unsigned pos = (first_pos + k) % GROUP_LINES;
-        unsigned code = it->bus == BUS_RDX && it->rdx_idx != k ? BUS_RD : it->bus;
-        out->snp_bus |= code << (3 * pos);
-        line_answers answer = make_answers(t, owner);
-        place_answers(&p->snoop, &answer, t->cores, pos);
-    }
     p->two_suppliers = false;
+    if (burst && where->after_grant && kept->group == group && own == 1u << kept->wb_pos) {
+        cov->after_wb++;
+    }
+    bool covered = burst && where->after_grant && kept->group == group &&
+                   (own & ~kept->positions) == 0;
+    if (covered) {
+        cov->covered++;
+    } else {
+        cov->uncovered_second += where->later_burst;
+        cov->uncovered_same += where->later_burst && kept->positions && kept->group == group;
+        unsigned snooped = burst ? own | it->snoop : own;
+        out->snp_valid = ((1u << t->cores) - 1) & ~(1u << owner);
+        out->snp_line = it->line;
+        bool own_two = false, ahead_two = false;
+        for (unsigned pos = 0; pos < GROUP_LINES; pos++) {
+            kept->at[pos] = (line_reading){0};
+            if (!(snooped >> pos & 1u)) {
+                continue;
+            }
+            bool ahead = !(own >> pos & 1u);
+            unsigned code = !burst ? it->bus
+                            : it->bus == BUS_RDX && it->rdx_pos == pos ? BUS_RDX
+                                                                       : BUS_RD;
+            out->snp_bus |= code << (3 * pos);
+            line_answers answer = make_answers(t, owner, ahead ? 10 : 2);
+            place_answers(&p->snoop, &answer, t->cores, pos);
+            kept->at[pos] = read_line(&p->snoop, t->cores, owner, pos);
+            p->two_suppliers = p->two_suppliers || kept->at[pos].two;
+            cov->two_suppliers += kept->at[pos].two;
+            cov->ahead += ahead;
+            cov->ahead_rdx += ahead && code == BUS_RDX;
+            own_two = own_two || (!ahead && kept->at[pos].two);
+            ahead_two = ahead_two || (ahead && kept->at[pos].two);
+        }
+        cov->two_ahead += ahead_two && !own_two && !where->flagged; /* raises err_o alone */
+        kept->positions = burst ? snooped : 0;
+        kept->group = group;
+        kept->wb_pos = burst ? GROUP_LINES : first_pos;
+    }
+    unsigned lines = burst ? it->count : 1;
     for (unsigned k = 0; k < lines; k++) {
-        read[k] = read_line(&p->snoop, t->cores, owner, (first_pos + k) % GROUP_LINES);
-        p->two_suppliers = p->two_suppliers || read[k].two;
-        cov->two_suppliers += read[k].two;
+        read[k] = kept->at[first_pos + k];
     }
 }
 
@@ -409,7 +609,8 @@ static unsigned flush_alone(traffic *t, plan *p, unsigned at, uint64_t line,
 
 /* The item's whole schedule from its first cycle (offset 0): its group
  * snoop, then its windows from the answers, every duration the model's. */
-static void lay_out(traffic *t, const item *it, unsigned owner, plan *p, coverage *cov)
+static void lay_out(traffic *t, const item *it, unsigned owner, const item_context *where,
+                    kept_snoop *kept, plan *p, coverage *cov)
 {
     memset(p->cycle, 0, p->capacity * sizeof *p->cycle);
     p->length = 0;
@@ -417,7 +618,7 @@ static void lay_out(traffic *t, const item *it, unsigned owner, plan *p, coverag
     bool burst = it->bus == BUS_RD || it->bus == BUS_RDX;
     unsigned lines = burst ? it->count : 1;
     line_reading read[MAX_LINES];
-    group_snoop(t, it, lines, owner, p, cov, read);
+    item_snoop(t, it, owner, where, kept, p, cov, read);
     unsigned at = 1; /* STC_COH_ADDRESS_CYCLES: the first cycle is the address's */
     if (burst) {
         cov->lines += lines;
@@ -491,12 +692,14 @@ static void print_cycle(const traffic *t, bool reset, unsigned req, unsigned val
                         const words *in, const outputs *o, unsigned long number)
 {
     const unsigned n = t->cores, lb = t->line_bits;
-    uint64_t bus[MAX_CORES], line[MAX_CORES], count[MAX_CORES], rdx[MAX_CORES];
+    uint64_t bus[MAX_CORES], line[MAX_CORES], count[MAX_CORES], rdx[MAX_CORES],
+        reads[MAX_CORES];
     for (unsigned c = 0; c < n; c++) {
         bus[c] = offer[c].bus;
         line[c] = offer[c].line;
         count[c] = offer[c].count;
-        rdx[c] = offer[c].rdx_idx;
+        rdx[c] = offer[c].rdx_pos;
+        reads[c] = offer[c].snoop;
     }
     printf("    cyc(1'b%d, ", !reset);
     print_hex(n, req);
@@ -510,6 +713,8 @@ static void print_cycle(const traffic *t, bool reset, unsigned req, unsigned val
     print_vector(n, 3, count);
     printf(", ");
     print_vector(n, 2, rdx);
+    printf(", ");
+    print_vector(n, GROUP_LINES, reads);
     printf(", ");
     print_hex(n, last);
     printf(", ");
@@ -565,8 +770,9 @@ static void write_preamble(const traffic *t, unsigned mem_latency)
     printf("  reg [%u:0] req, txn_valid, txn_last, rel;\n", n - 1);
     printf("  reg [%u:0] sup_in, flush_in, shared_in; // per core 4 bits, one per position\n",
            GROUP_LINES * n - 1);
-    printf("  reg [%u:0] txn_bus, txn_count;\n  reg [%u:0] txn_rdx;\n  reg [%u:0] txn_line;\n",
-           3 * n - 1, 2 * n - 1, lb * n - 1);
+    printf("  reg [%u:0] txn_bus, txn_count;\n  reg [%u:0] txn_rdx_pos;\n"
+           "  reg [%u:0] txn_snoop;\n  reg [%u:0] txn_line;\n",
+           3 * n - 1, 2 * n - 1, GROUP_LINES * n - 1, lb * n - 1);
     printf("  wire [%u:0] grant, done, snp_valid, sup_read;\n", n - 1);
     printf("  wire line_done, line_shared, line_supplied, beat, beat_from_cache, mem_rd,\n"
            "       mem_rd_cont, mem_wr, mem_wbeat, busy, err;\n");
@@ -579,7 +785,8 @@ static void write_preamble(const traffic *t, unsigned mem_latency)
     printf("  stc_coh_bus #(.MEM_LATENCY(%u)) u_bus (\n"
            "    .clk_i(clk), .rst_ni(rst_n), .req_i(req), .grant_o(grant),\n"
            "    .txn_valid_i(txn_valid), .txn_bus_i(txn_bus), .txn_line_i(txn_line),\n"
-           "    .txn_count_i(txn_count), .txn_rdx_idx_i(txn_rdx), .txn_last_i(txn_last), .rel_i(rel),\n"
+           "    .txn_count_i(txn_count), .txn_rdx_pos_i(txn_rdx_pos), .txn_snoop_i(txn_snoop),\n"
+           "    .txn_last_i(txn_last), .rel_i(rel),\n"
            "    .txn_done_o(done), .line_done_o(line_done), .line_idx_o(line_idx),\n"
            "    .line_shared_o(line_shared), .line_supplied_o(line_supplied),\n"
            "    .snp_valid_o(snp_valid), .snp_line_o(snp_line), .snp_bus_o(snp_bus),\n"
@@ -596,15 +803,17 @@ static void write_preamble(const traffic *t, unsigned mem_latency)
            "mem_rd_cont,\n    mem_wr, mem_wbeat, mem_line, beat_idx, own_beat, sup_beat, rdata, mem_wdata,\n"
            "    busy, err};\n\n", out_bits - 1);
     printf("  task cyc(input rs, input [%u:0] r, input [%u:0] v, input [%u:0] b, input [%u:0] l,\n"
-           "           input [%u:0] c, input [%u:0] x, input [%u:0] lst, input [%u:0] rl,\n"
+           "           input [%u:0] c, input [%u:0] x, input [%u:0] sn, input [%u:0] lst,\n"
+           "           input [%u:0] rl,\n"
            "           input [%u:0] su, input [%u:0] fl, input [%u:0] sh, input [%u:0] ow,\n"
            "           input [%u:0] sw, input [31:0] mr, input [%u:0] expected,\n"
            "           input integer number);\n",
-           n - 1, n - 1, 3 * n - 1, lb * n - 1, 3 * n - 1, 2 * n - 1, n - 1, n - 1,
+           n - 1, n - 1, 3 * n - 1, lb * n - 1, 3 * n - 1, 2 * n - 1, GROUP_LINES * n - 1,
+           n - 1, n - 1,
            GROUP_LINES * n - 1, GROUP_LINES * n - 1, GROUP_LINES * n - 1, 32 * n - 1, 32 * n - 1,
            out_bits - 1);
     printf("    begin\n      rst_n = rs; req = r; txn_valid = v; txn_bus = b; txn_line = l;\n"
-           "      txn_count = c; txn_rdx = x; txn_last = lst; rel = rl;\n"
+           "      txn_count = c; txn_rdx_pos = x; txn_snoop = sn; txn_last = lst; rel = rl;\n"
            "      sup_in = su; flush_in = fl; shared_in = sh;\n"
            "      own_word = ow; sup_word = sw; mem_rdata = mr;\n");
     printf("      #1;\n      checks = checks + 1;\n");
@@ -640,6 +849,9 @@ static void run(traffic *t, coverage *cov, bool print)
     }
     unsigned plan_at = 0;
     unsigned long number = 0;
+    kept_snoop kept = {.wb_pos = GROUP_LINES};
+    kept_snoop stale = kept;  /* what the bus kept before the tenure's grant */
+    bool burst_seen = false;  /* the tenure's items so far had a burst */
     for (unsigned long cycle = 0;; cycle++) {
         bool work_left = busy;
         for (unsigned c = 0; c < n; c++) {
@@ -648,12 +860,32 @@ static void run(traffic *t, coverage *cov, bool print)
         if (!work_left) {
             break;
         }
+        /* A revisiting tenure not granted yet: its first burst moves to the
+         * first run of the lines the bus keeps now, the tenure before's,
+         * which it must snoop again all the same (a grant ends what a
+         * tenure keeps), whether the grant's cycle starts it or a pause
+         * comes first. */
+        for (unsigned c = 0; c < n; c++) {
+            if (t->next_tenure[c] >= t->queued[c] || (busy && owner == c)) {
+                continue;
+            }
+            tenure *ten = &t->queue[c][t->next_tenure[c]];
+            if (ten->revisit && kept.positions) {
+                unsigned first[2], length[2];
+                position_runs(kept.positions, first, length);
+                item *it = &ten->items[0];
+                it->line = (kept.group * GROUP_LINES + first[0]) & t->line_mask;
+                it->count = it->count < length[0] ? it->count : length[0];
+            }
+        }
         /* Inputs. */
         unsigned req = 0, valid = 0, last = 0;
         item offer[MAX_CORES];
         for (unsigned c = 0; c < n; c++) {
-            offer[c] = (item){(unsigned)tb_below(&t->seed, 8), tb_next_random(&t->seed) & t->line_mask,
-                              tb_below(&t->seed, 8), tb_below(&t->seed, 4)};
+            offer[c] = (item){(unsigned)tb_below(&t->seed, 8),
+                              tb_next_random(&t->seed) & t->line_mask, tb_below(&t->seed, 8),
+                              tb_below(&t->seed, GROUP_LINES),
+                              (unsigned)tb_next_random(&t->seed) & ALL_POSITIONS};
             if (tb_below(&t->seed, 2)) {
                 valid |= 1u << c;
             }
@@ -703,6 +935,7 @@ static void run(traffic *t, coverage *cov, bool print)
         if (reset) {
             err = false;
             last_owner = n - 1; /* the arbiter's reset state */
+            kept = (kept_snoop){.wb_pos = GROUP_LINES};
             cov->resets++;
         }
         outputs out = {0};
@@ -725,6 +958,10 @@ static void run(traffic *t, coverage *cov, bool print)
             cov->back_to_back += tenure_end != 0 && cycle == tenure_end + 1;
             busy = true;
             item_idx = 0;
+            burst_seen = false;
+            stale = kept;
+            kept.positions = 0;
+            kept.wb_pos = GROUP_LINES;
             if (t->queue[owner][t->next_tenure[owner]].lead) {
                 next_item_at = cycle + 1 + tb_below(&t->seed, 3);
                 cov->lead_pauses++;
@@ -737,8 +974,16 @@ static void run(traffic *t, coverage *cov, bool print)
         const tenure *ten = busy ? &t->queue[owner][t->next_tenure[owner]] : NULL;
         if (start) {
             const item *it = &ten->items[item_idx];
+            bool burst = it->bus == BUS_RD || it->bus == BUS_RDX;
+            const item_context where = {!out.grant, burst && burst_seen, err};
+            if (burst && item_idx == 0 && stale.group == it->line / GROUP_LINES &&
+                (own_positions(it) & ~stale.positions) == 0) {
+                cov->stale_grant += !where.after_grant;
+                cov->stale_lead += where.after_grant;
+            }
+            burst_seen = burst_seen || burst;
             cov->items[it->bus]++;
-            lay_out(t, it, owner, p, cov);
+            lay_out(t, it, owner, &where, &kept, p, cov);
             plan_at = 0;
             active = true;
             in = p->snoop;
@@ -858,11 +1103,15 @@ int main(int argc, char **argv)
            "FAIL.\n", cores, mem_latency, geometry_list ? geometry_list : "default");
     printf("// coverage: tenures %lu back-to-back %lu upgr %lu wb %lu rd %lu rdx %lu lines %lu "
            "supplied %lu continued %lu flush-supplied %lu flush-alone %lu two-suppliers %lu "
-           "owner-gaps %lu lead-pauses %lu releases %lu empty %lu resets %lu\n",
+           "owner-gaps %lu lead-pauses %lu releases %lu empty %lu resets %lu covered %lu ahead %lu "
+           "ahead-rdx %lu two-ahead %lu uncovered-second %lu uncovered-same %lu after-wb %lu "
+           "stale-grant %lu stale-lead %lu\n",
            cov.tenures, cov.back_to_back, cov.items[BUS_UPGR], cov.items[BUS_WB],
            cov.items[BUS_RD], cov.items[BUS_RDX], cov.lines, cov.supplied, cov.continued,
            cov.flush_supplied, cov.flush_alone, cov.two_suppliers, cov.owner_gaps, cov.lead_pauses,
-           cov.releases, cov.empty, cov.resets);
+           cov.releases, cov.empty, cov.resets, cov.covered, cov.ahead, cov.ahead_rdx,
+           cov.two_ahead, cov.uncovered_second, cov.uncovered_same, cov.after_wb,
+           cov.stale_grant, cov.stale_lead);
     printf("`timescale 1ns / 1ps\n`default_nettype none\n\nmodule tb_coh_bus;\n");
     write_preamble(t, mem_latency);
     printf("  initial begin\n    #1;\n    rst_n = 1'b1;\n    #1;\n");

@@ -68,6 +68,15 @@ uint32_t coh_dut_slot(const coh_dut *dut, unsigned core, unsigned bank);
  * at bit 2 * banks + b. */
 uint32_t coh_dut_row_state(const coh_dut *dut, unsigned core);
 
+/* Core's maintenance port for this cycle: clean + invalidate every line
+ * (the drain at a run's end; ARCHITECTURE.md 7.1). Ready and done as the
+ * port's mnt_ready_o and mnt_done_o. */
+void coh_dut_set_drain(coh_dut *dut, unsigned core, bool valid);
+bool coh_dut_drain_ready(const coh_dut *dut, unsigned core);
+bool coh_dut_drain_done(const coh_dut *dut, unsigned core);
+/* The memory's word at word address word_addr (after coh_dut_settle). */
+uint32_t coh_dut_memory_word(coh_dut *dut, uint32_t word_addr);
+
 /* The rising edge: the cycle ends. */
 void coh_dut_tick(coh_dut *dut);
 

@@ -59,6 +59,7 @@ extern "C" coh_dut *coh_dut_create(unsigned cores, const char *trace_path)
         coh_dut_set_request(dut, c, false, false, 0, 0, 0);
         coh_dut_set_config(dut, c, false, 0, 0, 0, false);
         coh_dut_set_counter(dut, c, 0);
+        coh_dut_set_drain(dut, c, false);
     }
     coh_dut_set_debug_row(dut, 0);
     dut->top->rst_ni = 0;
@@ -116,6 +117,29 @@ extern "C" bool coh_dut_config_done(const coh_dut *dut, unsigned core, bool *err
 {
     *err = dut->top->cfg_err_o[core];
     return dut->top->cfg_done_o[core];
+}
+
+extern "C" void coh_dut_set_drain(coh_dut *dut, unsigned core, bool valid)
+{
+    const uint32_t bit = 1u << core;
+    dut->top->drain_valid_i = valid ? (dut->top->drain_valid_i | bit) : (dut->top->drain_valid_i & ~bit);
+}
+
+extern "C" bool coh_dut_drain_ready(const coh_dut *dut, unsigned core)
+{
+    return (dut->top->drain_ready_o >> core) & 1u;
+}
+
+extern "C" bool coh_dut_drain_done(const coh_dut *dut, unsigned core)
+{
+    return (dut->top->drain_done_o >> core) & 1u;
+}
+
+extern "C" uint32_t coh_dut_memory_word(coh_dut *dut, uint32_t word_addr)
+{
+    dut->top->dbg_mem_word_i = word_addr;
+    dut->top->eval();
+    return dut->top->dbg_mem_o;
 }
 
 extern "C" void coh_dut_set_counter(coh_dut *dut, unsigned core, unsigned select)

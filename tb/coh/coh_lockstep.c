@@ -48,7 +48,8 @@ typedef struct {
     uint32_t addr;     /* byte address */
     uint32_t size;     /* 1, 2 or 4, aligned */
     uint32_t value;
-    bool race_single; /* --race: a load of a block its core holds no line of (one burst) */
+    bool race_target; /* --race: a load core 0's store to its block's last line may race */
+    bool two_runs;    /* ... steered to a block whose miss is two runs */
 } reference;
 
 typedef struct {
@@ -409,6 +410,9 @@ typedef struct {
     unsigned long last_progress; /* the last answer or change done */
     unsigned long next_check;    /* from this cycle on, no new operation until a checkpoint */
     unsigned long checkpoints;
+    unsigned long end;           /* the last cycle before the drain */
+    unsigned long race_loads[2]; /* race targets accepted: one run, two runs */
+    unsigned long races[2];      /* ... and core 0's stores that raced them */
     char message[256];
 } harness;
 
@@ -433,10 +437,9 @@ static int on_grant(harness *h, unsigned core)
  * (its victims' BusWBs, earlier in the tenure, snooped by no copy: their
  * lines are only the owner's). Until 2026-12-06 the model ran it at the
  * grant, and another core's hit during the BusWBs was ordered after the
- * miss by the model, before it by the RTL (found by --race). A second
- * burst of the same miss (a second run of missing lines) is not its
- * ordering point: its lines are snooped later (a gap the traffic does not
- * reach: ARCHITECTURE.md 19.6). */
+ * miss by the model, before it by the RTL (found by --race). A miss of two
+ * runs is ordered at its first burst, which snoops the second's lines too
+ * (ARCHITECTURE.md 19.6): a second snoop of one reference is an error. */
 static int on_order(harness *h, unsigned core)
 {
     core_state *s = &h->cores[core];
@@ -445,8 +448,12 @@ static int on_order(harness *h, unsigned core)
                  "core %u reads or upgrades on the bus with no reference waiting", core);
         return fail(h->cycle, h->message);
     }
-    if (s->fed)
-        return 0;
+    if (s->fed) {
+        snprintf(h->message, sizeof h->message,
+                 "core %u's %s 0x%x is snooped a second time (its lines were all snooped at "
+                 "its first burst)", core, s->current.store ? "store" : "load", s->current.addr);
+        return fail(h->cycle, h->message);
+    }
     return feed(h->model, core, s, h->t0) == 0 ? 0 : fail(h->cycle, stc_cstc_error(h->model));
 }
 
@@ -516,6 +523,11 @@ static int on_change_done(harness *h, unsigned core, bool refused)
     return 0;
 }
 
+static bool same_block(uint32_t a, uint32_t b)
+{
+    return a / BLOCK_BYTES == b / BLOCK_BYTES;
+}
+
 /* The operation core offered was taken: it is in flight, the next one made. */
 static void on_accept(harness *h, unsigned core)
 {
@@ -526,6 +538,15 @@ static void on_accept(harness *h, unsigned core)
     s->accepted_at = h->cycle;
     s->idle = h->cycle - s->last_answer;
     s->pending = false;
+    if (s->current.race_target)
+        h->race_loads[s->current.two_runs]++;
+    /* a race run: core 0's store meets another core's steered miss */
+    for (unsigned o = 1; core == 0 && s->current.store && o < h->opt.cores; o++) {
+        const core_state *other = &h->cores[o];
+        if (other->in_flight && other->fed && other->current.race_target &&
+            same_block(other->current.addr, s->current.addr))
+            h->races[other->current.two_runs]++;
+    }
     if (s->left > 0) {
         s->next = make_reference(s, core, h->opt.cores, &h->opt, &h->configs, true);
         s->left--;
@@ -567,28 +588,21 @@ static bool is_shared(const harness *h, const reference *r)
     return !r->reconfig && r->addr >= MEMORY_BYTES - h->opt.shared_bytes;
 }
 
-static bool same_block(uint32_t a, uint32_t b)
-{
-    return a / BLOCK_BYTES == b / BLOCK_BYTES;
-}
-
 /* Whether core offering r (a reference to the shared lines) now could make
  * some cache supply a line, which the controller cannot do yet
  * (ARCHITECTURE.md 19.5): only core 0 stores there, and no miss may read a
  * line core 0 holds M or O. So a load of another core waits for no store of
  * core 0 to its block (a logical line's lines: one miss reads them all) in
  * flight, offered, or done and still M or O in core 0; a store of core 0
- * for no load of another core in flight or offered. "In flight" lasts to
- * the answer, but for a load --race steered to a block its core holds no
- * line of: that miss is one burst, so from its address cycle (on_order,
- * when the model runs it) a hit of another core on a line of the block is
- * ordered after the miss in both (the bus snoops every line of a burst in
- * its address cycle, ARCHITECTURE.md 19.6; when it snooped line k in
- * cycle A + k these races found the RTL ordering such a hit before the
- * miss). A miss of two runs (a line present between missing ones) snoops
- * its second burst's lines later, where the same race is still open (the
- * long runs found it: ARCHITECTURE.md 19.7). What is left: E -> S and S, E -> I snoops,
- * the shared line, fills of shared lines. */
+ * for no load of another core in flight or offered. "In flight" ends when
+ * the model runs the miss (on_order, its first burst's address cycle):
+ * from then on a hit of another core on a line of the block is ordered
+ * after the miss in both, because the bus snoops every line the miss reads
+ * in that cycle, those of its later bursts too (ARCHITECTURE.md 19.6).
+ * When it snooped a burst's line k in cycle A + k, or a second run's lines
+ * at their own burst, the --race traffic found the RTL ordering such a hit
+ * before the miss. What is left: E -> S and S, E -> I snoops, the shared
+ * line, fills of shared lines. */
 static bool shared_conflict(const harness *h, unsigned core, const reference *r)
 {
     if (core == 0) {
@@ -596,7 +610,7 @@ static bool shared_conflict(const harness *h, unsigned core, const reference *r)
             return false;
         for (unsigned c = 1; c < h->opt.cores; c++) {
             const core_state *o = &h->cores[c];
-            if (o->in_flight && !(o->fed && o->current.race_single) && !o->current.reconfig &&
+            if (o->in_flight && !o->fed && !o->current.reconfig &&
                 same_block(o->current.addr, r->addr))
                 return true;
             if (o->pending && h->cycle >= o->offer_at && !o->next.reconfig &&
@@ -639,17 +653,37 @@ static bool block_unheld(const harness *h, uint32_t block)
     return true;
 }
 
-/* --race: shared references steered so that another core's burst meets
- * core 0's store to a later line of it between the burst's address cycle
- * and that line's data: core 0 loads the last word of a block nobody
- * holds (E in MESI and MOESI), another core holding no line of the block
- * loads its first word (one burst of its logical line's lines; marked
- * race_single, the only loads core 0's stores may race), and while
- * that load is granted but unanswered, core 0 stores to the block's last
- * word. The model orders the whole miss first (core 0's line S, its store
- * a BusUpgr after the burst); an RTL that snooped the burst's later lines
- * after its address cycle let the store hit E silently first (19.6). The
- * conflict rule (shared_conflict) still vets every steered reference. */
+/* Whether core's miss on the block would be two runs (ARCHITECTURE.md
+ * 15.1): it holds a line strictly inside the block but neither its first
+ * nor its last (the runs are two bursts when its logical line is the block). */
+static bool holds_middle_only(const harness *h, unsigned core, uint32_t block)
+{
+    const uint32_t line_bytes = h->config.geometry.line_bytes;
+    const uint32_t last = block + BLOCK_BYTES - line_bytes;
+    if (stc_cstc_state_of(h->model, core, block) != STC_COH_I ||
+        stc_cstc_state_of(h->model, core, last) != STC_COH_I)
+        return false;
+    for (uint32_t line = block + line_bytes; line < last; line += line_bytes)
+        if (stc_cstc_state_of(h->model, core, line) != STC_COH_I)
+            return true;
+    return false;
+}
+
+/* --race: shared references steered so that another core's miss meets
+ * core 0's store to a later line of it between the miss's first address
+ * cycle and that line's data: core 0 loads the last word of a block nobody
+ * holds (E in MESI and MOESI); another core whose logical line is the block
+ * loads the block's first word (marked race_target), preferring a block of
+ * which it holds a middle line only (its miss two runs, the last line in
+ * the second burst: two_runs), else one it holds no line of (one burst);
+ * a core of one-line logical lines loads such a block's second line, which
+ * a later change to longer lines (no walk) leaves as a middle line; and
+ * while the target load is in flight after its ordering point, core 0
+ * stores to the block's last word. The model orders the whole miss first
+ * (core 0's line S, its store a BusUpgr after it); an RTL that snooped a
+ * later line after the miss's first address cycle let the store hit E
+ * silently first (19.6, 19.7). The conflict rule (shared_conflict) still
+ * vets every steered reference. */
 static void race_steer(harness *h, unsigned core, reference *n)
 {
     const uint32_t base = MEMORY_BYTES - h->opt.shared_bytes;
@@ -657,14 +691,14 @@ static void race_steer(harness *h, unsigned core, reference *n)
         for (unsigned o = 1; o < h->opt.cores; o++) {
             const core_state *other = &h->cores[o];
             const reference *r = &other->current;
-            if (other->in_flight && other->fed && r->race_single) {
+            if (other->in_flight && other->fed && r->race_target) {
                 n->store = true;
                 n->size = 4;
                 n->addr = r->addr / BLOCK_BYTES * BLOCK_BYTES + BLOCK_BYTES - 4;
                 return;
             }
         }
-        if (n->store)
+        if (n->store || !is_shared(h, n))
             return;
         for (uint32_t block = base; block < MEMORY_BYTES; block += BLOCK_BYTES) {
             if (block_unheld(h, block)) {
@@ -676,16 +710,32 @@ static void race_steer(harness *h, unsigned core, reference *n)
     }
     if (n->store)
         return;
+    n->race_target = false;
+    n->two_runs = false;
+    const uint32_t line_bytes = h->config.geometry.line_bytes;
+    const unsigned sublines = stc_cache_config(stc_cstc_cache(h->model, core))->sublines;
+    uint32_t unheld = 0;
+    bool found_unheld = false;
     for (uint32_t block = base; block < MEMORY_BYTES; block += BLOCK_BYTES) {
-        uint32_t last = block + BLOCK_BYTES - h->config.geometry.line_bytes;
-        if (stc_cstc_state_of(h->model, 0, last) != STC_COH_E)
+        if (stc_cstc_state_of(h->model, 0, block + BLOCK_BYTES - line_bytes) != STC_COH_E)
             continue;
-        if (!holds_block(h, core, block)) {
+        if (sublines * line_bytes == BLOCK_BYTES && holds_middle_only(h, core, block)) {
             n->addr = block;
-            n->race_single = true;
+            n->race_target = true;
+            n->two_runs = true;
             return;
         }
+        if (!found_unheld && !holds_block(h, core, block)) {
+            unheld = block;
+            found_unheld = true;
+        }
     }
+    if (!found_unheld)
+        return;
+    /* a cache of one-line logical lines loads a middle line: the block's
+     * state a later change to the block's logical line makes two runs of */
+    n->addr = sublines == 1 ? unheld + line_bytes : unheld;
+    n->race_target = sublines * line_bytes == BLOCK_BYTES;
 }
 
 /* This cycle's inputs of every core; whether any core has work left. */
@@ -696,7 +746,9 @@ static bool drive(harness *h)
         core_state *s = &h->cores[c];
         const reference *n = &s->next;
         bool offer = s->pending && h->cycle >= s->offer_at && !draining(h);
-        if (offer && h->opt.race && is_shared(h, n))
+        /* (core 0 races with any reference, private ones too: the window
+         * is a miss's few dozen cycles) */
+        if (offer && h->opt.race && !n->reconfig && (is_shared(h, n) || c == 0))
             race_steer(h, c, &s->next);
         if (offer && is_shared(h, n) && shared_conflict(h, c, n)) {
             do /* a private reference instead (the same kind: no change) */
@@ -776,6 +828,51 @@ static int start(harness *h)
     return 0;
 }
 
+/* The run's end: every core cleans and invalidates every line through its
+ * maintenance port (ARCHITECTURE.md 7.1: a walk holding the bus, its dirty
+ * lines BusWBs), the model drains its caches (stc_cstc_drain), and then
+ * memory must hold what the model's memory holds, which must equal the
+ * model's shadow (every store, in the order the RTL made them): each of
+ * the memory's words is compared. */
+static int drain(harness *h)
+{
+    const unsigned all = (1u << h->opt.cores) - 1u;
+    unsigned offered = all, done = 0;
+    const unsigned long start = h->cycle;
+    for (; done != all; h->cycle++) {
+        for (unsigned c = 0; c < h->opt.cores; c++)
+            coh_dut_set_drain(h->dut, c, offered >> c & 1u);
+        coh_dut_settle(h->dut);
+        for (unsigned c = 0; c < h->opt.cores; c++) {
+            if ((offered >> c & 1u) && coh_dut_drain_ready(h->dut, c))
+                offered &= ~(1u << c);
+            if (coh_dut_drain_done(h->dut, c))
+                done |= 1u << c;
+        }
+        if (coh_dut_bus_error(h->dut))
+            return fail(h->cycle, "the bus flags an error (two suppliers) in the drain");
+        coh_dut_tick(h->dut);
+        if (h->cycle - start > 200000)
+            return fail(h->cycle, "the drain does not end in 200000 cycles");
+    }
+    for (unsigned c = 0; c < h->opt.cores; c++)
+        coh_dut_set_drain(h->dut, c, false);
+    coh_dut_settle(h->dut);
+    stc_cstc_drain(h->model);
+    for (uint32_t addr = 0; addr < MEMORY_BYTES; addr += 4) {
+        uint32_t model = (uint32_t)stc_cstc_memory_read(h->model, addr, 4);
+        uint32_t shadow = (uint32_t)stc_cstc_shadow_read(h->model, addr, 4);
+        uint32_t rtl = coh_dut_memory_word(h->dut, addr >> 2);
+        if (model != shadow || rtl != model) {
+            snprintf(h->message, sizeof h->message,
+                     "after the drain memory 0x%x holds 0x%08x, the model's 0x%08x, its shadow "
+                     "0x%08x", addr, rtl, model, shadow);
+            return fail(h->cycle, h->message);
+        }
+    }
+    return 0;
+}
+
 /* The run to its end or its first difference: 0 if it passed. */
 static int run(harness *h)
 {
@@ -832,7 +929,10 @@ static int run(harness *h)
     if (compare_slots(h->dut, h->model, &h->config, h->cycle) != 0)
         return 1;
     h->checkpoints++;
-    return compare_counters(h->dut, h->model, h->cores, h->opt.cores, h->cycle);
+    if (compare_counters(h->dut, h->model, h->cores, h->opt.cores, h->cycle) != 0)
+        return 1;
+    h->end = h->cycle;
+    return drain(h);
 }
 
 static void report(const harness *h)
@@ -849,10 +949,13 @@ static void report(const harness *h)
     count_rows(h->model, h->opt.protocol, &proc_reached, &proc_rows, &snoop_reached, &snoop_rows);
     printf("PASS %s %u cores %s: %lu references in %lu cycles, %lu reconfigurations (%lu "
            "walked), bus busy %" PRIu64 ", stall %" PRIu64 ", %lu checkpoints of every slot, "
-           "rows reached: processor %u of %u, snoop %u of %u\n",
+           "memory drained and equal, "
+           "rows reached: processor %u of %u, snoop %u of %u, races %lu of %lu one-run misses, "
+           "%lu of %lu two-run misses\n",
            stc_coh_protocol_name(h->opt.protocol), h->opt.cores, h->opt.config_name, answered,
-           h->cycle - h->t0, reconfigs, walks, cycles.bus_busy_cycles, cycles.stall_cycles,
-           h->checkpoints, proc_reached, proc_rows, snoop_reached, snoop_rows);
+           h->end - h->t0, reconfigs, walks, cycles.bus_busy_cycles, cycles.stall_cycles,
+           h->checkpoints, proc_reached, proc_rows, snoop_reached, snoop_rows, h->races[0],
+           h->race_loads[0], h->races[1], h->race_loads[1]);
 }
 
 int main(int argc, char **argv)

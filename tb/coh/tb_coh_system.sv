@@ -38,6 +38,11 @@ module tb_coh_system #(
   input  wire          cfg_wp_i        [N],
   output wire          cfg_done_o      [N],
   output wire          cfg_err_o       [N],
+  // each core's maintenance port, used for the drain at a run's end:
+  // clean + invalidate every line (ARCHITECTURE.md 7.1)
+  input  wire [N-1:0]  drain_valid_i,
+  output wire [N-1:0]  drain_ready_o,
+  output wire [N-1:0]  drain_done_o,
   input  wire [4:0]    cnt_sel_i       [N],
   output wire [CB-1:0] cnt_value_o     [N],
   output wire [N-1:0]  grant_o,
@@ -55,7 +60,10 @@ module tb_coh_system #(
   output wire [255:0]  dbg_slots_o [N],
   // ... and the controller's row state of that row: valid, dirty, excl
   // bits (bank b at bit b of each; excl 0 without EXCL)
-  output wire [3*B-1:0] dbg_rowstate_o [N]
+  output wire [3*B-1:0] dbg_rowstate_o [N],
+  // the memory's word dbg_mem_word_i (compared with the model's after the drain)
+  input  wire [ML-1:0] dbg_mem_word_i,
+  output wire [31:0]   dbg_mem_o
 );
 
   // ---------------------------------------------------------------- the system
@@ -68,7 +76,6 @@ module tb_coh_system #(
   wire [N-1:0]      cfg_valid, cfg_ready, cfg_wp, cfg_done, cfg_err, cfg_wp_now;
   wire [N*3-1:0]    cfg_banks, cfg_ways, cfg_banks_now, cfg_ways_now;
   wire [N*2-1:0]    cfg_sub, cfg_sub_now;
-  wire [N-1:0]      mnt_ready, mnt_done;
   wire [N*5-1:0]    cnt_sel;
   wire [N*CB-1:0]   cnt_value;
   wire [N*B-1:0]    pwr_en;
@@ -101,8 +108,8 @@ module tb_coh_system #(
     end
   endgenerate
   assign snp_err_o = |snp_err;
-  wire unused = &{1'b0, rsp_err, cfg_banks_now, cfg_ways_now, cfg_sub_now, cfg_wp_now, mnt_ready,
-                  mnt_done, mem_rd_cont};
+  wire unused = &{1'b0, rsp_err, cfg_banks_now, cfg_ways_now, cfg_sub_now, cfg_wp_now,
+                  mem_rd_cont};
 
   // The bank power switches acknowledge at once (N = 0: the model's
   // wake_cycles 4, ARCHITECTURE.md 14.4).
@@ -130,12 +137,12 @@ module tb_coh_system #(
     .cfg_ways_log_o  (cfg_ways_now),
     .cfg_sub_log_o   (cfg_sub_now),
     .cfg_wp_o        (cfg_wp_now),
-    .mnt_valid_i     ({N{1'b0}}),
-    .mnt_ready_o     (mnt_ready),
-    .mnt_op_i        ({(2*N){1'b0}}),
-    .mnt_all_i       ({N{1'b0}}),
+    .mnt_valid_i     (drain_valid_i),
+    .mnt_ready_o     (drain_ready_o),
+    .mnt_op_i        ({N{2'd3}}),
+    .mnt_all_i       ({N{1'b1}}),
     .mnt_addr_i      ({(N*AW){1'b0}}),
-    .mnt_done_o      (mnt_done),
+    .mnt_done_o      (drain_done_o),
     .cnt_sel_i       (cnt_sel),
     .cnt_clear_i     ({N{1'b0}}),
     .cnt_value_o     (cnt_value),
@@ -182,6 +189,7 @@ module tb_coh_system #(
   initial begin
     for (mi = 0; mi < (1 << ML); mi = mi + 1) mem[mi] = 32'd0;
   end
+  assign dbg_mem_o = mem[dbg_mem_word_i];
   always @(posedge clk_i) begin
     if (mem_rd) rd_line_q <= mem_line;
     if (mem_wr) wr_line_q <= mem_line;
