@@ -73,6 +73,7 @@ typedef struct {
     unsigned long walks;           /* reconfigurations that walked (a tenure each) */
     uint64_t reconfig_stall;       /* their cycles waiting for the bus */
     unsigned long change_done;     /* the cycle the last change completed */
+    unsigned sublines;             /* the logical line of its last change made (--race) */
 } core_state;
 
 /* A change comes at least this many cycles after the previous one's end: a
@@ -128,6 +129,16 @@ static reference make_reference(core_state *core, unsigned index, unsigned cores
     if (opt->reconfig_every && below(&core->rng, (uint32_t)opt->reconfig_every) == 0) {
         r.reconfig = true;
         r.config = configs->list[below(&core->rng, (uint32_t)configs->count)];
+        /* --race: half of another core's changes swap its logical line
+         * between one line and the block: race_steer's misses of two
+         * bursts need a middle line loaded in the first and a miss in the
+         * second */
+        if (opt->race && index != 0 && below(&core->rng, 2) == 0) {
+            unsigned want = core->sublines == 1 ? STC_MAX_SUBLINES : 1;
+            for (unsigned tries = 0; tries < 32 && r.config.sublines != want; tries++)
+                r.config = configs->list[below(&core->rng, (uint32_t)configs->count)];
+        }
+        core->sublines = r.config.sublines;
         return r;
     }
     if (shared && opt->shared_percent && below(&core->rng, 100) < opt->shared_percent) {
@@ -691,8 +702,10 @@ static void race_steer(harness *h, unsigned core, reference *n)
         for (unsigned o = 1; o < h->opt.cores; o++) {
             const core_state *other = &h->cores[o];
             const reference *r = &other->current;
-            if (other->in_flight && other->fed && r->race_target) {
-                n->store = true;
+            if (other->in_flight && r->race_target) {
+                /* before the target's ordering point core 0 loads the
+                 * line it will store (a hit: it stays free to race) */
+                n->store = other->fed;
                 n->size = 4;
                 n->addr = r->addr / BLOCK_BYTES * BLOCK_BYTES + BLOCK_BYTES - 4;
                 return;
@@ -892,6 +905,7 @@ static int run(harness *h)
     h->t0 = h->cycle;
     for (unsigned c = 0; c < h->opt.cores; c++) {
         core_state *s = &h->cores[c];
+        s->sublines = stc_cache_config(stc_cstc_cache(h->model, c))->sublines;
         s->next = make_reference(s, c, h->opt.cores, &h->opt, &h->configs, true);
         s->left--;
         s->pending = true;
