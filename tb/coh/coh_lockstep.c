@@ -688,9 +688,11 @@ static bool holds_middle_only(const harness *h, unsigned core, uint32_t block)
  * which it holds a middle line only (its miss two runs, the last line in
  * the second burst: two_runs), else one it holds no line of (one burst);
  * a core of one-line logical lines loads such a block's second line, which
- * a later change to longer lines (no walk) leaves as a middle line; and
- * while the target load is in flight after its ordering point, core 0
- * stores to the block's last word. The model orders the whole miss first
+ * a later change to longer lines (no walk) leaves as a middle line; while
+ * the target load waits for its ordering point core 0 loads the block's
+ * last word (a hit, so that it is not stalled behind the bus on a miss of
+ * its own when the window opens), and from its ordering point to its
+ * answer core 0 stores that word. The model orders the whole miss first
  * (core 0's line S, its store a BusUpgr after it); an RTL that snooped a
  * later line after the miss's first address cycle let the store hit E
  * silently first (19.6, 19.7). The conflict rule (shared_conflict) still
