@@ -126,6 +126,11 @@ static const debug_break breaks[] = {
      "a read line takes S even when no cache shares it (coherent controller, MESI and MOESI)",
      "            excl_wd[victim_q]  = fill_excl;",
      "            excl_wd[victim_q]  = 1'b0;  // BROKEN: fill-shared"},
+    {STCGEN_BREAK_NO_SUPPLY, STCGEN_BREAK_CTRL,
+     "a cache that supplies a line (M or O snooped by a read) does not keep it: every beat "
+     "but the first carries its line register's old words (coherent controller)",
+     "      if (sup_cap_q) begin",
+     "      if (1'b0) begin  // BROKEN: no-supply"},
     {"apb-refused-write", STCGEN_BREAK_APB,
      "the APB register block lets a refused write (PSLVERR) take effect",
      "wire         wr       = access && pwrite_i && !err_q;  // a write takes effect",

@@ -138,9 +138,8 @@ static void emit_bus(stcgen_text *text, const stcgen_params *params)
         {"err_o", "bus_err_o"},
     };
     const size_t count = sizeof wiring / sizeof wiring[0];
-    stcgen_text_line(text, "// No cache supplies a line yet (ARCHITECTURE.md 19.5): no "
-                     "supplier's word.");
-    stcgen_text_line(text, "wire [%u:0]  sup_word = {%u{1'b0}};", 32 * cores - 1, 32 * cores);
+    stcgen_text_line(text, "wire [%u:0]  sup_word;   // core c's at [32*c +: 32]: its supplied "
+                     "line's word", 32 * cores - 1);
     stcgen_text_line(text, "stc_coh_bus u_bus (");
     stcgen_text_in(text);
     stcgen_text_line(text, ".clk_i             (clk_i),");
@@ -152,10 +151,10 @@ static void emit_bus(stcgen_text *text, const stcgen_params *params)
     stcgen_text_out(text);
     stcgen_text_line(text, ");");
     stcgen_text_line(text, "assign mem_rbeat_o = beat && !beat_from_cache;");
-    stcgen_text_line(text, "// Not built yet (ARCHITECTURE.md 19.5): supplies (sup_read, "
-                     "sup_beat: no cache reads or drives its line).");
+    stcgen_text_line(text, "// (a supplier drives its word whenever the bus reads it: "
+                     "sup_beat selects)");
     stcgen_text_line(text, "wire unused_bus = &{1'b0, line_done, line_idx, line_supplied, "
-                     "sup_read, sup_beat};");
+                     "sup_beat};");
     stcgen_text_blank(text);
 }
 
@@ -200,6 +199,9 @@ static void emit_core(stcgen_text *text, const stcgen_params *params,
         {"snp_line_i", "snp_line"},         {"snp_bus_i", "snp_bus"},
         {"snp_supplies_o", "snp_supplies[c*4 +: 4]"}, {"snp_flushes_o", "snp_flushes[c*4 +: 4]"},
         {"snp_shared_o", "snp_shared[c*4 +: 4]"},  {"snp_err_o", "snp_err_o[c]"},
+        {"sup_read_i", "sup_read[c]"},
+        {"sup_word_idx_i", "mem_beat_idx_o"},
+        {"sup_word_o", "sup_word[32*c +: 32]"},
     };
     for (size_t index = 0; index < n_ports; index++) {
         const stcgen_top_port *p = &ports[index];
@@ -208,6 +210,10 @@ static void emit_core(stcgen_text *text, const stcgen_params *params,
             if (strcmp(inside[k][0], p->name) == 0) {
                 snprintf(signal, sizeof signal, "%s", inside[k][1]);
             }
+        }
+        if (strcmp(p->name, "sup_row_i") == 0) {
+            /* the line the bus reads: its row is the line number's low bits */
+            snprintf(signal, sizeof signal, "mem_line_o[%u:0]", g->row_bits - 1);
         }
         if (!signal[0]) {
             if (p->width > 1) {
@@ -295,8 +301,8 @@ void stcgen_emit_coh_system(stcgen_text *text, const stcgen_file *file,
                      "stc_coh_port;");
     stcgen_text_line(text, "// one stc_coh_bus (arbiter, tenures, snoops, data windows) with the "
                      "memory port.");
-    stcgen_text_line(text, "// Not built yet (19.5): a cache supplying a line (M or O snooped by "
-                     "a read).");
+    stcgen_text_line(text, "// A cache supplies a line (M or O snooped by a read) from its "
+                     "line register (19.5).");
     emit_ports(text, params, ports, n_ports);
     stcgen_text_blank(text);
     stcgen_text_in(text);

@@ -390,6 +390,7 @@ void stcgen_emit_top(stcgen_text *text, const stcgen_file *file, const stcgen_pa
         stcgen_text_line(text, ".%-15s (snp_line_i[%u:0]),", "snp_row_i", g->row_bits - 1);
         stcgen_text_line(text, ".%-15s (snp_bank),", "snp_bank_i");
         stcgen_text_line(text, ".%-15s (snp_next),", "snp_next_i");
+        stcgen_text_line(text, ".%-15s (snp_supplies_o),", "snp_supplies_i");
     }
     stcgen_text_line(text, ".%-15s (pwr_on_req),", "pwr_on_req_o");
     stcgen_text_line(text, ".%-15s (pwr_ready)", "pwr_ready_i");

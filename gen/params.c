@@ -257,7 +257,8 @@ static int derive_coherence(stcgen_params *params, char *err, size_t err_len)
     const char *ctrl_break = params->debug_break ? params->debug_break : "";
     const bool upgrade_silent = strcmp(ctrl_break, STCGEN_BREAK_UPGRADE_SILENT) == 0;
     const bool fill_shared = strcmp(ctrl_break, STCGEN_BREAK_FILL_SHARED) == 0;
-    if ((upgrade_silent || fill_shared) &&
+    const bool no_supply = strcmp(ctrl_break, STCGEN_BREAK_NO_SUPPLY) == 0;
+    if ((upgrade_silent || fill_shared || no_supply) &&
         (!params->coherence || params->coh_bus != STC_COH_BUS_ATOMIC)) {
         snprintf(err, err_len, "debug_break=%s: breaks the coherent controller: needs --protocol "
                  "msi|mesi|moesi on the atomic bus", ctrl_break);

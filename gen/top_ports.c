@@ -2,6 +2,7 @@
 #include "top_ports.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 size_t stcgen_top_ports(const stcgen_params *params, stcgen_top_port *out, size_t max)
@@ -75,6 +76,12 @@ size_t stcgen_top_ports(const stcgen_params *params, stcgen_top_port *out, size_
         {false, 4, "snp_shared_o", "... raises the shared line", true, false, true, true},
         {false, 1, "snp_err_o", "a snoop the protocol cannot take (two slots, no row)", true,
          false, true, true},
+        {true, 1, "sup_read_i", "the bus reads a line this cache supplies (19.5) ...", true,
+         false, true, false},
+        {true, g->row_bits, "sup_row_i", "... at this row", true, false, true, false},
+        {true, g->offset_bits > 2 ? g->offset_bits - 2 : 1, "sup_word_idx_i",
+         "the supplied line's word the bus takes", true, false, true, false},
+        {false, 32, "sup_word_o", "", true, false, true, false},
         {true, 1, "tun_we_i", "tuner register port (section 16)", false, true, false, false},
         {true, tuner_addr_bits, "tun_addr_i", "", false, true, false, false},
         {true, 32, "tun_wdata_i", "", false, true, false, false},
@@ -84,8 +91,13 @@ size_t stcgen_top_ports(const stcgen_params *params, stcgen_top_port *out, size_
     size_t count = 0;
     for (size_t index = 0; index < sizeof ports / sizeof ports[0]; index++) {
         const bool coherent = params->coherence && params->coh_bus == STC_COH_BUS_ATOMIC;
-        if ((!ports[index].tuner || params->tuner) && (!ports[index].coherence || coherent) &&
-            count < max) {
+        if ((!ports[index].tuner || params->tuner) && (!ports[index].coherence || coherent)) {
+            if (count == max) {
+                /* a table longer than STCGEN_MAX_TOP_PORTS: a top missing
+                 * its last ports must not be written */
+                fprintf(stderr, "stcgen: internal error: more than %zu top ports\n", max);
+                abort();
+            }
             out[count++] = ports[index];
         }
     }

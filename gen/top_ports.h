@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 enum {
-    STCGEN_MAX_TOP_PORTS = 64,
+    STCGEN_MAX_TOP_PORTS = 80,
     STCGEN_SEED_TUNER_ADDR_BITS = 6 /* stc_tuner's reg_addr_i (gen/stc_tuner.v.in) */
 };
 

@@ -31,6 +31,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum {
+    /* supply reads a core keeps: a miss reads at most STC_MAX_SUBLINES
+     * lines, and a core's later reference drops the past ones */
+    SUPPLY_READS_MAX = 4 * STC_MAX_SUBLINES,
+    BURSTS_MAX = STC_MAX_SUBLINES /* read bursts of one miss */
+};
+
+/* A line some core supplies in the access in progress: which core, in
+ * which read burst, and its window's first cycle (the supplier's read)
+ * from the burst's address cycle. */
+typedef struct {
+    unsigned supplier;
+    unsigned burst;
+    uint64_t offset;
+} pending_supply;
+
 /* Why the cache is calling the memory: a miss's fill and evictions, or a
  * reconfiguration's walk. */
 typedef enum { PHASE_ACCESS, PHASE_RECONFIG } cache_phase;
@@ -55,6 +71,13 @@ typedef struct core_side {
     const stc_coh_proc_row *request_row;  /* its processor row */
     fetched_line fetched[STC_MAX_SUBLINES];
     unsigned fetched_count;
+
+    /* The cycles other cores' misses read a line this cache supplies from
+     * its data array (ARCHITECTURE.md 19.5), ascending, from its clock on:
+     * the array is the bus's then, so a load's second probe waits over
+     * such a cycle. */
+    uint64_t supply_reads[SUPPLY_READS_MAX];
+    unsigned supply_read_count;
 } core_side;
 
 struct stc_cstc_system {
@@ -77,6 +100,15 @@ struct stc_cstc_system {
     uint64_t pending_bus;
     uint64_t pending_address_phases;
     bool burst_from_memory;
+    /* ... its read bursts' bus cycles (address cycle and windows), the
+     * lines supplied in them, and the cycles its load's second probe
+     * waited for a supply's read */
+    uint64_t burst_cycles[BURSTS_MAX];
+    unsigned burst_count;
+    pending_supply supplies[STC_MAX_SUBLINES];
+    unsigned supply_count;
+    uint64_t probe_wait;
+    uint64_t probe_waits; /* the run's: cycles second probes waited */
     char error[256];
 };
 
@@ -191,6 +223,7 @@ typedef struct {
     bool shared;   /* some snooper asserted the shared line */
     bool supplied; /* some snooper supplied */
     bool flushed;  /* some snooper flushed */
+    unsigned supplier; /* which, if supplied */
 } bus_result;
 
 static void count_bus(stc_coh_counters *counters, stc_coh_bus bus)
@@ -230,6 +263,8 @@ static void snoop_copy(stc_cstc_system *system, unsigned requester, unsigned d, 
                                    (unsigned long long)addr, d, stc_coh_bus_name(bus));
         else if (data)
             memcpy(data, copy, system->line);
+        if (!result->supplied)
+            result->supplier = d;
         result->supplied = true;
         snooper->c2c_supplied++;
     }
@@ -270,7 +305,7 @@ static void filter_unsafe(const stc_cstc_system *system, unsigned d, unsigned re
 static bus_result broadcast(stc_cstc_system *system, unsigned requester, stc_coh_bus bus,
                             uint32_t entry, const uint8_t *wb_data, uint8_t *data)
 {
-    bus_result result = {false, false, false};
+    bus_result result = {false, false, false, 0};
     uint8_t *memory = stc_coh_book_memory(&system->book, entry);
     stc_coh_counters *req = &system->counters[requester];
     count_bus(req, bus);
@@ -317,7 +352,7 @@ static stc_coh_state issue_row(stc_cstc_system *system, unsigned core, const stc
                                uint32_t entry, uint8_t *data, bus_result *result)
 {
     if (row->bus == STC_COH_BUS_NONE) {
-        *result = (bus_result){false, false, false};
+        *result = (bus_result){false, false, false, 0};
         if (data)
             memcpy(data, stc_coh_book_memory(&system->book, entry), system->line);
         return row->next_alone;
@@ -387,6 +422,11 @@ static void cache_read_burst(void *context, uint64_t addr, uint8_t *data, unsign
     system->pending_bus += timing->address_cycles;
     system->pending_address_phases++;
     system->burst_from_memory = false;
+    if (system->burst_count == BURSTS_MAX)
+        abort(); /* more bursts than a logical line has lines */
+    const unsigned burst = system->burst_count++;
+    uint64_t *burst_cycles = &system->burst_cycles[burst];
+    *burst_cycles = timing->address_cycles;
     for (unsigned at = 0; at < bytes; at += system->line) {
         uint64_t block = block_of(system, addr + at);
         long entry = stc_coh_book_entry(&system->book, block);
@@ -407,10 +447,15 @@ static void cache_read_burst(void *context, uint64_t addr, uint8_t *data, unsign
         /* Memory streams consecutive lines it answers as one burst (T
          * once, as the single-cache model prices a fill); a supplied line
          * breaks the run. */
-        system->pending_bus +=
+        if (result.supplied && system->supply_count < STC_MAX_SUBLINES)
+            system->supplies[system->supply_count++] =
+                (pending_supply){result.supplier, burst, *burst_cycles};
+        uint64_t window =
             stc_coh_line_data_cycles(timing, result.supplied, !system->burst_from_memory);
         if (result.flushed && !result.supplied)
-            system->pending_bus += stc_coh_write_data_cycles(timing);
+            window += stc_coh_write_data_cycles(timing);
+        system->pending_bus += window;
+        *burst_cycles += window;
         system->burst_from_memory = !result.supplied;
     }
 }
@@ -506,6 +551,62 @@ static long serve_miss(stc_cstc_system *system, unsigned core, const stc_coh_pro
     return slot;
 }
 
+/* ------------------------------------------------------------ supplies */
+
+/* Whether core's data array is read by a supply in cycle. */
+static bool supply_read_at(const core_side *side, uint64_t cycle)
+{
+    for (unsigned i = 0; i < side->supply_read_count; i++)
+        if (side->supply_reads[i] == cycle)
+            return true;
+    return false;
+}
+
+/* Forget core's supply reads before cycle (its references start later). */
+static void forget_supply_reads(core_side *side, uint64_t cycle)
+{
+    unsigned kept = 0;
+    for (unsigned i = 0; i < side->supply_read_count; i++)
+        if (side->supply_reads[i] >= cycle)
+            side->supply_reads[kept++] = side->supply_reads[i];
+    side->supply_read_count = kept;
+}
+
+static void add_supply_read(core_side *side, uint64_t cycle)
+{
+    forget_supply_reads(side, side->system->time.core[side->core].cycles);
+    if (side->supply_read_count == SUPPLY_READS_MAX) {
+        /* the oldest goes: a core idle this long starts later */
+        memmove(side->supply_reads, side->supply_reads + 1,
+                (SUPPLY_READS_MAX - 1) * sizeof side->supply_reads[0]);
+        side->supply_read_count--;
+    }
+    side->supply_reads[side->supply_read_count++] = cycle;
+}
+
+/* A miss's tenure ends with its last read burst's last window, and each
+ * burst starts in the cycle after the one before it ends (the controller
+ * offers its next run then: ARCHITECTURE.md 19.5), so the bursts' address
+ * cycles count back from the bus's free cycle: each supplied line's read
+ * (its window's first cycle) goes to its supplier. In the count a core's
+ * clock keeps (a reference starts in the cycle its request is accepted,
+ * its first probe's compare is the next), the tenure's cycle k is cycle
+ * k + 1: the read is there. */
+static void record_supplies(stc_cstc_system *system)
+{
+    uint64_t start[BURSTS_MAX];
+    uint64_t at = system->time.bus_free_at;
+    for (unsigned b = system->burst_count; b-- > 0;) {
+        at -= system->burst_cycles[b];
+        start[b] = at;
+    }
+    for (unsigned i = 0; i < system->supply_count; i++) {
+        const pending_supply *supply = &system->supplies[i];
+        add_supply_read(&system->sides[supply->supplier],
+                        start[supply->burst] + supply->offset + 1);
+    }
+}
+
 /* Core's block access (or reconfiguration) is timed. The cache counted
  * cache_cycles, its probes first, against its fixed-latency memory: T +
  * P/W per writeback, T per read burst and P/W per line filled (cache.c).
@@ -529,11 +630,13 @@ static void commit_cycles(stc_cstc_system *system, unsigned core, uint64_t cache
                                        system->pending_address_phases * timing->address_cycles);
     uint64_t held = bursts > 0 ? stc_coh_cycles_less(own, STC_MISS_ANSWER_CYCLES) : 0;
     stc_coh_access_cycles cycles = {
-        .before = probes,
+        .before = probes + system->probe_wait,
         .bus = system->pending_bus + held,
         .after = own - held,
     };
     stc_coh_clock_commit(&system->time, core, &cycles);
+    if (bursts > 0 && system->supply_count > 0)
+        record_supplies(system);
 }
 
 /* One access of core to bytes [offset, offset + len) of physical line
@@ -569,6 +672,9 @@ static int block_access(stc_cstc_system *system, unsigned core, stc_coh_op op, u
     }
     system->pending_bus = 0;
     system->pending_address_phases = 0;
+    system->burst_count = 0;
+    system->supply_count = 0;
+    system->probe_wait = 0;
     stc_access_result access = {0};
     if (row->hit) {
         bus_result upgrade;
@@ -582,6 +688,14 @@ static int block_access(stc_cstc_system *system, unsigned core, stc_coh_op op, u
             set_slot_state(system, side, (size_t)slot, e, next);
     } else {
         slot = serve_miss(system, core, row, block, op, addr, len, value_bytes, loaded, &access);
+    }
+    if (op == STC_COH_OP_LOAD && access.probes >= 2) {
+        /* the second probe reads the data array one cycle in: it waits
+         * while a supply reads it (ARCHITECTURE.md 19.5) */
+        uint64_t at = system->time.core[core].cycles + 1;
+        while (supply_read_at(side, at + system->probe_wait))
+            system->probe_wait++;
+        system->probe_waits += system->probe_wait;
     }
     commit_cycles(system, core, access.cycles, access.probes, access.writebacks, access.bursts,
                   access.fills);
@@ -622,6 +736,11 @@ int stc_cstc_access(stc_cstc_system *system, unsigned core, stc_coh_op op, uint6
     uint8_t result[STC_COH_MAX_LINE];
     for (uint32_t i = 0; i < size; i++)
         bytes[i] = (uint8_t)(value >> (8 * (i % 8)));
+    /* (a reference starts at the core's clock: its port took it then,
+     * which the RTL does not in a supply's read cycle, ARCHITECTURE.md
+     * 19.5; a driver that offers it then gives that cycle as idle time
+     * first, as the lockstep does) */
+    forget_supply_reads(&system->sides[core], system->time.core[core].cycles);
     stc_coh_counters *counters = &system->counters[core];
     counters->references++;
     if (op == STC_COH_OP_STORE)
@@ -686,6 +805,9 @@ int stc_cstc_reconfigure(stc_cstc_system *system, unsigned core, const stc_confi
         result = &local;
     system->pending_bus = 0;
     system->pending_address_phases = 0;
+    system->burst_count = 0;
+    system->supply_count = 0;
+    system->probe_wait = 0;
     side->phase = PHASE_RECONFIG;
     stc_cache_reconfigure(side->cache, next, result);
     side->phase = PHASE_ACCESS;
@@ -893,6 +1015,16 @@ uint64_t stc_cstc_violation_kind_count(const stc_cstc_system *system, stc_coh_vi
 const stc_coh_violation *stc_cstc_violation_at(const stc_cstc_system *system, unsigned index)
 {
     return stc_coh_book_violation_at(&system->book, index);
+}
+
+bool stc_cstc_supply_read_at(const stc_cstc_system *system, unsigned core, uint64_t cycle)
+{
+    return core < system->config.cores && supply_read_at(&system->sides[core], cycle);
+}
+
+uint64_t stc_cstc_probe_waits(const stc_cstc_system *system)
+{
+    return system->probe_waits;
 }
 
 stc_coh_state stc_cstc_state_of(const stc_cstc_system *system, unsigned core, uint64_t addr)

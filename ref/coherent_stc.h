@@ -167,6 +167,17 @@ uint64_t stc_cstc_memory_read(const stc_cstc_system *system, uint64_t addr, uint
 uint64_t stc_cstc_shadow_read(const stc_cstc_system *system, uint64_t addr, uint32_t size);
 const stc_cache *stc_cstc_cache(const stc_cstc_system *system, unsigned core);
 const stc_cstc_config *stc_cstc_config_of(const stc_cstc_system *system);
+/* Whether another core's miss reads a line core supplies from its data
+ * array in cycle (its clock's time base; ARCHITECTURE.md 19.5: the read
+ * takes the array for that cycle, so a load's second probe waits over it,
+ * which the load's cycles count; and the RTL accepts no reference of core
+ * in it: a caller offering one then must give that cycle as idle time,
+ * stc_cstc_idle, for the reference starts at core's clock). Known from
+ * the miss's run until core's next reference starts after it. */
+bool stc_cstc_supply_read_at(const stc_cstc_system *system, unsigned core, uint64_t cycle);
+/* The run's cycles loads' second probes waited for supplies' reads (all
+ * cores). */
+uint64_t stc_cstc_probe_waits(const stc_cstc_system *system);
 
 /* Cycles (coherent_cycles.h; docs/COHERENCE.md 11.9): every core's clock
  * (NULL for core >= cores), the run's, and the bus's timing (T the

@@ -12,7 +12,7 @@
 # protocol on 2 and 4 cores, MOESI on 3 too; a quarter of the references
 # to lines every core shares (read by all, written by core 0 only), with
 # checkpoints of every slot's state. The coherent controller's deliberately broken variants
-# (--debug-break upgrade-silent, fill-shared) and a protocol table whose
+# (--debug-break upgrade-silent, fill-shared, no-supply) and a protocol table whose
 # snoop does not invalidate (coh-no-invalidate) must fail with a MISMATCH.
 #
 #   tests/coh-lockstep.sh STCGEN OUTDIR HARNESS_OBJECT MODEL_OBJECTS...
@@ -32,10 +32,13 @@ passed=0
 failed=0
 references=0
 two_run_races=0   # core 0's stores that met another core's miss of two bursts (--race)
+supplies=0        # lines a cache supplied (M or O snooped by a read)
+probe_waits=0     # cycles a load's second probe waited for a supply's read
 REFS=${COH_LOCKSTEP_REFS:-4000}
 # A quarter of the references go to 1 KiB every core shares (core 0 the only
-# writer, and no load of a block core 0 holds M: nothing needs a supplier
-# yet; tb/coh/README.md), the rest to each core's own range.
+# writer: no upgrade race, which the controller does not handle yet;
+# tb/coh/README.md), the rest to each core's own range. Other cores' loads
+# of lines core 0 holds M or O are supplied by its cache.
 SHARED=25
 
 check() {
@@ -87,6 +90,8 @@ passes() {
     [ $status -eq 0 ] && grep -q '^PASS' "$log" && ! grep -q MISMATCH "$log" || return 1
     references=$((references + $(sed -n 's/^PASS .*: \([0-9]*\) references.*/\1/p' "$log")))
     two_run_races=$((two_run_races + $(sed -n 's/^PASS .*, \([0-9]*\) of [0-9]* two-run misses$/\1/p' "$log")))
+    supplies=$((supplies + $(sed -n 's/^PASS .*, \([0-9]*\) lines supplied by a cache.*/\1/p' "$log")))
+    probe_waits=$((probe_waits + $(sed -n 's/^PASS .*supplied by a cache (\([0-9]*\) cycles a second.*/\1/p' "$log")))
 }
 
 # caught TAG PROTOCOL CORES: the broken build's run reports a MISMATCH
@@ -125,7 +130,8 @@ done
 # a table Rumur rejects: a cache keeps a copy core 0's store miss should
 # have invalidated. In MSI, where core 0's loads take S, its store misses
 # meet such copies within the run; MESI's traffic did not in 4000 references.)
-for broken in "upgrade-silent msi 2" "fill-shared mesi 2" "coh-no-invalidate msi 2"; do
+for broken in "upgrade-silent msi 2" "fill-shared mesi 2" "coh-no-invalidate msi 2" \
+    "no-supply moesi 2"; do
     set -- $broken
     tag=broken-$1
     check "$tag: builds" build "$tag" "$2" "$3" --debug-break "$1"
@@ -137,6 +143,11 @@ done
 # run was snooped late until 2026-12-06 (ARCHITECTURE.md 19.7).
 check "--race reaches core 0's store inside a miss of two bursts ($two_run_races times)" \
     test "$two_run_races" -gt 0
+# Supplies (ARCHITECTURE.md 19.5): lines read from a cache's data array,
+# and loads whose second probe met such a read (the cycle both the RTL and
+# the model charge).
+check "caches supply lines ($supplies times)" test "$supplies" -gt 0
+check "a second probe waits for a supply's read ($probe_waits cycles)" test "$probe_waits" -gt 0
 echo "coh-lockstep: $references references in lockstep, $two_run_races races with misses of two" \
-    "bursts, $passed passed, $failed failed"
+    "bursts, $supplies lines supplied, $probe_waits second-probe waits, $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -351,6 +351,42 @@ static void stc_by_hand(void)
     stc_cstc_destroy(s);
 }
 
+/* A supply takes the supplier's data array for its read cycle
+ * (ARCHITECTURE.md 19.5, COHERENCE.md 11.9 decision 3a). MESI, c1 in
+ * 8K_4W_16B_P (way prediction: a miss or a hit outside the predicted bank
+ * probes twice), c0 in 8K_4W_16B; X and Z = X + 2 KiB share a row.
+ * c1 stores X: probes 2, BusRdX tenure 1 + 24 (bus 2..27), answer: 28.
+ * c1 loads Z: probes 2, ready 30, bus 30..55, 56 (Z in another bank, now
+ * the row's most recent). c0 loads X: ready 1, stalls to 55, tenure 1 +
+ * (1 + 4) supplied by c1's M (bus 55..61), 62; the read is the window's
+ * first cycle, 56 in the tenure's count, 57 in the clocks' (a reference
+ * starts in the cycle it is accepted, its first compare is the next).
+ * c1 loads X at 56: the prediction (Z's bank) misses, the second probe's
+ * read would be in 57: it waits a cycle, 56 + 2 + 1 = 59 (58 without). */
+static void stc_supply_by_hand(void)
+{
+    static const char *const names[] = {"8K_4W_16B", "8K_4W_16B_P"};
+    stc_cstc_system *s = stc_system(STC_COH_MESI, 2, names);
+    const ref refs[] = {
+        {1, STC_COH_OP_STORE, 0x4000, 4},
+        {1, STC_COH_OP_LOAD, 0x4800, 4},
+        {0, STC_COH_OP_LOAD, 0x4000, 4},
+    };
+    run_stc(s, refs, 3);
+    expect_core(stc_cstc_core_cycles_of(s, 1), 56, 0, 50, "supply, c1 before");
+    expect_core(stc_cstc_core_cycles_of(s, 0), 62, 54, 6, "supply, c0's miss");
+    for (uint64_t cycle = 50; cycle < 70; cycle++)
+        CHECK(stc_cstc_supply_read_at(s, 1, cycle) == (cycle == 57) &&
+                  !stc_cstc_supply_read_at(s, 0, cycle),
+              "c1's array is read for the supply in cycle 57 only (cycle %llu)",
+              (unsigned long long)cycle);
+    const ref again[] = {{1, STC_COH_OP_LOAD, 0x4000, 4}};
+    run_stc(s, again, 1);
+    expect_core(stc_cstc_core_cycles_of(s, 1), 59, 0, 50, "supply, c1's second probe waits");
+    CHECK_EQ_U64(stc_cstc_probe_waits(s), 1, "cycles second probes waited");
+    stc_cstc_destroy(s);
+}
+
 /* ------------------------------------------------------------ oracles */
 
 static ref random_ref(uint64_t *rng, unsigned cores, uint64_t span)
@@ -688,6 +724,7 @@ int main(void)
     clock_rules();
     conventional_by_hand();
     stc_by_hand();
+    stc_supply_by_hand();
     one_core_conventional_equals_cache();
     one_core_stc_equals_cache();
     stc_16b_equals_conventional();

@@ -566,6 +566,9 @@ static unsigned data_window(traffic *t, plan *p, unsigned at, uint64_t line, uns
             out->mem_line = line;
             if (r->supplied) {
                 out->sup_read = 1u << r->supplier;
+                /* a supply that flushes: memory's write of the line starts,
+                 * its words with the beats */
+                out->mem_wr = r->flushed;
             } else {
                 out->mem_rd = true;
                 out->mem_rd_cont = !first;

@@ -50,6 +50,9 @@ unsigned coh_dut_grant(const coh_dut *dut);
  * core): the address cycle of its burst or BusUpgr, where the bus snoops
  * its lines (ARCHITECTURE.md 19.6). */
 unsigned coh_dut_order(const coh_dut *dut);
+/* The cores whose data array a supply reads this cycle (one bit per core;
+ * ARCHITECTURE.md 19.5). */
+unsigned coh_dut_supply_read(const coh_dut *dut);
 bool coh_dut_bus_error(const coh_dut *dut);
 /* Whether a tenure is open this cycle. */
 bool coh_dut_bus_busy(const coh_dut *dut);

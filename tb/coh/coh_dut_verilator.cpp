@@ -173,6 +173,11 @@ extern "C" unsigned coh_dut_order(const coh_dut *dut)
     return dut->top->order_o;
 }
 
+extern "C" unsigned coh_dut_supply_read(const coh_dut *dut)
+{
+    return dut->top->sup_read_o;
+}
+
 extern "C" bool coh_dut_bus_error(const coh_dut *dut)
 {
     return dut->top->bus_err_o;

@@ -15,12 +15,13 @@
  * every answer's cycle (the model's clock), every load's word, no grant
  * without a reference, and at the end every counter of every core against
  * the model's, the bus's grants against the model's tenures, no bus error
- * and no model violation. The first difference stops the run.
+ * and no model violation; in every cycle the cores whose data array a
+ * supply reads, against the model's. The first difference stops the run.
  *
- * Traffic: each core in its own address range (the snoop side of the
- * controller is not built yet: ARCHITECTURE.md 19.5), twice the cache, a
- * hot 2 KiB of it most of the time; loads of words, stores of words,
- * halves and bytes.
+ * Traffic: each core in its own address range, twice the cache, a hot 2
+ * KiB of it most of the time; loads of words, stores of words, halves and
+ * bytes; with --shared, lines every core reads and core 0 alone writes
+ * (supplied by core 0's cache when it holds them M or O).
  */
 #include "coh_dut.h"
 
@@ -117,7 +118,7 @@ static uint32_t below(uint64_t *state, uint32_t bound)
 }
 
 /* A reference of core `index`: with --shared, that percentage of them to
- * the shared lines (only core 0 stores there: see shared_conflict), the
+ * the shared lines (only core 0 stores there: no upgrade race), the
  * others in the core's own range (whole pages: no line shared). shared:
  * whether it may go to the shared lines. */
 static reference make_reference(core_state *core, unsigned index, unsigned cores,
@@ -424,6 +425,8 @@ typedef struct {
     unsigned long end;           /* the last cycle before the drain */
     unsigned long race_loads[2]; /* race targets accepted: one run, two runs */
     unsigned long races[2];      /* ... and core 0's stores that raced them */
+    unsigned long supplies;      /* lines a cache supplied (its data array read) */
+    unsigned long offered_in_read; /* requests offered in such a cycle of their core */
     char message[256];
 } harness;
 
@@ -599,53 +602,6 @@ static bool is_shared(const harness *h, const reference *r)
     return !r->reconfig && r->addr >= MEMORY_BYTES - h->opt.shared_bytes;
 }
 
-/* Whether core offering r (a reference to the shared lines) now could make
- * some cache supply a line, which the controller cannot do yet
- * (ARCHITECTURE.md 19.5): only core 0 stores there, and no miss may read a
- * line core 0 holds M or O. So a load of another core waits for no store of
- * core 0 to its block (a logical line's lines: one miss reads them all) in
- * flight, offered, or done and still M or O in core 0; a store of core 0
- * for no load of another core in flight or offered. "In flight" ends when
- * the model runs the miss (on_order, its first burst's address cycle):
- * from then on a hit of another core on a line of the block is ordered
- * after the miss in both, because the bus snoops every line the miss reads
- * in that cycle, those of its later bursts too (ARCHITECTURE.md 19.6).
- * When it snooped a burst's line k in cycle A + k, or a second run's lines
- * at their own burst, the --race traffic found the RTL ordering such a hit
- * before the miss. What is left: E -> S and S, E -> I snoops, the shared
- * line, fills of shared lines. */
-static bool shared_conflict(const harness *h, unsigned core, const reference *r)
-{
-    if (core == 0) {
-        if (!r->store)
-            return false;
-        for (unsigned c = 1; c < h->opt.cores; c++) {
-            const core_state *o = &h->cores[c];
-            if (o->in_flight && !o->fed && !o->current.reconfig &&
-                same_block(o->current.addr, r->addr))
-                return true;
-            if (o->pending && h->cycle >= o->offer_at && !o->next.reconfig &&
-                same_block(o->next.addr, r->addr))
-                return true;
-        }
-        return false;
-    }
-    const core_state *writer = &h->cores[0];
-    if (writer->in_flight && !writer->fed && !writer->current.reconfig &&
-        writer->current.store && same_block(writer->current.addr, r->addr))
-        return true;
-    if (writer->pending && h->cycle >= writer->offer_at && !writer->next.reconfig &&
-        writer->next.store && same_block(writer->next.addr, r->addr))
-        return true;
-    uint32_t block = r->addr / BLOCK_BYTES * BLOCK_BYTES;
-    for (uint32_t line = block; line < block + BLOCK_BYTES; line += h->config.geometry.line_bytes) {
-        stc_coh_state state = stc_cstc_state_of(h->model, 0, line);
-        if (state == STC_COH_M || state == STC_COH_O)
-            return true;
-    }
-    return false;
-}
-
 /* Whether core holds any line of the block at addr (the model's view). */
 static bool holds_block(const harness *h, unsigned core, uint32_t block)
 {
@@ -695,8 +651,7 @@ static bool holds_middle_only(const harness *h, unsigned core, uint32_t block)
  * answer core 0 stores that word. The model orders the whole miss first
  * (core 0's line S, its store a BusUpgr after it); an RTL that snooped a
  * later line after the miss's first address cycle let the store hit E
- * silently first (19.6, 19.7). The conflict rule (shared_conflict) still
- * vets every steered reference. */
+ * silently first (19.6, 19.7). */
 static void race_steer(harness *h, unsigned core, reference *n)
 {
     const uint32_t base = MEMORY_BYTES - h->opt.shared_bytes;
@@ -765,11 +720,6 @@ static bool drive(harness *h)
          * is a miss's few dozen cycles) */
         if (offer && h->opt.race && !n->reconfig && (is_shared(h, n) || c == 0))
             race_steer(h, c, &s->next);
-        if (offer && is_shared(h, n) && shared_conflict(h, c, n)) {
-            do /* a private reference instead (the same kind: no change) */
-                s->next = make_reference(s, c, h->opt.cores, &h->opt, &h->configs, false);
-            while (s->next.reconfig);
-        }
         bool request = offer && !n->reconfig;
         /* a change is offered once nothing of the core is in flight */
         bool change = offer && n->reconfig && !s->in_flight;
@@ -784,6 +734,43 @@ static bool drive(harness *h)
     return work;
 }
 
+/* The cycles a supply reads a core's data array (ARCHITECTURE.md 19.5):
+ * the RTL's (the bus's sup_read) and the model's, which charges them to
+ * the core's references (stc_cstc_supply_read_at), must be the same. */
+static int check_supply_reads(harness *h)
+{
+    const unsigned reads = coh_dut_supply_read(h->dut);
+    for (unsigned c = 0; c < h->opt.cores; c++) {
+        const bool rtl = reads >> c & 1u;
+        if (rtl != stc_cstc_supply_read_at(h->model, c, h->cycle - h->t0)) {
+            snprintf(h->message, sizeof h->message,
+                     "core %u's data array is read for a supply in this cycle by the %s only",
+                     c, rtl ? "rtl" : "model");
+            return fail(h->cycle, h->message);
+        }
+        h->supplies += rtl;
+        const core_state *s = &h->cores[c];
+        h->offered_in_read += rtl && s->pending && h->cycle >= s->offer_at && !draining(h) &&
+                              !s->next.reconfig;
+    }
+    return 0;
+}
+
+/* Core's answer in a cycle in which it orders nothing: a hit answered in
+ * another core's ordering cycle is ordered before that item (the
+ * controller's action of a cycle comes before the snoop of that cycle,
+ * ARCHITECTURE.md 19.5), so every such answer is fed before the order.
+ * (Until 2026-12-06 answers were taken core by core after each core's
+ * order: a load hit of core 1 answered in core 0's BusUpgr's cycle was
+ * fed after the upgrade; the traffic of before supplies never met it.) */
+static int observe_answer(harness *h, unsigned core, unsigned order)
+{
+    uint32_t rdata = 0;
+    if (!(order >> core & 1u) && coh_dut_response(h->dut, core, &rdata))
+        return on_answer(h, core, rdata);
+    return 0;
+}
+
 /* This cycle's outputs of core, in the order they are ordered: its grant
  * (the reference it is for runs in the model), its answer (of the
  * reference in flight), the acceptance of its next operation, a change's
@@ -792,7 +779,9 @@ static int observe(harness *h, unsigned core, unsigned grant, unsigned order)
 {
     core_state *s = &h->cores[core];
     uint32_t rdata = 0;
-    bool answer = coh_dut_response(h->dut, core, &rdata);
+    /* (another core's answer of this cycle was taken before the order:
+     * observe_answer) */
+    bool answer = (order >> core & 1u) && coh_dut_response(h->dut, core, &rdata);
     bool offered = s->pending && h->cycle >= s->offer_at && !draining(h);
     bool accept = offered && !s->next.reconfig && coh_dut_ready(h->dut, core);
     bool accept_change = offered && s->next.reconfig && !s->in_flight &&
@@ -925,8 +914,13 @@ static int run(harness *h)
         unsigned grant = coh_dut_grant(h->dut);
         unsigned order = coh_dut_order(h->dut);
         for (unsigned c = 0; c < h->opt.cores; c++)
+            if (observe_answer(h, c, order) != 0)
+                return 1;
+        for (unsigned c = 0; c < h->opt.cores; c++)
             if (observe(h, c, grant, order) != 0)
                 return 1;
+        if (check_supply_reads(h) != 0)
+            return 1;
         if (stc_cstc_violation_count(h->model) != 0)
             return fail(h->cycle, stc_cstc_violation_at(h->model, 0)->text);
         if (coh_dut_snoop_error(h->dut))
@@ -965,12 +959,13 @@ static void report(const harness *h)
     count_rows(h->model, h->opt.protocol, &proc_reached, &proc_rows, &snoop_reached, &snoop_rows);
     printf("PASS %s %u cores %s: %lu references in %lu cycles, %lu reconfigurations (%lu "
            "walked), bus busy %" PRIu64 ", stall %" PRIu64 ", %lu checkpoints of every slot, "
-           "memory drained and equal, "
-           "rows reached: processor %u of %u, snoop %u of %u, races %lu of %lu one-run misses, "
+           "memory drained and equal, %lu lines supplied by a cache (%" PRIu64 " cycles a "
+           "second probe waited for one, %lu requests offered in one's cycle), rows reached: processor %u of %u, snoop %u of %u, races %lu of %lu one-run misses, "
            "%lu of %lu two-run misses\n",
            stc_coh_protocol_name(h->opt.protocol), h->opt.cores, h->opt.config_name, answered,
            h->end - h->t0, reconfigs, walks, cycles.bus_busy_cycles, cycles.stall_cycles,
-           h->checkpoints, proc_reached, proc_rows, snoop_reached, snoop_rows, h->races[0],
+           h->checkpoints, h->supplies, stc_cstc_probe_waits(h->model), h->offered_in_read,
+           proc_reached, proc_rows, snoop_reached, snoop_rows, h->races[0],
            h->race_loads[0], h->races[1], h->race_loads[1]);
 }
 

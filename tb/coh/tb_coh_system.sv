@@ -50,6 +50,9 @@ module tb_coh_system #(
   // cycle of its item that reads or upgrades (a burst, a BusUpgr), where
   // the bus snoops its lines (ARCHITECTURE.md 19.6); not a BusWB's
   output wire [N-1:0]  order_o,
+  // the cores whose data array a supply reads this cycle (the bus's
+  // sup_read: ARCHITECTURE.md 19.5)
+  output wire [N-1:0]  sup_read_o,
   output wire          bus_busy_o,
   output wire          bus_err_o,
   output wire          snp_err_o,
@@ -173,6 +176,7 @@ module tb_coh_system #(
                     || (snoop_codes[8:6] != 3'd0 && snoop_codes[8:6] < 3'd4)
                     || (snoop_codes[11:9] != 3'd0 && snoop_codes[11:9] < 3'd4);
   assign order_o = (snooped != {N{1'b0}} && reads) ? ~snooped : {N{1'b0}};
+  assign sup_read_o = u_system.sup_read;
 
   // ---------------------------------------------------------------- memory
   // The bus's memory: a line's reads start with mem_rd (its line), a
