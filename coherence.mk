@@ -67,22 +67,24 @@ $(B)/gcc/stcbustb: tools/stcbustb.c $(TB_COMMON) $(LIB_HDR) $(STCBUSTB_REF:%=$(B
 # The coherent system in lockstep with the coherent stc model (tb/coh/README.md):
 # every protocol on 2 and 4 cores (MOESI on 3 too), the caches changing
 # configuration now and then or fixed in a longer-line, way-predicted or
-# direct-mapped one, three seeds each, and the coherent controller's two
-# broken variants caught (about 3 minutes, most of it Verilator).
+# direct-mapped one, three seeds each, a run on a real multi-threaded
+# kernel's trace for each tag of 2 and 4 cores (make mc-traces), and the
+# coherent controller's broken variants caught (about 4 minutes, most of
+# it Verilator).
 COH_LS := $(B)/coh-lockstep
 $(COH_LS)/coh_lockstep.o: tb/coh/coh_lockstep.c tb/coh/coh_dut.h $(LIB_HDR)
 	mkdir -p $(COH_LS)
 	gcc $(CFLAGS_COMMON) $(OPT) -g -Iref -Itb/coh -c -o $@ $<
 	clang $(CFLAGS_COMMON) $(OPT) -Iref -Itb/coh -fsyntax-only $<
 .PHONY: coh-lockstep
-coh-lockstep: $(B)/gcc/stcgen $(COH_LS)/coh_lockstep.o $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o)
-	tests/coh-lockstep.sh $(B)/gcc/stcgen $(COH_LS) $(COH_LS)/coh_lockstep.o \
+coh-lockstep: $(B)/gcc/stcgen $(COH_LS)/coh_lockstep.o $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o) mc-traces
+	COH_LOCKSTEP_MC_TRACES=$(MC_TRACES) tests/coh-lockstep.sh $(B)/gcc/stcgen $(COH_LS) $(COH_LS)/coh_lockstep.o \
 	    $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o)
 # The same runs with 200 000 operations per core: 11.4 million references
 # in all (about 15 minutes with the checkpoints); and the harness's speed, one run of 4 cores.
 .PHONY: coh-lockstep-long bench-coh-lockstep
-coh-lockstep-long: $(B)/gcc/stcgen $(COH_LS)/coh_lockstep.o $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o)
-	COH_LOCKSTEP_REFS=200000 tests/coh-lockstep.sh $(B)/gcc/stcgen $(COH_LS)-long \
+coh-lockstep-long: $(B)/gcc/stcgen $(COH_LS)/coh_lockstep.o $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o) mc-traces
+	COH_LOCKSTEP_MC_TRACES=$(MC_TRACES) COH_LOCKSTEP_REFS=200000 tests/coh-lockstep.sh $(B)/gcc/stcgen $(COH_LS)-long \
 	    $(COH_LS)/coh_lockstep.o $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o)
 bench-coh-lockstep: coh-lockstep
 	scripts/bench-coh-lockstep.sh $(COH_LS)/mesi-n4-8K_4W_16B/obj/coh_lockstep

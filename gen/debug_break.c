@@ -131,6 +131,11 @@ static const debug_break breaks[] = {
      "but the first carries its line register's old words (coherent controller)",
      "      if (sup_cap_q) begin",
      "      if (1'b0) begin  // BROKEN: no-supply"},
+    {STCGEN_BREAK_LOST_UPGRADE, STCGEN_BREAK_CTRL,
+     "a store that hit S or O sends its BusUpgr even when another core's invalidation took "
+     "its slot before the grant (two writers; coherent controller)",
+     "  wire        upg_kept = upg_q && valid_q[victim_q];   // the upgrade's slot still held",
+     "  wire        upg_kept = upg_q;  // BROKEN: lost-upgrade"},
     {"apb-refused-write", STCGEN_BREAK_APB,
      "the APB register block lets a refused write (PSLVERR) take effect",
      "wire         wr       = access && pwrite_i && !err_q;  // a write takes effect",

@@ -258,7 +258,8 @@ static int derive_coherence(stcgen_params *params, char *err, size_t err_len)
     const bool upgrade_silent = strcmp(ctrl_break, STCGEN_BREAK_UPGRADE_SILENT) == 0;
     const bool fill_shared = strcmp(ctrl_break, STCGEN_BREAK_FILL_SHARED) == 0;
     const bool no_supply = strcmp(ctrl_break, STCGEN_BREAK_NO_SUPPLY) == 0;
-    if ((upgrade_silent || fill_shared || no_supply) &&
+    const bool lost_upgrade = strcmp(ctrl_break, STCGEN_BREAK_LOST_UPGRADE) == 0;
+    if ((upgrade_silent || fill_shared || no_supply || lost_upgrade) &&
         (!params->coherence || params->coh_bus != STC_COH_BUS_ATOMIC)) {
         snprintf(err, err_len, "debug_break=%s: breaks the coherent controller: needs --protocol "
                  "msi|mesi|moesi on the atomic bus", ctrl_break);

@@ -66,6 +66,7 @@ enum {
 #define STCGEN_BREAK_UPGRADE_SILENT "upgrade-silent"
 #define STCGEN_BREAK_FILL_SHARED "fill-shared"
 #define STCGEN_BREAK_NO_SUPPLY "no-supply"
+#define STCGEN_BREAK_LOST_UPGRADE "lost-upgrade"
 #define STCGEN_TOP_PWR_EN_PORT "pwr_en_o"   /* top output: switch enables */
 #define STCGEN_TOP_PWR_ACK_PORT "pwr_ack_i" /* top input: switch acknowledges */
 

@@ -10,15 +10,21 @@
 # 200 operations, the others are fixed (--fixed) in a configuration of
 # longer logical lines with way prediction, or direct-mapped; every
 # protocol on 2 and 4 cores, MOESI on 3 too; a quarter of the references
-# to lines every core shares (read by all, written by core 0 only), with
-# checkpoints of every slot's state. The coherent controller's deliberately broken variants
-# (--debug-break upgrade-silent, fill-shared, no-supply) and a protocol table whose
+# to lines every core shares (read and written by all), with
+# checkpoints of every slot's state; with COH_LOCKSTEP_MC_TRACES, a run on
+# a real kernel's trace for each build of 2 and 4 cores. The coherent controller's deliberately broken variants
+# (--debug-break upgrade-silent, fill-shared, no-supply, lost-upgrade) and a protocol table whose
 # snoop does not invalidate (coh-no-invalidate) must fail with a MISMATCH.
 #
 #   tests/coh-lockstep.sh STCGEN OUTDIR HARNESS_OBJECT MODEL_OBJECTS...
 #
 # COH_LOCKSTEP_REFS (default 4000) sets the references per core of each
 # run: make coh-lockstep-long sets it for at least 10^7 in all.
+# COH_LOCKSTEP_MC_TRACES: the folder of make mc-traces; each tag of 2 or 4
+# cores then also runs on a real kernel's trace (--mc-trace: each core's
+# references in the trace's order for that thread, the interleaving the
+# RTL's), the kernel picked by the tag (lock, migratory, packed, queue:
+# true sharing with many writers, migration, false sharing, a queue).
 set -u
 stcgen=${1:?usage: coh-lockstep.sh STCGEN OUTDIR HARNESS_OBJECT MODEL_OBJECTS...}
 out=${2:?}
@@ -34,11 +40,13 @@ references=0
 two_run_races=0   # core 0's stores that met another core's miss of two bursts (--race)
 supplies=0        # lines a cache supplied (M or O snooped by a read)
 probe_waits=0     # cycles a load's second probe waited for a supply's read
+lost_upgrades=0   # stores that hit S or O and lost the bus to another core's invalidation
+trace_runs=0      # runs on a multi-core trace
 REFS=${COH_LOCKSTEP_REFS:-4000}
-# A quarter of the references go to 1 KiB every core shares (core 0 the only
-# writer: no upgrade race, which the controller does not handle yet;
-# tb/coh/README.md), the rest to each core's own range. Other cores' loads
-# of lines core 0 holds M or O are supplied by its cache.
+# A quarter of the references go to 1 KiB every core shares and writes
+# (tb/coh/README.md; 64 bytes in the runs without --race: four lines, where
+# stores meet each other's upgrades), the rest to each core's own range.
+# Lines a core holds M or O are supplied by its cache.
 SHARED=25
 
 check() {
@@ -92,13 +100,14 @@ passes() {
     two_run_races=$((two_run_races + $(sed -n 's/^PASS .*, \([0-9]*\) of [0-9]* two-run misses$/\1/p' "$log")))
     supplies=$((supplies + $(sed -n 's/^PASS .*, \([0-9]*\) lines supplied by a cache.*/\1/p' "$log")))
     probe_waits=$((probe_waits + $(sed -n 's/^PASS .*supplied by a cache (\([0-9]*\) cycles a second.*/\1/p' "$log")))
+    lost_upgrades=$((lost_upgrades + $(sed -n 's/^PASS .*, \([0-9]*\) upgrades lost.*/\1/p' "$log")))
 }
 
-# caught TAG PROTOCOL CORES: the broken build's run reports a MISMATCH
+# caught TAG PROTOCOL CORES [OPTIONS...]: the broken build's run reports a MISMATCH
 caught() {
     local log=$out/$1/run.log
     "$out/$1/obj/coh_lockstep" --protocol "$2" --cores "$3" --refs "$REFS" --seed 1 \
-        --shared "$SHARED" >"$log" 2>&1
+        --shared "$SHARED" "${@:4}" >"$log" 2>&1
     local status=$?
     echo "$1: $(grep -m1 MISMATCH "$log")"
     [ $status -ne 0 ] && grep -q MISMATCH "$log"
@@ -117,26 +126,40 @@ for run in "msi 2 8K_4W_16B" "msi 4 8K_4W_64B_P" "mesi 2 8K_2W_32B_P" "mesi 4 8K
     check "$tag: stcgen and Verilator build" build "$tag" "$1" "$2" "${fixed[@]}"
     [ -x "$out/$tag/obj/coh_lockstep" ] || continue
     # seeds 1 and 2 with --race (another core's burst meeting core 0's
-    # store to a later line of it: ARCHITECTURE.md 19.6), seed 3 without
+    # store to a later line of it: ARCHITECTURE.md 19.6), seed 3 without,
+    # its shared data one 64-byte block (upgrades lost to each other)
     for seed in 1 2 3; do
         race=(--race 1)
-        [ "$seed" = 3 ] && race=()
+        [ "$seed" = 3 ] && race=(--shared-bytes 64)
         check "$tag seed $seed: lockstep" passes "$tag" "$1" "$2" "$3" "$seed" "${reconfig[@]}" \
             "${race[@]}"
     done
+    if [ -n "${COH_LOCKSTEP_MC_TRACES:-}" ] && [ "$2" != 3 ]; then
+        case $tag in
+            msi-n2-*) kernel=lock ;; msi-n4-*) kernel=migratory ;;
+            mesi-n2-*) kernel=queue ;; mesi-n4-*) kernel=lock ;;
+            moesi-n2-*) kernel=migratory ;; *) kernel=packed ;;
+        esac
+        trace=$COH_LOCKSTEP_MC_TRACES/$kernel.t$2.mc.zst
+        check "$tag on $kernel.t$2: lockstep" passes "$tag" "$1" "$2" "$3" 4 "${reconfig[@]}" \
+            --shared 0 --mc-trace "$trace"
+        trace_runs=$((trace_runs + 1))
+    fi
 done
 
 # (coh-no-invalidate: the protocol table's snoop row (S, BusRdX) keeps S,
 # a table Rumur rejects: a cache keeps a copy core 0's store miss should
 # have invalidated. In MSI, where core 0's loads take S, its store misses
 # meet such copies within the run; MESI's traffic did not in 4000 references.)
+# (lost-upgrade: a store's BusUpgr sent although another core's
+# invalidation took its slot; the shared data one block, as in seed 3)
 for broken in "upgrade-silent msi 2" "fill-shared mesi 2" "coh-no-invalidate msi 2" \
-    "no-supply moesi 2"; do
+    "no-supply moesi 2" "lost-upgrade moesi 2 --shared-bytes 64"; do
     set -- $broken
     tag=broken-$1
     check "$tag: builds" build "$tag" "$2" "$3" --debug-break "$1"
     [ -x "$out/$tag/obj/coh_lockstep" ] || continue
-    check "$tag: the lockstep catches it" caught "$tag" "$2" "$3"
+    check "$tag: the lockstep catches it" caught "$tag" "$2" "$3" "${@:4}"
 done
 
 # The race traffic must reach a miss of two bursts: the case whose second
@@ -148,6 +171,11 @@ check "--race reaches core 0's store inside a miss of two bursts ($two_run_races
 # the model charge).
 check "caches supply lines ($supplies times)" test "$supplies" -gt 0
 check "a second probe waits for a supply's read ($probe_waits cycles)" test "$probe_waits" -gt 0
+check "stores lose their upgrade's race ($lost_upgrades times)" test "$lost_upgrades" -gt 0
+if [ -n "${COH_LOCKSTEP_MC_TRACES:-}" ]; then
+    check "runs on multi-core traces ($trace_runs)" test "$trace_runs" -eq 6
+fi
 echo "coh-lockstep: $references references in lockstep, $two_run_races races with misses of two" \
-    "bursts, $supplies lines supplied, $probe_waits second-probe waits, $passed passed, $failed failed"
+    "bursts, $supplies lines supplied, $probe_waits second-probe waits, $lost_upgrades lost" \
+    "upgrades, $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -20,12 +20,14 @@
  *
  * Traffic: each core in its own address range, twice the cache, a hot 2
  * KiB of it most of the time; loads of words, stores of words, halves and
- * bytes; with --shared, lines every core reads and core 0 alone writes
- * (supplied by core 0's cache when it holds them M or O).
+ * bytes; with --shared, lines every core reads and writes (supplied by
+ * the cache that holds them M or O; stores losing their upgrades' races
+ * to each other).
  */
 #include "coh_dut.h"
 
 #include "coherent_stc.h"
+#include "mc_trace.h"
 
 #include <inttypes.h>
 #include <stddef.h>
@@ -63,6 +65,7 @@ typedef struct {
     bool fed;                    /* ... and the model has run it */
     reference current;
     unsigned long accepted_at;
+    stc_coh_state accepted_state; /* the model's state of its line then */
     unsigned long idle;          /* port cycles idle before it */
     unsigned long last_answer;   /* the cycle of the previous answer */
     uint64_t expect_word;
@@ -75,6 +78,8 @@ typedef struct {
     uint64_t reconfig_stall;       /* their cycles waiting for the bus */
     unsigned long change_done;     /* the cycle the last change completed */
     unsigned sublines;             /* the logical line of its last change made (--race) */
+    reference *queue;              /* --mc-trace: this core's references, in order */
+    size_t queue_len, queue_pos;
 } core_state;
 
 /* A change comes at least this many cycles after the previous one's end: a
@@ -95,6 +100,7 @@ typedef struct {
     unsigned shared_percent;   /* of the references, to the shared lines (0: private data only) */
     uint32_t shared_bytes;     /* how many: a power of two, 64 .. 32768 */
     bool race;                 /* steer shared references into a burst's snoop window (race_steer) */
+    const char *mc_trace;      /* each core's references from this multi-core trace */
 } options;
 
 /* The geometry's legal configurations: what a change picks from. */
@@ -117,8 +123,14 @@ static uint32_t below(uint64_t *state, uint32_t bound)
     return (uint32_t)(next_random(state) % bound);
 }
 
+/* Whether core has operations left to make (--mc-trace: and references). */
+static bool more(const core_state *core)
+{
+    return core->left > 0 && (!core->queue || core->queue_pos < core->queue_len);
+}
+
 /* A reference of core `index`: with --shared, that percentage of them to
- * the shared lines (only core 0 stores there: no upgrade race), the
+ * the shared lines (every core loads and stores there), the
  * others in the core's own range (whole pages: no line shared). shared:
  * whether it may go to the shared lines. */
 static reference make_reference(core_state *core, unsigned index, unsigned cores,
@@ -142,8 +154,10 @@ static reference make_reference(core_state *core, unsigned index, unsigned cores
         core->sublines = r.config.sublines;
         return r;
     }
+    if (core->queue)
+        return core->queue[core->queue_pos++];
     if (shared && opt->shared_percent && below(&core->rng, 100) < opt->shared_percent) {
-        r.store = index == 0 && below(&core->rng, 10) < 4;
+        r.store = below(&core->rng, 10) < 4;
         r.size = 4;
         r.addr = (MEMORY_BYTES - opt->shared_bytes) + (below(&core->rng, opt->shared_bytes) & ~3u);
         r.value = (uint32_t)next_random(&core->rng);
@@ -219,7 +233,8 @@ static int feed(stc_cstc_system *model, unsigned core, core_state *state, unsign
 
 static int parse(int argc, char **argv, options *opt)
 {
-    *opt = (options){2, STC_COH_MESI, "8K_4W_16B", 2000, 0, 1, NULL, 1000, 0, SHARED_BYTES, false};
+    *opt = (options){2, STC_COH_MESI, "8K_4W_16B", 2000, 0, 1, NULL, 1000, 0, SHARED_BYTES, false,
+                     NULL};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -252,6 +267,8 @@ static int parse(int argc, char **argv, options *opt)
             opt->race = strtoul(value, NULL, 10) != 0;
         } else if (strcmp(arg, "--check-every") == 0) {
             opt->check_every = strtoul(value, NULL, 10);
+        } else if (strcmp(arg, "--mc-trace") == 0) {
+            opt->mc_trace = value;
         } else if (strcmp(arg, "--trace") == 0) {
             opt->trace = value;
         } else {
@@ -426,6 +443,7 @@ typedef struct {
     unsigned long race_loads[2]; /* race targets accepted: one run, two runs */
     unsigned long races[2];      /* ... and core 0's stores that raced them */
     unsigned long supplies;      /* lines a cache supplied (its data array read) */
+    unsigned long lost_upgrades; /* stores that hit S or O and were ordered as misses */
     unsigned long offered_in_read; /* requests offered in such a cycle of their core */
     char message[256];
 } harness;
@@ -468,6 +486,12 @@ static int on_order(harness *h, unsigned core)
                  "its first burst)", core, s->current.store ? "store" : "load", s->current.addr);
         return fail(h->cycle, h->message);
     }
+    /* a store that found its line S or O when accepted and I at its
+     * ordering point lost its upgrade's race: the RTL made it a miss */
+    if (s->current.store &&
+        (s->accepted_state == STC_COH_S || s->accepted_state == STC_COH_O) &&
+        stc_cstc_state_of(h->model, core, s->current.addr) == STC_COH_I)
+        h->lost_upgrades++;
     return feed(h->model, core, s, h->t0) == 0 ? 0 : fail(h->cycle, stc_cstc_error(h->model));
 }
 
@@ -550,6 +574,9 @@ static void on_accept(harness *h, unsigned core)
     s->in_flight = true;
     s->fed = false;
     s->accepted_at = h->cycle;
+    s->accepted_state = s->current.reconfig
+                            ? STC_COH_I
+                            : stc_cstc_state_of(h->model, core, s->current.addr);
     s->idle = h->cycle - s->last_answer;
     s->pending = false;
     if (s->current.race_target)
@@ -561,7 +588,7 @@ static void on_accept(harness *h, unsigned core)
             same_block(other->current.addr, s->current.addr))
             h->races[other->current.two_runs]++;
     }
-    if (s->left > 0) {
+    if (more(s)) {
         s->next = make_reference(s, core, h->opt.cores, &h->opt, &h->configs, true);
         s->left--;
         s->pending = true;
@@ -800,6 +827,59 @@ static int observe(harness *h, unsigned core, unsigned grant, unsigned order)
     return 0;
 }
 
+/* --mc-trace: each core's references, in the trace's order for that core
+ * (fetches left out: these are D-caches), at most `refs` a core; each
+ * record is the aligned words it covers (at most 4; a byte or half in
+ * place), its address folded into the memory's 128 KiB, a store's value
+ * random. The cores' interleaving is the RTL's, as on a real system.
+ * -1 with a message on stderr. */
+static int load_mc_trace(harness *h)
+{
+    char err[256] = "";
+    stc_mc_trace *trace = stc_mc_trace_open(h->opt.mc_trace, h->opt.cores, err, sizeof err);
+    if (!trace) {
+        fprintf(stderr, "coh_lockstep: %s\n", err);
+        return -1;
+    }
+    for (unsigned c = 0; c < h->opt.cores; c++) {
+        h->cores[c].queue = calloc(h->opt.refs ? h->opt.refs : 1, sizeof(reference));
+        if (!h->cores[c].queue) {
+            fprintf(stderr, "coh_lockstep: out of memory\n");
+            stc_mc_trace_close(trace);
+            return -1;
+        }
+    }
+    stc_mc_ref record;
+    int status;
+    while ((status = stc_mc_trace_next(trace, &record)) == 1) {
+        core_state *core = &h->cores[record.core];
+        if (record.label == STC_MC_FETCH)
+            continue;
+        uint32_t addr = (uint32_t)(record.addr & (MEMORY_BYTES - 1));
+        uint32_t size = record.size;
+        if (size > 2 || (addr & (size - 1)) != 0) {
+            /* whole words: the first, up to the record's end, at most 4 */
+            uint32_t end = addr + (size < 16 ? size : 16);
+            addr &= ~3u;
+            size = 4;
+            for (; addr < end && core->queue_len < h->opt.refs; addr += 4) {
+                reference r = {.store = record.label == STC_MC_WRITE, .addr = addr & (MEMORY_BYTES - 1),
+                               .size = 4, .value = (uint32_t)next_random(&core->rng)};
+                core->queue[core->queue_len++] = r;
+            }
+            continue;
+        }
+        if (core->queue_len < h->opt.refs)
+            core->queue[core->queue_len++] =
+                (reference){.store = record.label == STC_MC_WRITE, .addr = addr, .size = size,
+                            .value = (uint32_t)next_random(&core->rng)};
+    }
+    if (status < 0)
+        fprintf(stderr, "coh_lockstep: %s\n", stc_mc_trace_error(trace));
+    stc_mc_trace_close(trace);
+    return status < 0 ? -1 : 0;
+}
+
 /* The device and the model, in reset; -1 with a message on stderr. */
 static int start(harness *h)
 {
@@ -829,7 +909,7 @@ static int start(harness *h)
         h->cores[c].rng = h->opt.seed * 1000003u + c * 7919u + 1u;
         h->cores[c].left = h->opt.refs;
     }
-    return 0;
+    return h->opt.mc_trace ? load_mc_trace(h) : 0;
 }
 
 /* The run's end: every core cleans and invalidates every line through its
@@ -897,11 +977,13 @@ static int run(harness *h)
     for (unsigned c = 0; c < h->opt.cores; c++) {
         core_state *s = &h->cores[c];
         s->sublines = stc_cache_config(stc_cstc_cache(h->model, c))->sublines;
+        s->offer_at = h->t0;
+        s->last_answer = h->t0;
+        if (!more(s))
+            continue;
         s->next = make_reference(s, c, h->opt.cores, &h->opt, &h->configs, true);
         s->left--;
         s->pending = true;
-        s->offer_at = h->t0;
-        s->last_answer = h->t0;
     }
     h->last_progress = h->cycle;
     h->next_check = h->t0 + h->opt.check_every;
@@ -960,12 +1042,13 @@ static void report(const harness *h)
     printf("PASS %s %u cores %s: %lu references in %lu cycles, %lu reconfigurations (%lu "
            "walked), bus busy %" PRIu64 ", stall %" PRIu64 ", %lu checkpoints of every slot, "
            "memory drained and equal, %lu lines supplied by a cache (%" PRIu64 " cycles a "
-           "second probe waited for one, %lu requests offered in one's cycle), rows reached: processor %u of %u, snoop %u of %u, races %lu of %lu one-run misses, "
+           "second probe waited for one, %lu requests offered in one's cycle), %lu upgrades "
+           "lost to another core's invalidation, rows reached: processor %u of %u, snoop %u of %u, races %lu of %lu one-run misses, "
            "%lu of %lu two-run misses\n",
            stc_coh_protocol_name(h->opt.protocol), h->opt.cores, h->opt.config_name, answered,
            h->end - h->t0, reconfigs, walks, cycles.bus_busy_cycles, cycles.stall_cycles,
            h->checkpoints, h->supplies, stc_cstc_probe_waits(h->model), h->offered_in_read,
-           proc_reached, proc_rows, snoop_reached, snoop_rows, h->races[0],
+           h->lost_upgrades, proc_reached, proc_rows, snoop_reached, snoop_rows, h->races[0],
            h->race_loads[0], h->races[1], h->race_loads[1]);
 }
 
@@ -979,5 +1062,7 @@ int main(int argc, char **argv)
         report(&h);
     coh_dut_destroy(h.dut);
     stc_cstc_destroy(h.model);
+    for (unsigned c = 0; c < MAX_CORES; c++)
+        free(h.cores[c].queue);
     return status;
 }
