@@ -456,12 +456,14 @@ for file in stc_monitor.v stc_sram.v; do
     check "--protocol (atomic) leaves $file's body as it was" \
         diff <(body "$work/default/$file") <(body "$work/mesi-atomic/$file")
 done
-check "the atomic bus's controller asks for the bus and upgrades" \
-    grep -q "bus_req_o.*S_UPGR\|S_UPGR" "$work/mesi-atomic/stc_cache_ctrl.v"
+check "the atomic bus's controller asks for the bus and upgrades (or misses: a lost race)" \
+    bash -c "grep -q 'assign bus_req_o' '$work/mesi-atomic/stc_cache_ctrl.v' &&
+             grep -q 'm_req_upgr  = 1.b1' '$work/mesi-atomic/stc_cache_ctrl.v' &&
+             grep -q 'upg_kept = upg_q && valid_q\[victim_q\]' '$work/mesi-atomic/stc_cache_ctrl.v'"
 check "the atomic bus's top passes the bus handshake through" \
     grep -q "bus_own_i" "$work/mesi-atomic/stc_cache.v"
 check "the default controller has no coherence" \
-    bash -c "! grep -q 'bus_req_o\|S_UPGR' '$work/default/stc_cache_ctrl.v' '$work/default/stc_cache.v'"
+    bash -c "! grep -q 'bus_req_o\|upg_q' '$work/default/stc_cache_ctrl.v' '$work/default/stc_cache.v'"
 
 for bad in "--protocol mosi|stcgen: --protocol mosi: unknown protocol 'mosi'" \
     "--bus split|stcgen: --bus split: needs --protocol" \
