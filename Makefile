@@ -78,18 +78,25 @@ unit: deps $(foreach v,gcc clang asan,$(addprefix $(B)/$(v)/,$(TESTS) stcsim stc
 # make test: first what may install packages (one apt at a time) and the
 # traces, which several checks read (test_fixed checks the fixed-point order
 # on them, test_coherent the coherent model on the kernels, the lockstep
-# runs a real program's requests); then every check, TEST_JOBS at a time
-# (each one's output kept together), so that the single-threaded checks
-# share the 2 cores with the lockstep build instead of queueing.
+# runs a real program's requests); then the generators and simulators the
+# checks share; then every check, TEST_JOBS at a time (each one's output
+# kept together), so that the single-threaded checks share the 2 cores with
+# the lockstep builds instead of queueing. Make starts the checks in the
+# order of TEST_CHECKS, longest first; one whose prerequisites are still
+# being built waits until every later one has started (GNU make's pass over
+# the goal), which is why those are built before: the coherent lockstep, a
+# single-threaded 5 minutes, used to start last.
 TEST_JOBS ?= 2
-TEST_CHECKS := lockstep unit synth-check test-cli test-oracles test-rtl test-apb test-axi test-obi test-timing \
-    test-tuner test-monitor \
-    coherence-check test-coh-rtl coh-lockstep mc-traces-check paper-check
+TEST_CHECKS := coh-lockstep test-rtl test-tuner test-coh-rtl lockstep unit test-axi test-obi \
+    coherence-check paper-check synth-check test-oracles test-monitor test-apb test-cli \
+    test-timing mc-traces-check
+TEST_TOOLS := $(B)/gcc/stcgen $(B)/asan/stcgen $(STCSIM) $(B)/asan/stcsim
 .PHONY: test test-checks test-cli test-oracles test-rtl test-tuner test-monitor
 test:
 	$(MAKE) --no-print-directory deps synth-deps
 	@scripts/ensure-tools.sh gnuplot:gnuplot-nox jq:jq rumur:rumur
 	$(MAKE) --no-print-directory traces mc-traces
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target $(TEST_TOOLS)
 	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-checks
 	@echo "make test: all checks passed"
 test-checks: $(TEST_CHECKS)

@@ -37,6 +37,8 @@ CC=${CC:-gcc}
 
 # shellcheck source=tests/lib/checks.sh
 . "$root/tests/lib/checks.sh"
+# shellcheck source=tests/lib/vl-build.sh
+. "$root/tests/lib/vl-build.sh"
 
 for tool in verilator iverilog vvp yosys "$CC"; do
     if ! command -v "$tool" >/dev/null; then
@@ -239,8 +241,8 @@ if command -v g++ >/dev/null && command -v make >/dev/null; then
     vparams=()
     for param in "${params[@]}"; do vparams+=("-G${param#-Ptb_apb.}"); done
     # (testbench code: only the generated RTL is held to -Wall)
-    if verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style --top-module tb_apb \
-        "${vparams[@]}" --Mdir "$work/vl-apb" -o tb "$root/tests/rtl/tb_apb.v" "$out"/*.v \
+    if vl_build "$work/vl-apb" -- --cc --exe --main --timing -Wno-fatal -Wno-lint -Wno-style \
+        --top-module tb_apb "${vparams[@]}" -o tb "$root/tests/rtl/tb_apb.v" "$out"/*.v \
         >"$work/log" 2>&1; then
         sim "verilator: tb_apb" "tb_apb: PASS" "$work/vl-apb/tb"
     else

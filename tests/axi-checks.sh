@@ -31,6 +31,8 @@ failed=0
 
 # shellcheck source=tests/lib/checks.sh
 . "$root/tests/lib/checks.sh"
+# shellcheck source=tests/lib/vl-build.sh
+. "$root/tests/lib/vl-build.sh"
 # shellcheck source=tests/lib/port-checks.sh
 . "$root/tests/lib/port-checks.sh"
 

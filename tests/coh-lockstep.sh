@@ -33,6 +33,8 @@ shift 3
 model_objs=$(realpath "$@" | tr "\n" " ")
 harness=$(realpath "$harness")
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/lib/vl-build.sh
+. "$root/tests/lib/vl-build.sh"
 mkdir -p "$out"
 passed=0
 failed=0
@@ -71,7 +73,7 @@ build() {
         >"$dir/stcgen.log" 2>&1 || { cat "$dir/stcgen.log"; return 1; }
     # (Verilated code compiles about twice as fast with clang++: tb/lockstep.mk)
     local cxx=()
-    command -v clang++ >/dev/null && cxx=(-MAKEFLAGS "CXX=clang++")
+    command -v clang++ >/dev/null && cxx=(CXX=clang++)
     # the snoop-port array's shape, for the harness's view of it
     local rb eb excl=1
     [ "$protocol" = msi ] && excl=0
@@ -79,9 +81,9 @@ build() {
     eb=$(sed -n 's/^#define STC_GEN_COH_ENTRY_BITS *\([0-9]*\)u.*/\1/p' "$dir/rtl/stc_geometry_gen.h")
     # (no SYNTHESIS: the register files start as their hash of the address,
     # not 0 = I, and the SRAMs lose their words when a bank sleeps)
-    verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast "${cxx[@]}" \
+    vl_build "$dir/obj" "${cxx[@]}" -- --cc --exe -O3 --x-assign fast --x-initial fast \
         -Wno-fatal -Wno-lint -Wno-style -Wno-WIDTH \
-        --top-module tb_coh_system -GN="$cores" -GRB="$rb" -GEB="$eb" -GEXCL="$excl" -Mdir "$dir/obj" \
+        --top-module tb_coh_system -GN="$cores" -GRB="$rb" -GEB="$eb" -GEXCL="$excl" \
         "$root/tb/coh/tb_coh_system.sv" "$dir"/rtl/*.v "$root/tb/coh/coh_dut_verilator.cpp" \
         -CFLAGS "-I$root/tb/coh" -LDFLAGS "$harness $model_objs -lzstd -lz -lm -pthread" \
         -o coh_lockstep >"$dir/build.log" 2>&1 || { tail -20 "$dir/build.log"; return 1; }

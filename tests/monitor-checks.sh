@@ -32,6 +32,8 @@ CC=${CC:-gcc}
 
 # shellcheck source=tests/lib/checks.sh
 . "$root/tests/lib/checks.sh"
+# shellcheck source=tests/lib/vl-build.sh
+. "$root/tests/lib/vl-build.sh"
 
 for tool in verilator iverilog yosys g++ "$CC"; do
     if ! command -v "$tool" >/dev/null; then
@@ -111,9 +113,9 @@ for entry in "${geometries[@]}"; do
     case $gtag in banks2 | banks1) ros=0 ;; esac
     for ro in $ros; do
         # (the shim is testbench code: only the generated RTL is held to -Wall)
-        if verilator --cc --exe --build -j 2 -Wno-fatal -Wno-lint -Wno-style -GREAD_ONLY=$ro \
+        if vl_build "$work/vl-$gtag-$ro" -- --cc --exe -Wno-fatal -Wno-lint -Wno-style -GREAD_ONLY=$ro \
             -DSTC_LINE_BITS="$line_bits" -DSTC_SEL_BITS="$sel_bits" \
-            --top-module tb_monitor_top --Mdir "$work/vl-$gtag-$ro" -o tb \
+            --top-module tb_monitor_top -o tb \
             -CFLAGS "-I$root/ref -I$root/tests -I$root/tests/rtl -I$out -DMONITOR_READ_ONLY=$ro" \
             "$root/tests/rtl/tb_monitor.cpp" "$work/libml.a" "$root/tests/rtl/tb_monitor_top.v" \
             "$out/stc_monitor.v" "$out/stc_monitor_tuner.v" "$out/stc_regfile.v" >"$work/log" 2>&1; then

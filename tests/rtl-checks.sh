@@ -37,6 +37,8 @@ CC=${CC:-gcc}
 
 # shellcheck source=tests/lib/checks.sh
 . "$root/tests/lib/checks.sh"
+# shellcheck source=tests/lib/vl-build.sh
+. "$root/tests/lib/vl-build.sh"
 
 # A value from a generated C header: header_value DIR NAME.
 header_value() {
@@ -300,7 +302,7 @@ done
 
 # Verilator runs the same testbenches on the default geometry: the same
 # verdicts, and the same garbage after a power-off as Icarus (the simulation
-# model is deterministic). Verilator's --binary needs a C++ compiler.
+# model is deterministic). Verilator's builds need a C++ compiler.
 if command -v g++ >/dev/null && command -v make >/dev/null; then
     out="$work/default"
     for role in TAG DATA; do
@@ -308,8 +310,8 @@ if command -v g++ >/dev/null && command -v make >/dev/null; then
         width=$(header_value "$out" "SRAM_${role}_WIDTH")
         gran=$(header_value "$out" "SRAM_${role}_GRAN")
         # (testbench code: only the generated RTL is held to -Wall)
-        if verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style --top-module tb_sram \
-            -GDEPTH="$depth" -GWIDTH="$width" -GGRAN="$gran" --Mdir "$work/vl-sram-$role" \
+        if vl_build "$work/vl-sram-$role" -- --cc --exe --main --timing -Wno-fatal -Wno-lint \
+            -Wno-style --top-module tb_sram -GDEPTH="$depth" -GWIDTH="$width" -GGRAN="$gran" \
             -o tb "$root/tests/rtl/tb_sram.v" "$out/stc_sram.v" >"$work/log" 2>&1; then
             check "verilator: tb_sram $role equals Icarus" \
                 bash -c "'$work/vl-sram-$role/tb' | grep 'tb_sram: PASS' | diff - '$work/icarus-default-$role.txt'"
@@ -319,15 +321,15 @@ if command -v g++ >/dev/null && command -v make >/dev/null; then
     done
     banks=$(header_value "$out" BANKS)
     overhead=$(header_value "$out" WAKE_OVERHEAD)
-    if verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style --top-module tb_power_ctrl \
-        -GB="$banks" -GACK_DELAY=2 -GWAKE_OVERHEAD="$overhead" --Mdir "$work/vl-power" -o tb \
+    if vl_build "$work/vl-power" -- --cc --exe --main --timing -Wno-fatal -Wno-lint -Wno-style \
+        --top-module tb_power_ctrl -GB="$banks" -GACK_DELAY=2 -GWAKE_OVERHEAD="$overhead" -o tb \
         "$root/tests/rtl/tb_power_ctrl.v" "$out/stc_power_ctrl.v" >"$work/log" 2>&1; then
         sim "verilator: tb_power_ctrl ack delay 2" "tb_power_ctrl: PASS" "$work/vl-power/tb"
     else
         fail "verilator: tb_power_ctrl builds"
     fi
-    if verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style --top-module tb_cache \
-        -I"$root/tests/rtl" --Mdir "$work/vl-cache" -o tb "$root/tests/rtl/tb_cache.v" "$out"/*.v \
+    if vl_build "$work/vl-cache" -- --cc --exe --main --timing -Wno-fatal -Wno-lint -Wno-style \
+        --top-module tb_cache -I"$root/tests/rtl" -o tb "$root/tests/rtl/tb_cache.v" "$out"/*.v \
         >"$work/log" 2>&1; then
         sim "verilator: tb_cache" "tb_cache: PASS" "$work/vl-cache/tb"
     else

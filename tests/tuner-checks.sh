@@ -38,6 +38,8 @@ CC=${CC:-gcc}
 
 # shellcheck source=tests/lib/checks.sh
 . "$root/tests/lib/checks.sh"
+# shellcheck source=tests/lib/vl-build.sh
+. "$root/tests/lib/vl-build.sh"
 
 for tool in verilator iverilog yosys g++ "$CC"; do
     if ! command -v "$tool" >/dev/null; then
@@ -61,8 +63,8 @@ lockstep_build() {
     rm -f "$work/libtl.a"
     ar rcs "$work/libtl.a" "$work/lockstep.o" "$lib"/*.o
     # (the shim is testbench code: only the generated RTL is held to -Wall)
-    if ! verilator --cc --exe --build -j 2 --public-flat-rw -Wno-fatal -Wno-lint -Wno-style \
-        --top-module stc_tuner --Mdir "$work/vl-$3" -o tb \
+    if ! vl_build "$work/vl-$3" -- --cc --exe --public-flat-rw -Wno-fatal -Wno-lint -Wno-style \
+        --top-module stc_tuner -o tb \
         -CFLAGS "-I$root/ref -I$root/tests -I$root/tests/rtl -I$2" \
         "$root/tests/rtl/tb_tuner.cpp" "$work/libtl.a" "$2/stc_tuner.v" \
         >"$work/log" 2>&1; then
@@ -202,8 +204,8 @@ for otag in array-regs radix16-const; do
     fi
 done
 out="$work/default-array-regs"
-if verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style --top-module tb_tuner_top \
-    -I"$root/tests/rtl" --Mdir "$work/vl-top" -o tb "$root/tests/rtl/tb_tuner_top.v" \
+if vl_build "$work/vl-top" -- --cc --exe --main --timing -Wno-fatal -Wno-lint -Wno-style \
+    --top-module tb_tuner_top -I"$root/tests/rtl" -o tb "$root/tests/rtl/tb_tuner_top.v" \
     "$out"/*.v >"$work/log" 2>&1; then
     if "$work/vl-top/tb" >"$work/log" 2>&1 && grep -q "tb_tuner_top: PASS" "$work/log"; then
         passed=$((passed + 1))

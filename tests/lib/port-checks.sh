@@ -125,8 +125,8 @@ verilator_tb() {
         vparams+=("-G$param=$(header_value "$dir" "$param")")
     done
     # (testbench code: only the generated RTL is held to -Wall)
-    if verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style --top-module "$tb" \
-        "${vparams[@]}" -I"$root/tests/rtl" --Mdir "$work/vl-$tb" -o tb "$root/tests/rtl/$tb.v" \
+    if vl_build "$work/vl-$tb" -- --cc --exe --main --timing -Wno-fatal -Wno-lint -Wno-style \
+        --top-module "$tb" "${vparams[@]}" -I"$root/tests/rtl" -o tb "$root/tests/rtl/$tb.v" \
         "$dir"/*.v >"$work/log" 2>&1; then
         sim "verilator: $tb" "$tb: PASS" "$work/vl-$tb/tb"
     else
