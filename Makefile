@@ -58,6 +58,10 @@ rtl: $(B)/gcc/stcgen
 	$(B)/gcc/stcgen --force
 all: demo rtl
 
+# The prerequisite that installs the tools; empty in make test's check
+# phase, which runs after its own installs (TEST_PREPARED, below).
+INSTALL_DEPS = $(if $(TEST_PREPARED),,deps)
+
 deps:
 	@scripts/ensure-tools.sh gcc:gcc g++:g++ clang:clang valgrind:valgrind zstd:zstd gzip:gzip \
 	    jq:jq verilator:verilator iverilog:iverilog yosys:yosys
@@ -71,33 +75,36 @@ demo: tools traces
 traces: deps
 	traces/make-traces.sh $(B)/traces
 
-unit: deps $(foreach v,gcc clang asan,$(addprefix $(B)/$(v)/,$(TESTS) stcsim stcgen))
+UNIT_BUILDS = $(foreach v,gcc clang asan,$(addprefix $(B)/$(v)/,$(TESTS) stcsim stcgen))
+unit: $(INSTALL_DEPS) $(UNIT_BUILDS)
 	@set -e; for v in gcc clang asan; do for t in $(TESTS); do \
 	    echo "== $$v/$$t"; $(B)/$$v/$$t; done; done
 
 # make test: first what may install packages (one apt at a time) and the
 # traces, which several checks read (test_fixed checks the fixed-point order
 # on them, test_coherent the coherent model on the kernels, the lockstep
-# runs a real program's requests); then the generators and simulators the
-# checks share; then every check, TEST_JOBS at a time (each one's output
-# kept together), so that the single-threaded checks share the 2 cores with
-# the lockstep builds instead of queueing. Make starts the checks in the
-# order of TEST_CHECKS, longest first; one whose prerequisites are still
-# being built waits until every later one has started (GNU make's pass over
-# the goal), which is why those are built before: the coherent lockstep, a
-# single-threaded 5 minutes, used to start last.
+# runs a real program's requests); then everything the checks build
+# (TEST_BUILDS: generators, simulators, unit tests, the lockstep's models),
+# TEST_JOBS at a time; then the checks, TEST_JOBS at a time (each one's
+# output kept together), longest first, in the order of TEST_CHECKS. They
+# run with TEST_PREPARED=1, which leaves out their phony prerequisites
+# (installs, traces): make starts the checks in their order only when
+# none waits for a prerequisite; one that does waits until every later
+# check has started (GNU make's pass over the goal), and the longest ones
+# ran last, alone on one core.
 TEST_JOBS ?= 2
-TEST_CHECKS := coh-lockstep test-rtl test-tuner test-coh-rtl lockstep unit test-axi test-obi \
-    coherence-check paper-check synth-check test-oracles test-monitor test-apb test-cli \
+TEST_CHECKS := coh-lockstep test-rtl test-tuner test-coh-rtl test-axi test-obi paper-check \
+    coherence-check unit synth-check test-oracles lockstep test-monitor test-apb test-cli \
     test-timing mc-traces-check
-TEST_TOOLS := $(B)/gcc/stcgen $(B)/asan/stcgen $(STCSIM) $(B)/asan/stcsim
+TEST_BUILDS = $(UNIT_BUILDS) lockstep-build $(LS)/clang-check.stamp $(COH_LS)/coh_lockstep.o \
+    $(B)/gcc/stcmurphi $(B)/gcc/stccohtb $(B)/gcc/stcsnooptb $(B)/gcc/stcbustb
 .PHONY: test test-checks test-cli test-oracles test-rtl test-tuner test-monitor
 test:
 	$(MAKE) --no-print-directory deps synth-deps
 	@scripts/ensure-tools.sh gnuplot:gnuplot-nox jq:jq rumur:rumur
 	$(MAKE) --no-print-directory traces mc-traces
-	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target $(TEST_TOOLS)
-	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-checks
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target $(TEST_BUILDS)
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target TEST_PREPARED=1 test-checks
 	@echo "make test: all checks passed"
 test-checks: $(TEST_CHECKS)
 test-cli: $(B)/asan/stcsim $(B)/asan/stcgen

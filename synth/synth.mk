@@ -21,5 +21,5 @@ synth-deps:
 synth: synth-deps $(B)/gcc/stcgen
 	synth/run-all.sh $(B)/gcc/stcgen $(B)/synth $(SYNTH_VARIANTS)
 
-synth-check: synth-deps
+synth-check: $(if $(TEST_PREPARED),,synth-deps)
 	tests/synth-check.sh

@@ -138,7 +138,7 @@ $(LS)/clang-check.stamp: $(LS_C_SRC) $(LS_C_HDR) $(LS)/default/rtl.stamp
 	clang $(CFLAGS_COMMON) -fsyntax-only -Iref -Itb -I$(LS)/default/rtl $(LS_C_SRC)
 	touch $@
 
-lockstep: deps lockstep-build $(LS)/clang-check.stamp
+lockstep: $(INSTALL_DEPS) lockstep-build $(LS)/clang-check.stamp
 	tests/lockstep-run.sh quick $(LS)
 
 lockstep-long: deps lockstep-build
