@@ -79,7 +79,8 @@ $(COH_LS)/coh_lockstep.o: tb/coh/coh_lockstep.c tb/coh/coh_dut.h $(LIB_HDR)
 	gcc $(CFLAGS_COMMON) $(OPT) -g -Iref -Itb/coh -c -o $@ $<
 	clang $(CFLAGS_COMMON) $(OPT) -Iref -Itb/coh -fsyntax-only $<
 .PHONY: coh-lockstep
-coh-lockstep: $(B)/gcc/stcgen $(COH_LS)/coh_lockstep.o $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o) $(MC_TRACES_DEP)
+coh-lockstep: $(B)/gcc/stcgen $(COH_LS)/coh_lockstep.o $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o) \
+    $(MC_TRACES_DEP)
 	COH_LOCKSTEP_MC_TRACES=$(MC_TRACES) tests/coh-lockstep.sh $(B)/gcc/stcgen $(COH_LS) $(COH_LS)/coh_lockstep.o \
 	    $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o)
 # The same runs with 200 000 operations per core: 15.4 million references

@@ -113,8 +113,8 @@ for entry in "${geometries[@]}"; do
     case $gtag in banks2 | banks1) ros=0 ;; esac
     for ro in $ros; do
         # (the shim is testbench code: only the generated RTL is held to -Wall)
-        if vl_build "$work/vl-$gtag-$ro" -- --cc --exe -Wno-fatal -Wno-lint -Wno-style -GREAD_ONLY=$ro \
-            -DSTC_LINE_BITS="$line_bits" -DSTC_SEL_BITS="$sel_bits" \
+        if vl_build "$work/vl-$gtag-$ro" -- --cc --exe -Wno-fatal -Wno-lint -Wno-style \
+            -GREAD_ONLY=$ro -DSTC_LINE_BITS="$line_bits" -DSTC_SEL_BITS="$sel_bits" \
             --top-module tb_monitor_top -o tb \
             -CFLAGS "-I$root/ref -I$root/tests -I$root/tests/rtl -I$out -DMONITOR_READ_ONLY=$ro" \
             "$root/tests/rtl/tb_monitor.cpp" "$work/libml.a" "$root/tests/rtl/tb_monitor_top.v" \

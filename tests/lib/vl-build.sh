@@ -32,28 +32,33 @@ vl_build() {
         shift
     done
     [ "${1:-}" = -- ] && shift
-    local runtime_root=${VL_RUNTIME_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build/vl-runtime}
+    local project
+    project=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+    local runtime_root=${VL_RUNTIME_DIR:-$project/build/vl-runtime}
     verilator "$@" --Mdir "$mdir" || return 1
-    local classes
-    classes=$(ls "$mdir"/*_classes.mk 2>/dev/null | head -1)
-    [ -n "$classes" ] || { echo "vl_build: no *_classes.mk in $mdir" >&2; return 1; }
+    local classes=("$mdir"/*_classes.mk)
+    [ -f "${classes[0]}" ] || { echo "vl_build: no *_classes.mk in $mdir" >&2; return 1; }
     local mk
-    mk=$(basename "$classes" _classes.mk).mk
+    mk=$(basename "${classes[0]}" _classes.mk).mk
     # (a make of its own: not a job of the caller's make, whose jobserver the
     # script does not inherit)
-    local mk_cmd=(env MAKEFLAGS= MAKELEVEL= make --no-print-directory -C "$mdir" -f "$mk" "${make_vars[@]}")
-    local globals
-    globals=$("${mk_cmd[@]}" -s --eval 'vl-build-globals: ; @echo $(VK_GLOBAL_OBJS)' vl-build-globals) ||
-        return 1
+    local mk_cmd=(env MAKEFLAGS= MAKELEVEL= make --no-print-directory -C "$mdir" -f "$mk"
+        "${make_vars[@]}")
+    local listed globals
+    # shellcheck disable=SC2016 # (make expands it)
+    listed=$("${mk_cmd[@]}" -s --eval 'vl-build-globals: ; @echo $(VK_GLOBAL_OBJS)' \
+        vl-build-globals) || return 1
+    read -ra globals <<<"$listed"
     local key
-    key=$({ verilator --version; "${mk_cmd[@]}" VM_USER_CFLAGS= -n -B $globals; } | md5sum | cut -c1-16)
+    key=$({ verilator --version; "${mk_cmd[@]}" VM_USER_CFLAGS= -n -B "${globals[@]}"; } |
+        md5sum | cut -c1-16)
     local runtime=$runtime_root/$key
     if [ ! -f "$runtime/complete" ]; then
-        "${mk_cmd[@]}" VM_USER_CFLAGS= -j2 $globals || return 1
+        "${mk_cmd[@]}" VM_USER_CFLAGS= -j2 "${globals[@]}" || return 1
         mkdir -p "$runtime_root" || return 1
         local staging
         staging=$(mktemp -d "$runtime_root/.staging.XXXXXX") || return 1
-        (cd "$mdir" && cp $globals "$staging/") && touch "$staging/complete" || return 1
+        (cd "$mdir" && cp "${globals[@]}" "$staging/") && touch "$staging/complete" || return 1
         # (another script may have published the same KEY meanwhile: keep its)
         mv -T "$staging" "$runtime" 2>/dev/null || rm -rf "$staging"
     fi
@@ -61,7 +66,7 @@ vl_build() {
     # threads' libraries, -latomic for clang++'s code, go after them again)
     local objects=()
     local object
-    for object in $globals; do objects+=("$runtime/$object"); done
+    for object in "${globals[@]}"; do objects+=("$runtime/$object"); done
     "${mk_cmd[@]}" -j2 VM_PARALLEL_BUILDS=0 VK_GLOBAL_OBJS= \
         LIBS="${objects[*]} \$(CFG_LDLIBS_THREADS)"
 }
