@@ -80,8 +80,8 @@ LS_VFLAGS = --cc --exe -O3 -fno-split --x-assign fast --x-initial fast \
 # the default geometry (benchmarked, longest runs) gets -O2, the others -O1.
 # Each model is compiled as one translation unit (VM_PARALLEL_BUILDS=0):
 # Verilator splits it into some 30 files, each of which parses its headers
-# again; whole, a tag compiles in 4 CPU-seconds instead of 25 (make test
-# builds 40) and the bench runs as fast.
+# again; whole, a tag compiles in 4-8 CPU-seconds instead of 25-45 (make
+# test builds 34) and the bench runs as fast.
 LS_CXX := $(if $(shell command -v clang++),clang++,g++)
 LS_CXXFLAGS = $(if $(filter default,$*),-O2,-O1)
 
