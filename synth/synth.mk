@@ -21,5 +21,7 @@ synth-deps:
 synth: synth-deps $(B)/gcc/stcgen
 	synth/run-all.sh $(B)/gcc/stcgen $(B)/synth $(SYNTH_VARIANTS)
 
-synth-check: $(if $(TEST_PREPARED),,synth-deps)
+# (empty in make test's check phase, which has installed them: Makefile, TEST_PREPARED)
+SYNTH_INSTALL_DEPS = $(if $(TEST_PREPARED),,synth-deps)
+synth-check: $(SYNTH_INSTALL_DEPS)
 	tests/synth-check.sh
