@@ -483,7 +483,8 @@ extern "C" dut *dut_open(const char *wave_path, unsigned tag_bits, char *err, si
         d->top->trace(d->wave, 99);
         d->wave->open(wave_path);
 #else
-        snprintf(err, err_len, "this build has no waveform support (make LS_WAVE=1)");
+        snprintf(err, err_len, "this build has no waveform support (build/lockstep/wave/lockstep is "
+                 "the default geometry with it; others: make lockstep-build LS_WAVE=1)");
         dut_close(d);
         return nullptr;
 #endif

@@ -218,9 +218,11 @@ if [ "$mode" = quick ]; then
     # offered (16.5): it must wait, then be made (every 2nd change).
     run_covering "monitor tuner, software's change waiting behind each 2nd" \
         ' [1-9][0-9]* of them with software' default --seed 9 --requests 60000 --tune 256 --contend 2
-    same_as_plain "fast evaluation = plain eval(), monitor tuner" default --seed 5 --requests 8000 \
+    # (wave: the default geometry with waveform support, which default
+    # leaves out for speed; tb/lockstep.mk)
+    same_as_plain "fast evaluation = plain eval(), monitor tuner" wave --seed 5 --requests 8000 \
         --tune 256
-    same_as_plain "fast evaluation = plain eval()" default --seed 3 --requests 5000 \
+    same_as_plain "fast evaluation = plain eval()" wave --seed 3 --requests 5000 \
         --reconfig-every 150 --checkpoint-every 2000 --clear-in-request 500 --maintain-every 200
     same_as_plain "fast evaluation = plain eval(), tuner" serial --seed 5 --requests 8000 \
         --tune 256 --phase-threshold 6 --clear-every 3000
