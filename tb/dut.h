@@ -14,6 +14,7 @@
 #include "monitor_tuner.h"
 #include "tuner_hw.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -66,9 +67,13 @@ typedef struct dut dut;
 
 /* Build the model; wave_path, if not NULL, receives an FST waveform of
  * every cycle; tag_bits is the geometry's (the tag SRAM words must be that
- * wide). Returns NULL with a message
+ * wide). plain_eval: evaluate as a waveform run does (clock toggled,
+ * Verilator's eval() at both edges) without writing one, instead of the
+ * fast evaluation (tb/README.md, Speed), so that a build without waveform
+ * support can show that the two agree. Returns NULL with a message
  * in err. */
-dut *dut_open(const char *wave_path, unsigned tag_bits, char *err, size_t err_len);
+dut *dut_open(const char *wave_path, bool plain_eval, unsigned tag_bits, char *err,
+              size_t err_len);
 void dut_close(dut *d);
 
 void dut_settle(dut *d, dut_pins *pins);

@@ -339,7 +339,8 @@ static bool counter_split(unsigned index)
     return index >= DUT_SPLIT_COUNTER_FIRST;
 }
 
-extern "C" dut *dut_open(const char *wave_path, unsigned tag_bits, char *err, size_t err_len)
+extern "C" dut *dut_open(const char *wave_path, bool plain_eval, unsigned tag_bits, char *err,
+                         size_t err_len)
 {
     dut *d = new dut;
     d->tag_bits = tag_bits;
@@ -497,7 +498,7 @@ extern "C" dut *dut_open(const char *wave_path, unsigned tag_bits, char *err, si
     d->top->clk_i = 0;
     d->top->rst_ni = 0;
     d->top->eval();
-    if (!wave_path) {
+    if (!wave_path && !plain_eval) {
         d->top->clk_i = 1;
         d->top->eval();  // (no edge seen: rst_ni holds the flops in reset)
         d->fast = arm_edge(d->top->rootp, 0);

@@ -44,6 +44,7 @@ typedef struct {
     bool random_memory;
     const char *trace;
     const char *wave;
+    bool plain_eval;   /* --plain-eval: dut_open's plain_eval */
     const char *start_config;
     bool directed;
     bool expect_mismatch;

@@ -77,6 +77,8 @@ static const char usage_text[] =
     "                       finds software's request to another configuration waiting on\n"
     "                       the port; it must wait for the tuner's change, then be applied\n"
     "  --wave FILE          write an FST waveform\n"
+    "  --plain-eval         evaluate the RTL as --wave does (clock toggled, eval() at both\n"
+    "                       edges), without a waveform: must report the same as without it\n"
     "  --expect-mismatch    exit 0 only if a mismatch is found (broken RTL)\n"
     "  --model-latency T, --model-wake N  give the model another T_mem or T_wake than\n"
     "                       the memory and switches have (a test of the harness: must fail)\n"
@@ -177,6 +179,8 @@ static int parse_options(options *opt, int argc, char **argv)
             opt->quiet = true;
         } else if (strcmp(arg, "--bench") == 0) {
             opt->bench = true;
+        } else if (strcmp(arg, "--plain-eval") == 0) {
+            opt->plain_eval = true;
         } else if ((strcmp(arg, "--trace") == 0 || strcmp(arg, "--wave") == 0 ||
                     strcmp(arg, "--config") == 0)) {
             if (!value) {
@@ -293,7 +297,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "lockstep: %s\n", err);
         return 2;
     }
-    h->rtl = dut_open(opt->wave, h->geometry.tag_bits, err, sizeof err);
+    h->rtl = dut_open(opt->wave, opt->plain_eval, h->geometry.tag_bits, err, sizeof err);
     if (!h->rtl) {
         fprintf(stderr, "lockstep: %s\n", err);
         return 2;

@@ -73,21 +73,25 @@ caught() {
     fi
 }
 
-# same_as_plain NAME TAG ARGS...: the harness's fast evaluation (one
+# same_as_plain NAME TAG HOW ARGS...: the harness's fast evaluation (one
 # evaluation a cycle, edges without Verilator's input-combinational pass,
 # tb/README.md Speed) must report exactly what plain eval() with the clock
-# toggled reports, the way a waveform run (--wave) evaluates.
+# toggled reports: HOW wave, the way a waveform run (--wave) evaluates, while
+# writing one (a tag with waveform support); HOW eval, --plain-eval (the
+# same evaluation, no waveform: any tag).
 same_as_plain() {
-    local name=$1 tag=$2
-    shift 2
+    local name=$1 tag=$2 how=$3
+    shift 3
     local fast plain wave
     fast=$(mktemp)
     plain=$(mktemp)
     wave=$(mktemp --suffix=.fst)
+    local plain_args=(--plain-eval)
+    [ "$how" = wave ] && plain_args=(--wave "$wave")
     # the report less its timing, which differs between two runs
     local untimed='s/, [0-9.]* s, [0-9]* requests\/s$//'
     "$ls/$tag/lockstep" "$@" 2>&1 | sed "$untimed" >"$fast"
-    "$ls/$tag/lockstep" --wave "$wave" "$@" 2>&1 | sed "$untimed" >"$plain"
+    "$ls/$tag/lockstep" "${plain_args[@]}" "$@" 2>&1 | sed "$untimed" >"$plain"
     if grep -q ' 0 mismatches$' "$fast" && cmp -s "$fast" "$plain"; then
         passed=$((passed + 1))
         printf 'ok   %-58s %s\n' "$tag: $name" "$(tail -1 "$fast" | cut -c1-60)"
@@ -218,15 +222,17 @@ if [ "$mode" = quick ]; then
     # offered (16.5): it must wait, then be made (every 2nd change).
     run_covering "monitor tuner, software's change waiting behind each 2nd" \
         ' [1-9][0-9]* of them with software' default --seed 9 --requests 60000 --tune 256 --contend 2
-    # (wave: the default geometry with waveform support, which default
-    # leaves out for speed; tb/lockstep.mk)
-    same_as_plain "fast evaluation = plain eval(), monitor tuner" wave --seed 5 --requests 8000 \
-        --tune 256
-    same_as_plain "fast evaluation = plain eval()" wave --seed 3 --requests 5000 \
+    # (default has no waveform support, for speed: it is checked with
+    # --plain-eval; wave is the same geometry with it; tb/lockstep.mk)
+    same_as_plain "fast evaluation = plain eval(), monitor tuner" default eval --seed 5 \
+        --requests 8000 --tune 256
+    same_as_plain "fast evaluation = plain eval()" default eval --seed 3 --requests 5000 \
         --reconfig-every 150 --checkpoint-every 2000 --clear-in-request 500 --maintain-every 200
-    same_as_plain "fast evaluation = plain eval(), tuner" serial --seed 5 --requests 8000 \
+    same_as_plain "fast evaluation = a waveform run's, monitor tuner" wave wave --seed 5 \
+        --requests 8000 --tune 256
+    same_as_plain "fast evaluation = plain eval(), tuner" serial wave --seed 5 --requests 8000 \
         --tune 256 --phase-threshold 6 --clear-every 3000
-    same_as_plain "fast evaluation = plain eval(), I+D top" pair-d --seed 10 --requests 3000 \
+    same_as_plain "fast evaluation = plain eval(), I+D top" pair-d wave --seed 10 --requests 3000 \
         --reconfig-every 150 --checkpoint-every 1000
     # The harness itself: a model whose memory or power switch is one cycle
     # slower than the RTL's must show up as a latency or reconfiguration
