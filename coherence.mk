@@ -71,7 +71,7 @@ $(B)/gcc/stcbustb: tools/stcbustb.c $(TB_COMMON) $(LIB_HDR) $(STCBUSTB_REF:%=$(B
 # configuration now and then or fixed in a longer-line, way-predicted or
 # direct-mapped one, three seeds each, a run on a real multi-threaded
 # kernel's trace for each tag of 2 and 4 cores (make mc-traces), and the
-# coherent controller's broken variants caught (about 4 minutes, most of
+# coherent controller's broken variants caught (about 3 minutes, most of
 # it Verilator).
 COH_LS := $(B)/coh-lockstep
 $(COH_LS)/coh_lockstep.o: tb/coh/coh_lockstep.c tb/coh/coh_dut.h $(LIB_HDR)
