@@ -22,6 +22,7 @@ LS_CONTROLLER_BREAKS := skip-writeback whole-line-always tag-bit lru-order no-in
 LS_TUNER_BREAKS := tuner-window tuner-mux tuner-steal
 LS_BREAKS := $(LS_CONTROLLER_BREAKS) clear-late $(LS_TUNER_BREAKS)
 LS_ARGS_default :=
+LS_ARGS_wave :=
 LS_ARGS_banks8 := --banks 8
 LS_ARGS_line32 := --line-bytes 32
 LS_ARGS_banks2 := --banks 2
@@ -73,7 +74,6 @@ LS_JOBS ?= 2
 # default geometry's bench run ~10 % slower even with no waveform open, so
 # `default` has none and `wave` is the same geometry with it.
 LS_WAVE_TAGS := wave serial pair-d
-LS_ARGS_wave :=
 LS_VFLAGS = --cc --exe -O3 -fno-split --x-assign fast --x-initial fast \
     $(if $(or $(LS_WAVE),$(filter $(LS_WAVE_TAGS),$*)),--trace-fst) \
     $(if $(filter simsram,$*),,-DSYNTHESIS) \

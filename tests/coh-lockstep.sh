@@ -162,11 +162,11 @@ done
 # meet such copies within the run; MESI's traffic did not in 4000 references.)
 # (lost-upgrade: a store's BusUpgr sent although another core's
 # invalidation took its slot; the shared data one block, as in seed 3)
+OPT_FAST_OF_BUILD=(OPT_FAST=-O0)
 for broken in "upgrade-silent msi 2" "fill-shared mesi 2" "coh-no-invalidate msi 2" \
     "no-supply moesi 2" "lost-upgrade moesi 2 --shared-bytes 64"; do
     set -- $broken
     tag=broken-$1
-    OPT_FAST_OF_BUILD=(OPT_FAST=-O0)
     check "$tag: builds" build "$tag" "$2" "$3" --debug-break "$1"
     [ -x "$out/$tag/obj/coh_lockstep" ] || continue
     check "$tag: the lockstep catches it" caught "$tag" "$2" "$3" "${@:4}"
