@@ -12,6 +12,16 @@ void stc_coh_bus_timing_init(stc_coh_bus_timing *timing, unsigned line_bytes,
     /* the memory's beat is the CPU word (geometry.h): one per cycle */
     timing->beats_per_line = line_bytes / STC_WORD_BYTES;
     timing->supply_read_cycles = STC_COH_SUPPLY_READ_CYCLES;
+    timing->latency = NULL;
+    timing->latency_context = NULL;
+}
+
+/* One wait for memory: the source's next latency, or T. */
+static uint64_t memory_wait(const stc_coh_bus_timing *timing)
+{
+    if (timing->latency)
+        return timing->latency(timing->latency_context);
+    return timing->mem_latency;
 }
 
 unsigned stc_coh_default_mem_latency(void)
@@ -26,12 +36,19 @@ uint64_t stc_coh_line_data_cycles(const stc_coh_bus_timing *timing, bool from_ca
 {
     if (from_cache)
         return (uint64_t)timing->supply_read_cycles + timing->beats_per_line;
-    return (first_of_burst ? (uint64_t)timing->mem_latency : 0) + timing->beats_per_line;
+    return (first_of_burst ? memory_wait(timing) : 0) + timing->beats_per_line;
 }
 
 uint64_t stc_coh_write_data_cycles(const stc_coh_bus_timing *timing)
 {
-    return (uint64_t)timing->mem_latency + timing->beats_per_line;
+    return memory_wait(timing) + timing->beats_per_line;
+}
+
+uint64_t stc_coh_assumed_memory_cycles(const stc_coh_bus_timing *timing, uint64_t writebacks,
+                                       uint64_t bursts, uint64_t fills)
+{
+    return writebacks * ((uint64_t)timing->mem_latency + timing->beats_per_line) +
+           bursts * timing->mem_latency + fills * timing->beats_per_line;
 }
 
 uint64_t stc_coh_transaction_cycles(const stc_coh_bus_timing *timing, stc_coh_bus bus,

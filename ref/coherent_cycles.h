@@ -38,6 +38,11 @@
  *                      the data on the bus as the requester does); one
  *                      that does not supply (only an edited table has
  *                      one) adds T + P/W.
+ * T is the geometry's mem_latency unless a memory latency source is set
+ * (stc_coh_bus_timing.latency): then each wait for memory (a run of lines
+ * memory answers, a write to memory) takes the source's next latency, in
+ * bus order: the RTL lockstep's memory of random latency
+ * (ARCHITECTURE.md 19.6).
  */
 #ifndef STC_COHERENT_CYCLES_H
 #define STC_COHERENT_CYCLES_H
@@ -54,12 +59,19 @@ enum {
     STC_COH_SUPPLY_READ_CYCLES = 1 /* a supplier reading its line from its array */
 };
 
+/* A memory whose latency varies: returns the latency (>= 2 cycles for a
+ * read's run, >= 1 for a write, ARCHITECTURE.md 19.6) of the next wait
+ * for memory; context is the caller's. */
+typedef unsigned (*stc_coh_latency_fn)(void *context);
+
 /* The numbers one system's bus is timed by. */
 typedef struct {
     unsigned address_cycles;     /* STC_COH_ADDRESS_CYCLES */
     unsigned mem_latency;        /* T: memory cycles before a burst's first beat */
     unsigned beats_per_line;     /* P/W: one 4-byte beat per cycle per physical line */
     unsigned supply_read_cycles; /* STC_COH_SUPPLY_READ_CYCLES */
+    stc_coh_latency_fn latency;  /* NULL: every wait is mem_latency */
+    void *latency_context;
 } stc_coh_bus_timing;
 
 /* The timing of caches of line_bytes lines behind a memory of mem_latency
@@ -81,6 +93,12 @@ uint64_t stc_coh_line_data_cycles(const stc_coh_bus_timing *timing, bool from_ca
 
 /* One line's write to memory on the bus: T + P/W (no address phase). */
 uint64_t stc_coh_write_data_cycles(const stc_coh_bus_timing *timing);
+
+/* The cycles a cache of fixed memory latency counts for memory (cache.c):
+ * writebacks x (T + P/W) + bursts x T + fills x P/W, T = mem_latency
+ * whatever the latency source; what the bus's windows replace. */
+uint64_t stc_coh_assumed_memory_cycles(const stc_coh_bus_timing *timing, uint64_t writebacks,
+                                       uint64_t bursts, uint64_t fills);
 
 /* The whole tenure of a lone transaction (the conventional model's: every
  * transaction one line and one burst): the address phase, its data

@@ -623,8 +623,7 @@ static void commit_cycles(stc_cstc_system *system, unsigned core, uint64_t cache
                           uint64_t probes, uint64_t writebacks, uint64_t bursts, uint64_t fills)
 {
     const stc_coh_bus_timing *timing = &system->time.timing;
-    uint64_t assumed_memory = writebacks * stc_coh_write_data_cycles(timing) +
-                              bursts * timing->mem_latency + fills * timing->beats_per_line;
+    uint64_t assumed_memory = stc_coh_assumed_memory_cycles(timing, writebacks, bursts, fills);
     uint64_t controller = stc_coh_cycles_less(cache_cycles, probes + assumed_memory);
     uint64_t own = stc_coh_cycles_less(controller,
                                        system->pending_address_phases * timing->address_cycles);
@@ -815,12 +814,19 @@ int stc_cstc_reconfigure(stc_cstc_system *system, unsigned core, const stc_confi
     /* The change takes the core's time. A walk holds the bus from its first
      * row to its last, its BusWBs inside (ARCHITECTURE.md 19.5: it reads its
      * rows' state under the bus, as a miss does): the wake-up before it, the
-     * rest in the tenure. A change without a walk takes no bus. */
+     * rest in the tenure. A change without a walk takes no bus. The
+     * cache counted each BusWB's memory at the fixed latency; the bus's
+     * write windows (the latency source's, if set) replace them. */
     if (result->walked_rows > 0) {
         uint64_t wake = (uint64_t)result->woken_banks * geometry_of(system)->wake_cycles;
+        const stc_coh_bus_timing *timing = &system->time.timing;
+        uint64_t assumed = stc_coh_assumed_memory_cycles(timing, result->writebacks, 0, 0);
+        uint64_t windows = stc_coh_cycles_less(system->pending_bus,
+                                               system->pending_address_phases *
+                                                   timing->address_cycles);
         stc_coh_access_cycles cycles = {
             .before = wake,
-            .bus = stc_coh_cycles_less(result->cycles, wake),
+            .bus = stc_coh_cycles_less(result->cycles, wake + assumed) + windows,
             .after = 0,
         };
         stc_coh_clock_commit(&system->time, core, &cycles);
@@ -1058,6 +1064,13 @@ const stc_coh_core_cycles *stc_cstc_core_cycles_of(const stc_cstc_system *system
 void stc_cstc_run_cycles_of(const stc_cstc_system *system, stc_coh_run_cycles *run)
 {
     stc_coh_clock_run(&system->time, run);
+}
+
+void stc_cstc_set_memory_latency(stc_cstc_system *system, stc_coh_latency_fn latency,
+                                 void *context)
+{
+    system->time.timing.latency = latency;
+    system->time.timing.latency_context = context;
 }
 
 const stc_coh_bus_timing *stc_cstc_timing_of(const stc_cstc_system *system)

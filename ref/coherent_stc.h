@@ -194,6 +194,13 @@ uint64_t stc_cstc_probe_waits(const stc_cstc_system *system);
 const stc_coh_core_cycles *stc_cstc_core_cycles_of(const stc_cstc_system *system, unsigned core);
 void stc_cstc_run_cycles_of(const stc_cstc_system *system, stc_coh_run_cycles *run);
 const stc_coh_bus_timing *stc_cstc_timing_of(const stc_cstc_system *system);
+/* A memory of varying latency from now on (NULL: the geometry's
+ * mem_latency again): each wait for memory (a run of lines it answers, a
+ * BusWB, a flush no cache supplied) takes latency(context)'s next value, in
+ * bus order, in place of T; the RTL lockstep gives its memory the same
+ * sequence (ARCHITECTURE.md 19.6). The drain takes values too. */
+void stc_cstc_set_memory_latency(stc_cstc_system *system, stc_coh_latency_fn latency,
+                                 void *context);
 /* How often each row of the table ran so far (coherence_protocol.h). */
 const stc_coh_row_uses *stc_cstc_row_uses_of(const stc_cstc_system *system);
 

@@ -351,6 +351,68 @@ static void walk_writes_back(unsigned breaks)
     stc_cstc_destroy(s);
 }
 
+/* A memory of varying latency (stc_cstc_set_memory_latency): each wait
+ * for memory takes the source's next value in bus order. Core 0 misses 4
+ * lines from memory (4 read waits), shrinks to 2K_1W_16B (its walk writes 3
+ * lines back: 3 write waits), then core 1 misses one of them (1 read wait,
+ * after waiting for the walk's tenure). Against the same run at the fixed
+ * T, core 0's clock moves by the first 7 latencies' differences and the
+ * run's by all 8; counters and data stay the same. */
+typedef struct {
+    unsigned taken;
+    int delta[8];
+} latency_source;
+
+static unsigned next_latency(void *context)
+{
+    latency_source *source = context;
+    int delta = source->taken < 8 ? source->delta[source->taken] : 0;
+    source->taken++;
+    return (unsigned)((int)default_geometry().mem_latency + delta);
+}
+
+static void latency_run(stc_cstc_system *s)
+{
+    for (unsigned i = 0; i < 4; i++)
+        st(s, 0, 0x800u * i, 100 + i);
+    stc_config small = default_config("2K_1W_16B");
+    stc_reconfig_result result;
+    CHECK(stc_cstc_reconfigure(s, 0, &small, &result) == 0, "reconfigure: %s", stc_cstc_error(s));
+    CHECK_EQ_U64(result.writebacks, 3, "latency: the walk writes three lines back");
+    CHECK_EQ_U64(ld(s, 1, 0x1000), 102, "latency: core 1 reads the written-back line");
+}
+
+static void memory_latency_source(void)
+{
+    const char *names[] = {"8K_4W_16B"};
+    stc_cstc_system *fixed = make(STC_COH_MESI, 2, names, 1, 0);
+    stc_cstc_system *varying = make(STC_COH_MESI, 2, names, 1, 0);
+    latency_source source = {.delta = {5, -3, 7, 0, 11, -7, 2, 9}};
+    stc_cstc_set_memory_latency(varying, next_latency, &source);
+    latency_run(fixed);
+    latency_run(varying);
+    CHECK_EQ_U64(source.taken, 8, "latency: 4 read runs, 3 BusWBs, 1 read run");
+    int64_t core0 = 5 - 3 + 7 + 0 + 11 - 7 + 2, all = core0 + 9;
+    CHECK_EQ_U64(stc_cstc_core_cycles_of(varying, 0)->cycles,
+                 (uint64_t)((int64_t)stc_cstc_core_cycles_of(fixed, 0)->cycles + core0),
+                 "latency: core 0's clock");
+    stc_coh_run_cycles run_fixed, run_varying;
+    stc_cstc_run_cycles_of(fixed, &run_fixed);
+    stc_cstc_run_cycles_of(varying, &run_varying);
+    CHECK_EQ_U64(run_varying.cycles, (uint64_t)((int64_t)run_fixed.cycles + all),
+                 "latency: the run's cycles (core 1 waits for the walk)");
+    CHECK_EQ_U64(run_varying.bus_busy_cycles, (uint64_t)((int64_t)run_fixed.bus_busy_cycles + all),
+                 "latency: the bus's busy cycles");
+    stc_cstc_counters a = counters_of(fixed, 1), b = counters_of(varying, 1);
+    CHECK_EQ_U64(b.coherence.mem_reads, a.coherence.mem_reads, "latency: same memory reads");
+    /* back to the fixed latency: no value taken */
+    stc_cstc_set_memory_latency(varying, NULL, NULL);
+    ld(varying, 1, 0x4000);
+    CHECK_EQ_U64(source.taken, 8, "latency: a cleared source is not called");
+    stc_cstc_destroy(fixed);
+    stc_cstc_destroy(varying);
+}
+
 /* The 3C split's fully associative cache follows the core's size: one
  * core, 8K_4W_16B, sweeps 200 lines (all fit); shrunk to 2K_1W_16B (128
  * lines, lines 128..199 dropped by the walk) two more sweeps miss 72 + 144
@@ -756,6 +818,7 @@ int main(void)
     random_sharing();
     walk_writes_back(0);
     fa_follows_reconfiguration();
+    memory_latency_source();
     random_reconfigurations(0);
     walk_writes_back(STC_CSTC_BREAK_WALK_NO_WRITEBACK);
     random_reconfigurations(STC_CSTC_BREAK_WALK_NO_WRITEBACK);
