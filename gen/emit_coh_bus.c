@@ -12,8 +12,10 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The next line's window length (the line the bus break replaces). */
-#define N_LEN_LINE "wire [CW-1:0] n_len  = n_sup ? (ONE_CW + PW_CW) : (k_sup ? (T_CW + PW_CW) : PW_CW);"
+/* The lines the bus's breaks replace: the next line's window length; the
+ * read's wait for the memory's handshake. */
+#define R_WAIT_LINE "wire          w_rwait = active_q && !w_write && !k_sup && k_prev_sup && (cnt_q == ONE_CW + PW_CW);"
+#define N_LEN_LINE "wire [CW-1:0] n_len  = n_sup ? (ONE_CW + PW_CW) : (k_sup ? MR_CW : PW_CW);"
 
 /* The Verilog lines of the body that take no parameter but the widths
  * named in localparams. */
@@ -111,22 +113,29 @@ static const char *const body_lines[] = {
     "assign snp_bus_o   = snoop_bus;",
     "",
     "// ---------------------------------------------------------------- windows",
-    "// Window lengths (COHERENCE.md 9.10): a line from a cache 1 + P/W, from",
-    "// memory T + P/W as the first of a run, P/W after a memory line; a write",
-    "// to memory (BusWB, a flush no cache supplied) T + P/W. Beats move in a",
-    "// data window's last P/W cycles, in a write window's first P/W (memory",
-    "// takes the words, then its latency: a controller's writeback sends its",
-    "// line as it would to a memory port).",
+    "// Windows (COHERENCE.md 9.10), cnt_q counting down to 1: a line from a",
+    "// cache 1 + P/W cycles (the supplier's read, then the beats); from memory",
+    "// as the first of a run, mem_rd_o, then a wait at P/W + 1 until",
+    "// mem_rready_i says the first beat comes next cycle, then P/W beats (T +",
+    "// P/W cycles for a memory of latency T); after a memory line of the same",
+    "// burst P/W (memory streams the run); a write to memory (BusWB, a flush",
+    "// no cache supplied) its P/W beats from mem_wr_o on, then a wait at 1",
+    "// until mem_wdone_i (T + P/W cycles for latency T).",
     "// (the answers are kept per line of the group: line k at position kp)",
     "wire [1:0]    k      = data_idx_q;",
     "wire [1:0]    kp     = base_q[1:0] + k;",
     "wire          k_sup  = sup_q[kp];",
     "wire          k_prev_sup = (k == 2'd0) || sup_q[kp - 2'd1];",
-    "wire [CW-1:0] w_line = k_sup ? (ONE_CW + PW_CW) : (k_prev_sup ? (T_CW + PW_CW) : PW_CW);",
-    "wire          w_first = active_q && (cnt_q == (win_q == WIN_DATA ? w_line : T_CW + PW_CW));",
-    "wire          w_last  = active_q && (cnt_q == ONE_CW);",
+    "wire [CW-1:0] w_line = k_sup ? (ONE_CW + PW_CW) : (k_prev_sup ? MR_CW : PW_CW);",
+    "wire          w_first = active_q && (cnt_q == (win_q == WIN_DATA ? w_line : WR_CW));",
+    "wire          w_write = win_q != WIN_DATA;",
+    "// waiting for memory: a run's first beat (next cycle once mem_rready_i), a write's end",
+    R_WAIT_LINE,
+    "wire          w_wwait = active_q && w_write && (cnt_q == ONE_CW);",
+    "wire          w_hold  = (w_rwait && !mem_rready_i) || (w_wwait && !mem_wdone_i);",
+    "wire          w_last  = active_q && (cnt_q == ONE_CW) && !w_hold;",
     "wire          w_beat  = active_q && (cnt_q <= PW_CW);   // a data window's beats",
-    "wire          w_wbeat = active_q && (cnt_q > T_CW);     // a write window's",
+    "wire          w_wbeat = active_q && (cnt_q > ONE_CW);   // a write window's",
     "wire [LB-1:0] w_line_no = base_q + {{(LB-2){1'b0}}, k};",
     "// the next data line's first window, from the answers kept at the snoop",
     "wire [1:0]    n_k    = k + 2'd1;",
@@ -160,7 +169,7 @@ static const char *const body_lines[] = {
     "  flush_d    = flush_q;",
     "  fns_d      = fns_q;",
     "  data_idx_d = data_idx_q;",
-    "  cnt_d      = active_q ? cnt_q - ONE_CW : cnt_q;",
+    "  cnt_d      = (active_q && !w_hold) ? cnt_q - ONE_CW : cnt_q;",
     "  win_d      = win_q;",
     "  err_d      = err_q || (r_two != 4'd0);",
     "  if (granted) begin",
@@ -188,18 +197,18 @@ static const char *const body_lines[] = {
     "    end",
     "    if (t_burst) begin",
     "      win_d = WIN_DATA;",
-    "      cnt_d = s_sup ? (ONE_CW + PW_CW) : (T_CW + PW_CW);",
+    "      cnt_d = s_sup ? (ONE_CW + PW_CW) : MR_CW;",
     "    end else if (t_bus == BUS_WB) begin",
     "      win_d = WIN_WB;",
-    "      cnt_d = T_CW + PW_CW;",
+    "      cnt_d = WR_CW;",
     "    end else begin",
     "      win_d = WIN_FLUSH;",
-    "      cnt_d = T_CW + PW_CW;",
+    "      cnt_d = WR_CW;",
     "    end",
     "  end else if (w_last) begin",
     "    if (win_q != WIN_FLUSH && fns_q[kp]) begin",
     "      win_d = WIN_FLUSH;            // the flushed line no cache supplied",
-    "      cnt_d = T_CW + PW_CW;",
+    "      cnt_d = WR_CW;",
     "    end else if (more) begin",
     "      win_d      = WIN_DATA;",
     "      data_idx_d = n_k;",
@@ -278,6 +287,7 @@ static const char *const body_lines[] = {
     "// (a supplied line that flushes starts memory's write in its read cycle:",
     "// its words follow with the beats)",
     "assign mem_wr_o        = (write_win || (data_win && k_sup && flush_q[kp])) && w_first;",
+    "assign mem_wr_posted_o = data_win && k_sup && flush_q[kp] && w_first;  // no mem_wdone_i",
     "assign mem_wbeat_o     = (write_win && w_wbeat) || (data_win && w_beat && k_sup && flush_q[kp]);",
     "assign mem_line_o      = (mem_rd_o || mem_wr_o || sup_read_o != {N{1'b0}}) ? w_line_no",
     "                                                                        : {LB{1'b0}};",
@@ -285,8 +295,8 @@ static const char *const body_lines[] = {
     "// ---------------------------------------------------------------- data",
     "// The beat moving (0 .. P/W - 1): a data window's last P/W cycles, a write",
     "// window's first P/W.",
-    "wire [BI-1:0] beat_from = write_win ? TPW_CW[BI-1:0] : PW_CW[BI-1:0];",
-    "wire [BI-1:0] beat_no  = beat_from - cnt_q[BI-1:0];  // (T + P/W or P/W) - cnt, mod 2^BI",
+    "wire [BI-1:0] beat_from = write_win ? WR_CW[BI-1:0] : PW_CW[BI-1:0];",
+    "wire [BI-1:0] beat_no  = beat_from - cnt_q[BI-1:0];  // (P/W + 1 or P/W) - cnt, mod 2^BI",
     "assign beat_idx_o = (beat_o || mem_wbeat_o) ? beat_no : {BI{1'b0}};",
     "// Who drives a line's words: the owner its BusWB's; the supplier a supplied",
     "// line's; the flusher the line memory takes when none supplies.",
@@ -333,23 +343,22 @@ void stcgen_emit_coh_bus(stcgen_text *text, const stcgen_file *file, const stcge
     stcgen_text_line(text, "// a line's data comes from the one that");
     stcgen_text_line(text, "// supplies, else from memory. Cycles as the atomic model's "
                      "(COHERENCE.md 9.10,");
-    stcgen_text_line(text, "// 11.9), T = MEM_LATENCY, P/W = %u beats a line: 1 address cycle per "
-                     "item; a", g->beats_per_line);
-    stcgen_text_line(text, "// line from a cache 1 + P/W, from memory T + P/W (P/W after a memory "
-                     "line of the");
-    stcgen_text_line(text, "// same burst); a BusWB's write T + P/W; a flush no cache supplied "
-                     "T + P/W more.");
-    stcgen_text_line(text, "// The memory it assumes answers a read after exactly T cycles and "
-                     "streams the");
-    stcgen_text_line(text, "// next line of a burst with no latency, as the model's does. Words "
-                     "move a beat a");
-    stcgen_text_line(text, "// cycle: to the owner from the supplier or memory, to memory from "
-                     "the owner's");
-    stcgen_text_line(text, "// BusWB or a flushing snooper.");
-    stcgen_text_line(text, "module stc_coh_bus #(");
-    stcgen_text_line(text, "  parameter integer MEM_LATENCY = %u  // T: memory cycles before a "
-                     "read's first beat", g->mem_latency);
-    stcgen_text_line(text, ") (");
+    stcgen_text_line(text, "// 11.9), P/W = %u beats a line, T the memory's latency: 1 address "
+                     "cycle per item;", g->beats_per_line);
+    stcgen_text_line(text, "// a line from a cache 1 + P/W, from memory T + P/W (P/W after a "
+                     "memory line of");
+    stcgen_text_line(text, "// the same burst); a BusWB's write T + P/W; a flush no cache "
+                     "supplied T + P/W more.");
+    stcgen_text_line(text, "// The memory answers with a handshake (ARCHITECTURE.md 19.6): "
+                     "mem_rready_i one cycle");
+    stcgen_text_line(text, "// before a run's first beat, after which the run's lines stream "
+                     "a beat a cycle;");
+    stcgen_text_line(text, "// mem_wdone_i in a write's last cycle, after its beats (a write "
+                     "with mem_wr_posted_o");
+    stcgen_text_line(text, "// takes none). Words move a beat a cycle: to the owner from the "
+                     "supplier or memory,");
+    stcgen_text_line(text, "// to memory from the owner's BusWB or a flushing snooper.");
+    stcgen_text_line(text, "module stc_coh_bus (");
     stcgen_text_in(text);
     stcgen_text_line(text, "input  wire               clk_i,");
     stcgen_text_line(text, "input  wire               rst_ni,          // asynchronous, active low");
@@ -406,7 +415,13 @@ void stcgen_emit_coh_bus(stcgen_text *text, const stcgen_file *file, const stcge
     stcgen_text_line(text, "output wire               mem_rd_cont_o,   //   streamed after the "
                      "previous line");
     stcgen_text_line(text, "output wire               mem_wr_o,        // memory: a write of "
-                     "mem_line_o starts");
+                     "mem_line_o starts,");
+    stcgen_text_line(text, "output wire               mem_wr_posted_o, //   taken with a "
+                     "supply's beats: no mem_wdone_i");
+    stcgen_text_line(text, "input  wire               mem_rready_i,    // memory: the read "
+                     "run's first beat is next cycle");
+    stcgen_text_line(text, "input  wire               mem_wdone_i,     // memory: the write "
+                     "ends this cycle");
     stcgen_text_line(text, "output wire               mem_wbeat_o,     // memory takes a beat");
     stcgen_text_line(text, "output wire [%u:0]        mem_line_o,", lb - 1);
     stcgen_text_line(text, "// the words: beat beat_idx_o of the line moving");
@@ -437,12 +452,27 @@ void stcgen_emit_coh_bus(stcgen_text *text, const stcgen_file *file, const stcge
     stcgen_text_line(text, "localparam integer PW = %u;  // beats a line", g->beats_per_line);
     stcgen_text_line(text, "localparam integer BI = %u;  // a beat's index", bi);
     stcgen_text_line(text, "localparam integer W  = %u; // a word, a beat", w);
-    stcgen_text_line(text, "localparam integer CW = $clog2(MEM_LATENCY + PW + 2);  // window "
-                     "counter");
+    const bool fixed_latency =
+        params->coh_break && strcmp(params->coh_break, STCGEN_COH_BREAK_BUS_FIXED_LATENCY) == 0;
+    if (fixed_latency) {
+        stcgen_text_line(text, "// BROKEN (coh-bus-fixed-latency): a read's first beat %u "
+                         "cycles after mem_rd_o,", g->mem_latency);
+        stcgen_text_line(text, "// whatever mem_rready_i says");
+        stcgen_text_line(text, "localparam integer CW = $clog2(PW + %u);  // window counter",
+                         g->mem_latency + 3);
+    } else {
+        stcgen_text_line(text, "localparam integer CW = $clog2(PW + 3);  // window counter");
+    }
     stcgen_text_line(text, "localparam [CW-1:0] ONE_CW = 1;");
     stcgen_text_line(text, "localparam [CW-1:0] PW_CW  = PW[CW-1:0];");
-    stcgen_text_line(text, "localparam [CW-1:0] T_CW   = MEM_LATENCY[CW-1:0];");
-    stcgen_text_line(text, "localparam [CW-1:0] TPW_CW = T_CW + PW_CW;");
+    if (fixed_latency) {
+        stcgen_text_line(text, "localparam [CW-1:0] MR_CW  = PW_CW + %u;", g->mem_latency);
+    } else {
+        stcgen_text_line(text, "localparam [CW-1:0] MR_CW  = PW_CW + 2;  // a memory read's "
+                         "start: mem_rd_o, then the wait");
+    }
+    stcgen_text_line(text, "localparam [CW-1:0] WR_CW  = PW_CW + 1;  // a write's start: its "
+                     "beats, then the wait");
     stcgen_text_line(text, "localparam [N-1:0]  ONE_N  = 1;");
     stcgen_text_line(text, "localparam [2:0] BUS_RD = 3'd1, BUS_RDX = 3'd2, BUS_WB = 3'd4;");
     stcgen_text_line(text, "localparam [1:0] WIN_DATA = 2'd0, WIN_WB = 2'd1, WIN_FLUSH = 2'd2;");
@@ -477,7 +507,10 @@ void stcgen_emit_coh_bus(stcgen_text *text, const stcgen_file *file, const stcge
         const char *line = body_lines[i];
         if (latency_again && strcmp(line, N_LEN_LINE) == 0) {
             stcgen_text_line(text, "// BROKEN (coh-bus-latency-again): no burst streaming");
-            line = "wire [CW-1:0] n_len  = n_sup ? (ONE_CW + PW_CW) : (T_CW + PW_CW);";
+            line = "wire [CW-1:0] n_len  = n_sup ? (ONE_CW + PW_CW) : MR_CW;";
+        }
+        if (fixed_latency && strcmp(line, R_WAIT_LINE) == 0) {
+            line = "wire          w_rwait = 1'b0;  // BROKEN: no wait for mem_rready_i";
         }
         if (line[0] == '\0') {
             stcgen_text_blank(text);

@@ -47,13 +47,19 @@ static void emit_ports(stcgen_text *text, const stcgen_params *params,
     stcgen_declare_port(text, false, g->banks * cores, STCGEN_TOP_PWR_EN_PORT, false, what);
     snprintf(what, sizeof what, "... their acknowledges; %u x %u", cores, g->banks);
     stcgen_declare_port(text, true, g->banks * cores, STCGEN_TOP_PWR_ACK_PORT, false, what);
-    stcgen_text_line(text, "// The bus's memory (ARCHITECTURE.md 19.6: a read answered after "
-                     "exactly MEM_LATENCY");
-    stcgen_text_line(text, "// cycles, a burst's next line streamed): one word a beat");
+    stcgen_text_line(text, "// The bus's memory (ARCHITECTURE.md 19.6: any latency, a "
+                     "handshake; a run's lines");
+    stcgen_text_line(text, "// streamed): one word a beat");
     stcgen_declare_port(text, false, 1, "mem_rd_o", false, "read line mem_line_o ...");
     stcgen_declare_port(text, false, 1, "mem_rd_cont_o", false,
                         "... streamed after the previous one");
-    stcgen_declare_port(text, false, 1, "mem_wr_o", false, "a write of mem_line_o starts");
+    stcgen_declare_port(text, true, 1, "mem_rready_i", false,
+                        "a run's first beat comes next cycle (>= 1 after mem_rd_o)");
+    stcgen_declare_port(text, false, 1, "mem_wr_o", false, "a write of mem_line_o starts ...");
+    stcgen_declare_port(text, false, 1, "mem_wr_posted_o", false,
+                        "... with a supply's beats: no mem_wdone_i");
+    stcgen_declare_port(text, true, 1, "mem_wdone_i", false,
+                        "the write ends this cycle (after its beats)");
     stcgen_declare_port(text, false, params->coh_line_bits, "mem_line_o", false,
                         "physical line number");
     stcgen_declare_port(text, false, 1, "mem_rbeat_o", false,
@@ -124,6 +130,9 @@ static void emit_bus(stcgen_text *text, const stcgen_params *params)
         {"mem_rd_o", "mem_rd_o"},
         {"mem_rd_cont_o", "mem_rd_cont_o"},
         {"mem_wr_o", "mem_wr_o"},
+        {"mem_wr_posted_o", "mem_wr_posted_o"},
+        {"mem_rready_i", "mem_rready_i"},
+        {"mem_wdone_i", "mem_wdone_i"},
         {"mem_wbeat_o", "mem_wbeat_o"},
         {"mem_line_o", "mem_line_o"},
         {"beat_idx_o", "mem_beat_idx_o"},

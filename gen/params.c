@@ -309,7 +309,8 @@ static int derive_coherence(stcgen_params *params, char *err, size_t err_len)
     }
     if (strcmp(params->coh_break, STCGEN_COH_BREAK_SNOOP_NO_FORWARD) == 0 ||
         strcmp(params->coh_break, STCGEN_COH_BREAK_SNOOP_ALL_BANKS) == 0 ||
-        strcmp(params->coh_break, STCGEN_COH_BREAK_BUS_LATENCY) == 0) {
+        strcmp(params->coh_break, STCGEN_COH_BREAK_BUS_LATENCY) == 0 ||
+        strcmp(params->coh_break, STCGEN_COH_BREAK_BUS_FIXED_LATENCY) == 0) {
         if (params->coh_bus == STC_COH_BUS_SPLIT) {
             snprintf(err, err_len, "debug_break=%s: the snoop port and the bus sequencer are "
                      "the atomic bus's (neither with --bus split)", params->coh_break);

@@ -60,6 +60,10 @@ enum {
 /* The bus sequencer's (atomic bus, 19.6): every memory line of a burst
  * waits the memory's latency, as if memory did not stream a burst. */
 #define STCGEN_COH_BREAK_BUS_LATENCY "coh-bus-latency-again"
+/* ... and one that ignores the memory's handshake for reads: a run's first
+ * beat exactly mem_latency cycles after mem_rd_o, right only for a memory
+ * of that fixed latency (the bus before the handshake). */
+#define STCGEN_COH_BREAK_BUS_FIXED_LATENCY "coh-bus-fixed-latency"
 /* The coherent controller's (template lines, ARCHITECTURE.md 19.5): a store
  * that hits S or O writes without its BusUpgr; a read line always takes S
  * (MESI, MOESI: never E, so a later store upgrades a line nobody shares). */

@@ -78,6 +78,11 @@ typedef struct core_side {
      * such a cycle. */
     uint64_t supply_reads[SUPPLY_READS_MAX];
     unsigned supply_read_count;
+
+    /* What a memory of varying latency added to its walks: their BusWBs'
+     * write windows less the fixed latency's the cache counted (0 without
+     * a latency source); its reconfig_cycles counter includes it. */
+    int64_t walk_latency_cycles;
 } core_side;
 
 struct stc_cstc_system {
@@ -829,6 +834,7 @@ int stc_cstc_reconfigure(stc_cstc_system *system, unsigned core, const stc_confi
             .bus = stc_coh_cycles_less(result->cycles, wake + assumed) + windows,
             .after = 0,
         };
+        side->walk_latency_cycles += (int64_t)windows - (int64_t)assumed;
         stc_coh_clock_commit(&system->time, core, &cycles);
     } else {
         commit_cycles(system, core, result->cycles, 0, result->writebacks, 0, 0);
@@ -980,6 +986,8 @@ void stc_cstc_core_counters(const stc_cstc_system *system, unsigned core, stc_cs
         return;
     out->coherence = system->counters[core];
     out->cache = *stc_cache_counters(system->sides[core].cache);
+    out->cache.reconfig_cycles =
+        (uint64_t)((int64_t)out->cache.reconfig_cycles + system->sides[core].walk_latency_cycles);
 }
 
 void stc_cstc_total(const stc_cstc_system *system, stc_cstc_counters *total)

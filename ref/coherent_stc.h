@@ -198,7 +198,10 @@ const stc_coh_bus_timing *stc_cstc_timing_of(const stc_cstc_system *system);
  * mem_latency again): each wait for memory (a run of lines it answers, a
  * BusWB, a flush no cache supplied) takes latency(context)'s next value, in
  * bus order, in place of T; the RTL lockstep gives its memory the same
- * sequence (ARCHITECTURE.md 19.6). The drain takes values too. */
+ * sequence (ARCHITECTURE.md 19.6). The drain takes values too. The clocks
+ * and a core's reconfig_cycles counter (its walks' BusWBs) follow the
+ * latencies; the cache's other cycle counts stay its own, against the
+ * fixed T (COHERENCE.md 11.9). */
 void stc_cstc_set_memory_latency(stc_cstc_system *system, stc_coh_latency_fn latency,
                                  void *context);
 /* How often each row of the table ran so far (coherence_protocol.h). */

@@ -11,10 +11,13 @@
 # longer logical lines with way prediction, or direct-mapped; every
 # protocol on 2 and 4 cores, MOESI on 3 too; a quarter of the references
 # to lines every core shares (read and written by all), with
-# checkpoints of every slot's state; with COH_LOCKSTEP_MC_TRACES, a run on
+# checkpoints of every slot's state; seeds 2 and 3 behind a memory whose
+# latency is drawn for each wait from 2-40 cycles (seed 1 and the traces:
+# the fixed 20); with COH_LOCKSTEP_MC_TRACES, a run on
 # a real kernel's trace for each build of 2 and 4 cores. The coherent controller's deliberately broken variants
-# (--debug-break upgrade-silent, fill-shared, no-supply, lost-upgrade) and a protocol table whose
-# snoop does not invalidate (coh-no-invalidate) must fail with a MISMATCH.
+# (--debug-break upgrade-silent, fill-shared, no-supply, lost-upgrade), a protocol table whose
+# snoop does not invalidate (coh-no-invalidate) and a bus deaf to the
+# memory's handshake (coh-bus-fixed-latency) must fail with a MISMATCH.
 #
 #   tests/coh-lockstep.sh STCGEN OUTDIR HARNESS_OBJECT MODEL_OBJECTS...
 #
@@ -136,12 +139,16 @@ for run in "msi 2 8K_4W_16B" "msi 4 8K_4W_64B_P" "mesi 2 8K_2W_32B_P" "mesi 4 8K
     [ -x "$out/$tag/obj/coh_lockstep" ] || continue
     # seeds 1 and 2 with --race (another core's burst meeting core 0's
     # store to a later line of it: ARCHITECTURE.md 19.6), seed 3 without,
-    # its shared data one 64-byte block (upgrades lost to each other)
+    # its shared data one 64-byte block (upgrades lost to each other);
+    # seeds 2 and 3 behind a memory whose latency is drawn for each wait
+    # (the handshake of 19.6; the model takes the same latencies)
     for seed in 1 2 3; do
         race=(--race 1)
         [ "$seed" = 3 ] && race=(--shared-bytes 64)
+        latency=(--mem-latency 2-40)
+        [ "$seed" = 1 ] && latency=()
         check "$tag seed $seed: lockstep" passes "$tag" "$1" "$2" "$3" "$seed" "${reconfig[@]}" \
-            "${race[@]}"
+            "${race[@]}" "${latency[@]}"
     done
     if [ -n "${COH_LOCKSTEP_MC_TRACES:-}" ] && [ "$2" != 3 ]; then
         case $tag in
@@ -162,9 +169,13 @@ done
 # meet such copies within the run; MESI's traffic did not in 4000 references.)
 # (lost-upgrade: a store's BusUpgr sent although another core's
 # invalidation took its slot; the shared data one block, as in seed 3)
+# (coh-bus-fixed-latency: the bus takes a run's first beat 20 cycles after
+# its read whatever the memory's mem_rready_i says: right behind a memory
+# of the fixed latency 20, caught behind one whose latency varies)
 OPT_FAST_OF_BUILD=(OPT_FAST=-O0)
 for broken in "upgrade-silent msi 2" "fill-shared mesi 2" "coh-no-invalidate msi 2" \
-    "no-supply moesi 2" "lost-upgrade moesi 2 --shared-bytes 64"; do
+    "no-supply moesi 2" "lost-upgrade moesi 2 --shared-bytes 64" \
+    "coh-bus-fixed-latency mesi 2 --mem-latency 2-40"; do
     set -- $broken
     tag=broken-$1
     check "$tag: builds" build "$tag" "$2" "$3" --debug-break "$1"

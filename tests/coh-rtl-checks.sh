@@ -36,9 +36,10 @@
 #     states); the two broken ports
 #     (--debug-break coh-snoop-no-forward, coh-snoop-all-banks) caught; no
 #     snoop port on the split bus;
-#   - the bus sequencer (19.6) for 2, 3, 5 and 8 cores, with the memory's
-#     latency T = the default 20 (16-byte lines), 0 (4-byte lines: every
-#     window 1-2 cycles) and 2 (64-byte lines): lint, and the testbench of
+#   - the bus sequencer (19.6) for 2, 3, 5 and 8 cores, behind a memory of
+#     latency 20 (the default, 16-byte lines), 2 (the least its handshake
+#     allows; 4-byte lines: windows of 2-3 cycles) and one drawn from 2-40
+#     for each wait (64-byte lines): lint, and the testbench of
 #     tools/stcbustb.c (a cycle-level reference whose every duration is the
 #     atomic model's, ref/coherent_cycles.c; 200 tenures of BusWBs, bursts
 #     and BusUpgrs with random snoop answers and random words on every data
@@ -52,7 +53,9 @@
 #     group too), bursts on a BusWB's line, and first bursts on lines the
 #     tenure before kept (at the grant and after a pause); the bus that
 #     makes every memory line wait T (--debug-break coh-bus-latency-again)
-#     caught;
+#     caught, and the bus that ignores the memory's mem_rready_i and waits
+#     a fixed 20 cycles (coh-bus-fixed-latency) caught behind the varying
+#     memory (it passes behind the fixed one);
 # Usage: coh-rtl-checks.sh STCGEN STCCOHTB STCSNOOPTB STCBUSTB
 set -u
 usage="usage: coh-rtl-checks.sh STCGEN STCCOHTB STCSNOOPTB STCBUSTB"
@@ -385,14 +388,13 @@ run_bus_tb() {
         >"$work/log" 2>&1 && vvp -n "$work/tb.vvp" >>"$work/log" 2>&1
 }
 for cores in 2 3 5 8; do
-    for timing in 20:16 0:4 2:64; do
+    for timing in 20:16 2:4 2-40:64; do
         latency=${timing%%:*}
         line=${timing#*:}
         tag="bus $cores cores T=$latency ${line}B"
         out="$work/bus-$cores-$latency-$line"
         quiet "$tag: stcgen" "$STCGEN" --protocol msi --cores "$cores" --line-bytes "$line" --out "$out"
-        lint "$tag" stc_coh_bus "chparam -set MEM_LATENCY $latency stc_coh_bus;" \
-            "$out/stc_coh_bus.v" "$out/stc_coh_arbiter.v"
+        lint "$tag" stc_coh_bus "" "$out/stc_coh_bus.v" "$out/stc_coh_arbiter.v"
         check "$tag: the core lists stc_coh_bus.v" grep -q "stc_coh_bus.v" "$out/stc_cache.core"
         tb="$work/tb-bus-$cores-$latency-$line.v"
         check "$tag: stcbustb writes the testbench" \
@@ -438,6 +440,25 @@ if grep -q "^FAIL " "$work/log" && grep -q "^MISMATCH " "$work/log"; then
     passed=$((passed + 1))
 else
     fail "bus coh-bus-latency-again: the bus without burst streaming is caught"
+fi
+# The bus that ignores mem_rready_i and takes a run's first beat T = 20
+# cycles after mem_rd_o: right behind a memory of that fixed latency, so
+# only the bench whose memory varies its latency can catch it.
+out="$work/bus-fixed"
+quiet "bus coh-bus-fixed-latency: generated" \
+    "$STCGEN" --protocol msi --cores 3 --debug-break coh-bus-fixed-latency --out "$out"
+"$STCBUSTB" --cores 3 --mem-latency 2-40 >"$work/tb-bus-3-varying-16.v"
+run_bus_tb "$out" "$work/tb-bus-3-20-16.v"
+if grep -q "^PASS " "$work/log"; then
+    passed=$((passed + 1))
+else
+    fail "bus coh-bus-fixed-latency: passes behind a memory of latency 20"
+fi
+run_bus_tb "$out" "$work/tb-bus-3-varying-16.v"
+if grep -q "^FAIL " "$work/log" && grep -q "^MISMATCH " "$work/log"; then
+    passed=$((passed + 1))
+else
+    fail "bus coh-bus-fixed-latency: the bus deaf to mem_rready_i is caught behind latencies 2-40"
 fi
 
 # Without --protocol nothing changes: no table files. With --bus split the

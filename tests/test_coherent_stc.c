@@ -405,6 +405,9 @@ static void memory_latency_source(void)
                  "latency: the bus's busy cycles");
     stc_cstc_counters a = counters_of(fixed, 1), b = counters_of(varying, 1);
     CHECK_EQ_U64(b.coherence.mem_reads, a.coherence.mem_reads, "latency: same memory reads");
+    CHECK_EQ_U64(counters_of(varying, 0).cache.reconfig_cycles,
+                 counters_of(fixed, 0).cache.reconfig_cycles + 11 - 7 + 2,
+                 "latency: the walk's reconfig_cycles count its BusWBs' latencies");
     /* back to the fixed latency: no value taken */
     stc_cstc_set_memory_latency(varying, NULL, NULL);
     ld(varying, 1, 0x4000);

@@ -7,7 +7,11 @@
  * every duration is the atomic model's own (ref/coherent_cycles.h:
  * stc_coh_line_data_cycles for a line's data, stc_coh_write_data_cycles for
  * a write to memory, the address cycle STC_COH_ADDRESS_CYCLES), so the RTL
- * is held to the cycles the models count. Seeded traffic: every core keeps
+ * is held to the cycles the models count. The memory's latency is fixed or
+ * drawn for each wait from a range (the models' latency source,
+ * coherent_cycles.h); the bench drives the memory's handshake as such a
+ * memory would: mem_rready_i the cycle before a run's first beat,
+ * mem_wdone_i in a write's last cycle (ARCHITECTURE.md 19.6). Seeded traffic: every core keeps
  * a queue of tenures (a miss's BusWBs then its bursts, or one BusUpgr),
  * asks for the bus after random pauses and offers each next item after a
  * random gap.
@@ -68,11 +72,12 @@ enum {
 };
 
 static const char usage_text[] =
-    "usage: stcbustb --cores N [--mem-latency T] [-g GEOMETRY]\n"
+    "usage: stcbustb --cores N [--mem-latency T | MIN-MAX] [-g GEOMETRY]\n"
     "Write on stdout a Verilog testbench (module tb_coh_bus) checking the\n"
     "stc_coh_bus that `stcgen --protocol P --cores N` writes for the same\n"
-    "geometry (GEOMETRY as for stcsim, e.g. line_bytes=32), its MEM_LATENCY set\n"
-    "to T (default: the geometry's mem_latency), against a cycle-level reference\n"
+    "geometry (GEOMETRY as for stcsim, e.g. line_bytes=32), behind a memory of\n"
+    "latency T (2 to 1000; default: the geometry's mem_latency) or of a latency\n"
+    "drawn for each wait from MIN..MAX, against a cycle-level reference\n"
     "timed by the atomic model's rules (docs/ARCHITECTURE.md 19.6). It prints\n"
     "PASS or FAIL; a comment line '// coverage: ...' near its top says what the\n"
     "traffic reached.\n";
@@ -125,7 +130,8 @@ typedef struct {
     bool line_done, line_shared, line_supplied;
     unsigned line_idx, snp_bus;
     uint64_t snp_line, mem_line;
-    bool beat, beat_from_cache, mem_rd, mem_rd_cont, mem_wr, mem_wbeat, busy, err;
+    bool beat, beat_from_cache, mem_rd, mem_rd_cont, mem_wr, mem_wr_posted, mem_wbeat, busy, err;
+    bool mem_rready, mem_wdone; /* inputs: the memory's handshake this cycle */
 } outputs;
 
 typedef struct {
@@ -148,6 +154,8 @@ typedef struct {
     stc_coh_bus_timing timing;
     uint64_t line_mask;
     uint64_t seed;
+    unsigned latency_min, latency_max; /* the memory's, per wait */
+    uint64_t latency_seed;             /* drawn from, reset by each run */
     /* per core */
     tenure queue[MAX_CORES][TENURES_PER_CORE]; /* TENURES / cores of them used */
     unsigned queued[MAX_CORES], next_tenure[MAX_CORES];
@@ -473,6 +481,7 @@ static void write_window(traffic *t, plan *p, unsigned at, uint64_t cycles, uint
             out->mem_wr = true;
             out->mem_line = line;
         }
+        out->mem_wdone = o + 1 == cycles; /* memory's answer ends the window */
         out->mem_wbeat = o < t->beats; /* the words first, then memory's latency */
         if (out->mem_wbeat) {
             out->beat_idx = o;
@@ -567,13 +576,16 @@ static unsigned data_window(traffic *t, plan *p, unsigned at, uint64_t line, uns
             if (r->supplied) {
                 out->sup_read = 1u << r->supplier;
                 /* a supply that flushes: memory's write of the line starts,
-                 * its words with the beats */
+                 * its words with the beats, posted */
                 out->mem_wr = r->flushed;
+                out->mem_wr_posted = r->flushed;
             } else {
                 out->mem_rd = true;
                 out->mem_rd_cont = !first;
             }
         }
+        /* a run's first line: memory says its first beat comes next cycle */
+        out->mem_rready = !r->supplied && first && cycles - o == t->beats + 1;
         out->beat = beat;
         out->beat_from_cache = beat && r->supplied;
         out->mem_wbeat = beat && r->supplied && r->flushed;
@@ -734,7 +746,7 @@ static void print_cycle(const traffic *t, bool reset, unsigned req, unsigned val
     print_words(n, in->snooper);
     printf(", ");
     print_hex(32, in->memory);
-    printf(", {");
+    printf(", 1'b%d, 1'b%d, {", o->mem_rready, o->mem_wdone);
     print_hex(n, o->grant);
     printf(", ");
     print_hex(n, o->done);
@@ -747,8 +759,8 @@ static void print_cycle(const traffic *t, bool reset, unsigned req, unsigned val
     print_hex(3 * GROUP_LINES, o->snp_bus);
     printf(", ");
     print_hex(n, o->sup_read);
-    printf(", 1'b%d, 1'b%d, 1'b%d, 1'b%d, 1'b%d, 1'b%d, ", o->beat, o->beat_from_cache,
-           o->mem_rd, o->mem_rd_cont, o->mem_wr, o->mem_wbeat);
+    printf(", 1'b%d, 1'b%d, 1'b%d, 1'b%d, 1'b%d, 1'b%d, 1'b%d, ", o->beat, o->beat_from_cache,
+           o->mem_rd, o->mem_rd_cont, o->mem_wr, o->mem_wr_posted, o->mem_wbeat);
     print_hex(lb, o->mem_line);
     printf(", ");
     print_hex(t->beat_bits, o->beat_idx);
@@ -763,12 +775,12 @@ static void print_cycle(const traffic *t, bool reset, unsigned req, unsigned val
     printf(", 1'b%d, 1'b%d}, %lu);\n", o->busy, o->err, number);
 }
 
-static void write_preamble(const traffic *t, unsigned mem_latency)
+static void write_preamble(const traffic *t)
 {
     const unsigned n = t->cores, lb = t->line_bits;
     const unsigned bi = t->beat_bits;
     const unsigned out_bits =
-        n + n + 1 + 2 + 1 + 1 + n + lb + 3 * GROUP_LINES + n + 6 + lb + bi + n + n + 32 + 32 + 2;
+        n + n + 1 + 2 + 1 + 1 + n + lb + 3 * GROUP_LINES + n + 7 + lb + bi + n + n + 32 + 32 + 2;
     printf("  reg clk = 1'b0;\n  reg rst_n = 1'b0;\n");
     printf("  reg [%u:0] req, txn_valid, txn_last, rel;\n", n - 1);
     printf("  reg [%u:0] sup_in, flush_in, shared_in; // per core 4 bits, one per position\n",
@@ -778,14 +790,15 @@ static void write_preamble(const traffic *t, unsigned mem_latency)
            3 * n - 1, 2 * n - 1, GROUP_LINES * n - 1, lb * n - 1);
     printf("  wire [%u:0] grant, done, snp_valid, sup_read;\n", n - 1);
     printf("  wire line_done, line_shared, line_supplied, beat, beat_from_cache, mem_rd,\n"
-           "       mem_rd_cont, mem_wr, mem_wbeat, busy, err;\n");
+           "       mem_rd_cont, mem_wr, mem_wr_posted, mem_wbeat, busy, err;\n");
+    printf("  reg mem_rready, mem_wdone;\n");
     printf("  wire [1:0] line_idx;\n  wire [%u:0] snp_bus;\n  wire [%u:0] snp_line, mem_line;\n",
            3 * GROUP_LINES - 1, lb - 1);
     printf("  reg [%u:0] own_word, sup_word;\n  reg [31:0] mem_rdata;\n", 32 * n - 1);
     printf("  wire [%u:0] beat_idx;\n  wire [%u:0] own_beat, sup_beat;\n"
            "  wire [31:0] rdata, mem_wdata;\n", bi - 1, n - 1);
     printf("  integer checks = 0;\n  integer errors = 0;\n\n");
-    printf("  stc_coh_bus #(.MEM_LATENCY(%u)) u_bus (\n"
+    printf("  stc_coh_bus u_bus (\n"
            "    .clk_i(clk), .rst_ni(rst_n), .req_i(req), .grant_o(grant),\n"
            "    .txn_valid_i(txn_valid), .txn_bus_i(txn_bus), .txn_line_i(txn_line),\n"
            "    .txn_count_i(txn_count), .txn_rdx_pos_i(txn_rdx_pos), .txn_snoop_i(txn_snoop),\n"
@@ -796,20 +809,22 @@ static void write_preamble(const traffic *t, unsigned mem_latency)
            "    .snp_supplies_i(sup_in), .snp_flushes_i(flush_in), .snp_shared_i(shared_in),\n"
            "    .sup_read_o(sup_read), .beat_o(beat), .beat_from_cache_o(beat_from_cache),\n"
            "    .mem_rd_o(mem_rd), .mem_rd_cont_o(mem_rd_cont), .mem_wr_o(mem_wr),\n"
+           "    .mem_wr_posted_o(mem_wr_posted), .mem_rready_i(mem_rready),\n"
+           "    .mem_wdone_i(mem_wdone),\n"
            "    .mem_wbeat_o(mem_wbeat), .mem_line_o(mem_line), .beat_idx_o(beat_idx),\n"
            "    .own_beat_o(own_beat), .own_word_i(own_word), .sup_beat_o(sup_beat),\n"
            "    .sup_word_i(sup_word), .rdata_o(rdata), .mem_rdata_i(mem_rdata),\n"
-           "    .mem_wdata_o(mem_wdata), .busy_o(busy), .err_o(err));\n\n",
-           mem_latency);
+           "    .mem_wdata_o(mem_wdata), .busy_o(busy), .err_o(err));\n\n");
     printf("  wire [%u:0] seen = {grant, done, line_done, line_idx, line_shared, line_supplied,\n"
            "    snp_valid, snp_line, snp_bus, sup_read, beat, beat_from_cache, mem_rd, "
-           "mem_rd_cont,\n    mem_wr, mem_wbeat, mem_line, beat_idx, own_beat, sup_beat, rdata, mem_wdata,\n"
+           "mem_rd_cont,\n    mem_wr, mem_wr_posted, mem_wbeat, mem_line, beat_idx, own_beat, sup_beat, rdata, mem_wdata,\n"
            "    busy, err};\n\n", out_bits - 1);
     printf("  task cyc(input rs, input [%u:0] r, input [%u:0] v, input [%u:0] b, input [%u:0] l,\n"
            "           input [%u:0] c, input [%u:0] x, input [%u:0] sn, input [%u:0] lst,\n"
            "           input [%u:0] rl,\n"
            "           input [%u:0] su, input [%u:0] fl, input [%u:0] sh, input [%u:0] ow,\n"
-           "           input [%u:0] sw, input [31:0] mr, input [%u:0] expected,\n"
+           "           input [%u:0] sw, input [31:0] mr, input rr, input wd,\n"
+           "           input [%u:0] expected,\n"
            "           input integer number);\n",
            n - 1, n - 1, 3 * n - 1, lb * n - 1, 3 * n - 1, 2 * n - 1, GROUP_LINES * n - 1,
            n - 1, n - 1,
@@ -818,15 +833,30 @@ static void write_preamble(const traffic *t, unsigned mem_latency)
     printf("    begin\n      rst_n = rs; req = r; txn_valid = v; txn_bus = b; txn_line = l;\n"
            "      txn_count = c; txn_rdx_pos = x; txn_snoop = sn; txn_last = lst; rel = rl;\n"
            "      sup_in = su; flush_in = fl; shared_in = sh;\n"
-           "      own_word = ow; sup_word = sw; mem_rdata = mr;\n");
+           "      own_word = ow; sup_word = sw; mem_rdata = mr;\n"
+           "      mem_rready = rr; mem_wdone = wd;\n");
     printf("      #1;\n      checks = checks + 1;\n");
     printf("      if (seen !== expected) begin\n        errors = errors + 1;\n"
            "        if (errors <= 10)\n"
            "          $display(\"MISMATCH cycle %%0d: rtl grant,done,line(done,idx,shared,"
-           "supplied),snp(valid,line,bus),sup_read,beat,from_cache,mem(rd,cont,wr,wbeat,line),"
+           "supplied),snp(valid,line,bus),sup_read,beat,from_cache,mem(rd,cont,wr,posted,wbeat,line),"
            "beat_idx,own_beat,sup_beat,rdata,mem_wdata,busy,err = %%b expected %%b\",\n"
            "                   number, seen, expected);\n      end\n");
     printf("      clk = 1'b1;\n      #1;\n      clk = 1'b0;\n    end\n  endtask\n\n");
+}
+
+/* The memory's latencies: uniform in min..max, drawn from state. */
+typedef struct {
+    unsigned min, max;
+    uint64_t state;
+} latency_draws;
+
+/* The next wait's latency (coherent_cycles.h's source). */
+static unsigned next_latency(void *context)
+{
+    latency_draws *draws = context;
+    unsigned span = draws->max - draws->min + 1;
+    return draws->min + (unsigned)(tb_next_random(&draws->state) % span);
 }
 
 /* The whole run: cycle by cycle, print (if print) each cycle's inputs and
@@ -845,7 +875,11 @@ static void run(traffic *t, coverage *cov, bool print)
     plan *p = &the_plan;
     /* address + per line (data T + P/W, a flush alone T + P/W) */
     p->capacity = 1 + (size_t)MAX_LINES * 2 *
-                          (stc_coh_write_data_cycles(&t->timing) + t->timing.supply_read_cycles);
+                          (t->latency_max + t->beats + t->timing.supply_read_cycles);
+    /* the same draws in every run */
+    latency_draws draws = {t->latency_min, t->latency_max, t->latency_seed};
+    t->timing.latency = next_latency;
+    t->timing.latency_context = &draws;
     p->cycle = calloc(p->capacity, sizeof *p->cycle);
     if (!p->cycle) {
         abort();
@@ -1039,7 +1073,7 @@ static int parse_unsigned(const char *text, unsigned long max, unsigned *out)
 
 int main(int argc, char **argv)
 {
-    unsigned cores = 0, mem_latency = 0;
+    unsigned cores = 0, latency_min = 0, latency_max = 0;
     bool have_latency = false;
     stc_geometry geometry;
     const char *geometry_list = NULL;
@@ -1065,8 +1099,19 @@ int main(int argc, char **argv)
                 return 2;
             }
         } else if (is_latency) {
-            if (parse_unsigned(value, 1000, &mem_latency) != 0) {
-                fprintf(stderr, "stcbustb: --mem-latency %s: must be from 0 to 1000\n", value);
+            char low[16] = "", high[16] = "";
+            const char *dash = strchr(value, '-');
+            size_t low_len = dash ? (size_t)(dash - value) : strlen(value);
+            if (low_len < sizeof low && (!dash || strlen(dash + 1) < sizeof high)) {
+                memcpy(low, value, low_len);
+                snprintf(high, sizeof high, "%s", dash ? dash + 1 : low);
+            }
+            if (parse_unsigned(low, 1000, &latency_min) != 0 ||
+                parse_unsigned(high, 1000, &latency_max) != 0 || latency_min < 2 ||
+                latency_max < latency_min) {
+                fprintf(stderr, "stcbustb: --mem-latency %s: must be T or MIN-MAX, from 2 to "
+                        "1000 (a read's first beat comes at least 2 cycles after mem_rd_o)\n",
+                        value);
                 return 2;
             }
             have_latency = true;
@@ -1082,7 +1127,12 @@ int main(int argc, char **argv)
         return 2;
     }
     if (!have_latency) {
-        mem_latency = geometry.mem_latency;
+        latency_min = latency_max = geometry.mem_latency;
+        if (latency_min < 2) {
+            fprintf(stderr, "stcbustb: the geometry's mem_latency %u: the bus's memory needs "
+                    "2 or more (--mem-latency)\n", latency_min);
+            return 2;
+        }
     }
     traffic *t = calloc(1, sizeof *t);
     if (!t) {
@@ -1094,16 +1144,22 @@ int main(int argc, char **argv)
     t->beats = geometry.beats_per_line;
     t->beat_bits = t->beats > 1 ? tb_bits_for(t->beats) : 1;
     t->line_mask = t->line_bits >= 64 ? ~0ull : (1ull << t->line_bits) - 1;
-    stc_coh_bus_timing_init(&t->timing, geometry.line_bytes, mem_latency);
+    stc_coh_bus_timing_init(&t->timing, geometry.line_bytes, latency_min);
+    t->latency_min = latency_min;
+    t->latency_max = latency_max;
     /* Made once to count coverage, then again (the same seed) to print. */
-    const uint64_t seed = 0xb05b05b05ull ^ cores ^ ((uint64_t)mem_latency << 8) ^
-                          ((uint64_t)geometry.line_bytes << 24);
+    /* (a fixed latency's traffic as before the latency range existed) */
+    const uint64_t seed =
+        0xb05b05b05ull ^ cores ^ ((uint64_t)latency_min << 8) ^
+        ((uint64_t)geometry.line_bytes << 24) ^
+        (latency_max != latency_min ? (uint64_t)latency_max << 40 : 0);
+    t->latency_seed = seed ^ 0x1a7e1a7eull;
     coverage cov = {0};
     t->seed = seed;
     run(t, &cov, false);
-    printf("// tb_coh_bus: %u cores, MEM_LATENCY %u, geometry %s; written by\n"
+    printf("// tb_coh_bus: %u cores, memory latency %u-%u, geometry %s; written by\n"
            "// tools/stcbustb.c from its reference (docs/ARCHITECTURE.md 19.6). Prints PASS or "
-           "FAIL.\n", cores, mem_latency, geometry_list ? geometry_list : "default");
+           "FAIL.\n", cores, latency_min, latency_max, geometry_list ? geometry_list : "default");
     printf("// coverage: tenures %lu back-to-back %lu upgr %lu wb %lu rd %lu rdx %lu lines %lu "
            "supplied %lu continued %lu flush-supplied %lu flush-alone %lu two-suppliers %lu "
            "owner-gaps %lu lead-pauses %lu releases %lu empty %lu resets %lu covered %lu ahead %lu "
@@ -1116,7 +1172,7 @@ int main(int argc, char **argv)
            cov.two_ahead, cov.uncovered_second, cov.uncovered_same, cov.after_wb,
            cov.stale_grant, cov.stale_lead);
     printf("`timescale 1ns / 1ps\n`default_nettype none\n\nmodule tb_coh_bus;\n");
-    write_preamble(t, mem_latency);
+    write_preamble(t);
     printf("  initial begin\n    #1;\n    rst_n = 1'b1;\n    #1;\n");
     coverage again = {0};
     t->seed = seed;

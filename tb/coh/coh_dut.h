@@ -1,7 +1,8 @@
 /*
  * coh_dut.h - the coherence lockstep's view of its device (tb/coh/README.md):
- * tb_coh_system (N coherent stc caches on the atomic bus, a fixed-latency
- * memory), one cycle at a time. Implemented by coh_dut_verilator.cpp over
+ * tb_coh_system (N coherent stc caches on the atomic bus, a memory whose
+ * handshake this layer drives with the latencies the harness gives),
+ * one cycle at a time. Implemented by coh_dut_verilator.cpp over
  * Verilator's model; the harness (coh_lockstep.c) is C.
  *
  * A cycle: set the inputs (coh_dut_set_request, coh_dut_set_counter),
@@ -24,6 +25,16 @@ typedef struct coh_dut coh_dut;
  * it cannot be made. cores: the number it was built with (checked). */
 coh_dut *coh_dut_create(unsigned cores, const char *trace_path);
 void coh_dut_destroy(coh_dut *dut);
+
+/* The memory's latency, >= 2 cycles (ARCHITECTURE.md 19.6): each wait for
+ * it, a run of lines read or a write that is not posted, takes
+ * latency(context)'s next value when it starts (in the cycle of its
+ * mem_rd_o or mem_wr_o): a read's first beat comes that many cycles after
+ * its request, a write ends that many after its last beat. Must be set
+ * before the first memory access. */
+typedef unsigned (*coh_dut_latency_fn)(void *context);
+void coh_dut_set_memory_latency(coh_dut *dut, unsigned beats_per_line, coh_dut_latency_fn latency,
+                                void *context);
 
 /* Core's CPU request port for this cycle (word address, byte enables). */
 void coh_dut_set_request(coh_dut *dut, unsigned core, bool valid, bool we, uint32_t word_addr,

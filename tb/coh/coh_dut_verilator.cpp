@@ -8,6 +8,7 @@
 #endif
 
 #include <cstdio>
+#include <cstdlib>
 
 struct coh_dut {
     VerilatedContext context;
@@ -16,6 +17,14 @@ struct coh_dut {
     VerilatedFstC *trace = nullptr;
 #endif
     uint64_t time = 0;
+    // The memory's handshake (coh_dut_set_memory_latency): the cycle count
+    // since reset, and the cycles its pending read and write waits end in.
+    coh_dut_latency_fn latency = nullptr;
+    void *latency_context = nullptr;
+    unsigned beats_per_line = 0;
+    uint64_t cycle = 0;
+    uint64_t rready_at = UINT64_MAX;
+    uint64_t wdone_at = UINT64_MAX;
 };
 
 namespace {
@@ -147,8 +156,18 @@ extern "C" void coh_dut_set_counter(coh_dut *dut, unsigned core, unsigned select
     dut->top->cnt_sel_i[core] = select;
 }
 
+extern "C" void coh_dut_set_memory_latency(coh_dut *dut, unsigned beats_per_line,
+                                           coh_dut_latency_fn latency, void *context)
+{
+    dut->beats_per_line = beats_per_line;
+    dut->latency = latency;
+    dut->latency_context = context;
+}
+
 extern "C" void coh_dut_settle(coh_dut *dut)
 {
+    dut->top->mem_rready_i = dut->cycle == dut->rready_at;
+    dut->top->mem_wdone_i = dut->cycle == dut->wdone_at;
     edge(dut, false);
 }
 
@@ -213,7 +232,27 @@ extern "C" uint32_t coh_dut_row_state(const coh_dut *dut, unsigned core)
     return dut->top->dbg_rowstate_o[core];
 }
 
+// A wait that starts this cycle takes the next latency L: a read's first
+// beat L cycles after its mem_rd (mem_rready_i the cycle before), a
+// write's last cycle L after its last beat (ARCHITECTURE.md 19.6).
+static uint64_t next_latency(coh_dut *dut)
+{
+    if (!dut->latency) {
+        std::fprintf(stderr, "coh_dut: a memory wait with no latency set "
+                             "(coh_dut_set_memory_latency)\n");
+        std::abort();
+    }
+    return dut->latency(dut->latency_context);
+}
+
 extern "C" void coh_dut_tick(coh_dut *dut)
 {
+    if (dut->top->mem_rd_start_o) {
+        dut->rready_at = dut->cycle + next_latency(dut) - 1;
+    }
+    if (dut->top->mem_wr_wait_o) {
+        dut->wdone_at = dut->cycle + dut->beats_per_line + next_latency(dut) - 1;
+    }
     edge(dut, true);
+    dut->cycle++;
 }

@@ -18,6 +18,13 @@
  * and no model violation; in every cycle the cores whose data array a
  * supply reads, against the model's. The first difference stops the run.
  *
+ * Memory: the bus's memory answers with a handshake (ARCHITECTURE.md
+ * 19.6) after a latency the harness gives both sides: fixed (the
+ * geometry's mem_latency, by default) or, with --mem-latency MIN-MAX,
+ * drawn for each wait, the k-th wait's a function of the seed and k, so
+ * that the RTL's memory (coh_dut) and the model's latency source
+ * (stc_cstc_set_memory_latency) take the same values in bus order.
+ *
  * Traffic: each core in its own address range, twice the cache, a hot 2
  * KiB of it most of the time; loads of words, stores of words, halves and
  * bytes; with --shared, lines every core reads and writes (supplied by
@@ -101,7 +108,16 @@ typedef struct {
     uint32_t shared_bytes;     /* how many: a power of two, 64 .. 32768 */
     bool race;                 /* steer shared references into a burst's snoop window (race_steer) */
     const char *mc_trace;      /* each core's references from this multi-core trace */
+    unsigned latency_min, latency_max; /* the memory's, per wait (0: the geometry's) */
 } options;
+
+/* One side's memory latencies (the RTL's memory, the model's source): the
+ * k-th wait's from a hash of the seed and k, uniform in min..max. */
+typedef struct {
+    unsigned min, max;
+    uint64_t seed;
+    unsigned long taken; /* waits so far */
+} latency_draws;
 
 /* The geometry's legal configurations: what a change picks from. */
 typedef struct {
@@ -116,6 +132,14 @@ static uint64_t next_random(uint64_t *state)
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
+}
+
+static unsigned next_latency(void *context)
+{
+    latency_draws *draws = context;
+    uint64_t state = draws->seed + draws->taken * 0x2545f4914f6cdd1dull;
+    draws->taken++;
+    return draws->min + (unsigned)(next_random(&state) % (draws->max - draws->min + 1u));
 }
 
 static uint32_t below(uint64_t *state, uint32_t bound)
@@ -234,7 +258,7 @@ static int feed(stc_cstc_system *model, unsigned core, core_state *state, unsign
 static int parse(int argc, char **argv, options *opt)
 {
     *opt = (options){2, STC_COH_MESI, "8K_4W_16B", 2000, 0, 1, NULL, 1000, 0, SHARED_BYTES, false,
-                     NULL};
+                     NULL, 0, 0};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -271,6 +295,18 @@ static int parse(int argc, char **argv, options *opt)
             opt->mc_trace = value;
         } else if (strcmp(arg, "--trace") == 0) {
             opt->trace = value;
+        } else if (strcmp(arg, "--mem-latency") == 0) {
+            char *end = NULL;
+            unsigned long low = strtoul(value, &end, 10), high = low;
+            if (end && *end == '-')
+                high = strtoul(end + 1, &end, 10);
+            if (!end || *end != '\0' || low < 2 || high < low || high > 1000) {
+                fprintf(stderr, "coh_lockstep: --mem-latency %s: T or MIN-MAX, from 2 to 1000\n",
+                        value);
+                return -1;
+            }
+            opt->latency_min = (unsigned)low;
+            opt->latency_max = (unsigned)high;
         } else {
             fprintf(stderr, "coh_lockstep: unknown option %s\n", arg);
             return -1;
@@ -445,6 +481,8 @@ typedef struct {
     unsigned long supplies;      /* lines a cache supplied (its data array read) */
     unsigned long lost_upgrades; /* stores that hit S or O and were ordered as misses */
     unsigned long offered_in_read; /* requests offered in such a cycle of their core */
+    latency_draws rtl_latency, model_latency; /* the memory's, the same for both */
+    unsigned long waits;         /* memory waits before the drain (each side's) */
     char message[256];
 } harness;
 
@@ -909,6 +947,14 @@ static int start(harness *h)
         h->cores[c].rng = h->opt.seed * 1000003u + c * 7919u + 1u;
         h->cores[c].left = h->opt.refs;
     }
+    if (!h->opt.latency_min)
+        h->opt.latency_min = h->opt.latency_max = h->config.geometry.mem_latency;
+    h->rtl_latency = (latency_draws){h->opt.latency_min, h->opt.latency_max,
+                                     h->opt.seed * 0x9e3779b97f4a7c15ull + 0x1a7e, 0};
+    h->model_latency = h->rtl_latency;
+    coh_dut_set_memory_latency(h->dut, h->config.geometry.beats_per_line, next_latency,
+                               &h->rtl_latency);
+    stc_cstc_set_memory_latency(h->model, next_latency, &h->model_latency);
     return h->opt.mc_trace ? load_mc_trace(h) : 0;
 }
 
@@ -1023,6 +1069,15 @@ static int run(harness *h)
     h->checkpoints++;
     if (compare_counters(h->dut, h->model, h->cores, h->opt.cores, h->cycle) != 0)
         return 1;
+    /* every wait the RTL's memory made, the model's memory made (the
+     * drain's after it are not timed) */
+    if (h->rtl_latency.taken != h->model_latency.taken) {
+        snprintf(h->message, sizeof h->message,
+                 "memory waits: the RTL's memory %lu, the model's %lu", h->rtl_latency.taken,
+                 h->model_latency.taken);
+        return fail(h->cycle, h->message);
+    }
+    h->waits = h->rtl_latency.taken;
     h->end = h->cycle;
     return drain(h);
 }
@@ -1039,14 +1094,15 @@ static void report(const harness *h)
     }
     unsigned proc_reached, proc_rows, snoop_reached, snoop_rows;
     count_rows(h->model, h->opt.protocol, &proc_reached, &proc_rows, &snoop_reached, &snoop_rows);
-    printf("PASS %s %u cores %s: %lu references in %lu cycles, %lu reconfigurations (%lu "
+    printf("PASS %s %u cores %s: %lu references in %lu cycles, memory latency %u-%u (%lu "
+           "waits), %lu reconfigurations (%lu "
            "walked), bus busy %" PRIu64 ", stall %" PRIu64 ", %lu checkpoints of every slot, "
            "memory drained and equal, %lu lines supplied by a cache (%" PRIu64 " cycles a "
            "second probe waited for one, %lu requests offered in one's cycle), %lu upgrades "
            "lost to another core's invalidation, rows reached: processor %u of %u, snoop %u of %u, races %lu of %lu one-run misses, "
            "%lu of %lu two-run misses\n",
            stc_coh_protocol_name(h->opt.protocol), h->opt.cores, h->opt.config_name, answered,
-           h->end - h->t0, reconfigs, walks, cycles.bus_busy_cycles, cycles.stall_cycles,
+           h->end - h->t0, h->opt.latency_min, h->opt.latency_max, h->waits, reconfigs, walks, cycles.bus_busy_cycles, cycles.stall_cycles,
            h->checkpoints, h->supplies, stc_cstc_probe_waits(h->model), h->offered_in_read,
            h->lost_upgrades, proc_reached, proc_rows, snoop_reached, snoop_rows, h->races[0],
            h->race_loads[0], h->races[1], h->race_loads[1]);

@@ -1,7 +1,8 @@
 // tb_coh_system: the coherence lockstep's device under test (tb/coh/README.md):
 // the generated stc_coherent_system (stcgen --protocol P --cores N --no-tuner:
 // N coherent stc_cache D-caches, each behind its stc_coh_port, on one
-// stc_coh_bus) and a memory with the bus's fixed latency. Per-core ports are
+// stc_coh_bus) and a memory whose handshake the harness drives (its latency,
+// fixed or drawn per wait, is the harness's choice). Per-core ports are
 // unpacked arrays for the C++ shim. Not generated RTL: a test bench,
 // SystemVerilog only for those arrays.
 `timescale 1ns / 1ps
@@ -55,6 +56,14 @@ module tb_coh_system #(
   output wire [N-1:0]  sup_read_o,
   output wire          bus_busy_o,
   output wire          bus_err_o,
+  // the memory's handshake (ARCHITECTURE.md 19.6), timed by the harness:
+  // a wait starts with a run's first read (mem_rd_start_o) or a write that
+  // is not posted (mem_wr_wait_o); it ends with mem_rready_i (the run's
+  // first beat next cycle) or mem_wdone_i (the write's last cycle)
+  output wire          mem_rd_start_o,
+  output wire          mem_wr_wait_o,
+  input  wire          mem_rready_i,
+  input  wire          mem_wdone_i,
   output wire          snp_err_o,
   // Every core's snoop-port array, row dbg_row_i: bank b's slot (state in
   // the low bits, the tag above) in word b, up to 8 banks; what the harness
@@ -83,7 +92,7 @@ module tb_coh_system #(
   wire [N*CB-1:0]   cnt_value;
   wire [N*B-1:0]    pwr_en;
   wire [N-1:0]      snp_err;
-  wire              mem_rd, mem_rd_cont, mem_wr, mem_rbeat, mem_wbeat;
+  wire              mem_rd, mem_rd_cont, mem_wr, mem_wr_posted, mem_rbeat, mem_wbeat;
   wire [LB-1:0]     mem_line;
   wire [BI-1:0]     beat_idx;
   wire [31:0]       mem_rdata, mem_wdata;
@@ -111,8 +120,9 @@ module tb_coh_system #(
     end
   endgenerate
   assign snp_err_o = |snp_err;
-  wire unused = &{1'b0, rsp_err, cfg_banks_now, cfg_ways_now, cfg_sub_now, cfg_wp_now,
-                  mem_rd_cont};
+  wire unused = &{1'b0, rsp_err, cfg_banks_now, cfg_ways_now, cfg_sub_now, cfg_wp_now};
+  assign mem_rd_start_o = mem_rd && !mem_rd_cont;
+  assign mem_wr_wait_o  = mem_wr && !mem_wr_posted;
 
   // The bank power switches acknowledge at once (N = 0: the model's
   // wake_cycles 4, ARCHITECTURE.md 14.4).
@@ -154,6 +164,9 @@ module tb_coh_system #(
     .mem_rd_o        (mem_rd),
     .mem_rd_cont_o   (mem_rd_cont),
     .mem_wr_o        (mem_wr),
+    .mem_wr_posted_o (mem_wr_posted),
+    .mem_rready_i    (mem_rready_i),
+    .mem_wdone_i     (mem_wdone_i),
     .mem_line_o      (mem_line),
     .mem_rbeat_o     (mem_rbeat),
     .mem_wbeat_o     (mem_wbeat),
