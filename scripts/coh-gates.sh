@@ -9,7 +9,9 @@
 # (stc_coh_snoop, 19.4) for each protocol on the default geometry and on 8
 # banks of 4 KB with 32-byte lines, its duplicate tag array a black box
 # whose bits are printed after the rows; the D-cache controller without and
-# with coherence (19.5) and one core's port to the bus (19.7). Compare rows
+# with coherence (19.5) and one core's port to the bus (19.7); last, one
+# core's whole cache (stc_cache without a tuner) without and with each
+# protocol. Compare rows
 # with each other, not
 # with other tools (the ABC script moves such numbers by up to ~30 %).
 set -eu -o pipefail
@@ -69,4 +71,33 @@ for protocol in msi mesi moesi; do
         "read_verilog -DSYNTHESIS $out/stc_cache_ctrl.v $out/stc_coh_proc_table.v; read_verilog -lib $out/stc_regfile.v $out/stc_regfile_2w.v"
 done
 synth_row "port to the bus" stc_coh_port "read_verilog $work/ctrl/stc_coh_port.v"
+# One core's whole cache (stc_cache, --no-tuner: controller, power
+# controller and, with coherence, the snoop port and its tables) without
+# and with each protocol: the coherence overhead of a core. Its SRAMs and
+# register files are black boxes (their bits: the snoop port's rows
+# above); the port to the bus and the bus are outside stc_cache.
+core_cache_row() {
+    local name=$1
+    shift
+    generate core --no-tuner "$@"
+    local files=() libs=()
+    for file in "$work"/core/*.v; do
+        case $(basename "$file") in
+            stc_sram.v | stc_regfile.v | stc_regfile_2w.v) libs+=("$file") ;;
+            stc_cache_*.v | stc_coh_*.v | stc_coherent_system.v)
+                # the wrappers, the system and its bus parts are not the cache's;
+                # the controller and the snoop port and its tables are
+                case $(basename "$file") in
+                    stc_cache_ctrl.v | stc_coh_snoop.v | stc_coh_*table.v) files+=("$file") ;;
+                esac
+                ;;
+            *) files+=("$file") ;;
+        esac
+    done
+    synth_row "$name" stc_cache "read_verilog -DSYNTHESIS ${files[*]}; read_verilog -lib ${libs[*]}"
+}
+core_cache_row "core cache, no coherence"
+for protocol in msi mesi moesi; do
+    core_cache_row "core cache, $protocol" --protocol "$protocol"
+done
 printf '%s\n' "${bits[@]}"
