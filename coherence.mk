@@ -83,11 +83,13 @@ coh-lockstep: $(B)/gcc/stcgen $(COH_LS)/coh_lockstep.o $(LIB_SRC:ref/%.c=$(B)/gc
     $(MC_TRACES_DEP)
 	COH_LOCKSTEP_MC_TRACES=$(MC_TRACES) tests/coh-lockstep.sh $(B)/gcc/stcgen $(COH_LS) $(COH_LS)/coh_lockstep.o \
 	    $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o)
-# The same runs with 200 000 operations per core: 15.4 million references
-# in all (about 30 minutes alone); and the harness's speed, one run of 4 cores.
+# The same runs with 200 000 operations per core, and MOESI on 8 cores with
+# 50 000: 17.0 million references in all (about 26 minutes); and the
+# harness's speed, one run of 4 cores.
 .PHONY: coh-lockstep-long bench-coh-lockstep
 coh-lockstep-long: $(B)/gcc/stcgen $(COH_LS)/coh_lockstep.o $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o) mc-traces
-	COH_LOCKSTEP_MC_TRACES=$(MC_TRACES) COH_LOCKSTEP_REFS=200000 tests/coh-lockstep.sh $(B)/gcc/stcgen $(COH_LS)-long \
+	COH_LOCKSTEP_MC_TRACES=$(MC_TRACES) COH_LOCKSTEP_REFS=200000 COH_LOCKSTEP_MANY_CORES=1 \
+	    tests/coh-lockstep.sh $(B)/gcc/stcgen $(COH_LS)-long \
 	    $(COH_LS)/coh_lockstep.o $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o)
 bench-coh-lockstep: coh-lockstep
 	scripts/bench-coh-lockstep.sh $(COH_LS)/mesi-n4-8K_4W_16B/obj/coh_lockstep

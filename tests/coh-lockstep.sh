@@ -128,10 +128,21 @@ caught() {
 # PROTOCOL CORES CONFIG: the reset configuration (8K_4W_16B), or a cache
 # fixed in a configuration with longer logical lines and way prediction
 # (stcgen --fixed; the harness does not reconfigure yet).
-for run in "msi 2 8K_4W_16B" "msi 4 8K_4W_64B_P" "mesi 2 8K_2W_32B_P" "mesi 4 8K_4W_16B" \
-    "moesi 2 8K_4W_16B" "moesi 3 8K_1W_16B" "moesi 4 8K_4W_16B"; do
+runs=("msi 2 8K_4W_16B" "msi 4 8K_4W_64B_P" "mesi 2 8K_2W_32B_P" "mesi 4 8K_4W_16B"
+    "moesi 2 8K_4W_16B" "moesi 3 8K_1W_16B" "moesi 4 8K_4W_16B")
+expected_trace_runs=6
+# COH_LOCKSTEP_MANY_CORES (make coh-lockstep-long): also MOESI on 8 cores,
+# a quarter of the references per core (its runs take about 3x as long a
+# reference), its trace the lock kernel's 8 threads
+if [ -n "${COH_LOCKSTEP_MANY_CORES:-}" ]; then
+    runs+=("moesi 8 8K_4W_16B")
+    expected_trace_runs=7
+fi
+for run in "${runs[@]}"; do
     set -- $run
     tag=$1-n$2-$3
+    fewer=()
+    [ "$2" -gt 4 ] && fewer=(--refs $((REFS / 4)))
     fixed=()
     reconfig=(--reconfig 200)   # a change of configuration about every 200 operations
     [ "$3" = 8K_4W_16B ] || { fixed=(--fixed "$3"); reconfig=(); }
@@ -148,17 +159,17 @@ for run in "msi 2 8K_4W_16B" "msi 4 8K_4W_64B_P" "mesi 2 8K_2W_32B_P" "mesi 4 8K
         latency=(--mem-latency 2-40)
         [ "$seed" = 1 ] && latency=()
         check "$tag seed $seed: lockstep" passes "$tag" "$1" "$2" "$3" "$seed" "${reconfig[@]}" \
-            "${race[@]}" "${latency[@]}"
+            "${race[@]}" "${latency[@]}" "${fewer[@]}"
     done
     if [ -n "${COH_LOCKSTEP_MC_TRACES:-}" ] && [ "$2" != 3 ]; then
         case $tag in
             msi-n2-*) kernel=lock ;; msi-n4-*) kernel=migratory ;;
             mesi-n2-*) kernel=queue ;; mesi-n4-*) kernel=lock ;;
-            moesi-n2-*) kernel=migratory ;; *) kernel=packed ;;
+            moesi-n2-*) kernel=migratory ;; moesi-n8-*) kernel=lock ;; *) kernel=packed ;;
         esac
         trace=$COH_LOCKSTEP_MC_TRACES/$kernel.t$2.mc.zst
         check "$tag on $kernel.t$2: lockstep" passes "$tag" "$1" "$2" "$3" 4 "${reconfig[@]}" \
-            --shared 0 --mc-trace "$trace"
+            --shared 0 --mc-trace "$trace" "${fewer[@]}"
         trace_runs=$((trace_runs + 1))
     fi
 done
@@ -194,7 +205,7 @@ check "caches supply lines ($supplies times)" test "$supplies" -gt 0
 check "a second probe waits for a supply's read ($probe_waits cycles)" test "$probe_waits" -gt 0
 check "stores lose their upgrade's race ($lost_upgrades times)" test "$lost_upgrades" -gt 0
 if [ -n "${COH_LOCKSTEP_MC_TRACES:-}" ]; then
-    check "runs on multi-core traces ($trace_runs)" test "$trace_runs" -eq 6
+    check "runs on multi-core traces ($trace_runs)" test "$trace_runs" -eq "$expected_trace_runs"
 fi
 echo "coh-lockstep: $references references in lockstep, $two_run_races races with misses of two" \
     "bursts, $supplies lines supplied, $probe_waits second-probe waits, $lost_upgrades lost" \
