@@ -387,6 +387,17 @@ run_bus_tb() {
     iverilog -g2005 -Wall -o "$work/tb.vvp" "$2" "$1/stc_coh_bus.v" "$1/stc_coh_arbiter.v" \
         >"$work/log" 2>&1 && vvp -n "$work/tb.vvp" >>"$work/log" 2>&1
 }
+# bus_verdict NAME OUT TB WANT: run TB against OUT's bus; its verdict must be
+# WANT: PASS, or FAIL with a MISMATCH (a broken bus caught).
+bus_verdict() {
+    run_bus_tb "$2" "$3"
+    if { [ "$4" = PASS ] && grep -q "^PASS " "$work/log"; } ||
+        { [ "$4" = FAIL ] && grep -q "^FAIL " "$work/log" && grep -q "^MISMATCH " "$work/log"; }; then
+        passed=$((passed + 1))
+    else
+        fail "$1"
+    fi
+}
 for cores in 2 3 5 8; do
     for timing in 20:16 2:4 2-40:64; do
         latency=${timing%%:*}
@@ -435,12 +446,8 @@ done
 out="$work/bus-broken"
 quiet "bus coh-bus-latency-again: generated" \
     "$STCGEN" --protocol msi --cores 3 --debug-break coh-bus-latency-again --out "$out"
-run_bus_tb "$out" "$work/tb-bus-3-20-16.v"
-if grep -q "^FAIL " "$work/log" && grep -q "^MISMATCH " "$work/log"; then
-    passed=$((passed + 1))
-else
-    fail "bus coh-bus-latency-again: the bus without burst streaming is caught"
-fi
+bus_verdict "bus coh-bus-latency-again: the bus without burst streaming is caught" \
+    "$out" "$work/tb-bus-3-20-16.v" FAIL
 # The bus that ignores mem_rready_i and takes a run's first beat T = 20
 # cycles after mem_rd_o: right behind a memory of that fixed latency, so
 # only the bench whose memory varies its latency can catch it.
@@ -448,18 +455,10 @@ out="$work/bus-fixed"
 quiet "bus coh-bus-fixed-latency: generated" \
     "$STCGEN" --protocol msi --cores 3 --debug-break coh-bus-fixed-latency --out "$out"
 "$STCBUSTB" --cores 3 --mem-latency 2-40 >"$work/tb-bus-3-varying-16.v"
-run_bus_tb "$out" "$work/tb-bus-3-20-16.v"
-if grep -q "^PASS " "$work/log"; then
-    passed=$((passed + 1))
-else
-    fail "bus coh-bus-fixed-latency: passes behind a memory of latency 20"
-fi
-run_bus_tb "$out" "$work/tb-bus-3-varying-16.v"
-if grep -q "^FAIL " "$work/log" && grep -q "^MISMATCH " "$work/log"; then
-    passed=$((passed + 1))
-else
-    fail "bus coh-bus-fixed-latency: the bus deaf to mem_rready_i is caught behind latencies 2-40"
-fi
+bus_verdict "bus coh-bus-fixed-latency: passes behind a memory of latency 20" \
+    "$out" "$work/tb-bus-3-20-16.v" PASS
+bus_verdict "bus coh-bus-fixed-latency: the bus deaf to mem_rready_i is caught behind latencies 2-40" \
+    "$out" "$work/tb-bus-3-varying-16.v" FAIL
 
 # Without --protocol nothing changes: no table files. With --bus split the
 # cache's own files differ only in their header comments; on the atomic
