@@ -68,11 +68,12 @@ static const char usage_text[] =
     "      --walk-min N         monitor: offer a change that walks the banks (fewer\n"
     "                           banks, or more bank groups) only from a decision\n"
     "                           on at least N watched accesses (default 256; 0: any)\n"
-    "      --walk-moves         hardware: a walk moves a line whose bank is no longer\n"
-    "                           a candidate (or goes off) to a free slot of one of\n"
-    "                           its candidates in the same row, and drops only what\n"
-    "                           finds none; each move charged a line read and write\n"
-    "                           and a cycle (model only, not in the RTL; TUNING.md 6)\n"
+    "      --no-walk-moves      hardware: a walk drops every line it takes, as stcgen\n"
+    "                           --no-walk-moves builds it (default: a line whose bank\n"
+    "                           is no longer a candidate, or goes off, moves to a free\n"
+    "                           slot of one of its candidates in the same row, and only\n"
+    "                           what finds none is dropped; each move charged a line\n"
+    "                           read and write and a cycle, ARCHITECTURE.md 7)\n"
     "      --remeasure          heuristic: measure the best again before a candidate\n"
     "                           that follows a rejected one\n"
     "      --order LIST         the heuristic's parameter order, a permutation of\n"
@@ -129,6 +130,7 @@ typedef struct {
     const char *energy_path;
     const char *hardware_only; /* the last hardware-mode option given, for the oracle check */
     bool order_given, search_given, window_given, margin_given;
+    bool no_walk_moves; /* --no-walk-moves */
 } options_given;
 
 /* stc_cli_parse's context: the options and what is remembered across them. */
@@ -290,6 +292,9 @@ static int check_combination(tune_options *opts, const options_given *given)
         return stc_cli_usage_error(program, "%s applies to --mode hardware only",
                                    given->hardware_only);
     }
+    if (given->no_walk_moves) {
+        opts->tune.walk_moves = false;
+    }
     /* The hardware's default is the generator's default tuner, with its
      * defaults (TUNING.md 6). */
     if (opts->hardware && !given->search_given) {
@@ -344,9 +349,9 @@ static bool *flag_of(void *context, const char *arg)
 {
     tune_parse *parse = context;
     tune_options *opts = parse->opts;
-    if (!strcmp(arg, "--walk-moves")) {
+    if (!strcmp(arg, "--no-walk-moves")) {
         parse->given.hardware_only = arg;
-        return &opts->tune.walk_moves;
+        return &parse->given.no_walk_moves;
     }
     return !strcmp(arg, "--json")         ? &opts->json
            : !strcmp(arg, "--descending") ? &opts->tune.plan.descending
@@ -610,8 +615,8 @@ static void print_heading(const tune_options *opts)
         if (opts->tune.retune_every) {
             printf(", re-tune every %" PRIu64 " accesses", opts->tune.retune_every);
         }
-        if (opts->tune.walk_moves) {
-            printf(", walks move lines (model only, not in the RTL)");
+        if (!opts->tune.walk_moves) {
+            printf(", walks drop lines (stcgen --no-walk-moves)");
         }
         if (opts->tune.phase_trigger) {
             printf(", phase threshold %u%%", opts->tune.phase_threshold_percent);

@@ -12,8 +12,8 @@
  * between "//@if NAME" and "//@endif" (an "//@else" between them) lines
  * are written only when NAME holds, and between "//@nest NAME" and
  * "//@endnest" they move two columns right when it does (a block the
- * coherent build wraps in an if). NAME is COH (coherence) or EXCL (its
- * MESI and MOESI excl bits). Without --protocol the output is the
+ * coherent build wraps in an if). NAME is COH (coherence), EXCL (its
+ * MESI and MOESI excl bits) or MOVES (the walk moves lines, section 7). Without --protocol the output is the
  * controller it always was, byte for byte.
  */
 #include "debug_break.h"
@@ -121,6 +121,8 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
     stcgen_tokens_set(tokens, "BB", "%u", bb);
     stcgen_tokens_set(tokens, "BBM1", "%u", bb - 1);
     stcgen_tokens_set(tokens, "BB4M1", "%u", 4 * bb - 1);
+    stcgen_tokens_set(tokens, "BBB", "%u", b * bb);
+    stcgen_tokens_set(tokens, "BBBM1", "%u", b * bb - 1);
     stcgen_tokens_set(tokens, "LOGB", "%u", g->bank_bits);
     stcgen_tokens_set(tokens, "BB2M1", "%u", b * b - 1);
     stcgen_tokens_set(tokens, "RB", "%u", rb);
@@ -232,7 +234,7 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
 /* The template's markers (above); //@if blocks nest. */
 enum { MAX_IF_DEPTH = 4 };
 typedef struct {
-    bool coh, excl;              /* the conditions' values */
+    bool coh, excl, moves;       /* the conditions' values */
     unsigned depth;              /* open //@if blocks */
     bool taken[MAX_IF_DEPTH];    /* each one's condition */
     bool in_else[MAX_IF_DEPTH];  /* past its //@else */
@@ -241,6 +243,9 @@ typedef struct {
 
 static bool condition(const template_filter *filter, const char *name)
 {
+    if (strcmp(name, "MOVES") == 0) {
+        return filter->moves;
+    }
     return strcmp(name, "EXCL") == 0 ? filter->excl : filter->coh;
 }
 
@@ -299,7 +304,8 @@ void stcgen_emit_ctrl(stcgen_text *text, const stcgen_file *file, const stcgen_p
         stcgen_text_raw(text, "// BROKEN on purpose (--debug-break %s): %s.\n", params->debug_break,
                         what);
     }
-    template_filter filter = {.coh = coherent(params), .excl = has_excl(params)};
+    template_filter filter = {
+        .coh = coherent(params), .excl = has_excl(params), .moves = params->walk_moves};
     for (const char *const *line = ctrl_template; *line; line++) {
         if (marker(&filter, *line) || !writing(&filter)) {
             continue;

@@ -15,6 +15,7 @@ void stcgen_params_default(stcgen_params *params)
     stc_geometry_default(&params->geometry);
     params->counter_bits = STCGEN_DEFAULT_COUNTER_BITS;
     params->way_prediction = true;
+    params->walk_moves = true; /* TUNING.md 6: moves cut the walks' cost by three quarters */
     params->tuner = true;
     params->tuner_monitor = true; /* the monitor tuner (TUNING.md 6: the seed's loses) */
     /* The monitor's shape: the model's hardware defaults. */
@@ -210,9 +211,10 @@ static int make_name(stcgen_params *params)
                  params->coh_bus == STC_COH_BUS_SPLIT ? "_split" : "", params->coh_cores);
     }
     const char *broken = params->debug_break ? params->debug_break : params->coh_break;
-    int written = snprintf(params->name, sizeof params->name, "b%u_%s_l%u_a%u%s%s%s%s%s%s%s%s%s",
+    int written = snprintf(params->name, sizeof params->name, "b%u_%s_l%u_a%u%s%s%s%s%s%s%s%s%s%s",
                            geometry->banks, size, geometry->line_bytes, geometry->addr_bits,
                            counters, params->way_prediction ? "" : "_nowp",
+                           params->walk_moves || params->fixed || params->coherence ? "" : "_nomv",
                            tuner, triggers, fixed,
                            params->monitor && !stcgen_monitor_tuner(params) ? "_monitor" : "",
                            coherence, broken ? "_BROKEN_" : "", broken ? broken : "");
@@ -383,6 +385,19 @@ int stcgen_params_init(stcgen_params *params, char *err, size_t err_len)
     if (derive_coherence(params, err, err_len) != 0) {
         return -1;
     }
+    if (params->fixed || params->coherence) {
+        /* a fixed cache never walks; the coherent controller's walk drops
+         * (its snoop array and bus tenure know no moves, ARCHITECTURE.md 7) */
+        params->walk_moves = false;
+    }
+    if (params->debug_break && strncmp(params->debug_break, "walk-move-", 10) == 0 &&
+        !params->walk_moves) {
+        snprintf(err, err_len,
+                 "debug_break=%s: breaks the walk's moves, which --no-walk-moves, --fixed and "
+                 "--protocol leave out",
+                 params->debug_break);
+        return -1;
+    }
     if (make_name(params) != 0) {
         snprintf(err, err_len, "%s%s: the output name would be longer than %d characters",
                  params->fixed ? "fixed=" : "name ", params->fixed ? params->fixed : params->name,
@@ -494,6 +509,8 @@ size_t stcgen_params_values(const stcgen_params *params, stcgen_value *out, size
                   "event counter width (saturating)", false);
     n = add_value(out, max, n, "way_prediction", params->way_prediction,
                   "1: way prediction built", false);
+    n = add_value(out, max, n, "walk_moves", params->walk_moves,
+                  "1: a reconfiguration's walk moves lines (section 7)", false);
     n = add_value(out, max, n, "tuner", params->tuner, "1: hardware tuner built", false);
     n = add_value(out, max, n, "tuner_monitor", stcgen_monitor_tuner(params),
                   "1: the monitor tuner (sections 17-18), 0: the seed tuner", false);

@@ -36,6 +36,9 @@ static const char usage_text[] =
     "                       log2(bank-bytes) + log2(banks) (default 32)\n"
     "  --counter-bits N     event counter width: 16 to 64 (default 32)\n"
     "  --no-way-prediction  leave out way prediction\n"
+    "  --no-walk-moves      a reconfiguration's walk drops the lines it takes\n"
+    "                       instead of moving them to free slots (ARCHITECTURE.md 7;\n"
+    "                       always so with --fixed and --protocol)\n"
     "  --no-tuner           leave out the hardware tuner\n"
     "  --tuner T            the hardware tuner: monitor (default: shadow tags and a\n"
     "                       decision unit, ARCHITECTURE.md 17-18) or seed (the\n"
@@ -257,6 +260,10 @@ int main(int argc, char **argv)
         size_t name_len = equals ? (size_t)(equals - arg) : strlen(arg);
         if (strcmp(arg, "--no-way-prediction") == 0) {
             params.way_prediction = false;
+            continue;
+        }
+        if (strcmp(arg, "--no-walk-moves") == 0) {
+            params.walk_moves = false;
             continue;
         }
         if (strcmp(arg, "--no-tuner") == 0) {

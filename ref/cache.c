@@ -743,7 +743,7 @@ void stc_cache_set_walk_moves(stc_cache *cache, bool on)
  * there are some, and the rest written back if dirty and dropped. line
  * holds banks x line_bytes bytes of room for the taken lines' data (NULL
  * without data). Returns the cycles beyond the row's own: one per moved
- * line and each writeback's memory time. */
+ * line and one more if any moved, and each writeback's memory time. */
 static uint64_t walk_row_moving(stc_cache *cache, unsigned row, uint32_t walked,
                                 unsigned old_banks, uint8_t *line, stc_reconfig_result *result)
 {
@@ -808,6 +808,14 @@ static uint64_t walk_row_moving(stc_cache *cache, unsigned row, uint32_t walked,
             cycles += 1;
             break;
         }
+    }
+    /* The controller reads the row's moving lines in the row's cycle, writes
+     * one a cycle, then ends the row in a cycle of its own (its tags read
+     * again for the next row): one cycle more than the moves in a row with
+     * any (ARCHITECTURE.md 7). */
+    if (sources) {
+        cycles += 1;
+        result->moving_rows++;
     }
     /* The stamps the movers displaced go, in ascending order of their
      * banks, to the slots the movers left (ascending), so the row's

@@ -63,6 +63,7 @@ typedef struct {
     unsigned invalidations; /* valid lines dropped by the walk */
     unsigned moves;         /* lines the walk moved to another bank of their row
                                (stc_cache_set_walk_moves; always 0 when off) */
+    unsigned moving_rows;   /* rows with at least one move (each costs a cycle more) */
 } stc_reconfig_result;
 
 typedef struct stc_cache stc_cache;
@@ -123,27 +124,30 @@ void stc_cache_add_repeat_counts(stc_cache *cache, const stc_repeat_counts *coun
  * is illegal. Switching to the same configuration costs nothing. */
 int stc_cache_reconfigure(stc_cache *cache, const stc_config *next, stc_reconfig_result *result);
 
-/* A walk that moves lines (MODEL ONLY, not in the RTL; off by default,
- * docs/TUNING.md 6). With it on, a reconfiguration's walk (section 7 step
- * 2) does, per row: every walked valid line that would be dropped (its bank
- * goes off or is no longer among its candidates) is taken out of the row
- * first; then, in ascending order of the bank it came from, each is put
- * into the lowest-numbered candidate bank under the new configuration
- * (powered, b mod g' = tag mod g') whose slot in that row is invalid by
- * then, keeping its tag, dirty bit and data; only lines that find no such
- * slot are written back if dirty and invalidated, in ascending old-bank
- * order, as without moves. A moved line becomes a fragment (fill state 1
- * subline): its new bank's neighbouring rows may hold other lines, and the
- * whole-line rule (ARCHITECTURE.md 10) must not take them for one logical
- * line. Recency: a moved line takes its row's recency stamp with it; each
- * slot that lost a line without receiving one takes, in ascending bank
- * order, the stamp of a slot that received a line without losing one
- * (ascending), every other slot keeps its own: the row's order stays a
- * permutation of the same stamps. Cost: one extra cycle per moved line
- * (its write into the new bank; the row's data is read in the row's
- * cycle), counted in the result's cycles and the reconfig_cycles and
- * cycles counters; result->moves counts them (no counter: the counters are
- * the RTL's). Maintenance walks (stc_cache_maintain) never move. */
+/* A walk that moves lines (ARCHITECTURE.md 7 step 2; the generated
+ * controller's unless stcgen --no-walk-moves, --fixed or --protocol; off by
+ * default here, the cache API's behaviour since before the RTL had it, and
+ * switched on by the tools that model the default hardware). With it on, a
+ * reconfiguration's walk does, per row: every walked valid line that would
+ * be dropped (its bank goes off or is no longer among its candidates) is
+ * taken out of the row first; then, in ascending order of the bank it came
+ * from, each is put into the lowest-numbered candidate bank under the new
+ * configuration (powered, b mod g' = tag mod g') whose slot in that row is
+ * invalid by then, keeping its tag, dirty bit and data; only lines that
+ * find no such slot are written back if dirty and invalidated, in
+ * ascending old-bank order, as without moves. A moved line becomes a
+ * fragment (fill state 1 subline): its new bank's neighbouring rows may
+ * hold other lines, and the whole-line rule (ARCHITECTURE.md 10) must not
+ * take them for one logical line. Recency: a moved line takes its row's
+ * recency stamp with it; each slot that lost a line without receiving one
+ * takes, in ascending bank order, the stamp of a slot that received a line
+ * without losing one (ascending), every other slot keeps its own: the
+ * row's order stays a permutation of the same stamps. Cost: in a row with
+ * m > 0 moves, m + 1 cycles more (one write into the new bank per line, the
+ * row's data read in the row's cycle, and a cycle that ends the row),
+ * counted in the result's cycles and the reconfig_cycles and cycles
+ * counters; result->moves counts them (no counter). Maintenance walks
+ * (stc_cache_maintain) never move. */
 void stc_cache_set_walk_moves(stc_cache *cache, bool on);
 
 /* Maintenance operations (ARCHITECTURE.md 7.1): what each selected valid

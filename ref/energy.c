@@ -289,8 +289,8 @@ int stc_energy_coherence_default(unsigned size_bytes, unsigned ways, unsigned li
     return 0;
 }
 
-int stc_energy_walk_move_default(const stc_geometry *geometry, double *move_nj, char *err,
-                                 size_t err_len)
+int stc_energy_walk_move_default(const stc_geometry *geometry, double *move_nj,
+                                 double *row_end_nj, char *err, size_t err_len)
 {
     /* stc_energy_default's checks: the same geometries are priced. */
     stc_energy_table table;
@@ -300,6 +300,7 @@ int stc_energy_walk_move_default(const stc_geometry *geometry, double *move_nj, 
     model m;
     model_of(&table.geometry, &m);
     *move_nj = round_4_digits(m.line_out_nj + m.fill_line_nj + m.stall_nj);
+    *row_end_nj = round_4_digits(m.stall_nj);
     return 0;
 }
 

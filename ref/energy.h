@@ -158,16 +158,18 @@ typedef struct {
 int stc_energy_tag_probe_default(const stc_geometry *geometry, stc_tag_probe_energy *probe,
                                  char *err, size_t err_len);
 
-/* One line a walk with moves (MODEL ONLY: stc_cache_set_walk_moves, not
- * in the RTL) carries from one bank of a row to another, by the default
- * model for geometry whatever table the cache uses (as
- * stc_energy_small_sram): the line read out of its bank to the controller
- * as a writeback reads it, written into the other bank as a fill writes
- * it, and the processor waiting the move's cycle. The walk's row read of
- * every bank's tags is already in walk_row. Rounded to 4 significant
- * digits like the table. Returns -1 with a message as stc_energy_default. */
-int stc_energy_walk_move_default(const stc_geometry *geometry, double *move_nj, char *err,
-                                 size_t err_len);
+/* What a walk with moves (stc_cache_set_walk_moves, ARCHITECTURE.md 7)
+ * spends beyond its rows, by the default model for geometry whatever table
+ * the cache uses (as stc_energy_small_sram; no counter holds the moves, so
+ * no table entry prices them): *move_nj for one line carried from one bank
+ * of a row to another, read out of its bank to the controller as a
+ * writeback reads it, written into the other bank as a fill writes it, and
+ * the processor waiting the move's cycle; *row_end_nj for the cycle that
+ * ends a row with moves, the processor waiting (its tag read of the next
+ * row is the one walk_row charges). Rounded to 4 significant digits like
+ * the table. Returns -1 with a message as stc_energy_default. */
+int stc_energy_walk_move_default(const stc_geometry *geometry, double *move_nj,
+                                 double *row_end_nj, char *err, size_t err_len);
 
 /* Add b into a, field by field. */
 void stc_energy_add(stc_energy *sum, const stc_energy *part);

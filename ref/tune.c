@@ -108,6 +108,9 @@ stc_tune_options stc_tune_options_default(void)
     options.monitor_tag_bits = STC_MONITOR_DEFAULT_TAG_BITS;
     options.monitor_counter_bits = STC_MONITOR_DEFAULT_COUNTER_BITS;
     options.monitor_walk_min = STC_MONITOR_TUNER_DEFAULT_WALK_MIN;
+    /* The generated controller's walk moves lines (stcgen's default,
+     * ARCHITECTURE.md 7). */
+    options.walk_moves = true;
     return options;
 }
 
@@ -177,6 +180,7 @@ struct stc_tuned_cache {
     stc_monitor_tuner monitor_unit; /* the decision unit, stepped once per access */
 
     double walk_move_nj;       /* one line moved by a walk (options.walk_moves) */
+    double walk_row_end_nj;    /* the cycle ending a walked row with moves */
     uint64_t changes;          /* reconfigurations that changed the configuration */
     stc_timeline *timeline;    /* NULL unless options.timeline_interval */
 
@@ -211,7 +215,8 @@ static void apply(stc_tuned_cache *tuned, const stc_config *config)
          * segment harvest charged; their cycles are in its counters. */
         stc_energy moved;
         memset(&moved, 0, sizeof moved);
-        moved.reconfig_nj = (double)change.moves * tuned->walk_move_nj;
+        moved.reconfig_nj = (double)change.moves * tuned->walk_move_nj +
+                            (double)change.moving_rows * tuned->walk_row_end_nj;
         moved.total_nj = moved.reconfig_nj;
         stc_energy_add(&tuned->report.energy, &moved);
         stc_energy_add(&energy, &moved);
@@ -581,7 +586,8 @@ stc_tuned_cache *stc_tuned_cache_create(const stc_geometry *geometry, stc_cache_
         return NULL;
     }
     if (options->walk_moves) {
-        if (stc_energy_walk_move_default(geometry, &tuned->walk_move_nj, err, err_len) != 0) {
+        if (stc_energy_walk_move_default(geometry, &tuned->walk_move_nj, &tuned->walk_row_end_nj,
+                                         err, err_len) != 0) {
             stc_cache_destroy(tuned->cache);
             free(tuned);
             return NULL;

@@ -113,8 +113,10 @@ typedef struct {
                                          (stc_monitor_tuner_build.walk_min; 0: none) */
     bool walk_moves;                  /* hardware mode: walks move lines to a free slot of
                                          their new candidates instead of dropping them
-                                         (stc_cache_set_walk_moves; MODEL ONLY, not in the
-                                         RTL), each move charged
+                                         (stc_cache_set_walk_moves; on by default, as
+                                         stcgen's controller; false as stcgen
+                                         --no-walk-moves), each move and each row
+                                         with moves charged by
                                          stc_energy_walk_move_default */
     uint64_t timeline_interval;       /* hardware mode: record each cache's energy over the
                                          run every this many accesses (timeline.h); 0: no

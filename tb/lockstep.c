@@ -297,6 +297,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "lockstep: %s\n", err);
         return 2;
     }
+    /* The walk as generated: moving lines unless stcgen --no-walk-moves. */
+    stc_cache_set_walk_moves(h->model, STC_GEN_WALK_MOVES != 0);
     h->rtl = dut_open(opt->wave, opt->plain_eval, h->geometry.tag_bits, err, sizeof err);
     if (!h->rtl) {
         fprintf(stderr, "lockstep: %s\n", err);

@@ -18,7 +18,8 @@ LS_GEOMETRIES := default banks8 line32 banks2 c16 nowp
 # the cycle's events (tb/stimuli.c). And the seed tuner's breaks, built
 # with --tuner seed.
 LS_CONTROLLER_BREAKS := skip-writeback whole-line-always tag-bit lru-order no-invalidate store-clean \
-    init-short store-lane store-forward maint-line-row maint-clean-drops counter-carry
+    init-short store-lane store-forward maint-line-row maint-clean-drops counter-carry \
+    walk-move-dirty walk-move-order
 LS_TUNER_BREAKS := tuner-window tuner-mux tuner-steal
 LS_BREAKS := $(LS_CONTROLLER_BREAKS) clear-late $(LS_TUNER_BREAKS)
 LS_ARGS_default :=
@@ -28,6 +29,8 @@ LS_ARGS_line32 := --line-bytes 32
 LS_ARGS_banks2 := --banks 2
 LS_ARGS_c16 := --counter-bits 16
 LS_ARGS_nowp := --no-way-prediction
+# Walks that drop every line they take (the walk before moves; ARCHITECTURE.md 7).
+LS_ARGS_nomv := --no-walk-moves
 # The default geometry as an I-cache (the top's READ_ONLY = 1).
 LS_ARGS_icache :=
 LS_VDEFS_icache := -GREAD_ONLY=1
@@ -57,7 +60,7 @@ $(foreach b,$(LS_TUNER_BREAKS),$(eval LS_ARGS_broken-$(b) := --tuner seed --debu
 # and the configuration multiplexer with the decision unit as the tuner.
 LS_MONITOR_BREAKS := monitor-line monitor-write tuner-mux tuner-flag b2b-decide
 $(foreach b,$(LS_MONITOR_BREAKS),$(eval LS_ARGS_broken-m$(b) := --debug-break $(b)))
-LS_TAGS := $(LS_GEOMETRIES) wave seed serial icache pair-i pair-d fixed simsram \
+LS_TAGS := $(LS_GEOMETRIES) nomv wave seed serial icache pair-i pair-d fixed simsram \
     $(addprefix broken-,$(LS_BREAKS)) $(addprefix broken-m,$(LS_MONITOR_BREAKS))
 LS_JOBS ?= 2
 # The SRAMs' SYNTHESIS view (plain arrays): the harness scrambles a bank's

@@ -549,6 +549,8 @@ static void reconfigure(harness *h, const stc_config *next, const unsigned *ille
         h->cov.walks += result.walked_rows != 0;
         h->cov.walk_writebacks += result.writebacks;
         h->cov.walk_invalidations += result.invalidations;
+        h->cov.walk_moves += result.moves;
+        h->cov.moving_rows += result.moving_rows;
         h->cov.wakes += result.woken_banks;
     }
     h->config_at = config_index(h, stc_cache_config(h->model));

@@ -196,10 +196,12 @@ void report_coverage(harness *h, double seconds)
            "); stores rejected by the I-cache %" PRIu64 "\n",
            cov->stores, cov->partial_stores, cov->empty_stores, cov->rejected);
     printf("  sec 7    reconfigurations %" PRIu64 ": walks %" PRIu64 ", walk writebacks %" PRIu64
-           ", walk invalidations %" PRIu64 ", banks woken %" PRIu64 ", switched off %" PRIu64
+           ", walk invalidations %" PRIu64 ", walk moves %" PRIu64 " (in %" PRIu64
+           " rows), banks woken %" PRIu64 ", switched off %" PRIu64
            " (SRAMs scrambled), free changes %" PRIu64 ", same %" PRIu64 ", illegal %" PRIu64
            ", with a CPU request waiting %" PRIu64 "\n",
-           h->reconfigs, cov->walks, cov->walk_writebacks, cov->walk_invalidations, cov->wakes,
+           h->reconfigs, cov->walks, cov->walk_writebacks, cov->walk_invalidations,
+           cov->walk_moves, cov->moving_rows, cov->wakes,
            cov->power_offs, cov->zero_cost, cov->same, cov->illegal, cov->overlapped);
     printf("  sec 7.1  maintenance operations: clean %" PRIu64 " / %" PRIu64
            ", invalidate %" PRIu64 " / %" PRIu64 ", clean+invalidate %" PRIu64 " / %" PRIu64

@@ -50,6 +50,7 @@ typedef struct {
     uint64_t first_probe, second_probe, wp_misses;
     uint64_t stores, partial_stores, empty_stores;
     uint64_t walks, walk_writebacks, walk_invalidations, wakes, zero_cost, same, illegal;
+    uint64_t walk_moves, moving_rows; /* lines walks moved (ARCHITECTURE.md 7), rows with any */
     uint64_t clears, clears_at_accept, clears_at_response, checkpoints, power_offs, trace_refs, rejected;
     uint64_t counter_port_reads; /* times every counter was read through cnt_value_o */
     uint64_t directed_cases, overlapped, tuner_changes;

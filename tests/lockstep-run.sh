@@ -116,14 +116,17 @@ if [ "$mode" = quick ]; then
     for tag in default banks8 line32 banks2; do
         run "directed tests" "$tag" --directed --requests 2000 --seed 1
         for seed in 1 2 3; do
-            run "random, reconfigurations, seed $seed" "$tag" --seed "$seed" --requests 30000 \
+            # (walks that move lines, ARCHITECTURE.md 7, in rows with a move
+            # and without)
+            run_covering "random, reconfigurations, seed $seed" \
+                'walk moves [1-9][0-9]* \(in [1-9]' "$tag" --seed "$seed" --requests 30000 \
                 --reconfig-every 150 --checkpoint-every 10000 --clear-every 5000 \
                 --clear-in-request 1000 --maintain-every 300
         done
         run "random, low locality, seed 4" "$tag" --seed 4 --requests 20000 --locality 20 \
             --hot 4096 --writes 50 --reconfig-every 300 --checkpoint-every 10000
     done
-    for tag in c16 nowp; do
+    for tag in c16 nowp nomv; do
         run "directed tests" "$tag" --directed --requests 2000 --seed 1
         run "random, reconfigurations, maintenance" "$tag" --seed 5 --requests 30000 \
             --reconfig-every 150 --checkpoint-every 10000 --maintain-every 300
