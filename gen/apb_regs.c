@@ -91,6 +91,8 @@ int stcgen_apb_map_build(const stcgen_params *params, stcgen_apb_map *map)
     add_field(reg, "WP", 2, 1, params->way_prediction ? 1 : 0, "way prediction built");
     add_field(reg, "FIXED", 3, 1, params->fixed ? 1 : 0,
               "fixed baseline: every configuration change is refused");
+    add_field(reg, "MOVES", 4, 1, params->walk_moves ? 1 : 0,
+              "a reconfiguration's walk moves lines instead of dropping them (ARCHITECTURE.md 7)");
     add_field(reg, "VERSION", 8, 8, STCGEN_APB_VERSION, "register map version");
     add_field(reg, "MAGIC", 16, 16, STCGEN_APB_MAGIC, "0x57CA: an stc cache");
 

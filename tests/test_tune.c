@@ -395,6 +395,9 @@ static void test_descending_flush(void)
     add_loops(&s, 200, 0, 6144, DATA_BASE, STC_REF_STORE);
     stc_tune_options options = stc_tune_options_default();
     options.window = 1024;
+    /* Walks that drop what they take (stcgen --no-walk-moves): a move would
+     * keep a line of a bank going off in a free slot of another. */
+    options.walk_moves = false;
     stc_tuned_report report[2];
     for (int descending = 0; descending <= 1; descending++) {
         options.plan.descending = descending != 0;
@@ -421,6 +424,23 @@ static void test_descending_flush(void)
           "the first shrink alone writes back the dirty half of 6 KB");
     CHECK(report[1].walk_energy.writeback_nj > report[0].walk_energy.writeback_nj,
           "and costs more energy");
+    /* The default walks move (ARCHITECTURE.md 7): the same descending
+     * search keeps lines of the banks going off in free slots of the
+     * others, so it writes back less. */
+    options.walk_moves = stc_tune_options_default().walk_moves;
+    CHECK(options.walk_moves, "walks move by default, as stcgen's controller");
+    stc_tuned_cache *moving = tuned_cache(STC_DCACHE, &options);
+    if (moving) {
+        stc_tuned_report moved;
+        stc_tuned_cache_run(moving, s.refs, s.count);
+        stc_tuned_cache_finish(moving, &moved);
+        stc_tuned_cache_destroy(moving);
+        CHECK(moved.walk_moves > 0, "the descending search's walks moved lines");
+        CHECK(moved.walks.walk_writebacks < report[1].walks.walk_writebacks,
+              "moving walks write back %llu lines, fewer than dropping ones' %llu",
+              (unsigned long long)moved.walks.walk_writebacks,
+              (unsigned long long)report[1].walks.walk_writebacks);
+    }
     free(s.refs);
 }
 

@@ -14,6 +14,7 @@
 //   addr_bits              32       address width A
 //   counter_bits           32       event counter width (saturating)
 //   way_prediction         1        1: way prediction built
+//   walk_moves             1        1: a reconfiguration's walk moves lines (section 7)
 //   tuner                  1        1: hardware tuner built
 //   tuner_monitor          1        1: the monitor tuner (sections 17-18), 0: the seed tuner
 //   monitor                1        1: stc_monitor.v written
@@ -290,7 +291,7 @@ module stc_cache_apb (
   reg  [31:0]  rdata;
   always @(*) begin
     case (reg_q)
-      R_ID           : rdata = 32'h57ca0105;
+      R_ID           : rdata = 32'h57ca0115;
       R_GEOMETRY     : rdata = 32'h08101162;
       R_CONFIG       : rdata = {23'd0, cfg_wp_i, cfg_sub_log_i, cfg_ways_log_i, cfg_banks_log_i};
       R_STATUS       : rdata = {23'd0, tun_busy_i, 2'd0, mnt_valid_q, mnt_busy, 1'd0, cfg_err_q, cfg_valid_q, cfg_busy};

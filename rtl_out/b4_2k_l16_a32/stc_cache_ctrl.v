@@ -14,6 +14,7 @@
 //   addr_bits              32       address width A
 //   counter_bits           32       event counter width (saturating)
 //   way_prediction         1        1: way prediction built
+//   walk_moves             1        1: a reconfiguration's walk moves lines (section 7)
 //   tuner                  1        1: hardware tuner built
 //   tuner_monitor          1        1: the monitor tuner (sections 17-18), 0: the seed tuner
 //   monitor                1        1: stc_monitor.v written
@@ -183,6 +184,7 @@ module stc_cache_ctrl #(
   localparam [4:0] S_WBREQ   = 5'd5;   // writeback: request
   localparam [4:0] S_WBDATA  = 5'd6;   // writeback: beats
   localparam [4:0] S_WBACK   = 5'd7;   // writeback: wait for the end of the burst
+  localparam [4:0] S_MOVE    = 5'd8;   // reconfiguration: move one line to another bank
   localparam [4:0] S_FREQ    = 5'd9;   // fill: request a run that followed a writeback or a run
   localparam [4:0] S_FDATA   = 5'd10;  // fill: beats into the victim bank
   localparam [4:0] S_DONE    = 5'd11;  // miss: answer, write the store
@@ -256,6 +258,15 @@ module stc_cache_ctrl #(
   reg                 fast_q, fast_d;          // this miss takes its whole line unchecked
   reg  [6:0]          walk_row_q, walk_row_d;
   reg  [3:0]          walk_mask_q, walk_mask_d;
+  // The walked row's moves (ARCHITECTURE.md 7): the banks whose lines are
+  // still to move, each one's destination bank, and that the row's moves
+  // are made (its S_WALK then only ends the row, counting the lines the
+  // row dropped, mv_drops_q: so that no path runs from the moves' choice
+  // into a counter's adder).
+  reg  [3:0]          mv_pend_q, mv_pend_d;
+  reg  [7:0]          mv_dest_q, mv_dest_d;
+  reg                 mv_done_q, mv_done_d;
+  reg  [5:0]          mv_drops_q, mv_drops_d;
   // The walk's maintenance operation (0: a reconfiguration's walk) and
   // scope; scope line's address is in req_addr_q (its tag: cur_tag).
   reg  [1:0]          mnt_op_q, mnt_op_d;
@@ -416,10 +427,122 @@ module stc_cache_ctrl #(
   // back, an invalidation (op bit 1) drops.
   wire        walk_cleans = (mnt_op_q == 2'd0) || mnt_op_q[0];
   wire        walk_drops  = (mnt_op_q == 2'd0) || mnt_op_q[1];
-  assign walk_drop = walk_sel & {4{walk_drops}};
-  wire [3:0]  walk_dirty = walk_sel & dirty_walk & {4{walk_cleans}};
+  // A reconfiguration's walk moves the lines it takes where it can
+  // (mv_src, below) and drops the rest; once the row's moves are made
+  // (mv_done_q) its tag outputs are stale and it takes nothing.
+  wire [3:0]  walk_out   = mv_done_q ? 4'd0 : walk_sel;
+  wire [3:0]  mv_src;
+  assign walk_drop = walk_out & ~mv_src & {4{walk_drops}};
+  wire [3:0]  walk_dirty = walk_out & ~mv_src & dirty_walk & {4{walk_cleans}};
   wire [5:0]  wake_count = popcount(cfg_wake);
   wire [5:0]  drop_count = popcount(walk_drop);
+  wire [5:0]  take_count = popcount(walk_out & {4{walk_drops}});
+
+  // The walk's moves (ARCHITECTURE.md 7): each line a reconfiguration's
+  // walk takes from walk_row_q, in ascending bank order, goes to the
+  // lowest powered bank among its new candidates whose slot is free
+  // (invalid, or its own line taken too) and not yet given to an earlier
+  // line; a line that finds none is written back if dirty and dropped
+  // (walk_dirty, walk_drop above). A moved line keeps its dirty bit and its
+  // place in the row's recency order; the slots that lines left and none
+  // entered take, in ascending bank order, the places of the slots that
+  // lines entered and none left. mv_to: each source's destination bank;
+  // mv_perm: the bank whose old place each bank of the row takes.
+  wire [15:0] mv_cand;          // bit s*4+d: bank d is a candidate of bank s's line
+  wire [5:0] rec_walk_pairs = rs_word[walk_row_q[1:0] * RSW + 4 +: 6];
+  wire [15:0] rec_walk;         // the walked row's order as a matrix, as rec_r0
+  generate
+    for (gb = 0; gb < 4; gb = gb + 1) begin : g_move
+      for (gj = 0; gj < 4; gj = gj + 1) begin : g_to
+        assign mv_cand[gb*4 + gj] = on_mask[gj]
+                                      && ((gj & gmask)
+                                          == ({11'd0, tag_rdata_i[gb*21 +: 21]} & gmask));
+        if (gj == gb) begin : g_self
+          assign rec_walk[gb*4 + gj] = 1'b0;
+        end else if (gb < gj) begin : g_below
+          localparam integer PAIR = gb * (2 * 4 - gb - 1) / 2 + gj - gb - 1;
+          assign rec_walk[gb*4 + gj] = rec_walk_pairs[PAIR];
+        end else begin : g_above
+          localparam integer PAIR = gj * (2 * 4 - gj - 1) / 2 + gb - gj - 1;
+          assign rec_walk[gb*4 + gj] = !rec_walk_pairs[PAIR];
+        end
+      end
+    end
+  endgenerate
+  // Candidate sets are equal or disjoint (a group's banks), so the lowest-
+  // free-slot rule in ascending source order is a rank rule, computed for
+  // all sources at once: the k-th taken line of a group (k counted in
+  // ascending bank order) gets the group's k-th free slot, if it has one;
+  // likewise the k-th slot a line left gets the k-th displaced place.
+  reg  [3:0]  mv_take, mv_free, mv_fit, mv_pick, mv_from, mv_dst, mv_dirty;
+  reg  [3:0]  mv_left, mv_disp;
+  reg  [5:0]      mv_rank, mv_below;
+  reg  [7:0] mv_to, mv_perm;
+  reg  [5:0] mv_rec;
+  integer     mi, mj, mk;
+  always @(*) begin
+    mv_take  = (mnt_op_q == 2'd0) ? walk_out : 4'd0;
+    mv_free  = on_mask & (~valid_walk | mv_take);
+    mv_from  = 4'd0;
+    mv_dst   = 4'd0;
+    mv_dirty = 4'd0;
+    mv_to    = 8'd0;
+    for (mi = 0; mi < 4; mi = mi + 1) begin
+      mv_rank = 6'd0;
+      for (mj = 0; mj < mi; mj = mj + 1) begin
+        if (mv_take[mj] && mv_cand[mj*4 +: 4] == mv_cand[mi*4 +: 4]) begin
+          mv_rank = mv_rank + 6'd1;
+        end
+      end
+      mv_fit  = mv_cand[mi*4 +: 4] & mv_free;
+      mv_pick = 4'd0;
+      for (mj = 0; mj < 4; mj = mj + 1) begin
+        mv_below = 6'd0;
+        for (mk = 0; mk < mj; mk = mk + 1) begin
+          mv_below = mv_below + {5'd0, mv_fit[mk]};
+        end
+        mv_pick[mj] = mv_fit[mj] && (mv_below == mv_rank);
+      end
+      if (mv_take[mi] && (|mv_pick)) begin
+        mv_from[mi]            = 1'b1;
+        mv_dst                 = mv_dst | mv_pick;
+        mv_dirty               = mv_dirty | (mv_pick & {4{dirty_walk[mi]}});
+        mv_to[mi*2 +: 2] = first_index(mv_pick);
+      end
+    end
+    for (mi = 0; mi < 4; mi = mi + 1) begin
+      mv_perm[mi*2 +: 2] = mi[1:0];
+    end
+    for (mi = 0; mi < 4; mi = mi + 1) begin
+      if (mv_from[mi]) mv_perm[mv_to[mi*2 +: 2] * 2 +: 2] = mi[1:0];
+    end
+    mv_left = mv_from & ~mv_dst;
+    mv_disp = mv_dst & ~mv_from;
+    for (mi = 0; mi < 4; mi = mi + 1) begin
+      mv_rank = 6'd0;
+      for (mj = 0; mj < mi; mj = mj + 1) begin
+        mv_rank = mv_rank + {5'd0, mv_left[mj]};
+      end
+      mv_pick = 4'd0;
+      for (mj = 0; mj < 4; mj = mj + 1) begin
+        mv_below = 6'd0;
+        for (mk = 0; mk < mj; mk = mk + 1) begin
+          mv_below = mv_below + {5'd0, mv_disp[mk]};
+        end
+        mv_pick[mj] = mv_disp[mj] && (mv_below == mv_rank);
+      end
+      if (mv_left[mi]) mv_perm[mi*2 +: 2] = first_index(mv_pick);
+    end
+    mv_rec = rec_walk_pairs;
+    for (mi = 0; mi < 4; mi = mi + 1) begin
+      for (mj = mi + 1; mj < 4; mj = mj + 1) begin
+        mv_rec[mi * (2 * 4 - mi - 1) / 2 + mj - mi - 1]
+          = rec_walk[mv_perm[mi*2 +: 2] * 4 + mv_perm[mj*2 +: 2]];
+      end
+    end
+  end
+  assign mv_src = mv_from;
+  wire [1:0] mv_dest = mv_dest_q[wb_bank_q * 2 +: 2];   // S_MOVE: the line's
 
   // Read data: the requested word of the hit bank's line, with the store
   // buffer's bytes over it when it holds a store to that word (its write
@@ -543,6 +666,7 @@ module stc_cache_ctrl #(
   reg  [1:0]  fill_row;          // the row whose fill lengths are written
   reg  [3:0]  fill_we;           // fill lengths written (one per bank) ...
   reg  [1:0]  fill_wd;           // ... all with this value
+  reg         mv_rec_we;         // the walked row's recency: mv_rec
   reg         m_req_valid, m_req_we, m_wvalid;
   reg  [27:0] m_req_line;
   reg  [2:0]  m_req_lines;
@@ -575,6 +699,11 @@ module stc_cache_ctrl #(
     fast_d      = fast_q;
     walk_row_d  = walk_row_q;
     walk_mask_d = walk_mask_q;
+    mv_pend_d   = mv_pend_q;
+    mv_dest_d   = mv_dest_q;
+    mv_done_d   = mv_done_q;
+    mv_drops_d  = mv_drops_q;
+    mv_rec_we   = 1'b0;
     mnt_op_d    = mnt_op_q;
     mnt_all_d   = mnt_all_q;
     on_req_d    = on_req_q;
@@ -622,7 +751,7 @@ module stc_cache_ctrl #(
     if (state_q != S_IDLE && state_q != S_ERR && state_q != S_INIT) begin
       inc[6*C_CYCLES +: 6] = 6'd1;
     end
-    if (state_q == S_WAKE || state_q == S_WALK
+    if (state_q == S_WAKE || state_q == S_WALK || state_q == S_MOVE
         || ((state_q == S_WBREQ || state_q == S_WBDATA || state_q == S_WBACK) && wb_walk_q)) begin
       inc[6*C_RECONFIG_CYCLES +: 6] = 6'd1;
     end
@@ -924,11 +1053,37 @@ module stc_cache_ctrl #(
           wb_bank_d = first_index(walk_dirty);
           wb_row_d  = walk_row_q;
           state_d   = S_WBREQ;
+        end else if (|mv_src) begin
+          // The row's moves: its state now (the moved lines' slots and
+          // dirty bits, fill length 0: a moved line is a fragment, section
+          // 10's whole-line rule; the recency permuted, and the lines that
+          // found no slot dropped), then in S_MOVE each line's tag and data,
+          // one a cycle, from the SRAMs' outputs, read here for every
+          // source (a write leaves an output as it is).
+          s_data_req = mv_src;
+          vd_row     = walk_row_q[1:0];
+          valid_we   = {4{1'b1}};
+          valid_wd   = (valid_walk & ~walk_drop & ~mv_src) | mv_dst;
+          dirty_row  = walk_row_q[1:0];
+          dirty_we   = mv_dst;
+          dirty_wd   = mv_dirty;
+          fill_row   = walk_row_q[1:0];
+          fill_we    = mv_dst;
+          fill_wd    = 2'd0;
+          mv_rec_we  = 1'b1;
+          mv_drops_d = drop_count;
+          mv_pend_d  = mv_src;
+          mv_dest_d  = mv_to;
+          wb_bank_d  = first_index(mv_src);
+          state_d    = S_MOVE;
         end else begin
           vd_row   = walk_row_q[1:0];
           valid_we = {4{1'b1}};
           valid_wd = valid_walk & ~walk_drop;
-          inc[6*C_WALK_INVALIDATIONS +: 6] = drop_count;
+          // (a row that moved nothing drops every line it takes: counted
+          // without the moves' choice on the path to the counter)
+          inc[6*C_WALK_INVALIDATIONS +: 6] = mv_done_q ? mv_drops_q : take_count;
+          mv_done_d = 1'b0;
           inc[6*C_WALK_ROWS +: 6]          = 6'd1;
           if (walk_row_q == {7{1'b1}} || (mnt_op_q != 2'd0 && !mnt_all_q)) begin
             on_req_d = on_mask;
@@ -941,6 +1096,23 @@ module stc_cache_ctrl #(
             s_addr     = walk_row_q + 7'd1;
             s_tag_req  = walk_mask_q;
           end
+        end
+      end
+      S_MOVE: begin
+        // One move: bank wb_bank_q's line into its destination's slot of
+        // the walked row; after the last, S_WALK ends the row.
+        s_addr              = walk_row_q;
+        s_tag_req[mv_dest]  = 1'b1;
+        s_tag_we[mv_dest]   = 1'b1;
+        s_data_req[mv_dest] = 1'b1;
+        s_data_we[mv_dest]  = 1'b1;
+        s_wmask             = {16{1'b1}};
+        s_wdata             = wb_data;
+        mv_pend_d           = mv_pend_q & ~(4'd1 << wb_bank_q);
+        wb_bank_d           = first_index(mv_pend_d);
+        if (mv_pend_d == 4'd0) begin
+          mv_done_d = 1'b1;
+          state_d   = S_WALK;
         end
       end
       S_ERR: begin
@@ -1032,6 +1204,10 @@ module stc_cache_ctrl #(
       wb_walk_q   <= 1'b0;
       wb_bank_q   <= 2'd0;
       wb_row_q    <= 7'd0;
+      mv_pend_q   <= 4'd0;
+      mv_dest_q   <= 8'd0;
+      mv_done_q   <= 1'b0;
+      mv_drops_q  <= 6'd0;
       fast_q      <= 1'b0;
       walk_row_q  <= 7'd0;
       walk_mask_q <= 4'd0;
@@ -1068,6 +1244,10 @@ module stc_cache_ctrl #(
       wb_walk_q   <= wb_walk_d;
       wb_bank_q   <= wb_bank_d;
       wb_row_q    <= wb_row_d;
+      mv_pend_q   <= mv_pend_d;
+      mv_dest_q   <= mv_dest_d;
+      mv_done_q   <= mv_done_d;
+      mv_drops_q  <= mv_drops_d;
       fast_q      <= fast_d;
       walk_row_q  <= walk_row_d;
       walk_mask_q <= walk_mask_d;
@@ -1124,7 +1304,7 @@ module stc_cache_ctrl #(
   // read: the same, except in the states that accept a request (S_IDLE and
   // a hit's S_LOOKUP / S_PROBE2), which read the port's, for its valid bits
   // and predicted bank; what the cycle writes into that group is forwarded.
-  wire rs_walk = (state_q == S_WAKE) || (state_q == S_WALK)
+  wire rs_walk = (state_q == S_WAKE) || (state_q == S_WALK) || (state_q == S_MOVE)
                  || (wb_walk_q && (state_q == S_WBREQ || state_q == S_WBDATA || state_q == S_WBACK));
   wire rs_acc  = (state_q == S_IDLE) || (state_q == S_LOOKUP) || (state_q == S_PROBE2);
   wire [4:0] rs_wgroup = (state_q == S_INIT) ? init_q : rs_walk ? walk_row_q[6:2] : cur_row[6:2];
@@ -1179,6 +1359,10 @@ module stc_cache_ctrl #(
       if (touch && (ti[1:0] & ~submask[1:0]) == r0[1:0]) begin
         rs_wmask[ti * RSW + 4 +: 6] = touch_set | touch_clr;
         rs_wdata[ti * RSW + 4 +: 6] = touch_set;
+      end
+      if (mv_rec_we && walk_row_q[1:0] == ti[1:0]) begin
+        rs_wmask[ti * RSW + 4 +: 6] = {6{1'b1}};
+        rs_wdata[ti * RSW + 4 +: 6] = mv_rec;
       end
     end
     if (state_q == S_INIT) begin
@@ -1405,7 +1589,8 @@ module stc_cache_ctrl #(
   assign data_addr_o     = s_daddr;
   assign tag_req_o       = s_tag_req;
   assign tag_we_o        = s_tag_we;
-  assign tag_wdata_o     = cur_tag;
+  // (a move writes its line's own tag, on its bank's output)
+  assign tag_wdata_o     = (state_q == S_MOVE) ? tag_rdata_i[wb_bank_q * 21 +: 21] : cur_tag;
   assign data_req_o      = s_data_req;
   assign data_we_o       = s_data_we;
   assign data_wmask_o    = s_wmask;

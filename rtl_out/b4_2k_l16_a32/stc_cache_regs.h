@@ -15,6 +15,7 @@
  *   addr_bits              32       address width A
  *   counter_bits           32       event counter width (saturating)
  *   way_prediction         1        1: way prediction built
+ *   walk_moves             1        1: a reconfiguration's walk moves lines (section 7)
  *   tuner                  1        1: hardware tuner built
  *   tuner_monitor          1        1: the monitor tuner (sections 17-18), 0: the seed tuner
  *   monitor                1        1: stc_monitor.v written
@@ -81,7 +82,7 @@
 
 /* ID (RO): identification and build options (constant) */
 #define STC_REG_ID                               0x000u
-#define STC_REG_ID_RESET                         0x57ca0105u
+#define STC_REG_ID_RESET                         0x57ca0115u
 #define STC_REG_ID_TUNER_SHIFT                   0u           /* tuner built: 0 none, 1 monitor, 2 seed */
 #define STC_REG_ID_TUNER_MASK                    0x00000003u
 #define STC_REG_ID_TUNER_RESET                   1u
@@ -91,6 +92,9 @@
 #define STC_REG_ID_FIXED_SHIFT                   3u           /* fixed baseline: every configuration change is refused */
 #define STC_REG_ID_FIXED_MASK                    0x00000008u
 #define STC_REG_ID_FIXED_RESET                   0u
+#define STC_REG_ID_MOVES_SHIFT                   4u           /* a reconfiguration's walk moves lines instead of dropping them (ARCHITECTURE.md 7) */
+#define STC_REG_ID_MOVES_MASK                    0x00000010u
+#define STC_REG_ID_MOVES_RESET                   1u
 #define STC_REG_ID_VERSION_SHIFT                 8u           /* register map version */
 #define STC_REG_ID_VERSION_MASK                  0x0000ff00u
 #define STC_REG_ID_VERSION_RESET                 1u

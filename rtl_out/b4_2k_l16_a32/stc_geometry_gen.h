@@ -15,6 +15,7 @@
  *   addr_bits              32       address width A
  *   counter_bits           32       event counter width (saturating)
  *   way_prediction         1        1: way prediction built
+ *   walk_moves             1        1: a reconfiguration's walk moves lines (section 7)
  *   tuner                  1        1: hardware tuner built
  *   tuner_monitor          1        1: the monitor tuner (sections 17-18), 0: the seed tuner
  *   monitor                1        1: stc_monitor.v written
@@ -65,6 +66,7 @@
 #define STC_GEN_ADDR_BITS              32u      /* address width A */
 #define STC_GEN_COUNTER_BITS           32u      /* event counter width (saturating) */
 #define STC_GEN_WAY_PREDICTION         1u       /* 1: way prediction built */
+#define STC_GEN_WALK_MOVES             1u       /* 1: a reconfiguration's walk moves lines (section 7) */
 #define STC_GEN_TUNER                  1u       /* 1: hardware tuner built */
 #define STC_GEN_TUNER_MONITOR          1u       /* 1: the monitor tuner (sections 17-18), 0: the seed tuner */
 #define STC_GEN_MONITOR                1u       /* 1: stc_monitor.v written */

@@ -14,6 +14,7 @@
 //   addr_bits              32       address width A
 //   counter_bits           32       event counter width (saturating)
 //   way_prediction         1        1: way prediction built
+//   walk_moves             1        1: a reconfiguration's walk moves lines (section 7)
 //   tuner                  1        1: hardware tuner built
 //   tuner_monitor          1        1: the monitor tuner (sections 17-18), 0: the seed tuner
 //   monitor                1        1: stc_monitor.v written

@@ -175,25 +175,33 @@ module tb_cache;
 
     // 8b. Store into G (bank 2, row 4: that subline dirty), then shrink to
     //     4K_2W_64B_P (k=2, a=2, g=1): banks 2 and 3 are walked and go off.
-    //     G's dirty subline is written back (line G >> 4, with the store),
-    //     its 4 sublines dropped. Model 128 + (T + 4) = 152; RTL + 1 + 2 per
-    //     walk writeback = 155.
+    //     G's 4 sublines (bank 2, rows 4..7) are taken; their new candidates
+    //     are banks 0 and 1, bank 0 holds F there, bank 1 nothing: each
+    //     moves to bank 1 (section 7), the dirty one with its store, and
+    //     nothing is written back. Model 128 + 4 moves + 4 rows with a move
+    //     = 136; RTL + 1 = 137.
     access(1'b1, G, 4'b1111, 32'h1234_5678);
     writes_before = n_writes;
+    reads_before = n_reads;
     @(negedge clk);
     cfg_valid = 1'b1; cfg_k = 3'd1; cfg_a = 3'd1; cfg_l = 2'd2; cfg_wp = 1'b1;
     @(posedge clk); t_accept = cycle;
     @(negedge clk); cfg_valid = 1'b0;
     while (!cfg_done) @(negedge clk);
-    check_eq("walk with writeback cycles", cycle - t_accept, 155);
-    check_eq("walk writeback", n_writes, writes_before + 1);
-    check_eq("walk writeback line", last_write_line, G >> 4);
-    check_eq("walk writeback beat 0", wb_beats[0], 32'h1234_5678);
-    check_eq("walk writeback beat 1", wb_beats[1], pattern((G >> 2) + 1));
+    check_eq("walk with moves cycles", cycle - t_accept, 137);
+    check_eq("moves write nothing back", n_writes, writes_before);
     repeat (10) @(negedge clk);
     check_eq("banks 2, 3 off", pwr_en, 4'b0011);
-    counter(5'd18, 1);  // walk_writebacks
-    counter(5'd19, 7);  // walk_invalidations: 3 before, G's 4 sublines
+    counter(5'd18, 0);  // walk_writebacks
+    counter(5'd19, 3);  // walk_invalidations: 3 before, none now
+    //     G kept its place in row 4's order (the most recent), now in bank
+    //     1: the predicted bank, a first-probe hit with the stored word.
+    access(1'b0, G, 4'h0, 32'h0);
+    check_eq("moved G data", got, 32'h1234_5678);
+    check_eq("moved G first-probe hit", latency, 1);
+    access(1'b0, G + 32'h3C, 4'h0, 32'h0);
+    check_eq("moved G other subline", got, pattern((G + 32'h3C) >> 2));
+    check_eq("moved G no refetch", n_reads, reads_before);
 
     // 8c. A logical line partly present. Only L changes to 16 B: no wake,
     //     no walk, done in the accepting cycle (0 cycles, as the model).
