@@ -25,7 +25,7 @@
 enum {
     STCGEN_NAME_MAX = 64,
     STCGEN_MAX_BANK_SRAMS = 4, /* SRAM instances in one bank's power domain */
-    STCGEN_MAX_VALUES = 48,
+    STCGEN_MAX_VALUES = 64, /* the header's parameter list (a coherent build lists the most) */
     STCGEN_VALUE_NAME_MAX = 32,
     STCGEN_DEFAULT_COUNTER_BITS = 32,
     STCGEN_MIN_COUNTER_BITS = 16, /* the tuner reads 16-bit counters (FIXED_POINT.md) */
