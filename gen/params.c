@@ -214,7 +214,10 @@ static int make_name(stcgen_params *params)
     int written = snprintf(params->name, sizeof params->name, "b%u_%s_l%u_a%u%s%s%s%s%s%s%s%s%s%s",
                            geometry->banks, size, geometry->line_bytes, geometry->addr_bits,
                            counters, params->way_prediction ? "" : "_nowp",
-                           params->walk_moves || params->fixed || params->coherence ? "" : "_nomv",
+                           params->walk_moves || params->fixed ||
+                                   (params->coherence && params->coh_bus == STC_COH_BUS_ATOMIC)
+                               ? ""
+                               : "_nomv",
                            tuner, triggers, fixed,
                            params->monitor && !stcgen_monitor_tuner(params) ? "_monitor" : "",
                            coherence, broken ? "_BROKEN_" : "", broken ? broken : "");
@@ -385,16 +388,17 @@ int stcgen_params_init(stcgen_params *params, char *err, size_t err_len)
     if (derive_coherence(params, err, err_len) != 0) {
         return -1;
     }
-    if (params->fixed || params->coherence) {
+    if (params->fixed || (params->coherence && params->coh_bus == STC_COH_BUS_ATOMIC)) {
         /* a fixed cache never walks; the coherent controller's walk drops
-         * (its snoop array and bus tenure know no moves, ARCHITECTURE.md 7) */
+         * (its snoop array and bus tenure know no moves, ARCHITECTURE.md
+         * 19.5); a split-bus build's controller is still the plain one */
         params->walk_moves = false;
     }
     if (params->debug_break && strncmp(params->debug_break, "walk-move-", 10) == 0 &&
         !params->walk_moves) {
         snprintf(err, err_len,
                  "debug_break=%s: breaks the walk's moves, which --no-walk-moves, --fixed and "
-                 "--protocol leave out",
+                 "--protocol (atomic bus) leave out",
                  params->debug_break);
         return -1;
     }

@@ -111,7 +111,8 @@ typedef struct {
     bool walk_moves;       /* a reconfiguration's walk moves lines to free slots of
                               their new candidates (section 7); false with
                               --no-walk-moves, --fixed (no walk) and --protocol
-                              (the coherent controller drops them) */
+                              on the atomic bus (the coherent controller drops
+                              them) */
     bool tuner;            /* build the hardware tuner (ARCHITECTURE.md section 16) */
     unsigned tuner_mult;   /* tuner multiplier, STC_TUNER_MULT_* (ref/tuner_hw.h): array,
                               serial (16 cycles a step), radix 4 (8), radix 16 (4) */

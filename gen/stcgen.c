@@ -38,7 +38,7 @@ static const char usage_text[] =
     "  --no-way-prediction  leave out way prediction\n"
     "  --no-walk-moves      a reconfiguration's walk drops the lines it takes\n"
     "                       instead of moving them to free slots (ARCHITECTURE.md 7;\n"
-    "                       always so with --fixed and --protocol)\n"
+    "                       always so with --fixed and --protocol on the atomic bus)\n"
     "  --no-tuner           leave out the hardware tuner\n"
     "  --tuner T            the hardware tuner: monitor (default: shadow tags and a\n"
     "                       decision unit, ARCHITECTURE.md 17-18) or seed (the\n"

@@ -424,7 +424,7 @@ expect_error fixed-illegal  "stcgen: --fixed 16K_4W_32B: configuration '16K_4W_3
 expect_error fixed-small    "stcgen: --fixed 2K_1W_16B: must use all 4 banks" --fixed 2K_1W_16B
 expect_error fixed-nowp     "stcgen: --fixed 8K_4W_32B_P: way prediction is not built" \
     --fixed 8K_4W_32B_P --no-way-prediction
-expect_error break-no-moves "stcgen: --debug-break walk-move-dirty: breaks the walk's moves, which --no-walk-moves, --fixed and --protocol leave out" \
+expect_error break-no-moves "stcgen: --debug-break walk-move-dirty: breaks the walk's moves, which --no-walk-moves, --fixed and --protocol (atomic bus) leave out" \
     --no-walk-moves --debug-break walk-move-dirty
 expect_error fixed-syntax   "stcgen: --fixed 8K: configuration '8K': expected SIZE_WAYSW_LINEB" --fixed 8K
 expect_error fixed-empty    "stcgen: option --fixed needs a value" --fixed=
