@@ -226,6 +226,25 @@ module stc_cache_ctrl #(
     end
   endfunction
 
+  // One-hot: the set bit of vec with `rank` set bits below it (0 if vec
+  // has no more than `rank` set bits).
+  function [3:0] nth_set;
+    input [3:0] vec;
+    input [5:0]     rank;
+    integer i, j;
+    reg     [5:0]   below;
+    begin
+      nth_set = 4'd0;
+      for (i = 0; i < 4; i = i + 1) begin
+        below = 6'd0;
+        for (j = 0; j < i; j = j + 1) begin
+          below = below + {5'd0, vec[j]};
+        end
+        nth_set[i] = vec[i] && (below == rank);
+      end
+    end
+  endfunction
+
   function [5:0] popcount;
     input [3:0] vec;
     integer i;
@@ -474,12 +493,12 @@ module stc_cache_ctrl #(
   // all sources at once: the k-th taken line of a group (k counted in
   // ascending bank order) gets the group's k-th free slot, if it has one;
   // likewise the k-th slot a line left gets the k-th displaced place.
-  reg  [3:0]  mv_take, mv_free, mv_fit, mv_pick, mv_from, mv_dst, mv_dirty;
+  reg  [3:0]  mv_take, mv_free, mv_pick, mv_from, mv_dst, mv_dirty;
   reg  [3:0]  mv_left, mv_disp;
-  reg  [5:0]      mv_rank, mv_below;
+  reg  [5:0]      mv_rank;
   reg  [7:0] mv_to, mv_perm;
   reg  [5:0] mv_rec;
-  integer     mi, mj, mk;
+  integer     mi, mj;
   always @(*) begin
     mv_take  = (mnt_op_q == 2'd0) ? walk_out : 4'd0;
     mv_free  = on_mask & (~valid_walk | mv_take);
@@ -494,15 +513,7 @@ module stc_cache_ctrl #(
           mv_rank = mv_rank + 6'd1;
         end
       end
-      mv_fit  = mv_cand[mi*4 +: 4] & mv_free;
-      mv_pick = 4'd0;
-      for (mj = 0; mj < 4; mj = mj + 1) begin
-        mv_below = 6'd0;
-        for (mk = 0; mk < mj; mk = mk + 1) begin
-          mv_below = mv_below + {5'd0, mv_fit[mk]};
-        end
-        mv_pick[mj] = mv_fit[mj] && (mv_below == mv_rank);
-      end
+      mv_pick = nth_set(mv_cand[mi*4 +: 4] & mv_free, mv_rank);
       if (mv_take[mi] && (|mv_pick)) begin
         mv_from[mi]            = 1'b1;
         mv_dst                 = mv_dst | mv_pick;
@@ -523,14 +534,7 @@ module stc_cache_ctrl #(
       for (mj = 0; mj < mi; mj = mj + 1) begin
         mv_rank = mv_rank + {5'd0, mv_left[mj]};
       end
-      mv_pick = 4'd0;
-      for (mj = 0; mj < 4; mj = mj + 1) begin
-        mv_below = 6'd0;
-        for (mk = 0; mk < mj; mk = mk + 1) begin
-          mv_below = mv_below + {5'd0, mv_disp[mk]};
-        end
-        mv_pick[mj] = mv_disp[mj] && (mv_below == mv_rank);
-      end
+      mv_pick = nth_set(mv_disp, mv_rank);
       if (mv_left[mi]) mv_perm[mi*2 +: 2] = first_index(mv_pick);
     end
     mv_rec = rec_walk_pairs;
