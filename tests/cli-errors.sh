@@ -110,6 +110,7 @@ expect_error tune-order-probe "--order applies to --search heuristic only" -- tu
 expect_error tune-order-hw "(the hardware mode's default search is monitor)" -- tune --mode hardware --order size,line,assoc,wp "$work/good.lackey"
 expect_error tune-timeline "--timeline '0': expected a positive number of accesses" -- tune --mode hardware --timeline 0 "$work/good.lackey"
 expect_error tune-timeline-hw "--timeline applies to --mode hardware only" -- tune --timeline 100 "$work/good.lackey"
+expect_error tune-no-moves-hw "--no-walk-moves applies to --mode hardware only" -- tune --no-walk-moves "$work/good.lackey"
 expect_error tune-trace    "bad-record.lackey:3:" -- tune "$work/bad-record.lackey"
 expect_error tune-geometry "banks=3: must be a power of two" -- tune -g banks=3 "$work/good.lackey"
 
