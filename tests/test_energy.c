@@ -348,6 +348,16 @@ static void test_default_numbers(void)
     CHECK_NJ(t.writeback_nj, 29.9, "writeback");
     CHECK_NJ(t.walk_row_nj, 0.2941, "walk_row");
     CHECK_NJ(t.wake_nj, 1.241, "wake");
+    /* A walk's move (ENERGY.md, decisions: no counter, priced from the change's
+     * result): a line read out as a writeback reads it, written as a fill
+     * writes it, one stall; the cycle ending a row with moves, one stall. */
+    double move_nj = 0, row_end_nj = 0;
+    CHECK(stc_energy_walk_move_default(&g, &move_nj, &row_end_nj, err, sizeof err) == 0, "%s", err);
+    CHECK_NJ(move_nj, 0.505, "walk move");
+    CHECK_NJ(row_end_nj, t.stall_nj_per_cycle, "walk row end = one stall");
+    CHECK(move_nj > row_end_nj && move_nj < t.writeback_nj / 10,
+          "a move (%g nJ) costs a stall and a line's on-chip traffic, far below a writeback",
+          move_nj);
 }
 
 /* The monitor's small arrays (ENERGY.md 3.8): the worked example there,
