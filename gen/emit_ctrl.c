@@ -124,6 +124,7 @@ static void make_tokens(stcgen_tokens *tokens, const stcgen_params *params)
     stcgen_tokens_set(tokens, "BBB", "%u", b * bb);
     stcgen_tokens_set(tokens, "BBBM1", "%u", b * bb - 1);
     stcgen_tokens_set(tokens, "LOGB", "%u", g->bank_bits);
+    stcgen_tokens_set(tokens, "BB2", "%u", b * b);
     stcgen_tokens_set(tokens, "BB2M1", "%u", b * b - 1);
     stcgen_tokens_set(tokens, "RB", "%u", rb);
     stcgen_tokens_set(tokens, "RBM1", "%u", rb - 1);

@@ -465,14 +465,15 @@ module stc_cache_ctrl #(
   // (walk_dirty, walk_drop above). A moved line keeps its dirty bit and its
   // place in the row's recency order; the slots that lines left and none
   // entered take, in ascending bank order, the places of the slots that
-  // lines entered and none left. mv_to: each source's destination bank;
-  // mv_perm: the bank whose old place each bank of the row takes.
+  // lines entered and none left.
   wire [15:0] mv_cand;          // bit s*4+d: bank d is a candidate of bank s's line
   wire [5:0] rec_walk_pairs = rs_word[walk_row_q[1:0] * RSW + 4 +: 6];
   wire [15:0] rec_walk;         // the walked row's order as a matrix, as rec_r0
+  wire [15:0] rec_walk_t;       // transposed: bit b*4+a is bank a more recent than b
   generate
     for (gb = 0; gb < 4; gb = gb + 1) begin : g_move
       for (gj = 0; gj < 4; gj = gj + 1) begin : g_to
+        assign rec_walk_t[gb*4 + gj] = rec_walk[gj*4 + gb];
         assign mv_cand[gb*4 + gj] = on_mask[gj]
                                       && ((gj & gmask)
                                           == ({11'd0, tag_rdata_i[gb*21 +: 21]} & gmask));
@@ -493,10 +494,15 @@ module stc_cache_ctrl #(
   // all sources at once: the k-th taken line of a group (k counted in
   // ascending bank order) gets the group's k-th free slot, if it has one;
   // likewise the k-th slot a line left gets the k-th displaced place.
+  // Every index below is a constant once the loops unroll (moves and
+  // places as one-hot vectors): variable part-selects here made Yosys's
+  // resource sharing run out of 24 GB of memory for 8 banks.
   reg  [3:0]  mv_take, mv_free, mv_pick, mv_from, mv_dst, mv_dirty;
-  reg  [3:0]  mv_left, mv_disp;
+  reg  [3:0]  mv_left, mv_disp, mv_place, mv_order;
   reg  [5:0]      mv_rank;
-  reg  [7:0] mv_to, mv_perm;
+  reg  [7:0] mv_to;           // each source's destination bank
+  reg  [15:0] mv_go;           // bit s*4+d: bank s's line moves to bank d
+  reg  [15:0] mv_perm;         // bit d*4+a: bank d takes bank a's old place
   reg  [5:0] mv_rec;
   integer     mi, mj;
   always @(*) begin
@@ -506,6 +512,7 @@ module stc_cache_ctrl #(
     mv_dst   = 4'd0;
     mv_dirty = 4'd0;
     mv_to    = 8'd0;
+    mv_go    = 16'd0;
     for (mi = 0; mi < 4; mi = mi + 1) begin
       mv_rank = 6'd0;
       for (mj = 0; mj < mi; mj = mj + 1) begin
@@ -518,30 +525,38 @@ module stc_cache_ctrl #(
         mv_from[mi]            = 1'b1;
         mv_dst                 = mv_dst | mv_pick;
         mv_dirty               = mv_dirty | (mv_pick & {4{dirty_walk[mi]}});
+        mv_go[mi*4 +: 4]   = mv_pick;
         mv_to[mi*2 +: 2] = first_index(mv_pick);
       end
-    end
-    for (mi = 0; mi < 4; mi = mi + 1) begin
-      mv_perm[mi*2 +: 2] = mi[1:0];
-    end
-    for (mi = 0; mi < 4; mi = mi + 1) begin
-      if (mv_from[mi]) mv_perm[mv_to[mi*2 +: 2] * 2 +: 2] = mi[1:0];
     end
     mv_left = mv_from & ~mv_dst;
     mv_disp = mv_dst & ~mv_from;
     for (mi = 0; mi < 4; mi = mi + 1) begin
-      mv_rank = 6'd0;
-      for (mj = 0; mj < mi; mj = mj + 1) begin
-        mv_rank = mv_rank + {5'd0, mv_left[mj]};
+      mv_place = 4'd0;
+      if (mv_dst[mi]) begin
+        for (mj = 0; mj < 4; mj = mj + 1) begin
+          mv_place[mj] = mv_go[mj*4 + mi];
+        end
+      end else if (mv_left[mi]) begin
+        mv_rank = 6'd0;
+        for (mj = 0; mj < mi; mj = mj + 1) begin
+          mv_rank = mv_rank + {5'd0, mv_left[mj]};
+        end
+        mv_place = nth_set(mv_disp, mv_rank);
+      end else begin
+        mv_place[mi] = 1'b1;
       end
-      mv_pick = nth_set(mv_disp, mv_rank);
-      if (mv_left[mi]) mv_perm[mi*2 +: 2] = first_index(mv_pick);
+      mv_perm[mi*4 +: 4] = mv_place;
     end
+    // Bank i is more recent than bank j afterwards iff i's new place was
+    // more recent than j's: row i of the order, read through the places.
     mv_rec = rec_walk_pairs;
     for (mi = 0; mi < 4; mi = mi + 1) begin
+      for (mj = 0; mj < 4; mj = mj + 1) begin
+        mv_order[mj] = |(mv_perm[mi*4 +: 4] & rec_walk_t[mj*4 +: 4]);
+      end
       for (mj = mi + 1; mj < 4; mj = mj + 1) begin
-        mv_rec[mi * (2 * 4 - mi - 1) / 2 + mj - mi - 1]
-          = rec_walk[mv_perm[mi*2 +: 2] * 4 + mv_perm[mj*2 +: 2]];
+        mv_rec[mi * (2 * 4 - mi - 1) / 2 + mj - mi - 1] = |(mv_order & mv_perm[mj*4 +: 4]);
       end
     end
   end
