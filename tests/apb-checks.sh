@@ -134,6 +134,7 @@ _Static_assert(STC_REG_ID_RESET >> 16 == STC_CACHE_REGS_MAGIC, "ID magic");
 _Static_assert(STC_FIELD_GET(STC_REG_ID_RESET, STC_REG_ID_TUNER) ==
                    (STC_GEN_TUNER ? (STC_GEN_TUNER_MONITOR ? 1u : 2u) : 0u), "ID tuner");
 _Static_assert(STC_FIELD_GET(STC_REG_ID_RESET, STC_REG_ID_WP) == STC_GEN_WAY_PREDICTION, "ID wp");
+_Static_assert(STC_FIELD_GET(STC_REG_ID_RESET, STC_REG_ID_MOVES) == STC_GEN_WALK_MOVES, "ID moves");
 _Static_assert(1u << STC_REG_GEOMETRY_BANKS_LOG2_RESET == STC_GEN_BANKS, "banks");
 _Static_assert(1u << STC_REG_GEOMETRY_BANK_BYTES_LOG2_RESET == STC_GEN_BANK_BYTES, "bank bytes");
 _Static_assert(1u << STC_REG_GEOMETRY_LINE_BYTES_LOG2_RESET == STC_GEN_LINE_BYTES, "line bytes");
@@ -227,7 +228,8 @@ check "notuner: no tuner window" bash -c "! grep -q STC_REG_TUNER '$work/notuner
 # The block beside a generated cache, through APB only.
 out="$work/default"
 params=()
-for name in BANKS BANK_BYTES LINE_BYTES ADDR_BITS COUNTER_BITS WAY_PREDICTION TUNER TUNER_MONITOR ROWS; do
+for name in BANKS BANK_BYTES LINE_BYTES ADDR_BITS COUNTER_BITS WAY_PREDICTION WALK_MOVES TUNER \
+    TUNER_MONITOR ROWS; do
     params+=("-Ptb_apb.$name=$(header_value "$out" "$name")")
 done
 if iverilog -g2005 -Wall "${params[@]}" -o "$work/apb.vvp" "$root/tests/rtl/tb_apb.v" "$out"/*.v \

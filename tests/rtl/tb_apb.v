@@ -13,6 +13,7 @@ module tb_apb;
   // From stc_geometry_gen.h (tests/apb-checks.sh passes them).
   parameter integer BANKS = 4, BANK_BYTES = 2048, LINE_BYTES = 16, ADDR_BITS = 32;
   parameter integer COUNTER_BITS = 32, WAY_PREDICTION = 1, TUNER = 1, TUNER_MONITOR = 1;
+  parameter integer WALK_MOVES = 1;
   parameter integer ROWS = 128;
 
   // Byte offsets (stc_cache_regs.md).
@@ -383,7 +384,7 @@ module tb_apb;
     while (!req_ready) @(negedge clk);
 
     // 1. Identification against the generator's geometry.
-    want_id = (32'h57ca << 16) | (32'd1 << 8) | (WAY_PREDICTION << 2)
+    want_id = (32'h57ca << 16) | (32'd1 << 8) | (WALK_MOVES << 4) | (WAY_PREDICTION << 2)
             | (TUNER == 0 ? 0 : TUNER_MONITOR ? 1 : 2);
     want_geometry = $clog2(BANKS) | ($clog2(BANK_BYTES) << 5) | ($clog2(LINE_BYTES) << 10)
                   | (ADDR_BITS << 15) | (COUNTER_BITS << 22);
