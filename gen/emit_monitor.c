@@ -41,8 +41,9 @@ static void emit_ports(stcgen_text *text, const stcgen_params *params)
 
 static void emit_counts_list(stcgen_text *text, const stcgen_params *params)
 {
-    stcgen_text_raw(text, "// Counts (cnt_sel_i), 16 bits each, all halved together when one would "
-                          "reach 2^16:\n");
+    stcgen_text_raw(text, "// Counts (cnt_sel_i), %u bits each (read as 16), all halved together when "
+                          "one would reach 2^%u:\n", params->monitor_count_bits,
+                    params->monitor_count_bits);
     stcgen_text_raw(text, "//    0 watched accesses (every mapping's accesses)\n");
     for (size_t index = 0; index < params->monitor_maps; index++) {
         const stcgen_monitor_map *map = &params->monitor_map[index];
@@ -171,9 +172,11 @@ static void emit_counts(stcgen_text *text, const stcgen_params *params)
 {
     unsigned counts = params->monitor_counts;
     unsigned sel = params->monitor_sel_bits;
+    unsigned cb = params->monitor_count_bits;
     stcgen_text_raw(text, "\n  // ---- The counts: stage 1's increments, all halved together when "
-                          "one would reach 2^16\n");
-    stcgen_text_raw(text, "  reg  [%u:0] cnt_q, cnt_d;   // 16 bits per count\n", 16 * counts - 1);
+                          "one would reach 2^%u\n", cb);
+    stcgen_text_raw(text, "  localparam integer CB = %u;  // bits per count\n", cb);
+    stcgen_text_raw(text, "  reg  [%u:0] cnt_q, cnt_d;   // CB bits per count\n", cb * counts - 1);
     stcgen_text_raw(text, "  wire [%u:0] cnt_inc;        // 3 bits per count\n", 3 * counts - 1);
     stcgen_text_raw(text, "  assign cnt_inc[2:0] = {2'b00, s1_array_q | s1_count_q};\n");
     for (size_t index = 0; index < params->monitor_maps; index++) {
@@ -210,25 +213,33 @@ static void emit_counts(stcgen_text *text, const stcgen_params *params)
     }
     stcgen_text_raw(text, ";\n");
     stcgen_text_raw(text, "\n  always @* begin : counts_next\n");
-    stcgen_text_raw(text, "    reg [16:0] sum;\n");
+    stcgen_text_raw(text, "    reg [CB:0] sum;\n");
     stcgen_text_raw(text, "    reg        halve;\n");
     stcgen_text_raw(text, "    integer    index;\n");
     stcgen_text_raw(text, "    halve = 1'b0;\n");
     stcgen_text_raw(text, "    for (index = 0; index < %u; index = index + 1) begin\n", counts);
-    stcgen_text_raw(text, "      sum = {1'b0, cnt_q[16 * index +: 16]} + {14'd0, cnt_inc[3 * index +: 3]};\n");
-    stcgen_text_raw(text, "      halve = halve | sum[16];\n");
+    stcgen_text_raw(text, "      sum = {1'b0, cnt_q[CB * index +: CB]} + {%u'd0, cnt_inc[3 * index +: 3]};\n",
+                    cb - 2);
+    stcgen_text_raw(text, "      halve = halve | sum[CB];\n");
     stcgen_text_raw(text, "    end\n");
     stcgen_text_raw(text, "    for (index = 0; index < %u; index = index + 1) begin\n", counts);
-    stcgen_text_raw(text, "      sum = {1'b0, cnt_q[16 * index +: 16]} + {14'd0, cnt_inc[3 * index +: 3]};\n");
-    stcgen_text_raw(text, "      cnt_d[16 * index +: 16] = (READ_ONLY != 0 && WB_COUNTS[index]) ? 16'd0\n"
-                          "                              : halve ? sum[16:1] : sum[15:0];\n");
+    stcgen_text_raw(text, "      sum = {1'b0, cnt_q[CB * index +: CB]} + {%u'd0, cnt_inc[3 * index +: 3]};\n",
+                    cb - 2);
+    stcgen_text_raw(text, "      cnt_d[CB * index +: CB] = (READ_ONLY != 0 && WB_COUNTS[index]) ? %u'd0\n"
+                          "                              : halve ? sum[CB:1] : sum[CB-1:0];\n", cb);
     stcgen_text_raw(text, "    end\n");
     stcgen_text_raw(text, "  end\n");
     stcgen_text_raw(text, "\n  // Read with stage 1's increments: the counts after every earlier event,\n"
                           "  // also one in the cycle before.\n");
-    stcgen_text_raw(text, "  assign cnt_o = (cnt_sel_i < %u'd%u) ? cnt_d[16 * cnt_sel_i +: 16] : "
-                          "16'd0;\n",
-                    sel, counts);
+    if (cb < 16) {
+        stcgen_text_raw(text, "  assign cnt_o = (cnt_sel_i < %u'd%u) ? {%u'd0, cnt_d[CB * cnt_sel_i +: CB]} : "
+                              "16'd0;\n",
+                        sel, counts, 16 - cb);
+    } else {
+        stcgen_text_raw(text, "  assign cnt_o = (cnt_sel_i < %u'd%u) ? cnt_d[CB * cnt_sel_i +: CB] : "
+                              "16'd0;\n",
+                        sel, counts);
+    }
 }
 
 static void emit_flops(stcgen_text *text, const stcgen_params *params)
@@ -248,7 +259,8 @@ static void emit_flops(stcgen_text *text, const stcgen_params *params)
     stcgen_text_raw(text, "      s1_count_q   <= 1'b0;\n");
     stcgen_text_raw(text, "      s1_write_q   <= 1'b0;\n");
     stcgen_text_raw(text, "      s1_line_q    <= %u'd0;\n", params->monitor_line_bits);
-    stcgen_text_raw(text, "      cnt_q        <= %u'd0;\n", 16 * params->monitor_counts);
+    stcgen_text_raw(text, "      cnt_q        <= %u'd0;\n",
+                    params->monitor_count_bits * params->monitor_counts);
     stcgen_text_raw(text, "    end else begin\n");
     stcgen_text_raw(text, "      since_q      <= since_d;\n");
     stcgen_text_raw(text, "      group_q      <= group_d;\n");

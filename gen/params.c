@@ -22,6 +22,7 @@ void stcgen_params_default(stcgen_params *params)
     params->monitor_sample_bits = STC_MONITOR_DEFAULT_SAMPLE_BITS;
     params->monitor_rotate = STC_MONITOR_DEFAULT_ROTATE;
     params->monitor_tag_bits = STC_MONITOR_DEFAULT_TAG_BITS;
+    params->monitor_count_bits = STC_MONITOR_DEFAULT_COUNTER_BITS;
     params->monitor_window = STC_MONITOR_TUNER_DEFAULT_WINDOW;
     params->monitor_margin = STC_MONITOR_TUNER_DEFAULT_MARGIN;
     params->monitor_walk_min = STC_MONITOR_TUNER_DEFAULT_WALK_MIN;
@@ -49,9 +50,14 @@ static int derive_monitor_programs(stcgen_params *params, char *err, size_t err_
         snprintf(err, err_len, "monitor_margin=%u: must be from 0 to 16", params->monitor_margin);
         return -1;
     }
-    if (params->monitor_walk_min > 65535) {
-        snprintf(err, err_len, "monitor_walk_min=%u: must be from 0 to 65535",
-                 params->monitor_walk_min);
+    /* The watched count it is compared with is halved before it reaches
+     * 2^monitor_count_bits: a larger minimum would never allow a walk. */
+    unsigned walk_min_max = (1u << params->monitor_count_bits) - 1;
+    if (params->monitor_walk_min > walk_min_max) {
+        snprintf(err, err_len,
+                 "monitor_walk_min=%u: must be from 0 to %u (below 2^monitor_count_bits, "
+                 "the watched count's limit)",
+                 params->monitor_walk_min, walk_min_max);
         return -1;
     }
     stc_energy_table table;
@@ -64,7 +70,8 @@ static int derive_monitor_programs(stcgen_params *params, char *err, size_t err_
     }
     for (int read_only = 0; read_only <= 1; read_only++) {
         stc_monitor_shape shape = {params->monitor_sample_bits, params->monitor_rotate,
-                                   params->monitor_tag_bits, read_only, 16, true, false};
+                                   params->monitor_tag_bits, read_only,
+                                   params->monitor_count_bits, true, false};
         stc_monitor *monitor = stc_monitor_create(&params->geometry, &shape, why, sizeof why);
         int built = monitor ? stc_monitor_program_build(monitor, &params->geometry, &coefficients,
                                                         read_only, params->way_prediction,
@@ -101,6 +108,13 @@ static int derive_monitor(stcgen_params *params, char *err, size_t err_len)
     if (params->monitor_tag_bits < 1 || params->monitor_tag_bits > 32) {
         snprintf(err, err_len, "monitor_tag_bits=%u: must be from 1 to 32",
                  params->monitor_tag_bits);
+        return -1;
+    }
+    /* At most the decision unit's 16-bit operands; at least 4, so that an
+     * access's largest increment (3 bits) stays below 2^bits. */
+    if (params->monitor_count_bits < 4 || params->monitor_count_bits > 16) {
+        snprintf(err, err_len, "monitor_count_bits=%u: must be from 4 to 16",
+                 params->monitor_count_bits);
         return -1;
     }
     if (params->monitor_rotate > 65535) {
@@ -547,6 +561,8 @@ size_t stcgen_params_values(const stcgen_params *params, stcgen_value *out, size
                       "monitor: observed accesses per group (0: fixed)", false);
         n = add_value(out, max, n, "monitor_tag_bits", params->monitor_tag_bits,
                       "monitor: bits of a shadow tag", false);
+        n = add_value(out, max, n, "monitor_count_bits", params->monitor_count_bits,
+                      "monitor: bits of a count (all halved when one fills)", false);
         n = add_value(out, max, n, "monitor_window", params->monitor_window,
                       "decision unit: accesses between decisions", false);
         n = add_value(out, max, n, "monitor_margin", params->monitor_margin,
@@ -619,7 +635,7 @@ size_t stcgen_params_values(const stcgen_params *params, stcgen_value *out, size
         n = add_value(out, max, n, "monitor_maps", params->monitor_maps,
                       "monitor: set mappings (one array each)", true);
         n = add_value(out, max, n, "monitor_counts", params->monitor_counts,
-                      "monitor: 16-bit counts (cnt_sel_i)", true);
+                      "monitor: counts (cnt_sel_i, read as 16 bits)", true);
         n = add_value(out, max, n, "monitor_clear_rows", params->monitor_clear_rows,
                       "monitor: blind accesses of the clear walk", true);
         n = add_value(out, max, n, "monitor_steps", params->monitor_program[0].step_count,

@@ -126,6 +126,7 @@ typedef struct {
     unsigned monitor_sample_bits; /* 1 / 2^bits of the sets watched at a time */
     unsigned monitor_rotate;      /* observed accesses per watched group (0: fixed) */
     unsigned monitor_tag_bits;    /* bits of a shadow tag */
+    unsigned monitor_count_bits;  /* bits of a count; all halved when one fills */
     unsigned monitor_window;      /* decision unit: accesses between decisions */
     unsigned monitor_margin;      /* decision unit: move only if 1/2^margin lower */
     unsigned monitor_walk_min;    /* decision unit: watched accesses before a change

@@ -60,12 +60,14 @@ static const char usage_text[] =
     "  --monitor-rotate N   observed accesses per watched group, 0 fixed (default\n"
     "                       16384, at most 65535)\n"
     "  --monitor-tag-bits T bits of a shadow tag, 1 to 32 (default 8)\n"
+    "  --monitor-count-bits C  bits of each count, 4 to 16 (default 14); all are\n"
+    "                       halved when one would reach 2^C\n"
     "  --monitor-window N   accesses between decisions, 2 to 65536 (default 256)\n"
     "  --monitor-margin M   move only to a configuration 1/2^M cheaper than the\n"
     "                       current one, 0 to 16 (default 6)\n"
     "  --monitor-walk-min N offer a change that walks the banks (fewer banks, or\n"
     "                       more bank groups) only from a decision on at least N\n"
-    "                       watched accesses, 0 to 65535 (default 256; 0: any)\n"
+    "                       watched accesses, 0 to 2^C - 1 (default 256; 0: any)\n"
     "  --fixed CONFIG       a non-configurable baseline fixed at CONFIG (e.g.\n"
     "                       8K_4W_32B; all banks), for measuring what\n"
     "                       configurability costs (no tuner)\n"
@@ -234,6 +236,7 @@ int main(int argc, char **argv)
         {"--monitor-sample-bits", &params.monitor_sample_bits},
         {"--monitor-rotate", &params.monitor_rotate},
         {"--monitor-tag-bits", &params.monitor_tag_bits},
+        {"--monitor-count-bits", &params.monitor_count_bits},
         {"--monitor-window", &params.monitor_window},
         {"--monitor-margin", &params.monitor_margin},
         {"--monitor-walk-min", &params.monitor_walk_min},

@@ -86,7 +86,9 @@ enum {
     STC_MONITOR_DEFAULT_SAMPLE_BITS = 2,    /* a quarter of the sets */
     STC_MONITOR_DEFAULT_ROTATE = 16384,     /* observed accesses per group */
     STC_MONITOR_DEFAULT_TAG_BITS = 8,
-    STC_MONITOR_DEFAULT_COUNTER_BITS = 16   /* the tuner's count width */
+    /* 14, not the tuner's 16: halving 4 times as often forgets the start-up
+     * code sooner, and 92 fewer flops (TUNING.md 8.1, measured 2026-12-07). */
+    STC_MONITOR_DEFAULT_COUNTER_BITS = 14
 };
 
 /* Largest sample_bits the geometry allows: the set-index bits every

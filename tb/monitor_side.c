@@ -37,7 +37,7 @@ void monitor_side_init(harness *h)
         .rotate_every = STC_GEN_MONITOR_ROTATE,
         .tag_bits = STC_GEN_MONITOR_TAG_BITS,
         .read_only = LOCKSTEP_ICACHE,
-        .counter_bits = 16,
+        .counter_bits = STC_GEN_MONITOR_COUNT_BITS,
         .clear_walk = true,
     };
     /* The coefficients as stcgen computes them: the generated geometry's

@@ -57,13 +57,14 @@ done
 # tag|stcgen options|lockstep events
 # (banks2 watches every set: count 0 and the unit's window both count every
 # event, so where a halving falls in a decision moves only because the
-# window, 72, does not divide the halvings' 2^15 steps: 64 would put every
-# halving at the same step of a decision.)
+# window, 72, does not divide the halvings' 2^15 steps (16-bit counts
+# there): 64 would put every halving at the same step of a decision.
+# banks1's 10-bit counts halve every 512 watched accesses.)
 geometries=(
     "default||$EVENTS"
     "banks8|--banks 8 --bank-bytes 4096 --line-bytes 32 --monitor-rotate 5000|60000"
-    "banks2|--banks 2 --monitor-sample-bits 0 --monitor-tag-bits 12 --monitor-margin 0 --monitor-window 72|150000"
-    "banks1|--banks 1 --monitor-rotate 0|40000"
+    "banks2|--banks 2 --monitor-sample-bits 0 --monitor-tag-bits 12 --monitor-margin 0 --monitor-window 72 --monitor-count-bits 16|150000"
+    "banks1|--banks 1 --monitor-rotate 0 --monitor-count-bits 10|40000"
 )
 for entry in "${geometries[@]}"; do
     IFS='|' read -r gtag opts events <<<"$entry"
@@ -164,7 +165,10 @@ for bad in "--monitor-sample-bits 6|stcgen: --monitor-sample-bits 6: this geomet
     "--monitor-rotate 70000|stcgen: --monitor-rotate 70000: must be from 0 to 65535" \
     "--monitor-window 1|stcgen: --monitor-window 1: must be from 2 to 65536" \
     "--monitor-margin 17|stcgen: --monitor-margin 17: must be from 0 to 16" \
-    "--monitor-walk-min 65536|stcgen: --monitor-walk-min 65536: must be from 0 to 65535"; do
+    "--monitor-count-bits 3|stcgen: --monitor-count-bits 3: must be from 4 to 16" \
+    "--monitor-count-bits 17|stcgen: --monitor-count-bits 17: must be from 4 to 16" \
+    "--monitor-walk-min 16384|stcgen: --monitor-walk-min 16384: must be from 0 to 16383" \
+    "--monitor-count-bits 16 --monitor-walk-min 65536|stcgen: --monitor-walk-min 65536: must be from 0 to 65535"; do
     IFS='|' read -r opt message <<<"$bad"
     # shellcheck disable=SC2086
     if "$STCGEN" --monitor $opt --out "$work/bad" >"$work/err" 2>&1; then

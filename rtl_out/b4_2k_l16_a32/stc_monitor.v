@@ -21,6 +21,7 @@
 //   monitor_sample_bits    2        monitor: 1/2^bits of the sets watched
 //   monitor_rotate         16384    monitor: observed accesses per group (0: fixed)
 //   monitor_tag_bits       8        monitor: bits of a shadow tag
+//   monitor_count_bits     14       monitor: bits of a count (all halved when one fills)
 //   monitor_window         256      decision unit: accesses between decisions
 //   monitor_margin         6        decision unit: move only if 1/2^margin lower
 //   monitor_walk_min       256      decision unit: watched accesses before a change that walks
@@ -48,7 +49,7 @@
 //   pwr_sync_stages        2        acknowledge synchroniser flops
 //   wake_overhead          4        T_wake = acknowledge delay + this
 //   monitor_maps           9        monitor: set mappings (one array each)
-//   monitor_counts         46       monitor: 16-bit counts (cnt_sel_i)
+//   monitor_counts         46       monitor: counts (cnt_sel_i, read as 16 bits)
 //   monitor_clear_rows     128      monitor: blind accesses of the clear walk
 //   monitor_steps          117      decision unit: steps (accesses) of a D-cache decision
 //   monitor_steps_ro       90       decision unit: steps of an I-cache (READ_ONLY) decision
@@ -65,7 +66,7 @@
 // in the cycle they are addressed), updates the stacks, writes the changed rows
 // and counts. An event may come every cycle: the next one's stage 1 reads the rows
 // this one wrote.
-// Counts (cnt_sel_i), 16 bits each, all halved together when one would reach 2^16:
+// Counts (cnt_sel_i), 14 bits each (read as 16), all halved together when one would reach 2^14:
 //    0 watched accesses (every mapping's accesses)
 //    1.. 7 mapping 0 (4-way, 1-line): hits at depth 0 1 2-3; misses; writebacks of 1 2 4 ways
 //    8..12 mapping 1 (2-way, 1-line): hits at depth 0 1; misses; writebacks of 1 2 ways
@@ -1310,8 +1311,9 @@ module stc_monitor #(
     if (!s1_array_q) m8_wdata = 13'd0;  // the clear walk's empty row
   end
 
-  // ---- The counts: stage 1's increments, all halved together when one would reach 2^16
-  reg  [735:0] cnt_q, cnt_d;   // 16 bits per count
+  // ---- The counts: stage 1's increments, all halved together when one would reach 2^14
+  localparam integer CB = 14;  // bits per count
+  reg  [643:0] cnt_q, cnt_d;   // CB bits per count
   wire [137:0] cnt_inc;        // 3 bits per count
   assign cnt_inc[2:0] = {2'b00, s1_array_q | s1_count_q};
   assign cnt_inc[5:3] = {2'b00, (s1_array_q & m0_hit_inc[0]) | s1_count_q};
@@ -1364,24 +1366,24 @@ module stc_monitor #(
   localparam [45:0] WB_COUNTS = 46'b1001100011100001001100011100001001100011100000;
 
   always @* begin : counts_next
-    reg [16:0] sum;
+    reg [CB:0] sum;
     reg        halve;
     integer    index;
     halve = 1'b0;
     for (index = 0; index < 46; index = index + 1) begin
-      sum = {1'b0, cnt_q[16 * index +: 16]} + {14'd0, cnt_inc[3 * index +: 3]};
-      halve = halve | sum[16];
+      sum = {1'b0, cnt_q[CB * index +: CB]} + {12'd0, cnt_inc[3 * index +: 3]};
+      halve = halve | sum[CB];
     end
     for (index = 0; index < 46; index = index + 1) begin
-      sum = {1'b0, cnt_q[16 * index +: 16]} + {14'd0, cnt_inc[3 * index +: 3]};
-      cnt_d[16 * index +: 16] = (READ_ONLY != 0 && WB_COUNTS[index]) ? 16'd0
-                              : halve ? sum[16:1] : sum[15:0];
+      sum = {1'b0, cnt_q[CB * index +: CB]} + {12'd0, cnt_inc[3 * index +: 3]};
+      cnt_d[CB * index +: CB] = (READ_ONLY != 0 && WB_COUNTS[index]) ? 14'd0
+                              : halve ? sum[CB:1] : sum[CB-1:0];
     end
   end
 
   // Read with stage 1's increments: the counts after every earlier event,
   // also one in the cycle before.
-  assign cnt_o = (cnt_sel_i < 6'd46) ? cnt_d[16 * cnt_sel_i +: 16] : 16'd0;
+  assign cnt_o = (cnt_sel_i < 6'd46) ? {2'd0, cnt_d[CB * cnt_sel_i +: CB]} : 16'd0;
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -1395,7 +1397,7 @@ module stc_monitor #(
       s1_count_q   <= 1'b0;
       s1_write_q   <= 1'b0;
       s1_line_q    <= 28'd0;
-      cnt_q        <= 736'd0;
+      cnt_q        <= 644'd0;
     end else begin
       since_q      <= since_d;
       group_q      <= group_d;

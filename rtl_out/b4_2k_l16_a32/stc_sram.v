@@ -21,6 +21,7 @@
 //   monitor_sample_bits    2        monitor: 1/2^bits of the sets watched
 //   monitor_rotate         16384    monitor: observed accesses per group (0: fixed)
 //   monitor_tag_bits       8        monitor: bits of a shadow tag
+//   monitor_count_bits     14       monitor: bits of a count (all halved when one fills)
 //   monitor_window         256      decision unit: accesses between decisions
 //   monitor_margin         6        decision unit: move only if 1/2^margin lower
 //   monitor_walk_min       256      decision unit: watched accesses before a change that walks
@@ -48,7 +49,7 @@
 //   pwr_sync_stages        2        acknowledge synchroniser flops
 //   wake_overhead          4        T_wake = acknowledge delay + this
 //   monitor_maps           9        monitor: set mappings (one array each)
-//   monitor_counts         46       monitor: 16-bit counts (cnt_sel_i)
+//   monitor_counts         46       monitor: counts (cnt_sel_i, read as 16 bits)
 //   monitor_clear_rows     128      monitor: blind accesses of the clear walk
 //   monitor_steps          117      decision unit: steps (accesses) of a D-cache decision
 //   monitor_steps_ro       90       decision unit: steps of an I-cache (READ_ONLY) decision

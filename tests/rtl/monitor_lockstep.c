@@ -200,7 +200,7 @@ static uint64_t line_address(const harness *h, uint64_t line)
  * moves the cache to a random configuration when the unit is not using
  * the port (so that decisions start from poor ones and move). */
 /* Inside a decision, a few events before the counts fill (count 0
- * reaches 2^16 first; every time, not only the first): a software move
+ * reaches 2^STC_GEN_MONITOR_COUNT_BITS first; every time, not only the first): a software move
  * then closes the configuration in use with no energy (section 18.3: all
  * ones), so the decision the halving lands in would move to any lowest,
  * unless its last step sees the halving. */
@@ -209,7 +209,8 @@ static bool near_halving(const harness *h)
     uint64_t counts[MAX_COUNTS];
     uint64_t watched = stc_monitor_counts(h->model, counts, MAX_COUNTS) ? counts[0] : 0;
     uint64_t steps_left = h->program.step_count - 1 - h->unit.q.step;
-    return h->unit.q.deciding && watched < 65536 && 65536 - watched + 4 < steps_left;
+    const uint64_t limit = (uint64_t)1 << STC_GEN_MONITOR_COUNT_BITS;
+    return h->unit.q.deciding && watched < limit && limit - watched + 4 < steps_left;
 }
 
 static void play_software(harness *h, monitor_dut_in *in)
@@ -448,7 +449,7 @@ int monitor_lockstep_main(monitor_dut *dut, bool read_only, int argc, char **arg
         .rotate_every = STC_GEN_MONITOR_ROTATE,
         .tag_bits = STC_GEN_MONITOR_TAG_BITS,
         .read_only = read_only,
-        .counter_bits = 16,
+        .counter_bits = STC_GEN_MONITOR_COUNT_BITS,
         .clear_walk = true,
     };
     h.model = stc_monitor_create(&h.geometry, &shape, err, sizeof err);
