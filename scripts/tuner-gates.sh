@@ -104,7 +104,7 @@ cut "$counts counts (all of them)" \
     -e 's/^  wire \[\([0-9]*\):0\] cnt_inc;/  (* keep *) wire [\1:0] cnt_inc;/' \
     -e 's/^  assign cnt_o = (cnt_sel_i < .*/  assign cnt_o = 16'"'"'d0;/'
 # shellcheck disable=SC2016
-cut "their halving muxes" -e 's/: halve ? sum\[16:1\] : sum\[15:0\];/: sum[15:0];/'
+cut "their halving muxes" -e 's/: halve ? sum\[CB:1\] : sum\[CB-1:0\];/: sum[CB-1:0];/'
 # shellcheck disable=SC2016
 cut "their read port" \
     -e 's/^  reg  \[\([0-9]*\):0\] cnt_q, cnt_d; .*/  (* keep *) reg  [\1:0] cnt_q;\n  reg  [\1:0] cnt_d;/' \

@@ -1383,7 +1383,16 @@ module stc_monitor #(
 
   // Read with stage 1's increments: the counts after every earlier event,
   // also one in the cycle before.
-  assign cnt_o = (cnt_sel_i < 6'd46) ? {2'd0, cnt_d[CB * cnt_sel_i +: CB]} : 16'd0;
+  // each count in a 16-bit field, so that the select scales by 16 (wiring)
+  reg  [735:0] cnt_rd;
+  always @* begin : counts_read
+    integer index;
+    cnt_rd = 736'd0;
+    for (index = 0; index < 46; index = index + 1) begin
+      cnt_rd[16 * index +: CB] = cnt_d[CB * index +: CB];
+    end
+  end
+  assign cnt_o = (cnt_sel_i < 6'd46) ? cnt_rd[16 * cnt_sel_i +: 16] : 16'd0;
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
