@@ -84,8 +84,10 @@ typedef struct stc_monitor stc_monitor;
  * `stcsim tune --search monitor` and of the generated monitor. */
 enum {
     STC_MONITOR_DEFAULT_SAMPLE_BITS = 2,    /* a quarter of the sets */
-    STC_MONITOR_DEFAULT_ROTATE = 16384,     /* observed accesses per group */
-    STC_MONITOR_DEFAULT_TAG_BITS = 8,
+    /* 20480 and 6 (were 16384 and 8) with the decision's margin 7: the
+     * 19 real traces' worst loss 9.6 -> 6.4 % (TUNING.md 8.1, 2026-12-07) */
+    STC_MONITOR_DEFAULT_ROTATE = 20480,     /* observed accesses per group */
+    STC_MONITOR_DEFAULT_TAG_BITS = 6,
     /* 14, not the tuner's 16: halving 4 times as often forgets the start-up
      * code sooner, and 92 fewer flops (TUNING.md 8.1, measured 2026-12-07). */
     STC_MONITOR_DEFAULT_COUNTER_BITS = 14

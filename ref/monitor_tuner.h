@@ -55,7 +55,9 @@
  * (docs/TUNING.md section 8). */
 enum {
     STC_MONITOR_TUNER_DEFAULT_WINDOW = 256, /* accesses between decisions */
-    STC_MONITOR_TUNER_DEFAULT_MARGIN = 6,   /* move only if 1/64 lower */
+    /* 7 and the monitor's 20480 / 6-bit tags chosen together (TUNING.md
+     * 8.1, 2026-12-07); 6 before */
+    STC_MONITOR_TUNER_DEFAULT_MARGIN = 7,   /* move only if 1/128 lower */
     STC_MONITOR_TUNER_DEFAULT_WALK_MIN = 256 /* watched accesses before a change that walks */
 };
 

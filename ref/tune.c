@@ -102,7 +102,7 @@ stc_tune_options stc_tune_options_default(void)
     options.window = 1024;
     options.probe_rounds = 1;
     /* The monitor at a size hardware can afford (TUNING.md 8): a quarter
-     * of the sets, moving every 16384 accesses, 8-bit tags. */
+     * of the sets, moving every 20480 accesses, 6-bit tags. */
     options.monitor_sample_bits = STC_MONITOR_DEFAULT_SAMPLE_BITS;
     options.monitor_rotate = STC_MONITOR_DEFAULT_ROTATE;
     options.monitor_tag_bits = STC_MONITOR_DEFAULT_TAG_BITS;

@@ -76,4 +76,4 @@ jq -r --slurpfile seed "$TMP/oracle_seed.json" --slurpfile hw "$TMP/hw_seed.json
 echo
 echo "cells: energy saved vs the baseline (8K_4W_32B for the default geometry) %, (loss vs the optimum %), configurations or probe windows examined I/D in the first search (monitor: configurations estimated at each decision)"
 echo "hw probe options: $PROBE_OPTS"
-echo "hw monitor options: ${MONITOR_OPTS:-none (stcsim tune --mode hardware defaults: --search monitor --window 256 --margin 6 --walk-min 256)}"
+echo "hw monitor options: ${MONITOR_OPTS:-none (stcsim tune --mode hardware defaults: --search monitor --window 256 --margin 7 --walk-min 256)}"

@@ -154,7 +154,7 @@ for tool in gzip zstd; do
 done
 
 # The hardware mode's default is the generated hardware's default tuner
-# (the monitor search, window 256, margin 6); --search heuristic the seed's.
+# (the monitor search, window 256, margin 7); --search heuristic the seed's.
 if "$STCSIM" tune --mode hardware "$work/good.lackey" >"$work/out" 2>"$work/err" &&
     grep -q "^mode hardware, monitor search" "$work/out" && grep -q "^window 256 accesses" "$work/out" &&
     "$STCSIM" tune --mode hardware --search heuristic "$work/good.lackey" >"$work/out" 2>"$work/err" &&

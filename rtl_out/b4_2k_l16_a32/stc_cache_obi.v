@@ -19,11 +19,11 @@
 //   tuner_monitor          1        1: the monitor tuner (sections 17-18), 0: the seed tuner
 //   monitor                1        1: stc_monitor.v written
 //   monitor_sample_bits    2        monitor: 1/2^bits of the sets watched
-//   monitor_rotate         16384    monitor: observed accesses per group (0: fixed)
-//   monitor_tag_bits       8        monitor: bits of a shadow tag
+//   monitor_rotate         20480    monitor: observed accesses per group (0: fixed)
+//   monitor_tag_bits       6        monitor: bits of a shadow tag
 //   monitor_count_bits     14       monitor: bits of a count (all halved when one fills)
 //   monitor_window         256      decision unit: accesses between decisions
-//   monitor_margin         6        decision unit: move only if 1/2^margin lower
+//   monitor_margin         7        decision unit: move only if 1/2^margin lower
 //   monitor_walk_min       256      decision unit: watched accesses before a change that walks
 // derived (ref/geometry.c, gen/params.c):
 //   rows                   128      lines per bank R

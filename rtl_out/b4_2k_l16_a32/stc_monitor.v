@@ -19,11 +19,11 @@
 //   tuner_monitor          1        1: the monitor tuner (sections 17-18), 0: the seed tuner
 //   monitor                1        1: stc_monitor.v written
 //   monitor_sample_bits    2        monitor: 1/2^bits of the sets watched
-//   monitor_rotate         16384    monitor: observed accesses per group (0: fixed)
-//   monitor_tag_bits       8        monitor: bits of a shadow tag
+//   monitor_rotate         20480    monitor: observed accesses per group (0: fixed)
+//   monitor_tag_bits       6        monitor: bits of a shadow tag
 //   monitor_count_bits     14       monitor: bits of a count (all halved when one fills)
 //   monitor_window         256      decision unit: accesses between decisions
-//   monitor_margin         6        decision unit: move only if 1/2^margin lower
+//   monitor_margin         7        decision unit: move only if 1/2^margin lower
 //   monitor_walk_min       256      decision unit: watched accesses before a change that walks
 // derived (ref/geometry.c, gen/params.c):
 //   rows                   128      lines per bank R
@@ -59,8 +59,8 @@
 
 // stc_monitor: LRU stacks of shadow tags for each of the 9 set mappings of the
 // configurations, for 1/4 of the sets at a time (the group of physical line
-// number bits [3:2], moving every 16384 observed accesses,
-// the next group inheriting the rows), 8-bit tags.
+// number bits [3:2], moving every 20480 observed accesses,
+// the next group inheriting the rows), 6-bit tags.
 // Two stages: an access's cycle samples it (or the clear walk empties a row of
 // every array), the next cycle reads its row of every array (register files, read
 // in the cycle they are addressed), updates the stacks, writes the changed rows
@@ -102,7 +102,7 @@ module stc_monitor #(
   reg  [27:0] s1_line_q;
 
   wire [14:0] since_inc = since_q + 15'd1;
-  wire        rotate    = ev_valid_i && (since_inc > 15'd16384);
+  wire        rotate    = ev_valid_i && (since_inc > 15'd20480);
   // group' = 5 group + 3 mod 2^2: every group once per cycle
   wire [1:0] group_now = rotate ? group_q + 2'd3 : group_q;
   // The walk runs once, after reset: when the group moves, the next
@@ -133,14 +133,14 @@ module stc_monitor #(
   end
 
   // ---- Mapping 0: 4 ways, logical lines of 1 physical line; 128 sets, 32 watched rows
-  // An entry (12 bits): [0] valid, [8:1] tag, then per physical line clean_upto (3 bits):
+  // An entry (10 bits): [0] valid, [6:1] tag, then per physical line clean_upto (3 bits):
   // the most ways whose cache holds it clean (4: clean in all). Entry 0 is the most recent.
-  wire [47:0] m0_row;      // the row stage 1 reads
-  reg  [47:0] m0_wdata;    // the row stage 1 writes back
+  wire [39:0] m0_row;      // the row stage 1 reads
+  reg  [39:0] m0_wdata;    // the row stage 1 writes back
   reg  [2:0]  m0_hit_inc;
   reg         m0_miss_inc;
   reg  [8:0]  m0_wb_inc;     // 3 bits per bucket
-  wire [7:0]  m0_tag = s1_line_q[14:7];
+  wire [5:0]  m0_tag = s1_line_q[12:7];
   wire [4:0]  m0_addr = {s1_line_q[6:4], s1_line_q[1:0]};  // the event's row
   // Write port: stage 1 writes the event's row back, or the walk clears a
   // row in its own cycle; never both (the walk ends before any event is
@@ -148,27 +148,27 @@ module stc_monitor #(
   wire        m0_clear = walk && (clear_row < 8'd32);
   // Stage 1 writes the row back only if it changed: a row whose entry 0
   // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
-  wire        m0_keep  = (m0_wdata[11:0] == m0_row[11:0]);
+  wire        m0_keep  = (m0_wdata[9:0] == m0_row[9:0]);
   wire        m0_we    = m0_clear || (s1_array_q && !m0_keep);
   wire [4:0]  m0_waddr = s1_array_q ? m0_addr : clear_row[4:0];
   // The array: full entries for a D-cache; an I-cache stores no dirty
   // state, its entries read back clean (clean_upto = W).
   generate
     if (READ_ONLY != 0) begin : g_m0_ro
-      wire [35:0] rdata_ro;
-      wire [35:0] wdata_ro;
-      assign wdata_ro[8:0] = m0_wdata[8:0];
-      assign m0_row[11:0] = {{1{3'd4}}, rdata_ro[8:0]};
-      assign wdata_ro[17:9] = m0_wdata[20:12];
-      assign m0_row[23:12] = {{1{3'd4}}, rdata_ro[17:9]};
-      assign wdata_ro[26:18] = m0_wdata[32:24];
-      assign m0_row[35:24] = {{1{3'd4}}, rdata_ro[26:18]};
-      assign wdata_ro[35:27] = m0_wdata[44:36];
-      assign m0_row[47:36] = {{1{3'd4}}, rdata_ro[35:27]};
-      wire       unused_dirty = ^{m0_wdata[47:45], m0_wdata[35:33], m0_wdata[23:21], m0_wdata[11:9]};
+      wire [27:0] rdata_ro;
+      wire [27:0] wdata_ro;
+      assign wdata_ro[6:0] = m0_wdata[6:0];
+      assign m0_row[9:0] = {{1{3'd4}}, rdata_ro[6:0]};
+      assign wdata_ro[13:7] = m0_wdata[16:10];
+      assign m0_row[19:10] = {{1{3'd4}}, rdata_ro[13:7]};
+      assign wdata_ro[20:14] = m0_wdata[26:20];
+      assign m0_row[29:20] = {{1{3'd4}}, rdata_ro[20:14]};
+      assign wdata_ro[27:21] = m0_wdata[36:30];
+      assign m0_row[39:30] = {{1{3'd4}}, rdata_ro[27:21]};
+      wire       unused_dirty = ^{m0_wdata[39:37], m0_wdata[29:27], m0_wdata[19:17], m0_wdata[9:7]};
       stc_regfile #(
         .DEPTH (32),
-        .WIDTH (36),
+        .WIDTH (28),
         .SEED  (32'd19712)
       ) u_array (
         .clk_i   (clk_i),
@@ -176,13 +176,13 @@ module stc_monitor #(
         .rdata_o (rdata_ro),
         .we_i    (m0_we),
         .waddr_i (m0_waddr),
-        .wmask_i ({36{1'b1}}),
+        .wmask_i ({28{1'b1}}),
         .wdata_i (wdata_ro)
       );
     end else begin : g_m0_rw
       stc_regfile #(
         .DEPTH (32),
-        .WIDTH (48),
+        .WIDTH (40),
         .SEED  (32'd19712)
       ) u_array (
         .clk_i   (clk_i),
@@ -190,7 +190,7 @@ module stc_monitor #(
         .rdata_o (m0_row),
         .we_i    (m0_we),
         .waddr_i (m0_waddr),
-        .wmask_i ({48{1'b1}}),
+        .wmask_i ({40{1'b1}}),
         .wdata_i (m0_wdata)
       );
     end
@@ -201,28 +201,28 @@ module stc_monitor #(
   always @* begin : m0_update
     reg         hit;
     reg [2:0]   depth;
-    reg [11:0]  front;
-    reg [11:0]  moved;
+    reg [9:0]  front;
+    reg [9:0]  moved;
     m0_wdata   = m0_row;
     m0_hit_inc  = 3'd0;
     m0_miss_inc = 1'b0;
     m0_wb_inc   = 9'd0;
     hit   = 1'b0;
     depth = 3'd3;
-    moved = 12'd0;
-    if (m0_row[36] && m0_row[44:37] == m0_tag) begin
+    moved = 10'd0;
+    if (m0_row[30] && m0_row[36:31] == m0_tag) begin
       hit   = 1'b1;
       depth = 3'd3;
     end
-    if (m0_row[24] && m0_row[32:25] == m0_tag) begin
+    if (m0_row[20] && m0_row[26:21] == m0_tag) begin
       hit   = 1'b1;
       depth = 3'd2;
     end
-    if (m0_row[12] && m0_row[20:13] == m0_tag) begin
+    if (m0_row[10] && m0_row[16:11] == m0_tag) begin
       hit   = 1'b1;
       depth = 3'd1;
     end
-    if (m0_row[0] && m0_row[8:1] == m0_tag) begin
+    if (m0_row[0] && m0_row[6:1] == m0_tag) begin
       hit   = 1'b1;
       depth = 3'd0;
     end
@@ -230,63 +230,63 @@ module stc_monitor #(
       m0_hit_inc[0] = (depth == 3'd0);
       m0_hit_inc[1] = (depth >= 3'd1) && (depth < 3'd2);
       m0_hit_inc[2] = (depth >= 3'd2) && (depth < 3'd4);
-      front = m0_row[depth * 12 +: 12];
+      front = m0_row[depth * 10 +: 10];
       // caches of depth ways or fewer missed and refilled it clean
-      if (front[11:9] < depth) front[11:9] = depth;
+      if (front[9:7] < depth) front[9:7] = depth;
     end else begin
       m0_miss_inc = 1'b1;
       // the deepest entry leaves every cache of the mapping
-      if (m0_row[36]) begin
-        if (m0_row[47:45] < 3'd4)
+      if (m0_row[30]) begin
+        if (m0_row[39:37] < 3'd4)
           m0_wb_inc[8:6] = m0_wb_inc[8:6] + 3'd1;
       end
-      front = {{1{3'd4}}, 8'd0, 1'b0};
+      front = {{1{3'd4}}, 6'd0, 1'b0};
     end
     if (depth >= 3'd3) begin
-      moved = m0_row[35:24];
+      moved = m0_row[29:20];
       if (moved[0]) begin
-        if (moved[11:9] < 3'd3) begin
-          moved[11:9] = 3'd3;
+        if (moved[9:7] < 3'd3) begin
+          moved[9:7] = 3'd3;
         end
       end
-      m0_wdata[47:36] = moved;
+      m0_wdata[39:30] = moved;
     end
     if (depth >= 3'd2) begin
-      moved = m0_row[23:12];
+      moved = m0_row[19:10];
       if (moved[0]) begin
-        if (moved[11:9] < 3'd2) begin
+        if (moved[9:7] < 3'd2) begin
           m0_wb_inc[5:3] = m0_wb_inc[5:3] + 3'd1;
-          moved[11:9] = 3'd2;
+          moved[9:7] = 3'd2;
         end
       end
-      m0_wdata[35:24] = moved;
+      m0_wdata[29:20] = moved;
     end
     if (depth >= 3'd1) begin
-      moved = m0_row[11:0];
+      moved = m0_row[9:0];
       if (moved[0]) begin
-        if (moved[11:9] < 3'd1) begin
+        if (moved[9:7] < 3'd1) begin
           m0_wb_inc[2:0] = m0_wb_inc[2:0] + 3'd1;
-          moved[11:9] = 3'd1;
+          moved[9:7] = 3'd1;
         end
       end
-      m0_wdata[23:12] = moved;
+      m0_wdata[19:10] = moved;
     end
-    if (s1_write_q) front[11:9] = 3'd0;
+    if (s1_write_q) front[9:7] = 3'd0;
     front[0] = 1'b1;
-    front[8:1] = m0_tag;
-    m0_wdata[11:0] = front;
-    if (!s1_array_q) m0_wdata = 48'd0;  // the clear walk's empty row
+    front[6:1] = m0_tag;
+    m0_wdata[9:0] = front;
+    if (!s1_array_q) m0_wdata = 40'd0;  // the clear walk's empty row
   end
 
   // ---- Mapping 1: 2 ways, logical lines of 1 physical line; 256 sets, 64 watched rows
-  // An entry (11 bits): [0] valid, [8:1] tag, then per physical line clean_upto (2 bits):
+  // An entry (9 bits): [0] valid, [6:1] tag, then per physical line clean_upto (2 bits):
   // the most ways whose cache holds it clean (2: clean in all). Entry 0 is the most recent.
-  wire [21:0] m1_row;      // the row stage 1 reads
-  reg  [21:0] m1_wdata;    // the row stage 1 writes back
+  wire [17:0] m1_row;      // the row stage 1 reads
+  reg  [17:0] m1_wdata;    // the row stage 1 writes back
   reg  [1:0]  m1_hit_inc;
   reg         m1_miss_inc;
   reg  [5:0]  m1_wb_inc;     // 3 bits per bucket
-  wire [7:0]  m1_tag = s1_line_q[15:8];
+  wire [5:0]  m1_tag = s1_line_q[13:8];
   wire [5:0]  m1_addr = {s1_line_q[7:4], s1_line_q[1:0]};  // the event's row
   // Write port: stage 1 writes the event's row back, or the walk clears a
   // row in its own cycle; never both (the walk ends before any event is
@@ -294,23 +294,23 @@ module stc_monitor #(
   wire        m1_clear = walk && (clear_row < 8'd64);
   // Stage 1 writes the row back only if it changed: a row whose entry 0
   // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
-  wire        m1_keep  = (m1_wdata[10:0] == m1_row[10:0]);
+  wire        m1_keep  = (m1_wdata[8:0] == m1_row[8:0]);
   wire        m1_we    = m1_clear || (s1_array_q && !m1_keep);
   wire [5:0]  m1_waddr = s1_array_q ? m1_addr : clear_row[5:0];
   // The array: full entries for a D-cache; an I-cache stores no dirty
   // state, its entries read back clean (clean_upto = W).
   generate
     if (READ_ONLY != 0) begin : g_m1_ro
-      wire [17:0] rdata_ro;
-      wire [17:0] wdata_ro;
-      assign wdata_ro[8:0] = m1_wdata[8:0];
-      assign m1_row[10:0] = {{1{2'd2}}, rdata_ro[8:0]};
-      assign wdata_ro[17:9] = m1_wdata[19:11];
-      assign m1_row[21:11] = {{1{2'd2}}, rdata_ro[17:9]};
-      wire       unused_dirty = ^{m1_wdata[21:20], m1_wdata[10:9]};
+      wire [13:0] rdata_ro;
+      wire [13:0] wdata_ro;
+      assign wdata_ro[6:0] = m1_wdata[6:0];
+      assign m1_row[8:0] = {{1{2'd2}}, rdata_ro[6:0]};
+      assign wdata_ro[13:7] = m1_wdata[15:9];
+      assign m1_row[17:9] = {{1{2'd2}}, rdata_ro[13:7]};
+      wire       unused_dirty = ^{m1_wdata[17:16], m1_wdata[8:7]};
       stc_regfile #(
         .DEPTH (64),
-        .WIDTH (18),
+        .WIDTH (14),
         .SEED  (32'd19713)
       ) u_array (
         .clk_i   (clk_i),
@@ -318,13 +318,13 @@ module stc_monitor #(
         .rdata_o (rdata_ro),
         .we_i    (m1_we),
         .waddr_i (m1_waddr),
-        .wmask_i ({18{1'b1}}),
+        .wmask_i ({14{1'b1}}),
         .wdata_i (wdata_ro)
       );
     end else begin : g_m1_rw
       stc_regfile #(
         .DEPTH (64),
-        .WIDTH (22),
+        .WIDTH (18),
         .SEED  (32'd19713)
       ) u_array (
         .clk_i   (clk_i),
@@ -332,7 +332,7 @@ module stc_monitor #(
         .rdata_o (m1_row),
         .we_i    (m1_we),
         .waddr_i (m1_waddr),
-        .wmask_i ({22{1'b1}}),
+        .wmask_i ({18{1'b1}}),
         .wdata_i (m1_wdata)
       );
     end
@@ -343,64 +343,64 @@ module stc_monitor #(
   always @* begin : m1_update
     reg         hit;
     reg [1:0]   depth;
-    reg [10:0]  front;
-    reg [10:0]  moved;
+    reg [8:0]  front;
+    reg [8:0]  moved;
     m1_wdata   = m1_row;
     m1_hit_inc  = 2'd0;
     m1_miss_inc = 1'b0;
     m1_wb_inc   = 6'd0;
     hit   = 1'b0;
     depth = 2'd1;
-    moved = 11'd0;
-    if (m1_row[11] && m1_row[19:12] == m1_tag) begin
+    moved = 9'd0;
+    if (m1_row[9] && m1_row[15:10] == m1_tag) begin
       hit   = 1'b1;
       depth = 2'd1;
     end
-    if (m1_row[0] && m1_row[8:1] == m1_tag) begin
+    if (m1_row[0] && m1_row[6:1] == m1_tag) begin
       hit   = 1'b1;
       depth = 2'd0;
     end
     if (hit) begin
       m1_hit_inc[0] = (depth == 2'd0);
       m1_hit_inc[1] = (depth >= 2'd1) && (depth < 2'd2);
-      front = m1_row[depth * 11 +: 11];
+      front = m1_row[depth * 9 +: 9];
       // caches of depth ways or fewer missed and refilled it clean
-      if (front[10:9] < depth) front[10:9] = depth;
+      if (front[8:7] < depth) front[8:7] = depth;
     end else begin
       m1_miss_inc = 1'b1;
       // the deepest entry leaves every cache of the mapping
-      if (m1_row[11]) begin
-        if (m1_row[21:20] < 2'd2)
+      if (m1_row[9]) begin
+        if (m1_row[17:16] < 2'd2)
           m1_wb_inc[5:3] = m1_wb_inc[5:3] + 3'd1;
       end
-      front = {{1{2'd2}}, 8'd0, 1'b0};
+      front = {{1{2'd2}}, 6'd0, 1'b0};
     end
     if (depth >= 2'd1) begin
-      moved = m1_row[10:0];
+      moved = m1_row[8:0];
       if (moved[0]) begin
-        if (moved[10:9] < 2'd1) begin
+        if (moved[8:7] < 2'd1) begin
           m1_wb_inc[2:0] = m1_wb_inc[2:0] + 3'd1;
-          moved[10:9] = 2'd1;
+          moved[8:7] = 2'd1;
         end
       end
-      m1_wdata[21:11] = moved;
+      m1_wdata[17:9] = moved;
     end
-    if (s1_write_q) front[10:9] = 2'd0;
+    if (s1_write_q) front[8:7] = 2'd0;
     front[0] = 1'b1;
-    front[8:1] = m1_tag;
-    m1_wdata[10:0] = front;
-    if (!s1_array_q) m1_wdata = 22'd0;  // the clear walk's empty row
+    front[6:1] = m1_tag;
+    m1_wdata[8:0] = front;
+    if (!s1_array_q) m1_wdata = 18'd0;  // the clear walk's empty row
   end
 
   // ---- Mapping 2: 1 way, logical lines of 1 physical line; 512 sets, 128 watched rows
-  // An entry (10 bits): [0] valid, [8:1] tag, then per physical line clean_upto (1 bits):
+  // An entry (8 bits): [0] valid, [6:1] tag, then per physical line clean_upto (1 bits):
   // the most ways whose cache holds it clean (1: clean in all). Entry 0 is the most recent.
-  wire [9:0] m2_row;      // the row stage 1 reads
-  reg  [9:0] m2_wdata;    // the row stage 1 writes back
+  wire [7:0] m2_row;      // the row stage 1 reads
+  reg  [7:0] m2_wdata;    // the row stage 1 writes back
   reg  [0:0]  m2_hit_inc;
   reg         m2_miss_inc;
   reg  [2:0]  m2_wb_inc;     // 3 bits per bucket
-  wire [7:0]  m2_tag = s1_line_q[16:9];
+  wire [5:0]  m2_tag = s1_line_q[14:9];
   wire [6:0]  m2_addr = {s1_line_q[8:4], s1_line_q[1:0]};  // the event's row
   // Write port: stage 1 writes the event's row back, or the walk clears a
   // row in its own cycle; never both (the walk ends before any event is
@@ -408,21 +408,21 @@ module stc_monitor #(
   wire        m2_clear = walk;
   // Stage 1 writes the row back only if it changed: a row whose entry 0
   // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
-  wire        m2_keep  = (m2_wdata[9:0] == m2_row[9:0]);
+  wire        m2_keep  = (m2_wdata[7:0] == m2_row[7:0]);
   wire        m2_we    = m2_clear || (s1_array_q && !m2_keep);
   wire [6:0]  m2_waddr = s1_array_q ? m2_addr : clear_row[6:0];
   // The array: full entries for a D-cache; an I-cache stores no dirty
   // state, its entries read back clean (clean_upto = W).
   generate
     if (READ_ONLY != 0) begin : g_m2_ro
-      wire [8:0] rdata_ro;
-      wire [8:0] wdata_ro;
-      assign wdata_ro[8:0] = m2_wdata[8:0];
-      assign m2_row[9:0] = {{1{1'd1}}, rdata_ro[8:0]};
-      wire       unused_dirty = ^{m2_wdata[9:9]};
+      wire [6:0] rdata_ro;
+      wire [6:0] wdata_ro;
+      assign wdata_ro[6:0] = m2_wdata[6:0];
+      assign m2_row[7:0] = {{1{1'd1}}, rdata_ro[6:0]};
+      wire       unused_dirty = ^{m2_wdata[7:7]};
       stc_regfile #(
         .DEPTH (128),
-        .WIDTH (9),
+        .WIDTH (7),
         .SEED  (32'd19714)
       ) u_array (
         .clk_i   (clk_i),
@@ -430,13 +430,13 @@ module stc_monitor #(
         .rdata_o (rdata_ro),
         .we_i    (m2_we),
         .waddr_i (m2_waddr),
-        .wmask_i ({9{1'b1}}),
+        .wmask_i ({7{1'b1}}),
         .wdata_i (wdata_ro)
       );
     end else begin : g_m2_rw
       stc_regfile #(
         .DEPTH (128),
-        .WIDTH (10),
+        .WIDTH (8),
         .SEED  (32'd19714)
       ) u_array (
         .clk_i   (clk_i),
@@ -444,7 +444,7 @@ module stc_monitor #(
         .rdata_o (m2_row),
         .we_i    (m2_we),
         .waddr_i (m2_waddr),
-        .wmask_i ({10{1'b1}}),
+        .wmask_i ({8{1'b1}}),
         .wdata_i (m2_wdata)
       );
     end
@@ -455,47 +455,47 @@ module stc_monitor #(
   always @* begin : m2_update
     reg         hit;
     reg [0:0]   depth;
-    reg [9:0]  front;
+    reg [7:0]  front;
     m2_wdata   = m2_row;
     m2_hit_inc  = 1'd0;
     m2_miss_inc = 1'b0;
     m2_wb_inc   = 3'd0;
     hit   = 1'b0;
     depth = 1'd0;
-    if (m2_row[0] && m2_row[8:1] == m2_tag) begin
+    if (m2_row[0] && m2_row[6:1] == m2_tag) begin
       hit   = 1'b1;
       depth = 1'd0;
     end
     if (hit) begin
       m2_hit_inc[0] = (depth == 1'd0);
-      front = m2_row[depth * 10 +: 10];
+      front = m2_row[depth * 8 +: 8];
       // caches of depth ways or fewer missed and refilled it clean
-      if (front[9:9] < depth) front[9:9] = depth;
+      if (front[7:7] < depth) front[7:7] = depth;
     end else begin
       m2_miss_inc = 1'b1;
       // the deepest entry leaves every cache of the mapping
       if (m2_row[0]) begin
-        if (m2_row[9:9] < 1'd1)
+        if (m2_row[7:7] < 1'd1)
           m2_wb_inc[2:0] = m2_wb_inc[2:0] + 3'd1;
       end
-      front = {{1{1'd1}}, 8'd0, 1'b0};
+      front = {{1{1'd1}}, 6'd0, 1'b0};
     end
-    if (s1_write_q) front[9:9] = 1'd0;
+    if (s1_write_q) front[7:7] = 1'd0;
     front[0] = 1'b1;
-    front[8:1] = m2_tag;
-    m2_wdata[9:0] = front;
-    if (!s1_array_q) m2_wdata = 10'd0;  // the clear walk's empty row
+    front[6:1] = m2_tag;
+    m2_wdata[7:0] = front;
+    if (!s1_array_q) m2_wdata = 8'd0;  // the clear walk's empty row
   end
 
   // ---- Mapping 3: 4 ways, logical lines of 2 physical lines; 64 sets, 16 watched rows
-  // An entry (15 bits): [0] valid, [8:1] tag, then per physical line clean_upto (3 bits):
+  // An entry (13 bits): [0] valid, [6:1] tag, then per physical line clean_upto (3 bits):
   // the most ways whose cache holds it clean (4: clean in all). Entry 0 is the most recent.
-  wire [59:0] m3_row;      // the row stage 1 reads
-  reg  [59:0] m3_wdata;    // the row stage 1 writes back
+  wire [51:0] m3_row;      // the row stage 1 reads
+  reg  [51:0] m3_wdata;    // the row stage 1 writes back
   reg  [2:0]  m3_hit_inc;
   reg         m3_miss_inc;
   reg  [8:0]  m3_wb_inc;     // 3 bits per bucket
-  wire [7:0]  m3_tag = s1_line_q[14:7];
+  wire [5:0]  m3_tag = s1_line_q[12:7];
   wire [0:0]  m3_sub = s1_line_q[0:0];
   wire [3:0]  m3_addr = {s1_line_q[6:4], s1_line_q[1:1]};  // the event's row
   // Write port: stage 1 writes the event's row back, or the walk clears a
@@ -504,27 +504,27 @@ module stc_monitor #(
   wire        m3_clear = walk && (clear_row < 8'd16);
   // Stage 1 writes the row back only if it changed: a row whose entry 0
   // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
-  wire        m3_keep  = (m3_wdata[14:0] == m3_row[14:0]);
+  wire        m3_keep  = (m3_wdata[12:0] == m3_row[12:0]);
   wire        m3_we    = m3_clear || (s1_array_q && !m3_keep);
   wire [3:0]  m3_waddr = s1_array_q ? m3_addr : clear_row[3:0];
   // The array: full entries for a D-cache; an I-cache stores no dirty
   // state, its entries read back clean (clean_upto = W).
   generate
     if (READ_ONLY != 0) begin : g_m3_ro
-      wire [35:0] rdata_ro;
-      wire [35:0] wdata_ro;
-      assign wdata_ro[8:0] = m3_wdata[8:0];
-      assign m3_row[14:0] = {{2{3'd4}}, rdata_ro[8:0]};
-      assign wdata_ro[17:9] = m3_wdata[23:15];
-      assign m3_row[29:15] = {{2{3'd4}}, rdata_ro[17:9]};
-      assign wdata_ro[26:18] = m3_wdata[38:30];
-      assign m3_row[44:30] = {{2{3'd4}}, rdata_ro[26:18]};
-      assign wdata_ro[35:27] = m3_wdata[53:45];
-      assign m3_row[59:45] = {{2{3'd4}}, rdata_ro[35:27]};
-      wire       unused_dirty = ^{m3_wdata[59:54], m3_wdata[44:39], m3_wdata[29:24], m3_wdata[14:9]};
+      wire [27:0] rdata_ro;
+      wire [27:0] wdata_ro;
+      assign wdata_ro[6:0] = m3_wdata[6:0];
+      assign m3_row[12:0] = {{2{3'd4}}, rdata_ro[6:0]};
+      assign wdata_ro[13:7] = m3_wdata[19:13];
+      assign m3_row[25:13] = {{2{3'd4}}, rdata_ro[13:7]};
+      assign wdata_ro[20:14] = m3_wdata[32:26];
+      assign m3_row[38:26] = {{2{3'd4}}, rdata_ro[20:14]};
+      assign wdata_ro[27:21] = m3_wdata[45:39];
+      assign m3_row[51:39] = {{2{3'd4}}, rdata_ro[27:21]};
+      wire       unused_dirty = ^{m3_wdata[51:46], m3_wdata[38:33], m3_wdata[25:20], m3_wdata[12:7]};
       stc_regfile #(
         .DEPTH (16),
-        .WIDTH (36),
+        .WIDTH (28),
         .SEED  (32'd19715)
       ) u_array (
         .clk_i   (clk_i),
@@ -532,13 +532,13 @@ module stc_monitor #(
         .rdata_o (rdata_ro),
         .we_i    (m3_we),
         .waddr_i (m3_waddr),
-        .wmask_i ({36{1'b1}}),
+        .wmask_i ({28{1'b1}}),
         .wdata_i (wdata_ro)
       );
     end else begin : g_m3_rw
       stc_regfile #(
         .DEPTH (16),
-        .WIDTH (60),
+        .WIDTH (52),
         .SEED  (32'd19715)
       ) u_array (
         .clk_i   (clk_i),
@@ -546,7 +546,7 @@ module stc_monitor #(
         .rdata_o (m3_row),
         .we_i    (m3_we),
         .waddr_i (m3_waddr),
-        .wmask_i ({60{1'b1}}),
+        .wmask_i ({52{1'b1}}),
         .wdata_i (m3_wdata)
       );
     end
@@ -557,28 +557,28 @@ module stc_monitor #(
   always @* begin : m3_update
     reg         hit;
     reg [2:0]   depth;
-    reg [14:0]  front;
-    reg [14:0]  moved;
+    reg [12:0]  front;
+    reg [12:0]  moved;
     m3_wdata   = m3_row;
     m3_hit_inc  = 3'd0;
     m3_miss_inc = 1'b0;
     m3_wb_inc   = 9'd0;
     hit   = 1'b0;
     depth = 3'd3;
-    moved = 15'd0;
-    if (m3_row[45] && m3_row[53:46] == m3_tag) begin
+    moved = 13'd0;
+    if (m3_row[39] && m3_row[45:40] == m3_tag) begin
       hit   = 1'b1;
       depth = 3'd3;
     end
-    if (m3_row[30] && m3_row[38:31] == m3_tag) begin
+    if (m3_row[26] && m3_row[32:27] == m3_tag) begin
       hit   = 1'b1;
       depth = 3'd2;
     end
-    if (m3_row[15] && m3_row[23:16] == m3_tag) begin
+    if (m3_row[13] && m3_row[19:14] == m3_tag) begin
       hit   = 1'b1;
       depth = 3'd1;
     end
-    if (m3_row[0] && m3_row[8:1] == m3_tag) begin
+    if (m3_row[0] && m3_row[6:1] == m3_tag) begin
       hit   = 1'b1;
       depth = 3'd0;
     end
@@ -586,78 +586,78 @@ module stc_monitor #(
       m3_hit_inc[0] = (depth == 3'd0);
       m3_hit_inc[1] = (depth >= 3'd1) && (depth < 3'd2);
       m3_hit_inc[2] = (depth >= 3'd2) && (depth < 3'd4);
-      front = m3_row[depth * 15 +: 15];
+      front = m3_row[depth * 13 +: 13];
       // caches of depth ways or fewer missed and refilled it clean
-      if (front[11:9] < depth) front[11:9] = depth;
-      if (front[14:12] < depth) front[14:12] = depth;
+      if (front[9:7] < depth) front[9:7] = depth;
+      if (front[12:10] < depth) front[12:10] = depth;
     end else begin
       m3_miss_inc = 1'b1;
       // the deepest entry leaves every cache of the mapping
-      if (m3_row[45]) begin
-        if (m3_row[56:54] < 3'd4)
+      if (m3_row[39]) begin
+        if (m3_row[48:46] < 3'd4)
           m3_wb_inc[8:6] = m3_wb_inc[8:6] + 3'd1;
-        if (m3_row[59:57] < 3'd4)
+        if (m3_row[51:49] < 3'd4)
           m3_wb_inc[8:6] = m3_wb_inc[8:6] + 3'd1;
       end
-      front = {{2{3'd4}}, 8'd0, 1'b0};
+      front = {{2{3'd4}}, 6'd0, 1'b0};
     end
     if (depth >= 3'd3) begin
-      moved = m3_row[44:30];
+      moved = m3_row[38:26];
       if (moved[0]) begin
-        if (moved[11:9] < 3'd3) begin
-          moved[11:9] = 3'd3;
+        if (moved[9:7] < 3'd3) begin
+          moved[9:7] = 3'd3;
         end
-        if (moved[14:12] < 3'd3) begin
-          moved[14:12] = 3'd3;
+        if (moved[12:10] < 3'd3) begin
+          moved[12:10] = 3'd3;
         end
       end
-      m3_wdata[59:45] = moved;
+      m3_wdata[51:39] = moved;
     end
     if (depth >= 3'd2) begin
-      moved = m3_row[29:15];
+      moved = m3_row[25:13];
       if (moved[0]) begin
-        if (moved[11:9] < 3'd2) begin
+        if (moved[9:7] < 3'd2) begin
           m3_wb_inc[5:3] = m3_wb_inc[5:3] + 3'd1;
-          moved[11:9] = 3'd2;
+          moved[9:7] = 3'd2;
         end
-        if (moved[14:12] < 3'd2) begin
+        if (moved[12:10] < 3'd2) begin
           m3_wb_inc[5:3] = m3_wb_inc[5:3] + 3'd1;
-          moved[14:12] = 3'd2;
+          moved[12:10] = 3'd2;
         end
       end
-      m3_wdata[44:30] = moved;
+      m3_wdata[38:26] = moved;
     end
     if (depth >= 3'd1) begin
-      moved = m3_row[14:0];
+      moved = m3_row[12:0];
       if (moved[0]) begin
-        if (moved[11:9] < 3'd1) begin
+        if (moved[9:7] < 3'd1) begin
           m3_wb_inc[2:0] = m3_wb_inc[2:0] + 3'd1;
-          moved[11:9] = 3'd1;
+          moved[9:7] = 3'd1;
         end
-        if (moved[14:12] < 3'd1) begin
+        if (moved[12:10] < 3'd1) begin
           m3_wb_inc[2:0] = m3_wb_inc[2:0] + 3'd1;
-          moved[14:12] = 3'd1;
+          moved[12:10] = 3'd1;
         end
       end
-      m3_wdata[29:15] = moved;
+      m3_wdata[25:13] = moved;
     end
-    if (s1_write_q && m3_sub == 1'd0) front[11:9] = 3'd0;
-    if (s1_write_q && m3_sub == 1'd1) front[14:12] = 3'd0;
+    if (s1_write_q && m3_sub == 1'd0) front[9:7] = 3'd0;
+    if (s1_write_q && m3_sub == 1'd1) front[12:10] = 3'd0;
     front[0] = 1'b1;
-    front[8:1] = m3_tag;
-    m3_wdata[14:0] = front;
-    if (!s1_array_q) m3_wdata = 60'd0;  // the clear walk's empty row
+    front[6:1] = m3_tag;
+    m3_wdata[12:0] = front;
+    if (!s1_array_q) m3_wdata = 52'd0;  // the clear walk's empty row
   end
 
   // ---- Mapping 4: 2 ways, logical lines of 2 physical lines; 128 sets, 32 watched rows
-  // An entry (13 bits): [0] valid, [8:1] tag, then per physical line clean_upto (2 bits):
+  // An entry (11 bits): [0] valid, [6:1] tag, then per physical line clean_upto (2 bits):
   // the most ways whose cache holds it clean (2: clean in all). Entry 0 is the most recent.
-  wire [25:0] m4_row;      // the row stage 1 reads
-  reg  [25:0] m4_wdata;    // the row stage 1 writes back
+  wire [21:0] m4_row;      // the row stage 1 reads
+  reg  [21:0] m4_wdata;    // the row stage 1 writes back
   reg  [1:0]  m4_hit_inc;
   reg         m4_miss_inc;
   reg  [5:0]  m4_wb_inc;     // 3 bits per bucket
-  wire [7:0]  m4_tag = s1_line_q[15:8];
+  wire [5:0]  m4_tag = s1_line_q[13:8];
   wire [0:0]  m4_sub = s1_line_q[0:0];
   wire [4:0]  m4_addr = {s1_line_q[7:4], s1_line_q[1:1]};  // the event's row
   // Write port: stage 1 writes the event's row back, or the walk clears a
@@ -666,23 +666,23 @@ module stc_monitor #(
   wire        m4_clear = walk && (clear_row < 8'd32);
   // Stage 1 writes the row back only if it changed: a row whose entry 0
   // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
-  wire        m4_keep  = (m4_wdata[12:0] == m4_row[12:0]);
+  wire        m4_keep  = (m4_wdata[10:0] == m4_row[10:0]);
   wire        m4_we    = m4_clear || (s1_array_q && !m4_keep);
   wire [4:0]  m4_waddr = s1_array_q ? m4_addr : clear_row[4:0];
   // The array: full entries for a D-cache; an I-cache stores no dirty
   // state, its entries read back clean (clean_upto = W).
   generate
     if (READ_ONLY != 0) begin : g_m4_ro
-      wire [17:0] rdata_ro;
-      wire [17:0] wdata_ro;
-      assign wdata_ro[8:0] = m4_wdata[8:0];
-      assign m4_row[12:0] = {{2{2'd2}}, rdata_ro[8:0]};
-      assign wdata_ro[17:9] = m4_wdata[21:13];
-      assign m4_row[25:13] = {{2{2'd2}}, rdata_ro[17:9]};
-      wire       unused_dirty = ^{m4_wdata[25:22], m4_wdata[12:9]};
+      wire [13:0] rdata_ro;
+      wire [13:0] wdata_ro;
+      assign wdata_ro[6:0] = m4_wdata[6:0];
+      assign m4_row[10:0] = {{2{2'd2}}, rdata_ro[6:0]};
+      assign wdata_ro[13:7] = m4_wdata[17:11];
+      assign m4_row[21:11] = {{2{2'd2}}, rdata_ro[13:7]};
+      wire       unused_dirty = ^{m4_wdata[21:18], m4_wdata[10:7]};
       stc_regfile #(
         .DEPTH (32),
-        .WIDTH (18),
+        .WIDTH (14),
         .SEED  (32'd19716)
       ) u_array (
         .clk_i   (clk_i),
@@ -690,13 +690,13 @@ module stc_monitor #(
         .rdata_o (rdata_ro),
         .we_i    (m4_we),
         .waddr_i (m4_waddr),
-        .wmask_i ({18{1'b1}}),
+        .wmask_i ({14{1'b1}}),
         .wdata_i (wdata_ro)
       );
     end else begin : g_m4_rw
       stc_regfile #(
         .DEPTH (32),
-        .WIDTH (26),
+        .WIDTH (22),
         .SEED  (32'd19716)
       ) u_array (
         .clk_i   (clk_i),
@@ -704,7 +704,7 @@ module stc_monitor #(
         .rdata_o (m4_row),
         .we_i    (m4_we),
         .waddr_i (m4_waddr),
-        .wmask_i ({26{1'b1}}),
+        .wmask_i ({22{1'b1}}),
         .wdata_i (m4_wdata)
       );
     end
@@ -715,72 +715,72 @@ module stc_monitor #(
   always @* begin : m4_update
     reg         hit;
     reg [1:0]   depth;
-    reg [12:0]  front;
-    reg [12:0]  moved;
+    reg [10:0]  front;
+    reg [10:0]  moved;
     m4_wdata   = m4_row;
     m4_hit_inc  = 2'd0;
     m4_miss_inc = 1'b0;
     m4_wb_inc   = 6'd0;
     hit   = 1'b0;
     depth = 2'd1;
-    moved = 13'd0;
-    if (m4_row[13] && m4_row[21:14] == m4_tag) begin
+    moved = 11'd0;
+    if (m4_row[11] && m4_row[17:12] == m4_tag) begin
       hit   = 1'b1;
       depth = 2'd1;
     end
-    if (m4_row[0] && m4_row[8:1] == m4_tag) begin
+    if (m4_row[0] && m4_row[6:1] == m4_tag) begin
       hit   = 1'b1;
       depth = 2'd0;
     end
     if (hit) begin
       m4_hit_inc[0] = (depth == 2'd0);
       m4_hit_inc[1] = (depth >= 2'd1) && (depth < 2'd2);
-      front = m4_row[depth * 13 +: 13];
+      front = m4_row[depth * 11 +: 11];
       // caches of depth ways or fewer missed and refilled it clean
+      if (front[8:7] < depth) front[8:7] = depth;
       if (front[10:9] < depth) front[10:9] = depth;
-      if (front[12:11] < depth) front[12:11] = depth;
     end else begin
       m4_miss_inc = 1'b1;
       // the deepest entry leaves every cache of the mapping
-      if (m4_row[13]) begin
-        if (m4_row[23:22] < 2'd2)
+      if (m4_row[11]) begin
+        if (m4_row[19:18] < 2'd2)
           m4_wb_inc[5:3] = m4_wb_inc[5:3] + 3'd1;
-        if (m4_row[25:24] < 2'd2)
+        if (m4_row[21:20] < 2'd2)
           m4_wb_inc[5:3] = m4_wb_inc[5:3] + 3'd1;
       end
-      front = {{2{2'd2}}, 8'd0, 1'b0};
+      front = {{2{2'd2}}, 6'd0, 1'b0};
     end
     if (depth >= 2'd1) begin
-      moved = m4_row[12:0];
+      moved = m4_row[10:0];
       if (moved[0]) begin
+        if (moved[8:7] < 2'd1) begin
+          m4_wb_inc[2:0] = m4_wb_inc[2:0] + 3'd1;
+          moved[8:7] = 2'd1;
+        end
         if (moved[10:9] < 2'd1) begin
           m4_wb_inc[2:0] = m4_wb_inc[2:0] + 3'd1;
           moved[10:9] = 2'd1;
         end
-        if (moved[12:11] < 2'd1) begin
-          m4_wb_inc[2:0] = m4_wb_inc[2:0] + 3'd1;
-          moved[12:11] = 2'd1;
-        end
       end
-      m4_wdata[25:13] = moved;
+      m4_wdata[21:11] = moved;
     end
-    if (s1_write_q && m4_sub == 1'd0) front[10:9] = 2'd0;
-    if (s1_write_q && m4_sub == 1'd1) front[12:11] = 2'd0;
+    if (s1_write_q && m4_sub == 1'd0) front[8:7] = 2'd0;
+    if (s1_write_q && m4_sub == 1'd1) front[10:9] = 2'd0;
     front[0] = 1'b1;
-    front[8:1] = m4_tag;
-    m4_wdata[12:0] = front;
-    if (!s1_array_q) m4_wdata = 26'd0;  // the clear walk's empty row
+    front[6:1] = m4_tag;
+    m4_wdata[10:0] = front;
+    if (!s1_array_q) m4_wdata = 22'd0;  // the clear walk's empty row
   end
 
   // ---- Mapping 5: 1 way, logical lines of 2 physical lines; 256 sets, 64 watched rows
-  // An entry (11 bits): [0] valid, [8:1] tag, then per physical line clean_upto (1 bits):
+  // An entry (9 bits): [0] valid, [6:1] tag, then per physical line clean_upto (1 bits):
   // the most ways whose cache holds it clean (1: clean in all). Entry 0 is the most recent.
-  wire [10:0] m5_row;      // the row stage 1 reads
-  reg  [10:0] m5_wdata;    // the row stage 1 writes back
+  wire [8:0] m5_row;      // the row stage 1 reads
+  reg  [8:0] m5_wdata;    // the row stage 1 writes back
   reg  [0:0]  m5_hit_inc;
   reg         m5_miss_inc;
   reg  [2:0]  m5_wb_inc;     // 3 bits per bucket
-  wire [7:0]  m5_tag = s1_line_q[16:9];
+  wire [5:0]  m5_tag = s1_line_q[14:9];
   wire [0:0]  m5_sub = s1_line_q[0:0];
   wire [5:0]  m5_addr = {s1_line_q[8:4], s1_line_q[1:1]};  // the event's row
   // Write port: stage 1 writes the event's row back, or the walk clears a
@@ -789,21 +789,21 @@ module stc_monitor #(
   wire        m5_clear = walk && (clear_row < 8'd64);
   // Stage 1 writes the row back only if it changed: a row whose entry 0
   // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
-  wire        m5_keep  = (m5_wdata[10:0] == m5_row[10:0]);
+  wire        m5_keep  = (m5_wdata[8:0] == m5_row[8:0]);
   wire        m5_we    = m5_clear || (s1_array_q && !m5_keep);
   wire [5:0]  m5_waddr = s1_array_q ? m5_addr : clear_row[5:0];
   // The array: full entries for a D-cache; an I-cache stores no dirty
   // state, its entries read back clean (clean_upto = W).
   generate
     if (READ_ONLY != 0) begin : g_m5_ro
-      wire [8:0] rdata_ro;
-      wire [8:0] wdata_ro;
-      assign wdata_ro[8:0] = m5_wdata[8:0];
-      assign m5_row[10:0] = {{2{1'd1}}, rdata_ro[8:0]};
-      wire       unused_dirty = ^{m5_wdata[10:9]};
+      wire [6:0] rdata_ro;
+      wire [6:0] wdata_ro;
+      assign wdata_ro[6:0] = m5_wdata[6:0];
+      assign m5_row[8:0] = {{2{1'd1}}, rdata_ro[6:0]};
+      wire       unused_dirty = ^{m5_wdata[8:7]};
       stc_regfile #(
         .DEPTH (64),
-        .WIDTH (9),
+        .WIDTH (7),
         .SEED  (32'd19717)
       ) u_array (
         .clk_i   (clk_i),
@@ -811,13 +811,13 @@ module stc_monitor #(
         .rdata_o (rdata_ro),
         .we_i    (m5_we),
         .waddr_i (m5_waddr),
-        .wmask_i ({9{1'b1}}),
+        .wmask_i ({7{1'b1}}),
         .wdata_i (wdata_ro)
       );
     end else begin : g_m5_rw
       stc_regfile #(
         .DEPTH (64),
-        .WIDTH (11),
+        .WIDTH (9),
         .SEED  (32'd19717)
       ) u_array (
         .clk_i   (clk_i),
@@ -825,7 +825,7 @@ module stc_monitor #(
         .rdata_o (m5_row),
         .we_i    (m5_we),
         .waddr_i (m5_waddr),
-        .wmask_i ({11{1'b1}}),
+        .wmask_i ({9{1'b1}}),
         .wdata_i (m5_wdata)
       );
     end
@@ -836,51 +836,51 @@ module stc_monitor #(
   always @* begin : m5_update
     reg         hit;
     reg [0:0]   depth;
-    reg [10:0]  front;
+    reg [8:0]  front;
     m5_wdata   = m5_row;
     m5_hit_inc  = 1'd0;
     m5_miss_inc = 1'b0;
     m5_wb_inc   = 3'd0;
     hit   = 1'b0;
     depth = 1'd0;
-    if (m5_row[0] && m5_row[8:1] == m5_tag) begin
+    if (m5_row[0] && m5_row[6:1] == m5_tag) begin
       hit   = 1'b1;
       depth = 1'd0;
     end
     if (hit) begin
       m5_hit_inc[0] = (depth == 1'd0);
-      front = m5_row[depth * 11 +: 11];
+      front = m5_row[depth * 9 +: 9];
       // caches of depth ways or fewer missed and refilled it clean
-      if (front[9:9] < depth) front[9:9] = depth;
-      if (front[10:10] < depth) front[10:10] = depth;
+      if (front[7:7] < depth) front[7:7] = depth;
+      if (front[8:8] < depth) front[8:8] = depth;
     end else begin
       m5_miss_inc = 1'b1;
       // the deepest entry leaves every cache of the mapping
       if (m5_row[0]) begin
-        if (m5_row[9:9] < 1'd1)
+        if (m5_row[7:7] < 1'd1)
           m5_wb_inc[2:0] = m5_wb_inc[2:0] + 3'd1;
-        if (m5_row[10:10] < 1'd1)
+        if (m5_row[8:8] < 1'd1)
           m5_wb_inc[2:0] = m5_wb_inc[2:0] + 3'd1;
       end
-      front = {{2{1'd1}}, 8'd0, 1'b0};
+      front = {{2{1'd1}}, 6'd0, 1'b0};
     end
-    if (s1_write_q && m5_sub == 1'd0) front[9:9] = 1'd0;
-    if (s1_write_q && m5_sub == 1'd1) front[10:10] = 1'd0;
+    if (s1_write_q && m5_sub == 1'd0) front[7:7] = 1'd0;
+    if (s1_write_q && m5_sub == 1'd1) front[8:8] = 1'd0;
     front[0] = 1'b1;
-    front[8:1] = m5_tag;
-    m5_wdata[10:0] = front;
-    if (!s1_array_q) m5_wdata = 11'd0;  // the clear walk's empty row
+    front[6:1] = m5_tag;
+    m5_wdata[8:0] = front;
+    if (!s1_array_q) m5_wdata = 9'd0;  // the clear walk's empty row
   end
 
   // ---- Mapping 6: 4 ways, logical lines of 4 physical lines; 32 sets, 8 watched rows
-  // An entry (21 bits): [0] valid, [8:1] tag, then per physical line clean_upto (3 bits):
+  // An entry (19 bits): [0] valid, [6:1] tag, then per physical line clean_upto (3 bits):
   // the most ways whose cache holds it clean (4: clean in all). Entry 0 is the most recent.
-  wire [83:0] m6_row;      // the row stage 1 reads
-  reg  [83:0] m6_wdata;    // the row stage 1 writes back
+  wire [75:0] m6_row;      // the row stage 1 reads
+  reg  [75:0] m6_wdata;    // the row stage 1 writes back
   reg  [2:0]  m6_hit_inc;
   reg         m6_miss_inc;
   reg  [8:0]  m6_wb_inc;     // 3 bits per bucket
-  wire [7:0]  m6_tag = s1_line_q[14:7];
+  wire [5:0]  m6_tag = s1_line_q[12:7];
   wire [1:0]  m6_sub = s1_line_q[1:0];
   wire [2:0]  m6_addr = {s1_line_q[6:4]};  // the event's row
   // Write port: stage 1 writes the event's row back, or the walk clears a
@@ -889,27 +889,27 @@ module stc_monitor #(
   wire        m6_clear = walk && (clear_row < 8'd8);
   // Stage 1 writes the row back only if it changed: a row whose entry 0
   // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
-  wire        m6_keep  = (m6_wdata[20:0] == m6_row[20:0]);
+  wire        m6_keep  = (m6_wdata[18:0] == m6_row[18:0]);
   wire        m6_we    = m6_clear || (s1_array_q && !m6_keep);
   wire [2:0]  m6_waddr = s1_array_q ? m6_addr : clear_row[2:0];
   // The array: full entries for a D-cache; an I-cache stores no dirty
   // state, its entries read back clean (clean_upto = W).
   generate
     if (READ_ONLY != 0) begin : g_m6_ro
-      wire [35:0] rdata_ro;
-      wire [35:0] wdata_ro;
-      assign wdata_ro[8:0] = m6_wdata[8:0];
-      assign m6_row[20:0] = {{4{3'd4}}, rdata_ro[8:0]};
-      assign wdata_ro[17:9] = m6_wdata[29:21];
-      assign m6_row[41:21] = {{4{3'd4}}, rdata_ro[17:9]};
-      assign wdata_ro[26:18] = m6_wdata[50:42];
-      assign m6_row[62:42] = {{4{3'd4}}, rdata_ro[26:18]};
-      assign wdata_ro[35:27] = m6_wdata[71:63];
-      assign m6_row[83:63] = {{4{3'd4}}, rdata_ro[35:27]};
-      wire       unused_dirty = ^{m6_wdata[83:72], m6_wdata[62:51], m6_wdata[41:30], m6_wdata[20:9]};
+      wire [27:0] rdata_ro;
+      wire [27:0] wdata_ro;
+      assign wdata_ro[6:0] = m6_wdata[6:0];
+      assign m6_row[18:0] = {{4{3'd4}}, rdata_ro[6:0]};
+      assign wdata_ro[13:7] = m6_wdata[25:19];
+      assign m6_row[37:19] = {{4{3'd4}}, rdata_ro[13:7]};
+      assign wdata_ro[20:14] = m6_wdata[44:38];
+      assign m6_row[56:38] = {{4{3'd4}}, rdata_ro[20:14]};
+      assign wdata_ro[27:21] = m6_wdata[63:57];
+      assign m6_row[75:57] = {{4{3'd4}}, rdata_ro[27:21]};
+      wire       unused_dirty = ^{m6_wdata[75:64], m6_wdata[56:45], m6_wdata[37:26], m6_wdata[18:7]};
       stc_regfile #(
         .DEPTH (8),
-        .WIDTH (36),
+        .WIDTH (28),
         .SEED  (32'd19718)
       ) u_array (
         .clk_i   (clk_i),
@@ -917,13 +917,13 @@ module stc_monitor #(
         .rdata_o (rdata_ro),
         .we_i    (m6_we),
         .waddr_i (m6_waddr),
-        .wmask_i ({36{1'b1}}),
+        .wmask_i ({28{1'b1}}),
         .wdata_i (wdata_ro)
       );
     end else begin : g_m6_rw
       stc_regfile #(
         .DEPTH (8),
-        .WIDTH (84),
+        .WIDTH (76),
         .SEED  (32'd19718)
       ) u_array (
         .clk_i   (clk_i),
@@ -931,7 +931,7 @@ module stc_monitor #(
         .rdata_o (m6_row),
         .we_i    (m6_we),
         .waddr_i (m6_waddr),
-        .wmask_i ({84{1'b1}}),
+        .wmask_i ({76{1'b1}}),
         .wdata_i (m6_wdata)
       );
     end
@@ -942,28 +942,28 @@ module stc_monitor #(
   always @* begin : m6_update
     reg         hit;
     reg [2:0]   depth;
-    reg [20:0]  front;
-    reg [20:0]  moved;
+    reg [18:0]  front;
+    reg [18:0]  moved;
     m6_wdata   = m6_row;
     m6_hit_inc  = 3'd0;
     m6_miss_inc = 1'b0;
     m6_wb_inc   = 9'd0;
     hit   = 1'b0;
     depth = 3'd3;
-    moved = 21'd0;
-    if (m6_row[63] && m6_row[71:64] == m6_tag) begin
+    moved = 19'd0;
+    if (m6_row[57] && m6_row[63:58] == m6_tag) begin
       hit   = 1'b1;
       depth = 3'd3;
     end
-    if (m6_row[42] && m6_row[50:43] == m6_tag) begin
+    if (m6_row[38] && m6_row[44:39] == m6_tag) begin
       hit   = 1'b1;
       depth = 3'd2;
     end
-    if (m6_row[21] && m6_row[29:22] == m6_tag) begin
+    if (m6_row[19] && m6_row[25:20] == m6_tag) begin
       hit   = 1'b1;
       depth = 3'd1;
     end
-    if (m6_row[0] && m6_row[8:1] == m6_tag) begin
+    if (m6_row[0] && m6_row[6:1] == m6_tag) begin
       hit   = 1'b1;
       depth = 3'd0;
     end
@@ -971,108 +971,108 @@ module stc_monitor #(
       m6_hit_inc[0] = (depth == 3'd0);
       m6_hit_inc[1] = (depth >= 3'd1) && (depth < 3'd2);
       m6_hit_inc[2] = (depth >= 3'd2) && (depth < 3'd4);
-      front = m6_row[depth * 21 +: 21];
+      front = m6_row[depth * 19 +: 19];
       // caches of depth ways or fewer missed and refilled it clean
-      if (front[11:9] < depth) front[11:9] = depth;
-      if (front[14:12] < depth) front[14:12] = depth;
-      if (front[17:15] < depth) front[17:15] = depth;
-      if (front[20:18] < depth) front[20:18] = depth;
+      if (front[9:7] < depth) front[9:7] = depth;
+      if (front[12:10] < depth) front[12:10] = depth;
+      if (front[15:13] < depth) front[15:13] = depth;
+      if (front[18:16] < depth) front[18:16] = depth;
     end else begin
       m6_miss_inc = 1'b1;
       // the deepest entry leaves every cache of the mapping
-      if (m6_row[63]) begin
-        if (m6_row[74:72] < 3'd4)
+      if (m6_row[57]) begin
+        if (m6_row[66:64] < 3'd4)
           m6_wb_inc[8:6] = m6_wb_inc[8:6] + 3'd1;
-        if (m6_row[77:75] < 3'd4)
+        if (m6_row[69:67] < 3'd4)
           m6_wb_inc[8:6] = m6_wb_inc[8:6] + 3'd1;
-        if (m6_row[80:78] < 3'd4)
+        if (m6_row[72:70] < 3'd4)
           m6_wb_inc[8:6] = m6_wb_inc[8:6] + 3'd1;
-        if (m6_row[83:81] < 3'd4)
+        if (m6_row[75:73] < 3'd4)
           m6_wb_inc[8:6] = m6_wb_inc[8:6] + 3'd1;
       end
-      front = {{4{3'd4}}, 8'd0, 1'b0};
+      front = {{4{3'd4}}, 6'd0, 1'b0};
     end
     if (depth >= 3'd3) begin
-      moved = m6_row[62:42];
+      moved = m6_row[56:38];
       if (moved[0]) begin
-        if (moved[11:9] < 3'd3) begin
-          moved[11:9] = 3'd3;
+        if (moved[9:7] < 3'd3) begin
+          moved[9:7] = 3'd3;
         end
-        if (moved[14:12] < 3'd3) begin
-          moved[14:12] = 3'd3;
+        if (moved[12:10] < 3'd3) begin
+          moved[12:10] = 3'd3;
         end
-        if (moved[17:15] < 3'd3) begin
-          moved[17:15] = 3'd3;
+        if (moved[15:13] < 3'd3) begin
+          moved[15:13] = 3'd3;
         end
-        if (moved[20:18] < 3'd3) begin
-          moved[20:18] = 3'd3;
+        if (moved[18:16] < 3'd3) begin
+          moved[18:16] = 3'd3;
         end
       end
-      m6_wdata[83:63] = moved;
+      m6_wdata[75:57] = moved;
     end
     if (depth >= 3'd2) begin
-      moved = m6_row[41:21];
+      moved = m6_row[37:19];
       if (moved[0]) begin
-        if (moved[11:9] < 3'd2) begin
+        if (moved[9:7] < 3'd2) begin
           m6_wb_inc[5:3] = m6_wb_inc[5:3] + 3'd1;
-          moved[11:9] = 3'd2;
+          moved[9:7] = 3'd2;
         end
-        if (moved[14:12] < 3'd2) begin
+        if (moved[12:10] < 3'd2) begin
           m6_wb_inc[5:3] = m6_wb_inc[5:3] + 3'd1;
-          moved[14:12] = 3'd2;
+          moved[12:10] = 3'd2;
         end
-        if (moved[17:15] < 3'd2) begin
+        if (moved[15:13] < 3'd2) begin
           m6_wb_inc[5:3] = m6_wb_inc[5:3] + 3'd1;
-          moved[17:15] = 3'd2;
+          moved[15:13] = 3'd2;
         end
-        if (moved[20:18] < 3'd2) begin
+        if (moved[18:16] < 3'd2) begin
           m6_wb_inc[5:3] = m6_wb_inc[5:3] + 3'd1;
-          moved[20:18] = 3'd2;
+          moved[18:16] = 3'd2;
         end
       end
-      m6_wdata[62:42] = moved;
+      m6_wdata[56:38] = moved;
     end
     if (depth >= 3'd1) begin
-      moved = m6_row[20:0];
+      moved = m6_row[18:0];
       if (moved[0]) begin
-        if (moved[11:9] < 3'd1) begin
+        if (moved[9:7] < 3'd1) begin
           m6_wb_inc[2:0] = m6_wb_inc[2:0] + 3'd1;
-          moved[11:9] = 3'd1;
+          moved[9:7] = 3'd1;
         end
-        if (moved[14:12] < 3'd1) begin
+        if (moved[12:10] < 3'd1) begin
           m6_wb_inc[2:0] = m6_wb_inc[2:0] + 3'd1;
-          moved[14:12] = 3'd1;
+          moved[12:10] = 3'd1;
         end
-        if (moved[17:15] < 3'd1) begin
+        if (moved[15:13] < 3'd1) begin
           m6_wb_inc[2:0] = m6_wb_inc[2:0] + 3'd1;
-          moved[17:15] = 3'd1;
+          moved[15:13] = 3'd1;
         end
-        if (moved[20:18] < 3'd1) begin
+        if (moved[18:16] < 3'd1) begin
           m6_wb_inc[2:0] = m6_wb_inc[2:0] + 3'd1;
-          moved[20:18] = 3'd1;
+          moved[18:16] = 3'd1;
         end
       end
-      m6_wdata[41:21] = moved;
+      m6_wdata[37:19] = moved;
     end
-    if (s1_write_q && m6_sub == 2'd0) front[11:9] = 3'd0;
-    if (s1_write_q && m6_sub == 2'd1) front[14:12] = 3'd0;
-    if (s1_write_q && m6_sub == 2'd2) front[17:15] = 3'd0;
-    if (s1_write_q && m6_sub == 2'd3) front[20:18] = 3'd0;
+    if (s1_write_q && m6_sub == 2'd0) front[9:7] = 3'd0;
+    if (s1_write_q && m6_sub == 2'd1) front[12:10] = 3'd0;
+    if (s1_write_q && m6_sub == 2'd2) front[15:13] = 3'd0;
+    if (s1_write_q && m6_sub == 2'd3) front[18:16] = 3'd0;
     front[0] = 1'b1;
-    front[8:1] = m6_tag;
-    m6_wdata[20:0] = front;
-    if (!s1_array_q) m6_wdata = 84'd0;  // the clear walk's empty row
+    front[6:1] = m6_tag;
+    m6_wdata[18:0] = front;
+    if (!s1_array_q) m6_wdata = 76'd0;  // the clear walk's empty row
   end
 
   // ---- Mapping 7: 2 ways, logical lines of 4 physical lines; 64 sets, 16 watched rows
-  // An entry (17 bits): [0] valid, [8:1] tag, then per physical line clean_upto (2 bits):
+  // An entry (15 bits): [0] valid, [6:1] tag, then per physical line clean_upto (2 bits):
   // the most ways whose cache holds it clean (2: clean in all). Entry 0 is the most recent.
-  wire [33:0] m7_row;      // the row stage 1 reads
-  reg  [33:0] m7_wdata;    // the row stage 1 writes back
+  wire [29:0] m7_row;      // the row stage 1 reads
+  reg  [29:0] m7_wdata;    // the row stage 1 writes back
   reg  [1:0]  m7_hit_inc;
   reg         m7_miss_inc;
   reg  [5:0]  m7_wb_inc;     // 3 bits per bucket
-  wire [7:0]  m7_tag = s1_line_q[15:8];
+  wire [5:0]  m7_tag = s1_line_q[13:8];
   wire [1:0]  m7_sub = s1_line_q[1:0];
   wire [3:0]  m7_addr = {s1_line_q[7:4]};  // the event's row
   // Write port: stage 1 writes the event's row back, or the walk clears a
@@ -1081,23 +1081,23 @@ module stc_monitor #(
   wire        m7_clear = walk && (clear_row < 8'd16);
   // Stage 1 writes the row back only if it changed: a row whose entry 0
   // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
-  wire        m7_keep  = (m7_wdata[16:0] == m7_row[16:0]);
+  wire        m7_keep  = (m7_wdata[14:0] == m7_row[14:0]);
   wire        m7_we    = m7_clear || (s1_array_q && !m7_keep);
   wire [3:0]  m7_waddr = s1_array_q ? m7_addr : clear_row[3:0];
   // The array: full entries for a D-cache; an I-cache stores no dirty
   // state, its entries read back clean (clean_upto = W).
   generate
     if (READ_ONLY != 0) begin : g_m7_ro
-      wire [17:0] rdata_ro;
-      wire [17:0] wdata_ro;
-      assign wdata_ro[8:0] = m7_wdata[8:0];
-      assign m7_row[16:0] = {{4{2'd2}}, rdata_ro[8:0]};
-      assign wdata_ro[17:9] = m7_wdata[25:17];
-      assign m7_row[33:17] = {{4{2'd2}}, rdata_ro[17:9]};
-      wire       unused_dirty = ^{m7_wdata[33:26], m7_wdata[16:9]};
+      wire [13:0] rdata_ro;
+      wire [13:0] wdata_ro;
+      assign wdata_ro[6:0] = m7_wdata[6:0];
+      assign m7_row[14:0] = {{4{2'd2}}, rdata_ro[6:0]};
+      assign wdata_ro[13:7] = m7_wdata[21:15];
+      assign m7_row[29:15] = {{4{2'd2}}, rdata_ro[13:7]};
+      wire       unused_dirty = ^{m7_wdata[29:22], m7_wdata[14:7]};
       stc_regfile #(
         .DEPTH (16),
-        .WIDTH (18),
+        .WIDTH (14),
         .SEED  (32'd19719)
       ) u_array (
         .clk_i   (clk_i),
@@ -1105,13 +1105,13 @@ module stc_monitor #(
         .rdata_o (rdata_ro),
         .we_i    (m7_we),
         .waddr_i (m7_waddr),
-        .wmask_i ({18{1'b1}}),
+        .wmask_i ({14{1'b1}}),
         .wdata_i (wdata_ro)
       );
     end else begin : g_m7_rw
       stc_regfile #(
         .DEPTH (16),
-        .WIDTH (34),
+        .WIDTH (30),
         .SEED  (32'd19719)
       ) u_array (
         .clk_i   (clk_i),
@@ -1119,7 +1119,7 @@ module stc_monitor #(
         .rdata_o (m7_row),
         .we_i    (m7_we),
         .waddr_i (m7_waddr),
-        .wmask_i ({34{1'b1}}),
+        .wmask_i ({30{1'b1}}),
         .wdata_i (m7_wdata)
       );
     end
@@ -1130,50 +1130,54 @@ module stc_monitor #(
   always @* begin : m7_update
     reg         hit;
     reg [1:0]   depth;
-    reg [16:0]  front;
-    reg [16:0]  moved;
+    reg [14:0]  front;
+    reg [14:0]  moved;
     m7_wdata   = m7_row;
     m7_hit_inc  = 2'd0;
     m7_miss_inc = 1'b0;
     m7_wb_inc   = 6'd0;
     hit   = 1'b0;
     depth = 2'd1;
-    moved = 17'd0;
-    if (m7_row[17] && m7_row[25:18] == m7_tag) begin
+    moved = 15'd0;
+    if (m7_row[15] && m7_row[21:16] == m7_tag) begin
       hit   = 1'b1;
       depth = 2'd1;
     end
-    if (m7_row[0] && m7_row[8:1] == m7_tag) begin
+    if (m7_row[0] && m7_row[6:1] == m7_tag) begin
       hit   = 1'b1;
       depth = 2'd0;
     end
     if (hit) begin
       m7_hit_inc[0] = (depth == 2'd0);
       m7_hit_inc[1] = (depth >= 2'd1) && (depth < 2'd2);
-      front = m7_row[depth * 17 +: 17];
+      front = m7_row[depth * 15 +: 15];
       // caches of depth ways or fewer missed and refilled it clean
+      if (front[8:7] < depth) front[8:7] = depth;
       if (front[10:9] < depth) front[10:9] = depth;
       if (front[12:11] < depth) front[12:11] = depth;
       if (front[14:13] < depth) front[14:13] = depth;
-      if (front[16:15] < depth) front[16:15] = depth;
     end else begin
       m7_miss_inc = 1'b1;
       // the deepest entry leaves every cache of the mapping
-      if (m7_row[17]) begin
+      if (m7_row[15]) begin
+        if (m7_row[23:22] < 2'd2)
+          m7_wb_inc[5:3] = m7_wb_inc[5:3] + 3'd1;
+        if (m7_row[25:24] < 2'd2)
+          m7_wb_inc[5:3] = m7_wb_inc[5:3] + 3'd1;
         if (m7_row[27:26] < 2'd2)
           m7_wb_inc[5:3] = m7_wb_inc[5:3] + 3'd1;
         if (m7_row[29:28] < 2'd2)
           m7_wb_inc[5:3] = m7_wb_inc[5:3] + 3'd1;
-        if (m7_row[31:30] < 2'd2)
-          m7_wb_inc[5:3] = m7_wb_inc[5:3] + 3'd1;
-        if (m7_row[33:32] < 2'd2)
-          m7_wb_inc[5:3] = m7_wb_inc[5:3] + 3'd1;
       end
-      front = {{4{2'd2}}, 8'd0, 1'b0};
+      front = {{4{2'd2}}, 6'd0, 1'b0};
     end
     if (depth >= 2'd1) begin
-      moved = m7_row[16:0];
+      moved = m7_row[14:0];
       if (moved[0]) begin
+        if (moved[8:7] < 2'd1) begin
+          m7_wb_inc[2:0] = m7_wb_inc[2:0] + 3'd1;
+          moved[8:7] = 2'd1;
+        end
         if (moved[10:9] < 2'd1) begin
           m7_wb_inc[2:0] = m7_wb_inc[2:0] + 3'd1;
           moved[10:9] = 2'd1;
@@ -1186,32 +1190,28 @@ module stc_monitor #(
           m7_wb_inc[2:0] = m7_wb_inc[2:0] + 3'd1;
           moved[14:13] = 2'd1;
         end
-        if (moved[16:15] < 2'd1) begin
-          m7_wb_inc[2:0] = m7_wb_inc[2:0] + 3'd1;
-          moved[16:15] = 2'd1;
-        end
       end
-      m7_wdata[33:17] = moved;
+      m7_wdata[29:15] = moved;
     end
-    if (s1_write_q && m7_sub == 2'd0) front[10:9] = 2'd0;
-    if (s1_write_q && m7_sub == 2'd1) front[12:11] = 2'd0;
-    if (s1_write_q && m7_sub == 2'd2) front[14:13] = 2'd0;
-    if (s1_write_q && m7_sub == 2'd3) front[16:15] = 2'd0;
+    if (s1_write_q && m7_sub == 2'd0) front[8:7] = 2'd0;
+    if (s1_write_q && m7_sub == 2'd1) front[10:9] = 2'd0;
+    if (s1_write_q && m7_sub == 2'd2) front[12:11] = 2'd0;
+    if (s1_write_q && m7_sub == 2'd3) front[14:13] = 2'd0;
     front[0] = 1'b1;
-    front[8:1] = m7_tag;
-    m7_wdata[16:0] = front;
-    if (!s1_array_q) m7_wdata = 34'd0;  // the clear walk's empty row
+    front[6:1] = m7_tag;
+    m7_wdata[14:0] = front;
+    if (!s1_array_q) m7_wdata = 30'd0;  // the clear walk's empty row
   end
 
   // ---- Mapping 8: 1 way, logical lines of 4 physical lines; 128 sets, 32 watched rows
-  // An entry (13 bits): [0] valid, [8:1] tag, then per physical line clean_upto (1 bits):
+  // An entry (11 bits): [0] valid, [6:1] tag, then per physical line clean_upto (1 bits):
   // the most ways whose cache holds it clean (1: clean in all). Entry 0 is the most recent.
-  wire [12:0] m8_row;      // the row stage 1 reads
-  reg  [12:0] m8_wdata;    // the row stage 1 writes back
+  wire [10:0] m8_row;      // the row stage 1 reads
+  reg  [10:0] m8_wdata;    // the row stage 1 writes back
   reg  [0:0]  m8_hit_inc;
   reg         m8_miss_inc;
   reg  [2:0]  m8_wb_inc;     // 3 bits per bucket
-  wire [7:0]  m8_tag = s1_line_q[16:9];
+  wire [5:0]  m8_tag = s1_line_q[14:9];
   wire [1:0]  m8_sub = s1_line_q[1:0];
   wire [4:0]  m8_addr = {s1_line_q[8:4]};  // the event's row
   // Write port: stage 1 writes the event's row back, or the walk clears a
@@ -1220,21 +1220,21 @@ module stc_monitor #(
   wire        m8_clear = walk && (clear_row < 8'd32);
   // Stage 1 writes the row back only if it changed: a row whose entry 0
   // (valid, this tag, its dirty state) stays as read was a depth-0 hit.
-  wire        m8_keep  = (m8_wdata[12:0] == m8_row[12:0]);
+  wire        m8_keep  = (m8_wdata[10:0] == m8_row[10:0]);
   wire        m8_we    = m8_clear || (s1_array_q && !m8_keep);
   wire [4:0]  m8_waddr = s1_array_q ? m8_addr : clear_row[4:0];
   // The array: full entries for a D-cache; an I-cache stores no dirty
   // state, its entries read back clean (clean_upto = W).
   generate
     if (READ_ONLY != 0) begin : g_m8_ro
-      wire [8:0] rdata_ro;
-      wire [8:0] wdata_ro;
-      assign wdata_ro[8:0] = m8_wdata[8:0];
-      assign m8_row[12:0] = {{4{1'd1}}, rdata_ro[8:0]};
-      wire       unused_dirty = ^{m8_wdata[12:9]};
+      wire [6:0] rdata_ro;
+      wire [6:0] wdata_ro;
+      assign wdata_ro[6:0] = m8_wdata[6:0];
+      assign m8_row[10:0] = {{4{1'd1}}, rdata_ro[6:0]};
+      wire       unused_dirty = ^{m8_wdata[10:7]};
       stc_regfile #(
         .DEPTH (32),
-        .WIDTH (9),
+        .WIDTH (7),
         .SEED  (32'd19720)
       ) u_array (
         .clk_i   (clk_i),
@@ -1242,13 +1242,13 @@ module stc_monitor #(
         .rdata_o (rdata_ro),
         .we_i    (m8_we),
         .waddr_i (m8_waddr),
-        .wmask_i ({9{1'b1}}),
+        .wmask_i ({7{1'b1}}),
         .wdata_i (wdata_ro)
       );
     end else begin : g_m8_rw
       stc_regfile #(
         .DEPTH (32),
-        .WIDTH (13),
+        .WIDTH (11),
         .SEED  (32'd19720)
       ) u_array (
         .clk_i   (clk_i),
@@ -1256,7 +1256,7 @@ module stc_monitor #(
         .rdata_o (m8_row),
         .we_i    (m8_we),
         .waddr_i (m8_waddr),
-        .wmask_i ({13{1'b1}}),
+        .wmask_i ({11{1'b1}}),
         .wdata_i (m8_wdata)
       );
     end
@@ -1267,48 +1267,48 @@ module stc_monitor #(
   always @* begin : m8_update
     reg         hit;
     reg [0:0]   depth;
-    reg [12:0]  front;
+    reg [10:0]  front;
     m8_wdata   = m8_row;
     m8_hit_inc  = 1'd0;
     m8_miss_inc = 1'b0;
     m8_wb_inc   = 3'd0;
     hit   = 1'b0;
     depth = 1'd0;
-    if (m8_row[0] && m8_row[8:1] == m8_tag) begin
+    if (m8_row[0] && m8_row[6:1] == m8_tag) begin
       hit   = 1'b1;
       depth = 1'd0;
     end
     if (hit) begin
       m8_hit_inc[0] = (depth == 1'd0);
-      front = m8_row[depth * 13 +: 13];
+      front = m8_row[depth * 11 +: 11];
       // caches of depth ways or fewer missed and refilled it clean
+      if (front[7:7] < depth) front[7:7] = depth;
+      if (front[8:8] < depth) front[8:8] = depth;
       if (front[9:9] < depth) front[9:9] = depth;
       if (front[10:10] < depth) front[10:10] = depth;
-      if (front[11:11] < depth) front[11:11] = depth;
-      if (front[12:12] < depth) front[12:12] = depth;
     end else begin
       m8_miss_inc = 1'b1;
       // the deepest entry leaves every cache of the mapping
       if (m8_row[0]) begin
+        if (m8_row[7:7] < 1'd1)
+          m8_wb_inc[2:0] = m8_wb_inc[2:0] + 3'd1;
+        if (m8_row[8:8] < 1'd1)
+          m8_wb_inc[2:0] = m8_wb_inc[2:0] + 3'd1;
         if (m8_row[9:9] < 1'd1)
           m8_wb_inc[2:0] = m8_wb_inc[2:0] + 3'd1;
         if (m8_row[10:10] < 1'd1)
           m8_wb_inc[2:0] = m8_wb_inc[2:0] + 3'd1;
-        if (m8_row[11:11] < 1'd1)
-          m8_wb_inc[2:0] = m8_wb_inc[2:0] + 3'd1;
-        if (m8_row[12:12] < 1'd1)
-          m8_wb_inc[2:0] = m8_wb_inc[2:0] + 3'd1;
       end
-      front = {{4{1'd1}}, 8'd0, 1'b0};
+      front = {{4{1'd1}}, 6'd0, 1'b0};
     end
-    if (s1_write_q && m8_sub == 2'd0) front[9:9] = 1'd0;
-    if (s1_write_q && m8_sub == 2'd1) front[10:10] = 1'd0;
-    if (s1_write_q && m8_sub == 2'd2) front[11:11] = 1'd0;
-    if (s1_write_q && m8_sub == 2'd3) front[12:12] = 1'd0;
+    if (s1_write_q && m8_sub == 2'd0) front[7:7] = 1'd0;
+    if (s1_write_q && m8_sub == 2'd1) front[8:8] = 1'd0;
+    if (s1_write_q && m8_sub == 2'd2) front[9:9] = 1'd0;
+    if (s1_write_q && m8_sub == 2'd3) front[10:10] = 1'd0;
     front[0] = 1'b1;
-    front[8:1] = m8_tag;
-    m8_wdata[12:0] = front;
-    if (!s1_array_q) m8_wdata = 13'd0;  // the clear walk's empty row
+    front[6:1] = m8_tag;
+    m8_wdata[10:0] = front;
+    if (!s1_array_q) m8_wdata = 11'd0;  // the clear walk's empty row
   end
 
   // ---- The counts: stage 1's increments, all halved together when one would reach 2^14

@@ -19,11 +19,11 @@
 //   tuner_monitor          1        1: the monitor tuner (sections 17-18), 0: the seed tuner
 //   monitor                1        1: stc_monitor.v written
 //   monitor_sample_bits    2        monitor: 1/2^bits of the sets watched
-//   monitor_rotate         16384    monitor: observed accesses per group (0: fixed)
-//   monitor_tag_bits       8        monitor: bits of a shadow tag
+//   monitor_rotate         20480    monitor: observed accesses per group (0: fixed)
+//   monitor_tag_bits       6        monitor: bits of a shadow tag
 //   monitor_count_bits     14       monitor: bits of a count (all halved when one fills)
 //   monitor_window         256      decision unit: accesses between decisions
-//   monitor_margin         6        decision unit: move only if 1/2^margin lower
+//   monitor_margin         7        decision unit: move only if 1/2^margin lower
 //   monitor_walk_min       256      decision unit: watched accesses before a change that walks
 // derived (ref/geometry.c, gen/params.c):
 //   rows                   128      lines per bank R
@@ -59,7 +59,7 @@
 
 // stc_monitor_tuner: every 256 accesses, the fixed-point energy of all 27 configurations
 // from stc_monitor's counts (FIXED_POINT.md 9), one step per access; then a move to the
-// first lowest if it is below the current configuration's energy less 1/2^6 of it.
+// first lowest if it is below the current configuration's energy less 1/2^7 of it.
 // Coefficients: the default energy table, unit 0.00390625 nJ.
 module stc_monitor_tuner #(
   parameter integer READ_ONLY = 0  // 1: an I-cache's (no writeback steps)
@@ -345,8 +345,8 @@ module stc_monitor_tuner #(
   wire [32:0] mac_sum   = {1'b0, st_first ? 32'd0 : energy_q} + {1'b0, product};
   wire [31:0] mac_value = mac_sum[32] ? 32'hffffffff : mac_sum[31:0];
   wire [8:0]  cur_code  = {cur_wp_i, cur_sub_log_i, cur_ways_log_i, cur_banks_log_i};
-  // move only below the current energy less 1/2^6 of it
-  wire [31:0] bar       = current_q - {6'd0, current_q[31:6]};
+  // move only below the current energy less 1/2^7 of it
+  wire [31:0] bar       = current_q - {7'd0, current_q[31:7]};
   // a change that walks (fewer banks, or more bank groups: ARCHITECTURE.md 7) only
   // from a decision on at least 256 watched accesses
   wire [2:0]  low_groups_log = lowest_code_q[2:0] - lowest_code_q[5:3];
