@@ -85,7 +85,10 @@ check "report.md written" grep -q "^# Synthesis report: b4_2k_l16_a32" "$r/repor
 check "Yosys version and script in the report" \
     bash -c "grep -q 'Yosys 0\\.' '$r/report.md' && grep -q '^abc -liberty synth/lib/stc_ge.lib' '$r/report.md'"
 # the 8 bank SRAMs (tags 21 bits, lines 128), the monitor tuner's 9 register
-# files (one per set mapping, 8352 bits: ARCHITECTURE.md 17) and the
+# files (one per set mapping of W ways and s lines, a row per watched set,
+# W x (1 valid + 6 tag + s x ceil(log2(W + 1))) bits a row: s = 1: 32 x 40 +
+# 64 x 18 + 128 x 8, s = 2: 16 x 52 + 32 x 22 + 64 x 9, s = 4: 8 x 76 +
+# 16 x 30 + 32 x 11 = 7008 bits: ARCHITECTURE.md 17.2) and the
 # controller's row-state register file (32 groups of 4 rows x (4 valid + 6
 # recency + 4 dirty + 8 fill length) bits: ARCHITECTURE.md 15.1) and its two
 # copies of the split counters' upper bits (16 words of 32 - 8 bits: 15.1)
@@ -96,7 +99,7 @@ check "8 bank SRAMs, 9 monitor arrays, the row-state and counter register files 
            and ([.srams[] | select(.instance == "u_rowstate" and .kind == "regfile" and .depth == 32 and .width == 88)] | length) == 1
            and ([.srams[] | select((.instance | test("^u_cnt_hi_(svc|rd)$")) and .kind == "regfile" and .depth == 16 and .width == 24)] | length) == 2
            and (.srams | length) == 20
-           and .sram_bits == 4 * 128 * (21 + 128) and .regfile_bits == 32 * 88 + 8352 + 2 * 16 * 24' "$r/report.json"
+           and .sram_bits == 4 * 128 * (21 + 128) and .regfile_bits == 32 * 88 + 7008 + 2 * 16 * 24' "$r/report.json"
 check "the monitor tuner reported as the tuner, its decision length given" \
     jq -e '.tuner.present and (.tuner.search_cycles | startswith("117 accesses"))
            and ([.modules[] | select(.role == "tuner") | .name] | sort) == ["stc_monitor", "stc_monitor_tuner"]' "$r/report.json"
@@ -106,7 +109,7 @@ check "controller and power controller reported" \
 check "no flop-exploded SRAM in the logic (fewer than 8000 flops)" jq -e '.totals.flops < 8000' "$r/report.json"
 check "array bits by role: tags, lines, row state (valid, recency, dirty, fill length), monitor" \
     jq -e '.array_bits_by_role == {tag: (4 * 128 * 21), data: (4 * 128 * 128),
-                                   row_state: (32 * 4 * (4 + 6 + 4 + 8)), monitor: 8352,
+                                   row_state: (32 * 4 * (4 + 6 + 4 + 8)), monitor: 7008,
                                    counters: (2 * 16 * 24)}' "$r/report.json"
 check "no per-row state in the controller's flops (fewer than 1000)" \
     jq -e '[.modules[] | select(.name == "stc_cache_ctrl") | .flops][0] < 1000' "$r/report.json"
