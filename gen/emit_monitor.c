@@ -231,19 +231,25 @@ static void emit_counts(stcgen_text *text, const stcgen_params *params)
     stcgen_text_raw(text, "  end\n");
     stcgen_text_raw(text, "\n  // Read with stage 1's increments: the counts after every earlier event,\n"
                           "  // also one in the cycle before.\n");
-    /* Each count in a 16-bit field: a select scaled by 16 is wiring, one
-     * scaled by CB = 14 made Yosys build a shifter (+2.6 kGE). */
-    stcgen_text_raw(text, "  // each count in a 16-bit field, so that the select scales by 16 (wiring)\n");
-    stcgen_text_raw(text, "  reg  [%u:0] cnt_rd;\n", 16 * counts - 1);
+    /* A case over constant slices: a variable select scaled by CB = 14 made
+     * Yosys build a shifter (+2.6 kGE), and a 16-bit-field vector rebuilt
+     * on every evaluation cost Verilator instructions. */
+    stcgen_text_raw(text, "  reg  [15:0] cnt_read;\n");
     stcgen_text_raw(text, "  always @* begin : counts_read\n");
-    stcgen_text_raw(text, "    integer index;\n");
-    stcgen_text_raw(text, "    cnt_rd = %u'd0;\n", 16 * counts);
-    stcgen_text_raw(text, "    for (index = 0; index < %u; index = index + 1) begin\n", counts);
-    stcgen_text_raw(text, "      cnt_rd[16 * index +: CB] = cnt_d[CB * index +: CB];\n");
-    stcgen_text_raw(text, "    end\n");
+    stcgen_text_raw(text, "    case (cnt_sel_i)\n");
+    for (unsigned index = 0; index < counts; index++) {
+        if (cb < 16) {
+            stcgen_text_raw(text, "      %u'd%u: cnt_read = {%u'd0, cnt_d[%u:%u]};\n", sel, index,
+                            16 - cb, cb * index + cb - 1, cb * index);
+        } else {
+            stcgen_text_raw(text, "      %u'd%u: cnt_read = cnt_d[%u:%u];\n", sel, index,
+                            cb * index + cb - 1, cb * index);
+        }
+    }
+    stcgen_text_raw(text, "      default: cnt_read = 16'd0;\n");
+    stcgen_text_raw(text, "    endcase\n");
     stcgen_text_raw(text, "  end\n");
-    stcgen_text_raw(text, "  assign cnt_o = (cnt_sel_i < %u'd%u) ? cnt_rd[16 * cnt_sel_i +: 16] : 16'd0;\n",
-                    sel, counts);
+    stcgen_text_raw(text, "  assign cnt_o = cnt_read;\n");
 }
 
 static void emit_flops(stcgen_text *text, const stcgen_params *params)

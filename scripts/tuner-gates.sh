@@ -102,13 +102,13 @@ counts=$(grep -c '^  assign cnt_inc\[' "$cut_file")
 # shellcheck disable=SC2016
 cut "$counts counts (all of them)" \
     -e 's/^  wire \[\([0-9]*\):0\] cnt_inc;/  (* keep *) wire [\1:0] cnt_inc;/' \
-    -e 's/^  assign cnt_o = (cnt_sel_i < .*/  assign cnt_o = 16'"'"'d0;/'
+    -e 's/^  assign cnt_o = cnt_read;/  assign cnt_o = 16'"'"'d0;/'
 # shellcheck disable=SC2016
 cut "their halving muxes" -e 's/: halve ? sum\[CB:1\] : sum\[CB-1:0\];/: sum[CB-1:0];/'
 # shellcheck disable=SC2016
 cut "their read port" \
     -e 's/^  reg  \[\([0-9]*\):0\] cnt_q, cnt_d; .*/  (* keep *) reg  [\1:0] cnt_q;\n  reg  [\1:0] cnt_d;/' \
-    -e 's/^  assign cnt_o = (cnt_sel_i < .*/  assign cnt_o = 16'"'"'d0;/'
+    -e 's/^  assign cnt_o = cnt_read;/  assign cnt_o = 16'"'"'d0;/'
 parts_of "the default D-cache decision unit" "$work/out/stc_monitor_tuner.v" stc_monitor_tuner \
     "chparam -set READ_ONLY 0 stc_monitor_tuner"
 # (a 16-bit XOR keeps both operands alive)

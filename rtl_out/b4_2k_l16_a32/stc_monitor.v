@@ -1383,16 +1383,59 @@ module stc_monitor #(
 
   // Read with stage 1's increments: the counts after every earlier event,
   // also one in the cycle before.
-  // each count in a 16-bit field, so that the select scales by 16 (wiring)
-  reg  [735:0] cnt_rd;
+  reg  [15:0] cnt_read;
   always @* begin : counts_read
-    integer index;
-    cnt_rd = 736'd0;
-    for (index = 0; index < 46; index = index + 1) begin
-      cnt_rd[16 * index +: CB] = cnt_d[CB * index +: CB];
-    end
+    case (cnt_sel_i)
+      6'd0: cnt_read = {2'd0, cnt_d[13:0]};
+      6'd1: cnt_read = {2'd0, cnt_d[27:14]};
+      6'd2: cnt_read = {2'd0, cnt_d[41:28]};
+      6'd3: cnt_read = {2'd0, cnt_d[55:42]};
+      6'd4: cnt_read = {2'd0, cnt_d[69:56]};
+      6'd5: cnt_read = {2'd0, cnt_d[83:70]};
+      6'd6: cnt_read = {2'd0, cnt_d[97:84]};
+      6'd7: cnt_read = {2'd0, cnt_d[111:98]};
+      6'd8: cnt_read = {2'd0, cnt_d[125:112]};
+      6'd9: cnt_read = {2'd0, cnt_d[139:126]};
+      6'd10: cnt_read = {2'd0, cnt_d[153:140]};
+      6'd11: cnt_read = {2'd0, cnt_d[167:154]};
+      6'd12: cnt_read = {2'd0, cnt_d[181:168]};
+      6'd13: cnt_read = {2'd0, cnt_d[195:182]};
+      6'd14: cnt_read = {2'd0, cnt_d[209:196]};
+      6'd15: cnt_read = {2'd0, cnt_d[223:210]};
+      6'd16: cnt_read = {2'd0, cnt_d[237:224]};
+      6'd17: cnt_read = {2'd0, cnt_d[251:238]};
+      6'd18: cnt_read = {2'd0, cnt_d[265:252]};
+      6'd19: cnt_read = {2'd0, cnt_d[279:266]};
+      6'd20: cnt_read = {2'd0, cnt_d[293:280]};
+      6'd21: cnt_read = {2'd0, cnt_d[307:294]};
+      6'd22: cnt_read = {2'd0, cnt_d[321:308]};
+      6'd23: cnt_read = {2'd0, cnt_d[335:322]};
+      6'd24: cnt_read = {2'd0, cnt_d[349:336]};
+      6'd25: cnt_read = {2'd0, cnt_d[363:350]};
+      6'd26: cnt_read = {2'd0, cnt_d[377:364]};
+      6'd27: cnt_read = {2'd0, cnt_d[391:378]};
+      6'd28: cnt_read = {2'd0, cnt_d[405:392]};
+      6'd29: cnt_read = {2'd0, cnt_d[419:406]};
+      6'd30: cnt_read = {2'd0, cnt_d[433:420]};
+      6'd31: cnt_read = {2'd0, cnt_d[447:434]};
+      6'd32: cnt_read = {2'd0, cnt_d[461:448]};
+      6'd33: cnt_read = {2'd0, cnt_d[475:462]};
+      6'd34: cnt_read = {2'd0, cnt_d[489:476]};
+      6'd35: cnt_read = {2'd0, cnt_d[503:490]};
+      6'd36: cnt_read = {2'd0, cnt_d[517:504]};
+      6'd37: cnt_read = {2'd0, cnt_d[531:518]};
+      6'd38: cnt_read = {2'd0, cnt_d[545:532]};
+      6'd39: cnt_read = {2'd0, cnt_d[559:546]};
+      6'd40: cnt_read = {2'd0, cnt_d[573:560]};
+      6'd41: cnt_read = {2'd0, cnt_d[587:574]};
+      6'd42: cnt_read = {2'd0, cnt_d[601:588]};
+      6'd43: cnt_read = {2'd0, cnt_d[615:602]};
+      6'd44: cnt_read = {2'd0, cnt_d[629:616]};
+      6'd45: cnt_read = {2'd0, cnt_d[643:630]};
+      default: cnt_read = 16'd0;
+    endcase
   end
-  assign cnt_o = (cnt_sel_i < 6'd46) ? cnt_rd[16 * cnt_sel_i +: 16] : 16'd0;
+  assign cnt_o = cnt_read;
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
