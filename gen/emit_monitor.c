@@ -35,7 +35,9 @@ static void emit_ports(stcgen_text *text, const stcgen_params *params)
     stcgen_text_raw(text, "  input  wire        ev_write_i,  // it stored\n");
     stcgen_text_raw(text, "  input  wire [%u:0]  cnt_sel_i,   // count read port: which count\n",
                     sel - 1);
-    stcgen_text_raw(text, "  output wire [15:0] cnt_o        // its value (0 beyond the last)\n");
+    stcgen_text_raw(text, "  output wire [15:0] cnt_o,       // its value (0 beyond the last)\n");
+    stcgen_text_raw(text, "  output wire [15:0] watched_o    // count 0 (watched accesses), as cnt_o "
+                          "would show it\n");
     stcgen_text_raw(text, ");\n");
 }
 
@@ -49,7 +51,7 @@ static void emit_counts_list(stcgen_text *text, const stcgen_params *params)
         const stcgen_monitor_map *map = &params->monitor_map[index];
         unsigned base = map->count_base;
         stcgen_text_raw(text, "//   %2u..%2u mapping %zu (%u-way, %u-line): hits at depth",
-                        base, base + 2 * map->buckets, index, map->ways, map->sublines);
+                        base, base + 2 * map->buckets - 1, index, map->ways, map->sublines);
         for (unsigned bucket = 0; bucket < map->buckets; bucket++) {
             unsigned lo = bucket ? 1u << (bucket - 1) : 0, hi = bucket ? (1u << bucket) - 1 : 0;
             if (lo == hi) {
@@ -58,7 +60,7 @@ static void emit_counts_list(stcgen_text *text, const stcgen_params *params)
                 stcgen_text_raw(text, " %u-%u", lo, hi);
             }
         }
-        stcgen_text_raw(text, "; misses; writebacks of");
+        stcgen_text_raw(text, "; writebacks of");
         for (unsigned bucket = 0; bucket < map->buckets; bucket++) {
             stcgen_text_raw(text, " %u", 1u << bucket);
         }
@@ -187,11 +189,8 @@ static void emit_counts(stcgen_text *text, const stcgen_params *params)
             stcgen_text_raw(text, "  assign cnt_inc[%u:%u] = {2'b00, (s1_array_q & m%zu_hit_inc[%u])%s};\n",
                             at + 2, at, index, bucket, bucket == 0 ? " | s1_count_q" : "");
         }
-        unsigned at = 3 * (base + map->buckets);
-        stcgen_text_raw(text, "  assign cnt_inc[%u:%u] = {2'b00, s1_array_q & m%zu_miss_inc};\n",
-                        at + 2, at, index);
         for (unsigned bucket = 0; bucket < map->buckets; bucket++) {
-            at = 3 * (base + map->buckets + 1 + bucket);
+            unsigned at = 3 * (base + map->buckets + bucket);
             stcgen_text_raw(text,
                             "  assign cnt_inc[%u:%u] = (READ_ONLY == 0 && s1_array_q) ? "
                             "m%zu_wb_inc[%u:%u] : 3'd0;\n",
@@ -206,7 +205,7 @@ static void emit_counts(stcgen_text *text, const stcgen_params *params)
         bool writeback = false;
         for (size_t map_index = 0; map_index < params->monitor_maps; map_index++) {
             const stcgen_monitor_map *map = &params->monitor_map[map_index];
-            unsigned first = map->count_base + map->buckets + 1;
+            unsigned first = map->count_base + map->buckets;
             writeback = writeback || (index >= first && index < first + map->buckets);
         }
         stcgen_text_raw(text, "%c", writeback ? '1' : '0');
@@ -250,6 +249,11 @@ static void emit_counts(stcgen_text *text, const stcgen_params *params)
     stcgen_text_raw(text, "    endcase\n");
     stcgen_text_raw(text, "  end\n");
     stcgen_text_raw(text, "  assign cnt_o = cnt_read;\n");
+    if (cb < 16) {
+        stcgen_text_raw(text, "  assign watched_o = {%u'd0, cnt_d[%u:0]};\n", 16 - cb, cb - 1);
+    } else {
+        stcgen_text_raw(text, "  assign watched_o = cnt_d[15:0];\n");
+    }
 }
 
 static void emit_flops(stcgen_text *text, const stcgen_params *params)

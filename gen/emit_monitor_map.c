@@ -148,7 +148,8 @@ static void emit_update(stcgen_text *text, unsigned index, const stcgen_monitor_
     char clean[64];
     clean_dirty(map, clean, sizeof clean);
     stcgen_text_raw(text, "  // Stage 1: find the line in the stack (most recent first), count its\n");
-    stcgen_text_raw(text, "  // depth bucket or the miss, move the entries above it one deeper\n");
+    stcgen_text_raw(text, "  // depth bucket (a miss has no count: count 0 less the hits), move the\n");
+    stcgen_text_raw(text, "  // entries above it one deeper\n");
     stcgen_text_raw(text, "  // (aging their dirty lines) and put it in front.\n");
     stcgen_text_raw(text, "  always @* begin : m%u_update\n", index);
     stcgen_text_raw(text, "    reg         hit;\n");
@@ -159,7 +160,6 @@ static void emit_update(stcgen_text *text, unsigned index, const stcgen_monitor_
     }
     stcgen_text_raw(text, "    m%u_wdata   = m%u_row;\n", index, index);
     stcgen_text_raw(text, "    m%u_hit_inc  = %u'd0;\n", index, map->buckets);
-    stcgen_text_raw(text, "    m%u_miss_inc = 1'b0;\n", index);
     stcgen_text_raw(text, "    m%u_wb_inc   = %u'd0;\n", index, 3 * map->buckets);
     stcgen_text_raw(text, "    hit   = 1'b0;\n");
     stcgen_text_raw(text, "    depth = %u'd%u;\n", d, map->ways - 1);
@@ -187,7 +187,6 @@ static void emit_update(stcgen_text *text, unsigned index, const stcgen_monitor_
                         at, at + d - 1, at);
     }
     stcgen_text_raw(text, "    end else begin\n");
-    stcgen_text_raw(text, "      m%u_miss_inc = 1'b1;\n", index);
     stcgen_text_raw(text, "      // the deepest entry leaves every cache of the mapping\n");
     stcgen_text_raw(text, "      if (m%u_row[%u]) begin\n", index, (map->ways - 1) * eb);
     for (unsigned subline = 0; subline < map->sublines; subline++) {
@@ -251,7 +250,6 @@ void stcgen_emit_monitor_map(stcgen_text *text, const stcgen_params *params, uns
     stcgen_text_raw(text, "  reg  [%u:0] m%u_wdata;    // the row stage 1 writes back\n",
                     row_width - 1, index);
     stcgen_text_raw(text, "  reg  [%u:0]  m%u_hit_inc;\n", map->buckets - 1, index);
-    stcgen_text_raw(text, "  reg         m%u_miss_inc;\n", index);
     stcgen_text_raw(text, "  reg  [%u:0]  m%u_wb_inc;     // 3 bits per bucket\n",
                     3 * map->buckets - 1, index);
     stcgen_text_raw(text, "  wire [%u:0]  m%u_tag = s1_line_q[%u:%u];\n", map->tag_bits - 1, index,

@@ -43,6 +43,8 @@ static void emit_ports(stcgen_text *text, const widths *w)
                           "reads\n",
                     w->sel - 1);
     stcgen_text_raw(text, "  input  wire [15:0] cnt_i,           // its value\n");
+    stcgen_text_raw(text, "  input  wire [15:0] watched_i,       // the monitor's count 0 in the "
+                          "same clock\n");
     stcgen_text_raw(text, "  input  wire [2:0]  cur_banks_log_i, // the configuration in use\n");
     stcgen_text_raw(text, "  input  wire [2:0]  cur_ways_log_i,\n");
     stcgen_text_raw(text, "  input  wire [1:0]  cur_sub_log_i,\n");
@@ -67,8 +69,8 @@ static void emit_ports(stcgen_text *text, const widths *w)
     stcgen_text_raw(text, ");\n");
 }
 
-static const char *const operand_names[] = {"OP_KEEP", "OP_LOAD", "OP_ADD", "OP_MISSED",
-                                            "OP_HIT", "OP_WATCHED"};
+static const char *const operand_names[] = {"OP_KEEP", "OP_LOAD",    "OP_SUB",  "OP_MISSED",
+                                            "OP_HIT",  "OP_WATCHED", "OP_UNHIT"};
 
 /* One program as case items. */
 static void emit_program(stcgen_text *text, const stcgen_params *params, const widths *w,
@@ -111,11 +113,13 @@ static void emit_table(stcgen_text *text, const stcgen_params *params, const wid
 {
     stcgen_text_raw(text, "\n  // ---- The program: one step per access while deciding "
                           "(ref/monitor_tuner.c builds it)\n");
-    stcgen_text_raw(text, "  localparam [2:0] OP_KEEP = 3'd0, OP_LOAD = 3'd1, OP_ADD = 3'd2, "
+    stcgen_text_raw(text, "  localparam [2:0] OP_KEEP = 3'd0, OP_LOAD = 3'd1, OP_SUB = 3'd2, "
                           "OP_MISSED = 3'd3,\n");
-    stcgen_text_raw(text, "                   OP_HIT = 3'd4, OP_WATCHED = 3'd5;\n");
-    stcgen_text_raw(text, "  reg  [2:0]  st_op;     // operand: keep, load, add (saturating), "
-                          "watched - hits, hits, watched\n");
+    stcgen_text_raw(text, "                   OP_HIT = 3'd4, OP_WATCHED = 3'd5, OP_UNHIT = 3'd6;\n");
+    stcgen_text_raw(text, "  // operand: keep, load, less the count (stopping at 0), watched - hits, "
+                          "hits,\n");
+    stcgen_text_raw(text, "  // watched, count 0 now (watched_i) less the count (a misses count)\n");
+    stcgen_text_raw(text, "  reg  [2:0]  st_op;\n");
     stcgen_text_raw(text, "  reg  [%u:0]  st_cnt;    // the count it reads\n", w->sel - 1);
     stcgen_text_raw(text, "  reg         st_mac;    // energy += operand x st_coef\n");
     stcgen_text_raw(text, "  reg         st_first;  // ... from 0: a configuration's first "
@@ -161,8 +165,11 @@ static void emit_datapath(stcgen_text *text, const stcgen_params *params, const 
     stcgen_text_raw(text, "  reg  [7:0]  decisions_q, decisions_d;\n");
     stcgen_text_raw(text, "  reg  [7:0]  changes_q, changes_d;\n");
     stcgen_text_raw(text, "\n  // ---- Datapath\n");
-    stcgen_text_raw(text, "  wire [15:0] hits      = (cnt_i < watched_q) ? cnt_i : watched_q;\n");
-    stcgen_text_raw(text, "  wire [16:0] added     = {1'b0, operand_q} + {1'b0, cnt_i};\n");
+    stcgen_text_raw(text, "  // one comparator and subtractor: base - min(cnt_i, base)\n");
+    stcgen_text_raw(text, "  wire [15:0] base      = (st_op == OP_SUB)   ? operand_q :\n");
+    stcgen_text_raw(text, "                          (st_op == OP_UNHIT) ? watched_i : watched_q;\n");
+    stcgen_text_raw(text, "  wire [15:0] taken     = (cnt_i < base) ? cnt_i : base;\n");
+    stcgen_text_raw(text, "  wire [15:0] left      = base - taken;\n");
     stcgen_text_raw(text, "  wire [31:0] product   = operand_q * st_coef;\n");
     stcgen_text_raw(text, "  wire [32:0] mac_sum   = {1'b0, st_first ? 32'd0 : energy_q} + {1'b0, "
                           "product};\n");
@@ -230,9 +237,10 @@ static void emit_datapath(stcgen_text *text, const stcgen_params *params, const 
     stcgen_text_raw(text, "      end else if (deciding_q) begin\n");
     stcgen_text_raw(text, "        case (st_op)\n");
     stcgen_text_raw(text, "          OP_LOAD:    operand_d = cnt_i;\n");
-    stcgen_text_raw(text, "          OP_ADD:     operand_d = added[16] ? 16'hffff : added[15:0];\n");
-    stcgen_text_raw(text, "          OP_MISSED:  operand_d = watched_q - hits;\n");
-    stcgen_text_raw(text, "          OP_HIT:     operand_d = hits;\n");
+    stcgen_text_raw(text, "          OP_SUB:     operand_d = left;\n");
+    stcgen_text_raw(text, "          OP_MISSED:  operand_d = left;\n");
+    stcgen_text_raw(text, "          OP_HIT:     operand_d = taken;\n");
+    stcgen_text_raw(text, "          OP_UNHIT:   operand_d = left;\n");
     stcgen_text_raw(text, "          OP_WATCHED: operand_d = watched_q;\n");
     stcgen_text_raw(text, "          default:    ;\n");
     stcgen_text_raw(text, "        endcase\n");

@@ -148,6 +148,7 @@ static void emit_monitor_tuner(stcgen_text *text, const stcgen_params *params)
     }
     stcgen_text_line(text, "wire [%u:0]  mon_cnt_sel;", params->monitor_sel_bits - 1);
     stcgen_text_line(text, "wire [15:0]  mon_cnt;");
+    stcgen_text_line(text, "wire [15:0]  mon_watched;");
     stcgen_text_line(text, "wire         tun_last_step;");
     for (const char *const *line = top_gap_lines; *line; line++) {
         stcgen_text_line(text, "%s",
@@ -163,7 +164,8 @@ static void emit_monitor_tuner(stcgen_text *text, const stcgen_params *params)
     stcgen_text_line(text, "  .ev_line_i  (mon_line),");
     stcgen_text_line(text, "  .ev_write_i (ev_write),");
     stcgen_text_line(text, "  .cnt_sel_i  (mon_cnt_sel),");
-    stcgen_text_line(text, "  .cnt_o      (mon_cnt)");
+    stcgen_text_line(text, "  .cnt_o      (mon_cnt),");
+    stcgen_text_line(text, "  .watched_o  (mon_watched)");
     stcgen_text_line(text, ");");
     stcgen_text_blank(text);
     stcgen_text_line(text, "stc_monitor_tuner #(");
@@ -174,6 +176,7 @@ static void emit_monitor_tuner(stcgen_text *text, const stcgen_params *params)
     stcgen_text_line(text, "  .ev_access_i     (ev_access),");
     stcgen_text_line(text, "  .cnt_sel_o       (mon_cnt_sel),");
     stcgen_text_line(text, "  .cnt_i           (mon_cnt),");
+    stcgen_text_line(text, "  .watched_i       (mon_watched),");
     stcgen_text_line(text, "  .cur_banks_log_i (cfg_banks_log_o),");
     stcgen_text_line(text, "  .cur_ways_log_i  (cfg_ways_log_o),");
     stcgen_text_line(text, "  .cur_sub_log_i   (cfg_sub_log_o),");

@@ -154,7 +154,7 @@ static int derive_monitor(stcgen_params *params, char *err, size_t err_len)
             map->entry_bits = 1 + map->tag_bits + sublines * map->dirty_bits;
             map->buckets = stc_log2(map->ways) + 1;
             map->count_base = params->monitor_counts;
-            params->monitor_counts += 2 * map->buckets + 1;
+            params->monitor_counts += 2 * map->buckets;
             if (map->rows > params->monitor_clear_rows) {
                 params->monitor_clear_rows = map->rows;
             }

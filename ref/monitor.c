@@ -39,7 +39,6 @@ typedef struct {
      * so an a-way cache (a = 2^i) misses exactly buckets i + 1 and up: the
      * counts hardware keeps (log2 ways + 1 of them, not ways). */
     uint64_t bucket_hits[BUCKETS];
-    uint64_t stack_misses;   /* absent from every depth: a miss for every ways */
     uint64_t writebacks[BUCKETS]; /* [i]: dirty physical lines the 2^i-way cache evicted */
     uint64_t row_writes;     /* array accesses that changed this mapping's row */
 } mapping;
@@ -203,7 +202,6 @@ static void observe_mapping(mapping *map, uint64_t addr, unsigned offset_bits, b
             }
         }
     } else {
-        map->stack_misses++;
         depth = map->ways - 1; /* the deepest entry leaves every cache */
         if (valid[depth]) {
             age_entry(map, dirty + (size_t)depth * STC_MAX_SUBLINES, depth);
@@ -234,7 +232,7 @@ static void observe_mapping(mapping *map, uint64_t addr, unsigned offset_bits, b
 /* Whether any of the mapping's counts has reached limit. */
 static bool counts_reach(const mapping *map, uint64_t limit)
 {
-    bool full = map->stack_misses >= limit;
+    bool full = false;
     for (unsigned bucket = 0; bucket < BUCKETS; bucket++) {
         full = full || map->bucket_hits[bucket] >= limit || map->writebacks[bucket] >= limit;
     }
@@ -390,7 +388,6 @@ size_t stc_monitor_counts(const stc_monitor *monitor, uint64_t *counts, size_t m
         for (unsigned bucket = 0; bucket < buckets; bucket++) {
             PUT(map->bucket_hits[bucket]);
         }
-        PUT(map->stack_misses);
         for (unsigned bucket = 0; bucket < buckets; bucket++) {
             PUT(map->writebacks[bucket]);
         }
@@ -409,16 +406,15 @@ int stc_monitor_count_map_of(const stc_monitor *monitor, const stc_config *confi
         unsigned buckets = stc_log2(candidate->ways) + 1;
         if (candidate->sublines == config->sublines &&
             candidate->ways == monitor->geometry.banks / stc_config_groups(config)) {
-            unsigned hits_from = depth_bucket(config->ways);
-            map->misses[map->miss_terms++] = base + buckets;
-            for (unsigned bucket = hits_from; bucket < buckets; bucket++) {
-                map->misses[map->miss_terms++] = base + bucket;
+            unsigned hit_buckets = depth_bucket(config->ways);
+            for (unsigned bucket = 0; bucket < hit_buckets; bucket++) {
+                map->hits[map->hit_terms++] = base + bucket;
             }
             map->first_probe_hits = base;
-            map->writebacks = base + buckets + 1 + stc_log2(config->ways);
+            map->writebacks = base + buckets + stc_log2(config->ways);
             return 0;
         }
-        base += 2 * buckets + 1;
+        base += 2 * buckets;
     }
     return -1;
 }
@@ -440,9 +436,9 @@ void stc_monitor_estimate(const stc_monitor *monitor, const stc_config *config,
     /* Accesses: the one count every mapping shares (after halvings a
      * mapping's own counts add up to at most it). */
     uint64_t accesses = monitor->watched;
-    uint64_t misses = map->stack_misses;
-    for (unsigned bucket = depth_bucket(config->ways); bucket < BUCKETS; bucket++) {
-        misses += map->bucket_hits[bucket];
+    uint64_t misses = accesses; /* less the hits, as the decision unit forms it */
+    for (unsigned bucket = 0; bucket < depth_bucket(config->ways); bucket++) {
+        misses -= misses < map->bucket_hits[bucket] ? misses : map->bucket_hits[bucket];
     }
     estimate->requests = accesses;
     estimate->accesses = accesses;
@@ -475,6 +471,5 @@ void stc_monitor_decay(stc_monitor *monitor, unsigned shift)
             map->bucket_hits[bucket] >>= shift;
             map->writebacks[bucket] >>= shift;
         }
-        map->stack_misses >>= shift;
     }
 }

@@ -17,9 +17,12 @@
  * way prediction's first probe hits exactly those at depth 0. Dirtiness is
  * kept per physical line and per depth, so the writebacks of every a come
  * out too. Since associativities are powers of two, hits are counted by
- * depth bucket (depth 0, 1, 2-3, 4-7, ...): log2(ways) + 2 counts a
- * mapping with its misses, plus log2(ways) + 1 writeback counts; all
- * mappings share one count of watched accesses (the estimate's accesses).
+ * depth bucket (depth 0, 1, 2-3, 4-7, ...): log2(ways) + 1 hit counts a
+ * mapping, plus log2(ways) + 1 writeback counts; all mappings share one
+ * count of watched accesses (the estimate's accesses). A mapping's misses
+ * need no count of their own: every watched access is a hit at some depth
+ * or a miss, so an a-way cache misses the watched accesses less the hits
+ * at depths below a (ARCHITECTURE.md 17.2).
  *
  * Sampling: an access is watched if address bits [lo, lo + sample_bits)
  * are zero, with lo = log2(line_bytes * 4) (the widest logical line).
@@ -160,17 +163,19 @@ unsigned stc_monitor_clear_rows(const stc_monitor *monitor);
 /* Every count in the hardware's order (docs/ARCHITECTURE.md section 17,
  * stc_monitor's cnt_sel_i): watched accesses, then per mapping (sublines
  * 1, 2, 4 outer, set groups 1 .. banks inner) its hits by depth bucket
- * (log2 ways + 1 of them), its misses and its writebacks by associativity
- * bucket (log2 ways + 1). Fills up to max; returns how many there are. */
+ * (log2 ways + 1 of them) and its writebacks by associativity bucket
+ * (log2 ways + 1). Fills up to max; returns how many there are. */
 size_t stc_monitor_counts(const stc_monitor *monitor, uint64_t *counts, size_t max);
 
 /* Where one configuration's counts sit in stc_monitor_counts' order: what
  * the hardware decision reads (docs/ARCHITECTURE.md section 18). */
-enum { STC_MONITOR_MAX_MISS_TERMS = 6 }; /* the misses, and up to log2 32 deeper buckets */
+enum { STC_MONITOR_MAX_HIT_TERMS = 6 }; /* the hit buckets of up to 32 ways */
 typedef struct {
-    unsigned miss_terms;       /* counts that add up to the configuration's misses: */
-    unsigned misses[STC_MONITOR_MAX_MISS_TERMS]; /* its mapping's misses, then the hit buckets
-                                                    deeper than its ways, shallowest first */
+    /* The configuration's misses are count 0 (watched accesses) less these
+     * counts: its mapping's hit buckets at depths below its ways,
+     * shallowest first. */
+    unsigned hit_terms;
+    unsigned hits[STC_MONITOR_MAX_HIT_TERMS];
     unsigned first_probe_hits; /* the mapping's depth-0 bucket */
     unsigned writebacks;       /* the mapping's writebacks of an a-way cache */
 } stc_monitor_count_map;

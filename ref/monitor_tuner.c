@@ -17,8 +17,8 @@
  * theirs). */
 typedef struct {
     size_t load_count;
-    stc_operand_op loads[STC_MONITOR_MAX_MISS_TERMS];
-    unsigned load_counts[STC_MONITOR_MAX_MISS_TERMS];
+    stc_operand_op loads[STC_MONITOR_MAX_HIT_TERMS + 1];
+    unsigned load_counts[STC_MONITOR_MAX_HIT_TERMS + 1];
     size_t mac_count;
     unsigned macs[2];
 } step_group;
@@ -140,12 +140,18 @@ static size_t config_groups(stc_monitor_program *program, const stc_geometry *ge
     size_t count = 0;
     memset(groups, 0, 4 * sizeof groups[0]);
 
+    /* Misses: the watched accesses less the hits at depths below the ways
+     * (ARCHITECTURE.md 17.2). The first term reads count 0 on the
+     * monitor's own port in the same clock as the depth-0 hits: most
+     * accesses are depth-0 hits, and reading the two a step apart would
+     * miscount the access in between (watched_q, taken when the decision
+     * started, would miss a hundred). */
     step_group *misses = &groups[count++];
-    for (unsigned term = 0; term < map->miss_terms; term++) {
-        misses->loads[term] = term == 0 ? STC_OPERAND_LOAD : STC_OPERAND_ADD;
-        misses->load_counts[term] = map->misses[term];
+    for (unsigned term = 0; term < map->hit_terms; term++) {
+        misses->loads[term] = term == 0 ? STC_OPERAND_UNHIT : STC_OPERAND_SUB;
+        misses->load_counts[term] = map->hits[term];
     }
-    misses->load_count = map->miss_terms;
+    misses->load_count = map->hit_terms;
     snprintf(name, sizeof name, "miss_%s_%uB", size, geometry->line_bytes << line_index);
     misses->macs[misses->mac_count++] =
         coefficient(program, coefficients->miss[size_index][line_index], name);
@@ -340,8 +346,8 @@ static void run_step(const stc_monitor_tuner *tuner, const stc_monitor_tuner_in 
     case STC_OPERAND_LOAD:
         d->operand = count;
         break;
-    case STC_OPERAND_ADD:
-        d->operand = q->operand + count > 0xffff ? 0xffff : q->operand + count;
+    case STC_OPERAND_SUB:
+        d->operand = q->operand - (count < q->operand ? count : q->operand);
         break;
     case STC_OPERAND_MISSED:
         d->operand = q->watched - hits;
@@ -351,6 +357,9 @@ static void run_step(const stc_monitor_tuner *tuner, const stc_monitor_tuner_in 
         break;
     case STC_OPERAND_WATCHED:
         d->operand = q->watched;
+        break;
+    case STC_OPERAND_UNHIT:
+        d->operand = in->watched - (count < in->watched ? count : in->watched);
         break;
     }
     if (step->mac) {

@@ -22,8 +22,8 @@
  *
  * A step may do three things at once, on the values the flops held before
  * it (so one operand is loaded while the previous one is multiplied):
- * - operand: load a count into the 16-bit operand register, add one to it
- *   (saturating), or load watched - min(count, watched) or
+ * - operand: load a count into the 16-bit operand register, subtract one
+ *   from it (stopping at 0: misses are watched accesses less hits), or load watched - min(count, watched) or
  *   min(count, watched) (accesses without / with a first-probe hit; watched
  *   is the count of watched accesses taken when the decision started);
  * - multiply-accumulate: energy += operand x coefficient (32-bit,
@@ -64,10 +64,11 @@ enum {
 typedef enum {
     STC_OPERAND_KEEP = 0,
     STC_OPERAND_LOAD = 1,    /* operand = count */
-    STC_OPERAND_ADD = 2,     /* operand = min(operand + count, 65535) */
+    STC_OPERAND_SUB = 2,     /* operand = operand - min(count, operand) */
     STC_OPERAND_MISSED = 3,  /* operand = watched - min(count, watched) */
     STC_OPERAND_HIT = 4,     /* operand = min(count, watched) */
-    STC_OPERAND_WATCHED = 5  /* operand = watched */
+    STC_OPERAND_WATCHED = 5, /* operand = watched */
+    STC_OPERAND_UNHIT = 6    /* operand = watched now - min(count, watched now) */
 } stc_operand_op;
 
 typedef struct {
@@ -81,7 +82,7 @@ typedef struct {
 } stc_monitor_step;
 
 enum {
-    STC_MONITOR_MAX_STEPS = STC_MAX_CONFIGS * (STC_MONITOR_MAX_MISS_TERMS + 6) + 2,
+    STC_MONITOR_MAX_STEPS = STC_MAX_CONFIGS * (STC_MONITOR_MAX_HIT_TERMS + 7) + 2,
     STC_MONITOR_MAX_COEFFICIENTS = 64
 };
 
@@ -162,6 +163,7 @@ typedef struct {
 typedef struct {
     bool ev_access;        /* the cache completed an access this cycle */
     uint16_t count;        /* the monitor's count at stc_monitor_tuner_count_select */
+    uint16_t watched;      /* its count 0 (watched accesses), from its own port */
     unsigned current_code; /* the cache's configuration, packed */
     bool cfg_ready, cfg_done, cfg_err;
     bool reg_we;

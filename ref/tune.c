@@ -363,6 +363,7 @@ static void monitor_unit_clock(stc_tuned_cache *tuned, bool access, bool cfg_ans
         unsigned select = stc_monitor_tuner_count_select(unit);
         uint64_t value = select < count ? counts[select] : 0;
         in.count = (uint16_t)stc_counter_saturate(value, STC_FIXED_COUNTER_BITS);
+        in.watched = (uint16_t)stc_counter_saturate(counts[0], STC_FIXED_COUNTER_BITS);
     }
     bool was_deciding = unit->q.deciding != 0;
     uint32_t window_position = unit->q.win;

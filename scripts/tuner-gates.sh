@@ -102,7 +102,8 @@ counts=$(grep -c '^  assign cnt_inc\[' "$cut_file")
 # shellcheck disable=SC2016
 cut "$counts counts (all of them)" \
     -e 's/^  wire \[\([0-9]*\):0\] cnt_inc;/  (* keep *) wire [\1:0] cnt_inc;/' \
-    -e 's/^  assign cnt_o = cnt_read;/  assign cnt_o = 16'"'"'d0;/'
+    -e 's/^  assign cnt_o = cnt_read;/  assign cnt_o = 16'"'"'d0;/' \
+    -e 's/^  assign watched_o = .*/  assign watched_o = 16'"'"'d0;/'
 # shellcheck disable=SC2016
 cut "their halving muxes" -e 's/: halve ? sum\[CB:1\] : sum\[CB-1:0\];/: sum[CB-1:0];/'
 # shellcheck disable=SC2016

@@ -104,6 +104,7 @@ void monitor_side_settle(harness *h, int strobes)
     /* The unit reads its count only in an access's cycle (a step, or the
      * window's end); the select is 0 when it is idle. */
     in->count = in->ev_access ? model_count(m, select) : 0;
+    in->watched = in->ev_access ? model_count(m, 0) : 0;
     in->current_code = current_code(h);
     in->cfg_ready = ready;
     in->cfg_done = done;

@@ -101,7 +101,7 @@ check "8 bank SRAMs, 9 monitor arrays, the row-state and counter register files 
            and (.srams | length) == 20
            and .sram_bits == 4 * 128 * (21 + 128) and .regfile_bits == 32 * 88 + 7008 + 2 * 16 * 24' "$r/report.json"
 check "the monitor tuner reported as the tuner, its decision length given" \
-    jq -e '.tuner.present and (.tuner.search_cycles | startswith("117 accesses"))
+    jq -e '.tuner.present and (.tuner.search_cycles | startswith("126 accesses"))
            and ([.modules[] | select(.role == "tuner") | .name] | sort) == ["stc_monitor", "stc_monitor_tuner"]' "$r/report.json"
 check "controller and power controller reported" \
     jq -e '([.modules[].name] | index("stc_cache_ctrl") != null and index("stc_power_ctrl") != null)

@@ -98,10 +98,10 @@ static void check_count_map(fixture *f)
         stc_config config = configs[index];
         stc_monitor_count_map map;
         CHECK(stc_monitor_count_map_of(f->monitor, &config, &map) == 0, "config %zu", index);
-        uint64_t misses = 0;
-        for (unsigned term = 0; term < map.miss_terms; term++) {
-            CHECK(map.misses[term] < count, "index in range");
-            misses += counts[map.misses[term]];
+        uint64_t misses = counts[0]; /* watched, less the hits above the ways */
+        for (unsigned term = 0; term < map.hit_terms; term++) {
+            CHECK(map.hits[term] < count, "index in range");
+            misses -= misses < counts[map.hits[term]] ? misses : counts[map.hits[term]];
         }
         config.way_predict = config.ways > 1;
         stc_counters estimate;
@@ -123,6 +123,7 @@ static void clock_unit(stc_monitor_tuner *unit, const uint64_t *counts,
     stc_monitor_tuner_in in = *base;
     uint64_t value = counts[stc_monitor_tuner_count_select(unit)];
     in.count = (uint16_t)(value > 0xffff ? 0xffff : value);
+    in.watched = (uint16_t)(counts[0] > 0xffff ? 0xffff : counts[0]);
     stc_monitor_tuner_step(unit, &in);
 }
 

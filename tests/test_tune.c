@@ -623,7 +623,7 @@ static void test_monitor_search(void)
          * here; staying in the 2K start-up choice would cost twice). With
          * every set watched the clear walk leaves the first 512 accesses
          * unwatched, so the start-up's 16 B misses last 512 accesses
-         * longer, and each decision takes effect its 117 steps (accesses)
+         * longer, and each decision takes effect its 126 steps (accesses)
          * after its window: 22 %. */
         double monitor_nj = report->monitor_energy.total_nj;
         CHECK(dcache->run_energy.total_nj - monitor_nj < 1.25 * dcache->optimum_nj,

@@ -49,10 +49,10 @@
 //   pwr_sync_stages        2        acknowledge synchroniser flops
 //   wake_overhead          4        T_wake = acknowledge delay + this
 //   monitor_maps           9        monitor: set mappings (one array each)
-//   monitor_counts         46       monitor: counts (cnt_sel_i, read as 16 bits)
+//   monitor_counts         37       monitor: counts (cnt_sel_i, read as 16 bits)
 //   monitor_clear_rows     128      monitor: blind accesses of the clear walk
-//   monitor_steps          117      decision unit: steps (accesses) of a D-cache decision
-//   monitor_steps_ro       90       decision unit: steps of an I-cache (READ_ONLY) decision
+//   monitor_steps          126      decision unit: steps (accesses) of a D-cache decision
+//   monitor_steps_ro       99       decision unit: steps of an I-cache (READ_ONLY) decision
 
 `timescale 1ns / 1ps
 `default_nettype none
@@ -185,6 +185,7 @@ module stc_cache #(
   wire [1:0]  unused_ev_word = ev_addr[1:0];
   wire [5:0]  mon_cnt_sel;
   wire [15:0]  mon_cnt;
+  wire [15:0]  mon_watched;
   wire         tun_last_step;
   // A hit's response cycle accepts the next request (15.3) unless this
   // access is the decision's (its change lands before the next request:
@@ -200,7 +201,8 @@ module stc_cache #(
     .ev_line_i  (mon_line),
     .ev_write_i (ev_write),
     .cnt_sel_i  (mon_cnt_sel),
-    .cnt_o      (mon_cnt)
+    .cnt_o      (mon_cnt),
+    .watched_o  (mon_watched)
   );
 
   stc_monitor_tuner #(
@@ -211,6 +213,7 @@ module stc_cache #(
     .ev_access_i     (ev_access),
     .cnt_sel_o       (mon_cnt_sel),
     .cnt_i           (mon_cnt),
+    .watched_i       (mon_watched),
     .cur_banks_log_i (cfg_banks_log_o),
     .cur_ways_log_i  (cfg_ways_log_o),
     .cur_sub_log_i   (cfg_sub_log_o),

@@ -49,10 +49,10 @@
 //   pwr_sync_stages        2        acknowledge synchroniser flops
 //   wake_overhead          4        T_wake = acknowledge delay + this
 //   monitor_maps           9        monitor: set mappings (one array each)
-//   monitor_counts         46       monitor: counts (cnt_sel_i, read as 16 bits)
+//   monitor_counts         37       monitor: counts (cnt_sel_i, read as 16 bits)
 //   monitor_clear_rows     128      monitor: blind accesses of the clear walk
-//   monitor_steps          117      decision unit: steps (accesses) of a D-cache decision
-//   monitor_steps_ro       90       decision unit: steps of an I-cache (READ_ONLY) decision
+//   monitor_steps          126      decision unit: steps (accesses) of a D-cache decision
+//   monitor_steps_ro       99       decision unit: steps of an I-cache (READ_ONLY) decision
 
 `timescale 1ns / 1ps
 `default_nettype none

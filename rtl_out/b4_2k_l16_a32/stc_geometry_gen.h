@@ -50,10 +50,10 @@
  *   pwr_sync_stages        2        acknowledge synchroniser flops
  *   wake_overhead          4        T_wake = acknowledge delay + this
  *   monitor_maps           9        monitor: set mappings (one array each)
- *   monitor_counts         46       monitor: counts (cnt_sel_i, read as 16 bits)
+ *   monitor_counts         37       monitor: counts (cnt_sel_i, read as 16 bits)
  *   monitor_clear_rows     128      monitor: blind accesses of the clear walk
- *   monitor_steps          117      decision unit: steps (accesses) of a D-cache decision
- *   monitor_steps_ro       90       decision unit: steps of an I-cache (READ_ONLY) decision
+ *   monitor_steps          126      decision unit: steps (accesses) of a D-cache decision
+ *   monitor_steps_ro       99       decision unit: steps of an I-cache (READ_ONLY) decision
  */
 #ifndef STC_GEOMETRY_GEN_H
 #define STC_GEOMETRY_GEN_H
@@ -102,10 +102,10 @@
 #define STC_GEN_PWR_SYNC_STAGES        2u       /* acknowledge synchroniser flops */
 #define STC_GEN_WAKE_OVERHEAD          4u       /* T_wake = acknowledge delay + this */
 #define STC_GEN_MONITOR_MAPS           9u       /* monitor: set mappings (one array each) */
-#define STC_GEN_MONITOR_COUNTS         46u      /* monitor: counts (cnt_sel_i, read as 16 bits) */
+#define STC_GEN_MONITOR_COUNTS         37u      /* monitor: counts (cnt_sel_i, read as 16 bits) */
 #define STC_GEN_MONITOR_CLEAR_ROWS     128u     /* monitor: blind accesses of the clear walk */
-#define STC_GEN_MONITOR_STEPS          117u     /* decision unit: steps (accesses) of a D-cache decision */
-#define STC_GEN_MONITOR_STEPS_RO       90u      /* decision unit: steps of an I-cache (READ_ONLY) decision */
+#define STC_GEN_MONITOR_STEPS          126u     /* decision unit: steps (accesses) of a D-cache decision */
+#define STC_GEN_MONITOR_STEPS_RO       99u      /* decision unit: steps of an I-cache (READ_ONLY) decision */
 
 /* Address mask: addr_bits ones (ARCHITECTURE.md section 12). */
 #define STC_GEN_ADDR_MASK 0xffffffffull

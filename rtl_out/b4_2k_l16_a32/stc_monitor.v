@@ -49,10 +49,10 @@
 //   pwr_sync_stages        2        acknowledge synchroniser flops
 //   wake_overhead          4        T_wake = acknowledge delay + this
 //   monitor_maps           9        monitor: set mappings (one array each)
-//   monitor_counts         46       monitor: counts (cnt_sel_i, read as 16 bits)
+//   monitor_counts         37       monitor: counts (cnt_sel_i, read as 16 bits)
 //   monitor_clear_rows     128      monitor: blind accesses of the clear walk
-//   monitor_steps          117      decision unit: steps (accesses) of a D-cache decision
-//   monitor_steps_ro       90       decision unit: steps of an I-cache (READ_ONLY) decision
+//   monitor_steps          126      decision unit: steps (accesses) of a D-cache decision
+//   monitor_steps_ro       99       decision unit: steps of an I-cache (READ_ONLY) decision
 
 `timescale 1ns / 1ps
 `default_nettype none
@@ -68,15 +68,15 @@
 // this one wrote.
 // Counts (cnt_sel_i), 14 bits each (read as 16), all halved together when one would reach 2^14:
 //    0 watched accesses (every mapping's accesses)
-//    1.. 7 mapping 0 (4-way, 1-line): hits at depth 0 1 2-3; misses; writebacks of 1 2 4 ways
-//    8..12 mapping 1 (2-way, 1-line): hits at depth 0 1; misses; writebacks of 1 2 ways
-//   13..15 mapping 2 (1-way, 1-line): hits at depth 0; misses; writebacks of 1 way
-//   16..22 mapping 3 (4-way, 2-line): hits at depth 0 1 2-3; misses; writebacks of 1 2 4 ways
-//   23..27 mapping 4 (2-way, 2-line): hits at depth 0 1; misses; writebacks of 1 2 ways
-//   28..30 mapping 5 (1-way, 2-line): hits at depth 0; misses; writebacks of 1 way
-//   31..37 mapping 6 (4-way, 4-line): hits at depth 0 1 2-3; misses; writebacks of 1 2 4 ways
-//   38..42 mapping 7 (2-way, 4-line): hits at depth 0 1; misses; writebacks of 1 2 ways
-//   43..45 mapping 8 (1-way, 4-line): hits at depth 0; misses; writebacks of 1 way
+//    1.. 6 mapping 0 (4-way, 1-line): hits at depth 0 1 2-3; writebacks of 1 2 4 ways
+//    7..10 mapping 1 (2-way, 1-line): hits at depth 0 1; writebacks of 1 2 ways
+//   11..12 mapping 2 (1-way, 1-line): hits at depth 0; writebacks of 1 way
+//   13..18 mapping 3 (4-way, 2-line): hits at depth 0 1 2-3; writebacks of 1 2 4 ways
+//   19..22 mapping 4 (2-way, 2-line): hits at depth 0 1; writebacks of 1 2 ways
+//   23..24 mapping 5 (1-way, 2-line): hits at depth 0; writebacks of 1 way
+//   25..30 mapping 6 (4-way, 4-line): hits at depth 0 1 2-3; writebacks of 1 2 4 ways
+//   31..34 mapping 7 (2-way, 4-line): hits at depth 0 1; writebacks of 1 2 ways
+//   35..36 mapping 8 (1-way, 4-line): hits at depth 0; writebacks of 1 way
 module stc_monitor #(
   parameter integer READ_ONLY = 0  // 1: an I-cache's (no dirty state, no writebacks)
 ) (
@@ -86,7 +86,8 @@ module stc_monitor #(
   input  wire [27:0] ev_line_i,   // its physical line number (byte address >> 4)
   input  wire        ev_write_i,  // it stored
   input  wire [5:0]  cnt_sel_i,   // count read port: which count
-  output wire [15:0] cnt_o        // its value (0 beyond the last)
+  output wire [15:0] cnt_o,       // its value (0 beyond the last)
+  output wire [15:0] watched_o    // count 0 (watched accesses), as cnt_o would show it
 );
 
   // ---- Stage 0: the event's cycle
@@ -138,7 +139,6 @@ module stc_monitor #(
   wire [39:0] m0_row;      // the row stage 1 reads
   reg  [39:0] m0_wdata;    // the row stage 1 writes back
   reg  [2:0]  m0_hit_inc;
-  reg         m0_miss_inc;
   reg  [8:0]  m0_wb_inc;     // 3 bits per bucket
   wire [5:0]  m0_tag = s1_line_q[12:7];
   wire [4:0]  m0_addr = {s1_line_q[6:4], s1_line_q[1:0]};  // the event's row
@@ -196,7 +196,8 @@ module stc_monitor #(
     end
   endgenerate
   // Stage 1: find the line in the stack (most recent first), count its
-  // depth bucket or the miss, move the entries above it one deeper
+  // depth bucket (a miss has no count: count 0 less the hits), move the
+  // entries above it one deeper
   // (aging their dirty lines) and put it in front.
   always @* begin : m0_update
     reg         hit;
@@ -205,7 +206,6 @@ module stc_monitor #(
     reg [9:0]  moved;
     m0_wdata   = m0_row;
     m0_hit_inc  = 3'd0;
-    m0_miss_inc = 1'b0;
     m0_wb_inc   = 9'd0;
     hit   = 1'b0;
     depth = 3'd3;
@@ -234,7 +234,6 @@ module stc_monitor #(
       // caches of depth ways or fewer missed and refilled it clean
       if (front[9:7] < depth) front[9:7] = depth;
     end else begin
-      m0_miss_inc = 1'b1;
       // the deepest entry leaves every cache of the mapping
       if (m0_row[30]) begin
         if (m0_row[39:37] < 3'd4)
@@ -284,7 +283,6 @@ module stc_monitor #(
   wire [17:0] m1_row;      // the row stage 1 reads
   reg  [17:0] m1_wdata;    // the row stage 1 writes back
   reg  [1:0]  m1_hit_inc;
-  reg         m1_miss_inc;
   reg  [5:0]  m1_wb_inc;     // 3 bits per bucket
   wire [5:0]  m1_tag = s1_line_q[13:8];
   wire [5:0]  m1_addr = {s1_line_q[7:4], s1_line_q[1:0]};  // the event's row
@@ -338,7 +336,8 @@ module stc_monitor #(
     end
   endgenerate
   // Stage 1: find the line in the stack (most recent first), count its
-  // depth bucket or the miss, move the entries above it one deeper
+  // depth bucket (a miss has no count: count 0 less the hits), move the
+  // entries above it one deeper
   // (aging their dirty lines) and put it in front.
   always @* begin : m1_update
     reg         hit;
@@ -347,7 +346,6 @@ module stc_monitor #(
     reg [8:0]  moved;
     m1_wdata   = m1_row;
     m1_hit_inc  = 2'd0;
-    m1_miss_inc = 1'b0;
     m1_wb_inc   = 6'd0;
     hit   = 1'b0;
     depth = 2'd1;
@@ -367,7 +365,6 @@ module stc_monitor #(
       // caches of depth ways or fewer missed and refilled it clean
       if (front[8:7] < depth) front[8:7] = depth;
     end else begin
-      m1_miss_inc = 1'b1;
       // the deepest entry leaves every cache of the mapping
       if (m1_row[9]) begin
         if (m1_row[17:16] < 2'd2)
@@ -398,7 +395,6 @@ module stc_monitor #(
   wire [7:0] m2_row;      // the row stage 1 reads
   reg  [7:0] m2_wdata;    // the row stage 1 writes back
   reg  [0:0]  m2_hit_inc;
-  reg         m2_miss_inc;
   reg  [2:0]  m2_wb_inc;     // 3 bits per bucket
   wire [5:0]  m2_tag = s1_line_q[14:9];
   wire [6:0]  m2_addr = {s1_line_q[8:4], s1_line_q[1:0]};  // the event's row
@@ -450,7 +446,8 @@ module stc_monitor #(
     end
   endgenerate
   // Stage 1: find the line in the stack (most recent first), count its
-  // depth bucket or the miss, move the entries above it one deeper
+  // depth bucket (a miss has no count: count 0 less the hits), move the
+  // entries above it one deeper
   // (aging their dirty lines) and put it in front.
   always @* begin : m2_update
     reg         hit;
@@ -458,7 +455,6 @@ module stc_monitor #(
     reg [7:0]  front;
     m2_wdata   = m2_row;
     m2_hit_inc  = 1'd0;
-    m2_miss_inc = 1'b0;
     m2_wb_inc   = 3'd0;
     hit   = 1'b0;
     depth = 1'd0;
@@ -472,7 +468,6 @@ module stc_monitor #(
       // caches of depth ways or fewer missed and refilled it clean
       if (front[7:7] < depth) front[7:7] = depth;
     end else begin
-      m2_miss_inc = 1'b1;
       // the deepest entry leaves every cache of the mapping
       if (m2_row[0]) begin
         if (m2_row[7:7] < 1'd1)
@@ -493,7 +488,6 @@ module stc_monitor #(
   wire [51:0] m3_row;      // the row stage 1 reads
   reg  [51:0] m3_wdata;    // the row stage 1 writes back
   reg  [2:0]  m3_hit_inc;
-  reg         m3_miss_inc;
   reg  [8:0]  m3_wb_inc;     // 3 bits per bucket
   wire [5:0]  m3_tag = s1_line_q[12:7];
   wire [0:0]  m3_sub = s1_line_q[0:0];
@@ -552,7 +546,8 @@ module stc_monitor #(
     end
   endgenerate
   // Stage 1: find the line in the stack (most recent first), count its
-  // depth bucket or the miss, move the entries above it one deeper
+  // depth bucket (a miss has no count: count 0 less the hits), move the
+  // entries above it one deeper
   // (aging their dirty lines) and put it in front.
   always @* begin : m3_update
     reg         hit;
@@ -561,7 +556,6 @@ module stc_monitor #(
     reg [12:0]  moved;
     m3_wdata   = m3_row;
     m3_hit_inc  = 3'd0;
-    m3_miss_inc = 1'b0;
     m3_wb_inc   = 9'd0;
     hit   = 1'b0;
     depth = 3'd3;
@@ -591,7 +585,6 @@ module stc_monitor #(
       if (front[9:7] < depth) front[9:7] = depth;
       if (front[12:10] < depth) front[12:10] = depth;
     end else begin
-      m3_miss_inc = 1'b1;
       // the deepest entry leaves every cache of the mapping
       if (m3_row[39]) begin
         if (m3_row[48:46] < 3'd4)
@@ -655,7 +648,6 @@ module stc_monitor #(
   wire [21:0] m4_row;      // the row stage 1 reads
   reg  [21:0] m4_wdata;    // the row stage 1 writes back
   reg  [1:0]  m4_hit_inc;
-  reg         m4_miss_inc;
   reg  [5:0]  m4_wb_inc;     // 3 bits per bucket
   wire [5:0]  m4_tag = s1_line_q[13:8];
   wire [0:0]  m4_sub = s1_line_q[0:0];
@@ -710,7 +702,8 @@ module stc_monitor #(
     end
   endgenerate
   // Stage 1: find the line in the stack (most recent first), count its
-  // depth bucket or the miss, move the entries above it one deeper
+  // depth bucket (a miss has no count: count 0 less the hits), move the
+  // entries above it one deeper
   // (aging their dirty lines) and put it in front.
   always @* begin : m4_update
     reg         hit;
@@ -719,7 +712,6 @@ module stc_monitor #(
     reg [10:0]  moved;
     m4_wdata   = m4_row;
     m4_hit_inc  = 2'd0;
-    m4_miss_inc = 1'b0;
     m4_wb_inc   = 6'd0;
     hit   = 1'b0;
     depth = 2'd1;
@@ -740,7 +732,6 @@ module stc_monitor #(
       if (front[8:7] < depth) front[8:7] = depth;
       if (front[10:9] < depth) front[10:9] = depth;
     end else begin
-      m4_miss_inc = 1'b1;
       // the deepest entry leaves every cache of the mapping
       if (m4_row[11]) begin
         if (m4_row[19:18] < 2'd2)
@@ -778,7 +769,6 @@ module stc_monitor #(
   wire [8:0] m5_row;      // the row stage 1 reads
   reg  [8:0] m5_wdata;    // the row stage 1 writes back
   reg  [0:0]  m5_hit_inc;
-  reg         m5_miss_inc;
   reg  [2:0]  m5_wb_inc;     // 3 bits per bucket
   wire [5:0]  m5_tag = s1_line_q[14:9];
   wire [0:0]  m5_sub = s1_line_q[0:0];
@@ -831,7 +821,8 @@ module stc_monitor #(
     end
   endgenerate
   // Stage 1: find the line in the stack (most recent first), count its
-  // depth bucket or the miss, move the entries above it one deeper
+  // depth bucket (a miss has no count: count 0 less the hits), move the
+  // entries above it one deeper
   // (aging their dirty lines) and put it in front.
   always @* begin : m5_update
     reg         hit;
@@ -839,7 +830,6 @@ module stc_monitor #(
     reg [8:0]  front;
     m5_wdata   = m5_row;
     m5_hit_inc  = 1'd0;
-    m5_miss_inc = 1'b0;
     m5_wb_inc   = 3'd0;
     hit   = 1'b0;
     depth = 1'd0;
@@ -854,7 +844,6 @@ module stc_monitor #(
       if (front[7:7] < depth) front[7:7] = depth;
       if (front[8:8] < depth) front[8:8] = depth;
     end else begin
-      m5_miss_inc = 1'b1;
       // the deepest entry leaves every cache of the mapping
       if (m5_row[0]) begin
         if (m5_row[7:7] < 1'd1)
@@ -878,7 +867,6 @@ module stc_monitor #(
   wire [75:0] m6_row;      // the row stage 1 reads
   reg  [75:0] m6_wdata;    // the row stage 1 writes back
   reg  [2:0]  m6_hit_inc;
-  reg         m6_miss_inc;
   reg  [8:0]  m6_wb_inc;     // 3 bits per bucket
   wire [5:0]  m6_tag = s1_line_q[12:7];
   wire [1:0]  m6_sub = s1_line_q[1:0];
@@ -937,7 +925,8 @@ module stc_monitor #(
     end
   endgenerate
   // Stage 1: find the line in the stack (most recent first), count its
-  // depth bucket or the miss, move the entries above it one deeper
+  // depth bucket (a miss has no count: count 0 less the hits), move the
+  // entries above it one deeper
   // (aging their dirty lines) and put it in front.
   always @* begin : m6_update
     reg         hit;
@@ -946,7 +935,6 @@ module stc_monitor #(
     reg [18:0]  moved;
     m6_wdata   = m6_row;
     m6_hit_inc  = 3'd0;
-    m6_miss_inc = 1'b0;
     m6_wb_inc   = 9'd0;
     hit   = 1'b0;
     depth = 3'd3;
@@ -978,7 +966,6 @@ module stc_monitor #(
       if (front[15:13] < depth) front[15:13] = depth;
       if (front[18:16] < depth) front[18:16] = depth;
     end else begin
-      m6_miss_inc = 1'b1;
       // the deepest entry leaves every cache of the mapping
       if (m6_row[57]) begin
         if (m6_row[66:64] < 3'd4)
@@ -1070,7 +1057,6 @@ module stc_monitor #(
   wire [29:0] m7_row;      // the row stage 1 reads
   reg  [29:0] m7_wdata;    // the row stage 1 writes back
   reg  [1:0]  m7_hit_inc;
-  reg         m7_miss_inc;
   reg  [5:0]  m7_wb_inc;     // 3 bits per bucket
   wire [5:0]  m7_tag = s1_line_q[13:8];
   wire [1:0]  m7_sub = s1_line_q[1:0];
@@ -1125,7 +1111,8 @@ module stc_monitor #(
     end
   endgenerate
   // Stage 1: find the line in the stack (most recent first), count its
-  // depth bucket or the miss, move the entries above it one deeper
+  // depth bucket (a miss has no count: count 0 less the hits), move the
+  // entries above it one deeper
   // (aging their dirty lines) and put it in front.
   always @* begin : m7_update
     reg         hit;
@@ -1134,7 +1121,6 @@ module stc_monitor #(
     reg [14:0]  moved;
     m7_wdata   = m7_row;
     m7_hit_inc  = 2'd0;
-    m7_miss_inc = 1'b0;
     m7_wb_inc   = 6'd0;
     hit   = 1'b0;
     depth = 2'd1;
@@ -1157,7 +1143,6 @@ module stc_monitor #(
       if (front[12:11] < depth) front[12:11] = depth;
       if (front[14:13] < depth) front[14:13] = depth;
     end else begin
-      m7_miss_inc = 1'b1;
       // the deepest entry leaves every cache of the mapping
       if (m7_row[15]) begin
         if (m7_row[23:22] < 2'd2)
@@ -1209,7 +1194,6 @@ module stc_monitor #(
   wire [10:0] m8_row;      // the row stage 1 reads
   reg  [10:0] m8_wdata;    // the row stage 1 writes back
   reg  [0:0]  m8_hit_inc;
-  reg         m8_miss_inc;
   reg  [2:0]  m8_wb_inc;     // 3 bits per bucket
   wire [5:0]  m8_tag = s1_line_q[14:9];
   wire [1:0]  m8_sub = s1_line_q[1:0];
@@ -1262,7 +1246,8 @@ module stc_monitor #(
     end
   endgenerate
   // Stage 1: find the line in the stack (most recent first), count its
-  // depth bucket or the miss, move the entries above it one deeper
+  // depth bucket (a miss has no count: count 0 less the hits), move the
+  // entries above it one deeper
   // (aging their dirty lines) and put it in front.
   always @* begin : m8_update
     reg         hit;
@@ -1270,7 +1255,6 @@ module stc_monitor #(
     reg [10:0]  front;
     m8_wdata   = m8_row;
     m8_hit_inc  = 1'd0;
-    m8_miss_inc = 1'b0;
     m8_wb_inc   = 3'd0;
     hit   = 1'b0;
     depth = 1'd0;
@@ -1287,7 +1271,6 @@ module stc_monitor #(
       if (front[9:9] < depth) front[9:9] = depth;
       if (front[10:10] < depth) front[10:10] = depth;
     end else begin
-      m8_miss_inc = 1'b1;
       // the deepest entry leaves every cache of the mapping
       if (m8_row[0]) begin
         if (m8_row[7:7] < 1'd1)
@@ -1313,68 +1296,59 @@ module stc_monitor #(
 
   // ---- The counts: stage 1's increments, all halved together when one would reach 2^14
   localparam integer CB = 14;  // bits per count
-  reg  [643:0] cnt_q, cnt_d;   // CB bits per count
-  wire [137:0] cnt_inc;        // 3 bits per count
+  reg  [517:0] cnt_q, cnt_d;   // CB bits per count
+  wire [110:0] cnt_inc;        // 3 bits per count
   assign cnt_inc[2:0] = {2'b00, s1_array_q | s1_count_q};
   assign cnt_inc[5:3] = {2'b00, (s1_array_q & m0_hit_inc[0]) | s1_count_q};
   assign cnt_inc[8:6] = {2'b00, (s1_array_q & m0_hit_inc[1])};
   assign cnt_inc[11:9] = {2'b00, (s1_array_q & m0_hit_inc[2])};
-  assign cnt_inc[14:12] = {2'b00, s1_array_q & m0_miss_inc};
-  assign cnt_inc[17:15] = (READ_ONLY == 0 && s1_array_q) ? m0_wb_inc[2:0] : 3'd0;
-  assign cnt_inc[20:18] = (READ_ONLY == 0 && s1_array_q) ? m0_wb_inc[5:3] : 3'd0;
-  assign cnt_inc[23:21] = (READ_ONLY == 0 && s1_array_q) ? m0_wb_inc[8:6] : 3'd0;
-  assign cnt_inc[26:24] = {2'b00, (s1_array_q & m1_hit_inc[0]) | s1_count_q};
-  assign cnt_inc[29:27] = {2'b00, (s1_array_q & m1_hit_inc[1])};
-  assign cnt_inc[32:30] = {2'b00, s1_array_q & m1_miss_inc};
-  assign cnt_inc[35:33] = (READ_ONLY == 0 && s1_array_q) ? m1_wb_inc[2:0] : 3'd0;
-  assign cnt_inc[38:36] = (READ_ONLY == 0 && s1_array_q) ? m1_wb_inc[5:3] : 3'd0;
-  assign cnt_inc[41:39] = {2'b00, (s1_array_q & m2_hit_inc[0]) | s1_count_q};
-  assign cnt_inc[44:42] = {2'b00, s1_array_q & m2_miss_inc};
-  assign cnt_inc[47:45] = (READ_ONLY == 0 && s1_array_q) ? m2_wb_inc[2:0] : 3'd0;
-  assign cnt_inc[50:48] = {2'b00, (s1_array_q & m3_hit_inc[0]) | s1_count_q};
-  assign cnt_inc[53:51] = {2'b00, (s1_array_q & m3_hit_inc[1])};
-  assign cnt_inc[56:54] = {2'b00, (s1_array_q & m3_hit_inc[2])};
-  assign cnt_inc[59:57] = {2'b00, s1_array_q & m3_miss_inc};
-  assign cnt_inc[62:60] = (READ_ONLY == 0 && s1_array_q) ? m3_wb_inc[2:0] : 3'd0;
-  assign cnt_inc[65:63] = (READ_ONLY == 0 && s1_array_q) ? m3_wb_inc[5:3] : 3'd0;
-  assign cnt_inc[68:66] = (READ_ONLY == 0 && s1_array_q) ? m3_wb_inc[8:6] : 3'd0;
-  assign cnt_inc[71:69] = {2'b00, (s1_array_q & m4_hit_inc[0]) | s1_count_q};
-  assign cnt_inc[74:72] = {2'b00, (s1_array_q & m4_hit_inc[1])};
-  assign cnt_inc[77:75] = {2'b00, s1_array_q & m4_miss_inc};
-  assign cnt_inc[80:78] = (READ_ONLY == 0 && s1_array_q) ? m4_wb_inc[2:0] : 3'd0;
-  assign cnt_inc[83:81] = (READ_ONLY == 0 && s1_array_q) ? m4_wb_inc[5:3] : 3'd0;
-  assign cnt_inc[86:84] = {2'b00, (s1_array_q & m5_hit_inc[0]) | s1_count_q};
-  assign cnt_inc[89:87] = {2'b00, s1_array_q & m5_miss_inc};
-  assign cnt_inc[92:90] = (READ_ONLY == 0 && s1_array_q) ? m5_wb_inc[2:0] : 3'd0;
-  assign cnt_inc[95:93] = {2'b00, (s1_array_q & m6_hit_inc[0]) | s1_count_q};
-  assign cnt_inc[98:96] = {2'b00, (s1_array_q & m6_hit_inc[1])};
-  assign cnt_inc[101:99] = {2'b00, (s1_array_q & m6_hit_inc[2])};
-  assign cnt_inc[104:102] = {2'b00, s1_array_q & m6_miss_inc};
-  assign cnt_inc[107:105] = (READ_ONLY == 0 && s1_array_q) ? m6_wb_inc[2:0] : 3'd0;
-  assign cnt_inc[110:108] = (READ_ONLY == 0 && s1_array_q) ? m6_wb_inc[5:3] : 3'd0;
-  assign cnt_inc[113:111] = (READ_ONLY == 0 && s1_array_q) ? m6_wb_inc[8:6] : 3'd0;
-  assign cnt_inc[116:114] = {2'b00, (s1_array_q & m7_hit_inc[0]) | s1_count_q};
-  assign cnt_inc[119:117] = {2'b00, (s1_array_q & m7_hit_inc[1])};
-  assign cnt_inc[122:120] = {2'b00, s1_array_q & m7_miss_inc};
-  assign cnt_inc[125:123] = (READ_ONLY == 0 && s1_array_q) ? m7_wb_inc[2:0] : 3'd0;
-  assign cnt_inc[128:126] = (READ_ONLY == 0 && s1_array_q) ? m7_wb_inc[5:3] : 3'd0;
-  assign cnt_inc[131:129] = {2'b00, (s1_array_q & m8_hit_inc[0]) | s1_count_q};
-  assign cnt_inc[134:132] = {2'b00, s1_array_q & m8_miss_inc};
-  assign cnt_inc[137:135] = (READ_ONLY == 0 && s1_array_q) ? m8_wb_inc[2:0] : 3'd0;
+  assign cnt_inc[14:12] = (READ_ONLY == 0 && s1_array_q) ? m0_wb_inc[2:0] : 3'd0;
+  assign cnt_inc[17:15] = (READ_ONLY == 0 && s1_array_q) ? m0_wb_inc[5:3] : 3'd0;
+  assign cnt_inc[20:18] = (READ_ONLY == 0 && s1_array_q) ? m0_wb_inc[8:6] : 3'd0;
+  assign cnt_inc[23:21] = {2'b00, (s1_array_q & m1_hit_inc[0]) | s1_count_q};
+  assign cnt_inc[26:24] = {2'b00, (s1_array_q & m1_hit_inc[1])};
+  assign cnt_inc[29:27] = (READ_ONLY == 0 && s1_array_q) ? m1_wb_inc[2:0] : 3'd0;
+  assign cnt_inc[32:30] = (READ_ONLY == 0 && s1_array_q) ? m1_wb_inc[5:3] : 3'd0;
+  assign cnt_inc[35:33] = {2'b00, (s1_array_q & m2_hit_inc[0]) | s1_count_q};
+  assign cnt_inc[38:36] = (READ_ONLY == 0 && s1_array_q) ? m2_wb_inc[2:0] : 3'd0;
+  assign cnt_inc[41:39] = {2'b00, (s1_array_q & m3_hit_inc[0]) | s1_count_q};
+  assign cnt_inc[44:42] = {2'b00, (s1_array_q & m3_hit_inc[1])};
+  assign cnt_inc[47:45] = {2'b00, (s1_array_q & m3_hit_inc[2])};
+  assign cnt_inc[50:48] = (READ_ONLY == 0 && s1_array_q) ? m3_wb_inc[2:0] : 3'd0;
+  assign cnt_inc[53:51] = (READ_ONLY == 0 && s1_array_q) ? m3_wb_inc[5:3] : 3'd0;
+  assign cnt_inc[56:54] = (READ_ONLY == 0 && s1_array_q) ? m3_wb_inc[8:6] : 3'd0;
+  assign cnt_inc[59:57] = {2'b00, (s1_array_q & m4_hit_inc[0]) | s1_count_q};
+  assign cnt_inc[62:60] = {2'b00, (s1_array_q & m4_hit_inc[1])};
+  assign cnt_inc[65:63] = (READ_ONLY == 0 && s1_array_q) ? m4_wb_inc[2:0] : 3'd0;
+  assign cnt_inc[68:66] = (READ_ONLY == 0 && s1_array_q) ? m4_wb_inc[5:3] : 3'd0;
+  assign cnt_inc[71:69] = {2'b00, (s1_array_q & m5_hit_inc[0]) | s1_count_q};
+  assign cnt_inc[74:72] = (READ_ONLY == 0 && s1_array_q) ? m5_wb_inc[2:0] : 3'd0;
+  assign cnt_inc[77:75] = {2'b00, (s1_array_q & m6_hit_inc[0]) | s1_count_q};
+  assign cnt_inc[80:78] = {2'b00, (s1_array_q & m6_hit_inc[1])};
+  assign cnt_inc[83:81] = {2'b00, (s1_array_q & m6_hit_inc[2])};
+  assign cnt_inc[86:84] = (READ_ONLY == 0 && s1_array_q) ? m6_wb_inc[2:0] : 3'd0;
+  assign cnt_inc[89:87] = (READ_ONLY == 0 && s1_array_q) ? m6_wb_inc[5:3] : 3'd0;
+  assign cnt_inc[92:90] = (READ_ONLY == 0 && s1_array_q) ? m6_wb_inc[8:6] : 3'd0;
+  assign cnt_inc[95:93] = {2'b00, (s1_array_q & m7_hit_inc[0]) | s1_count_q};
+  assign cnt_inc[98:96] = {2'b00, (s1_array_q & m7_hit_inc[1])};
+  assign cnt_inc[101:99] = (READ_ONLY == 0 && s1_array_q) ? m7_wb_inc[2:0] : 3'd0;
+  assign cnt_inc[104:102] = (READ_ONLY == 0 && s1_array_q) ? m7_wb_inc[5:3] : 3'd0;
+  assign cnt_inc[107:105] = {2'b00, (s1_array_q & m8_hit_inc[0]) | s1_count_q};
+  assign cnt_inc[110:108] = (READ_ONLY == 0 && s1_array_q) ? m8_wb_inc[2:0] : 3'd0;
 
   // the writeback counts (always 0 in an I-cache)
-  localparam [45:0] WB_COUNTS = 46'b1001100011100001001100011100001001100011100000;
+  localparam [36:0] WB_COUNTS = 37'b1011001110001011001110001011001110000;
 
   always @* begin : counts_next
     reg [CB:0] sum;
     reg        halve;
     integer    index;
     halve = 1'b0;
-    for (index = 0; index < 46; index = index + 1) begin
+    for (index = 0; index < 37; index = index + 1) begin
       sum = {1'b0, cnt_q[CB * index +: CB]} + {12'd0, cnt_inc[3 * index +: 3]};
       halve = halve | sum[CB];
     end
-    for (index = 0; index < 46; index = index + 1) begin
+    for (index = 0; index < 37; index = index + 1) begin
       sum = {1'b0, cnt_q[CB * index +: CB]} + {12'd0, cnt_inc[3 * index +: 3]};
       cnt_d[CB * index +: CB] = (READ_ONLY != 0 && WB_COUNTS[index]) ? 14'd0
                               : halve ? sum[CB:1] : sum[CB-1:0];
@@ -1423,19 +1397,11 @@ module stc_monitor #(
       6'd34: cnt_read = {2'd0, cnt_d[489:476]};
       6'd35: cnt_read = {2'd0, cnt_d[503:490]};
       6'd36: cnt_read = {2'd0, cnt_d[517:504]};
-      6'd37: cnt_read = {2'd0, cnt_d[531:518]};
-      6'd38: cnt_read = {2'd0, cnt_d[545:532]};
-      6'd39: cnt_read = {2'd0, cnt_d[559:546]};
-      6'd40: cnt_read = {2'd0, cnt_d[573:560]};
-      6'd41: cnt_read = {2'd0, cnt_d[587:574]};
-      6'd42: cnt_read = {2'd0, cnt_d[601:588]};
-      6'd43: cnt_read = {2'd0, cnt_d[615:602]};
-      6'd44: cnt_read = {2'd0, cnt_d[629:616]};
-      6'd45: cnt_read = {2'd0, cnt_d[643:630]};
       default: cnt_read = 16'd0;
     endcase
   end
   assign cnt_o = cnt_read;
+  assign watched_o = {2'd0, cnt_d[13:0]};
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -1449,7 +1415,7 @@ module stc_monitor #(
       s1_count_q   <= 1'b0;
       s1_write_q   <= 1'b0;
       s1_line_q    <= 28'd0;
-      cnt_q        <= 644'd0;
+      cnt_q        <= 518'd0;
     end else begin
       since_q      <= since_d;
       group_q      <= group_d;

@@ -49,10 +49,10 @@
 //   pwr_sync_stages        2        acknowledge synchroniser flops
 //   wake_overhead          4        T_wake = acknowledge delay + this
 //   monitor_maps           9        monitor: set mappings (one array each)
-//   monitor_counts         46       monitor: counts (cnt_sel_i, read as 16 bits)
+//   monitor_counts         37       monitor: counts (cnt_sel_i, read as 16 bits)
 //   monitor_clear_rows     128      monitor: blind accesses of the clear walk
-//   monitor_steps          117      decision unit: steps (accesses) of a D-cache decision
-//   monitor_steps_ro       90       decision unit: steps of an I-cache (READ_ONLY) decision
+//   monitor_steps          126      decision unit: steps (accesses) of a D-cache decision
+//   monitor_steps_ro       99       decision unit: steps of an I-cache (READ_ONLY) decision
 
 `timescale 1ns / 1ps
 `default_nettype none
@@ -69,6 +69,7 @@ module stc_monitor_tuner #(
   input  wire        ev_access_i,     // the cache completed an access (one step)
   output wire [5:0]  cnt_sel_o,       // the monitor count this step reads
   input  wire [15:0] cnt_i,           // its value
+  input  wire [15:0] watched_i,       // the monitor's count 0 in the same clock
   input  wire [2:0]  cur_banks_log_i, // the configuration in use
   input  wire [2:0]  cur_ways_log_i,
   input  wire [1:0]  cur_sub_log_i,
@@ -90,9 +91,11 @@ module stc_monitor_tuner #(
 );
 
   // ---- The program: one step per access while deciding (ref/monitor_tuner.c builds it)
-  localparam [2:0] OP_KEEP = 3'd0, OP_LOAD = 3'd1, OP_ADD = 3'd2, OP_MISSED = 3'd3,
-                   OP_HIT = 3'd4, OP_WATCHED = 3'd5;
-  reg  [2:0]  st_op;     // operand: keep, load, add (saturating), watched - hits, hits, watched
+  localparam [2:0] OP_KEEP = 3'd0, OP_LOAD = 3'd1, OP_SUB = 3'd2, OP_MISSED = 3'd3,
+                   OP_HIT = 3'd4, OP_WATCHED = 3'd5, OP_UNHIT = 3'd6;
+  // operand: keep, load, less the count (stopping at 0), watched - hits, hits,
+  // watched, count 0 now (watched_i) less the count (a misses count)
+  reg  [2:0]  st_op;
   reg  [5:0]  st_cnt;    // the count it reads
   reg         st_mac;    // energy += operand x st_coef
   reg         st_first;  // ... from 0: a configuration's first product
@@ -103,219 +106,237 @@ module stc_monitor_tuner #(
   always @* begin
     st_op = OP_KEEP; st_cnt = 6'd0; st_mac = 1'b0; st_first = 1'b0; st_coef = 16'd0;
     st_close = 1'b0; st_code = 9'h000; st_last = 1'b0;
-    if (READ_ONLY != 0) begin  // 90 steps
+    if (READ_ONLY != 0) begin  // 99 steps
       case (step_q)
-        7'd0: begin st_op = OP_LOAD; st_cnt = 6'd4; end
-        7'd1: begin st_op = OP_ADD; st_cnt = 6'd2; end
-        7'd2: begin st_op = OP_ADD; st_cnt = 6'd3; end
-        7'd3: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7674; end  // miss_2K_16B
-        7'd4: begin st_op = OP_LOAD; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd18; end  // probe_2K_1W
-        7'd5: begin st_op = OP_ADD; st_cnt = 6'd17; st_close = 1'b1; st_code = 9'h000; end
-        7'd6: begin st_op = OP_ADD; st_cnt = 6'd18; end
-        7'd7: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10565; end  // miss_2K_32B
-        7'd8: begin st_op = OP_LOAD; st_cnt = 6'd34; st_mac = 1'b1; st_coef = 16'd18; end  // probe_2K_1W
-        7'd9: begin st_op = OP_ADD; st_cnt = 6'd32; st_close = 1'b1; st_code = 9'h040; end
-        7'd10: begin st_op = OP_ADD; st_cnt = 6'd33; end
-        7'd11: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16343; end  // miss_2K_64B
-        7'd12: begin st_op = OP_LOAD; st_cnt = 6'd10; st_mac = 1'b1; st_coef = 16'd18; end  // probe_2K_1W
-        7'd13: begin st_op = OP_ADD; st_cnt = 6'd9; st_close = 1'b1; st_code = 9'h080; end
+        7'd0: begin st_op = OP_UNHIT; st_cnt = 6'd1; end
+        7'd1: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7674; end  // miss_2K_16B
+        7'd2: begin st_op = OP_UNHIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd18; end  // probe_2K_1W
+        7'd3: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10565; st_close = 1'b1; st_code = 9'h000; end  // miss_2K_32B
+        7'd4: begin st_op = OP_UNHIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd18; end  // probe_2K_1W
+        7'd5: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16343; st_close = 1'b1; st_code = 9'h040; end  // miss_2K_64B
+        7'd6: begin st_op = OP_UNHIT; st_cnt = 6'd7; st_mac = 1'b1; st_coef = 16'd18; end  // probe_2K_1W
+        7'd7: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7676; st_close = 1'b1; st_code = 9'h080; end  // miss_4K_16B
+        7'd8: begin st_op = OP_UNHIT; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
+        7'd9: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10567; st_close = 1'b1; st_code = 9'h001; end  // miss_4K_32B
+        7'd10: begin st_op = OP_UNHIT; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
+        7'd11: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16346; st_close = 1'b1; st_code = 9'h041; end  // miss_4K_64B
+        7'd12: begin st_op = OP_UNHIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
+        7'd13: begin st_op = OP_SUB; st_cnt = 6'd2; st_close = 1'b1; st_code = 9'h081; end
         7'd14: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7676; end  // miss_4K_16B
-        7'd15: begin st_op = OP_LOAD; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
-        7'd16: begin st_op = OP_ADD; st_cnt = 6'd24; st_close = 1'b1; st_code = 9'h001; end
-        7'd17: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10567; end  // miss_4K_32B
-        7'd18: begin st_op = OP_LOAD; st_cnt = 6'd40; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
-        7'd19: begin st_op = OP_ADD; st_cnt = 6'd39; st_close = 1'b1; st_code = 9'h041; end
-        7'd20: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16346; end  // miss_4K_64B
-        7'd21: begin st_op = OP_LOAD; st_cnt = 6'd4; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
-        7'd22: begin st_op = OP_ADD; st_cnt = 6'd3; st_close = 1'b1; st_code = 9'h081; end
-        7'd23: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7676; end  // miss_4K_16B
-        7'd24: begin st_op = OP_LOAD; st_cnt = 6'd4; st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
-        7'd25: begin st_op = OP_ADD; st_cnt = 6'd3; st_close = 1'b1; st_code = 9'h009; end
-        7'd26: begin st_op = OP_MISSED; st_cnt = 6'd1; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7676; end  // miss_4K_16B
-        7'd27: begin st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
-        7'd28: begin st_op = OP_HIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_4K
-        7'd29: begin st_op = OP_LOAD; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
-        7'd30: begin st_op = OP_ADD; st_cnt = 6'd18; st_close = 1'b1; st_code = 9'h109; end
-        7'd31: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10567; end  // miss_4K_32B
-        7'd32: begin st_op = OP_LOAD; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
-        7'd33: begin st_op = OP_ADD; st_cnt = 6'd18; st_close = 1'b1; st_code = 9'h049; end
-        7'd34: begin st_op = OP_MISSED; st_cnt = 6'd16; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10567; end  // miss_4K_32B
-        7'd35: begin st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
-        7'd36: begin st_op = OP_HIT; st_cnt = 6'd16; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_4K
-        7'd37: begin st_op = OP_LOAD; st_cnt = 6'd34; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
-        7'd38: begin st_op = OP_ADD; st_cnt = 6'd33; st_close = 1'b1; st_code = 9'h149; end
-        7'd39: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16346; end  // miss_4K_64B
-        7'd40: begin st_op = OP_LOAD; st_cnt = 6'd34; st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
-        7'd41: begin st_op = OP_ADD; st_cnt = 6'd33; st_close = 1'b1; st_code = 9'h089; end
-        7'd42: begin st_op = OP_MISSED; st_cnt = 6'd31; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16346; end  // miss_4K_64B
-        7'd43: begin st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
-        7'd44: begin st_op = OP_HIT; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_4K
-        7'd45: begin st_op = OP_LOAD; st_cnt = 6'd14; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
-        7'd46: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; st_close = 1'b1; st_code = 9'h189; end  // miss_8K_16B
-        7'd47: begin st_op = OP_LOAD; st_cnt = 6'd29; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd48: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; st_close = 1'b1; st_code = 9'h002; end  // miss_8K_32B
-        7'd49: begin st_op = OP_LOAD; st_cnt = 6'd44; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd50: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; st_close = 1'b1; st_code = 9'h042; end  // miss_8K_64B
-        7'd51: begin st_op = OP_LOAD; st_cnt = 6'd10; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd52: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; st_close = 1'b1; st_code = 9'h082; end  // miss_8K_16B
-        7'd53: begin st_op = OP_LOAD; st_cnt = 6'd10; st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd54: begin st_op = OP_MISSED; st_cnt = 6'd8; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; st_close = 1'b1; st_code = 9'h00a; end  // miss_8K_16B
-        7'd55: begin st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd56: begin st_op = OP_HIT; st_cnt = 6'd8; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
-        7'd57: begin st_op = OP_LOAD; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd58: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; st_close = 1'b1; st_code = 9'h10a; end  // miss_8K_32B
-        7'd59: begin st_op = OP_LOAD; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd60: begin st_op = OP_MISSED; st_cnt = 6'd23; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; st_close = 1'b1; st_code = 9'h04a; end  // miss_8K_32B
-        7'd61: begin st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd62: begin st_op = OP_HIT; st_cnt = 6'd23; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
-        7'd63: begin st_op = OP_LOAD; st_cnt = 6'd40; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd64: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; st_close = 1'b1; st_code = 9'h14a; end  // miss_8K_64B
-        7'd65: begin st_op = OP_LOAD; st_cnt = 6'd40; st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd66: begin st_op = OP_MISSED; st_cnt = 6'd38; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; st_close = 1'b1; st_code = 9'h08a; end  // miss_8K_64B
-        7'd67: begin st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd68: begin st_op = OP_HIT; st_cnt = 6'd38; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
-        7'd69: begin st_op = OP_LOAD; st_cnt = 6'd4; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd70: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; st_close = 1'b1; st_code = 9'h18a; end  // miss_8K_16B
-        7'd71: begin st_op = OP_LOAD; st_cnt = 6'd4; st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd72: begin st_op = OP_MISSED; st_cnt = 6'd1; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; st_close = 1'b1; st_code = 9'h012; end  // miss_8K_16B
-        7'd73: begin st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd74: begin st_op = OP_HIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
-        7'd75: begin st_op = OP_LOAD; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd76: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; st_close = 1'b1; st_code = 9'h112; end  // miss_8K_32B
-        7'd77: begin st_op = OP_LOAD; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd78: begin st_op = OP_MISSED; st_cnt = 6'd16; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; st_close = 1'b1; st_code = 9'h052; end  // miss_8K_32B
-        7'd79: begin st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd80: begin st_op = OP_HIT; st_cnt = 6'd16; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
-        7'd81: begin st_op = OP_LOAD; st_cnt = 6'd34; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd82: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; st_close = 1'b1; st_code = 9'h152; end  // miss_8K_64B
-        7'd83: begin st_op = OP_LOAD; st_cnt = 6'd34; st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd84: begin st_op = OP_MISSED; st_cnt = 6'd31; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; st_close = 1'b1; st_code = 9'h092; end  // miss_8K_64B
-        7'd85: begin st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd86: begin st_op = OP_HIT; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
-        7'd87: begin st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd88: begin st_close = 1'b1; st_code = 9'h192; end
-        7'd89: begin st_last = 1'b1; end
+        7'd15: begin st_op = OP_UNHIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
+        7'd16: begin st_op = OP_SUB; st_cnt = 6'd2; st_close = 1'b1; st_code = 9'h009; end
+        7'd17: begin st_op = OP_MISSED; st_cnt = 6'd1; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7676; end  // miss_4K_16B
+        7'd18: begin st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
+        7'd19: begin st_op = OP_HIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_4K
+        7'd20: begin st_op = OP_UNHIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
+        7'd21: begin st_op = OP_SUB; st_cnt = 6'd14; st_close = 1'b1; st_code = 9'h109; end
+        7'd22: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10567; end  // miss_4K_32B
+        7'd23: begin st_op = OP_UNHIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
+        7'd24: begin st_op = OP_SUB; st_cnt = 6'd14; st_close = 1'b1; st_code = 9'h049; end
+        7'd25: begin st_op = OP_MISSED; st_cnt = 6'd13; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10567; end  // miss_4K_32B
+        7'd26: begin st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
+        7'd27: begin st_op = OP_HIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_4K
+        7'd28: begin st_op = OP_UNHIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
+        7'd29: begin st_op = OP_SUB; st_cnt = 6'd26; st_close = 1'b1; st_code = 9'h149; end
+        7'd30: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16346; end  // miss_4K_64B
+        7'd31: begin st_op = OP_UNHIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
+        7'd32: begin st_op = OP_SUB; st_cnt = 6'd26; st_close = 1'b1; st_code = 9'h089; end
+        7'd33: begin st_op = OP_MISSED; st_cnt = 6'd25; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16346; end  // miss_4K_64B
+        7'd34: begin st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
+        7'd35: begin st_op = OP_HIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_4K
+        7'd36: begin st_op = OP_UNHIT; st_cnt = 6'd11; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
+        7'd37: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; st_close = 1'b1; st_code = 9'h189; end  // miss_8K_16B
+        7'd38: begin st_op = OP_UNHIT; st_cnt = 6'd23; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
+        7'd39: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; st_close = 1'b1; st_code = 9'h002; end  // miss_8K_32B
+        7'd40: begin st_op = OP_UNHIT; st_cnt = 6'd35; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
+        7'd41: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; st_close = 1'b1; st_code = 9'h042; end  // miss_8K_64B
+        7'd42: begin st_op = OP_UNHIT; st_cnt = 6'd7; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
+        7'd43: begin st_op = OP_SUB; st_cnt = 6'd8; st_close = 1'b1; st_code = 9'h082; end
+        7'd44: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; end  // miss_8K_16B
+        7'd45: begin st_op = OP_UNHIT; st_cnt = 6'd7; st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
+        7'd46: begin st_op = OP_SUB; st_cnt = 6'd8; st_close = 1'b1; st_code = 9'h00a; end
+        7'd47: begin st_op = OP_MISSED; st_cnt = 6'd7; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; end  // miss_8K_16B
+        7'd48: begin st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
+        7'd49: begin st_op = OP_HIT; st_cnt = 6'd7; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
+        7'd50: begin st_op = OP_UNHIT; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
+        7'd51: begin st_op = OP_SUB; st_cnt = 6'd20; st_close = 1'b1; st_code = 9'h10a; end
+        7'd52: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; end  // miss_8K_32B
+        7'd53: begin st_op = OP_UNHIT; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
+        7'd54: begin st_op = OP_SUB; st_cnt = 6'd20; st_close = 1'b1; st_code = 9'h04a; end
+        7'd55: begin st_op = OP_MISSED; st_cnt = 6'd19; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; end  // miss_8K_32B
+        7'd56: begin st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
+        7'd57: begin st_op = OP_HIT; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
+        7'd58: begin st_op = OP_UNHIT; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
+        7'd59: begin st_op = OP_SUB; st_cnt = 6'd32; st_close = 1'b1; st_code = 9'h14a; end
+        7'd60: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; end  // miss_8K_64B
+        7'd61: begin st_op = OP_UNHIT; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
+        7'd62: begin st_op = OP_SUB; st_cnt = 6'd32; st_close = 1'b1; st_code = 9'h08a; end
+        7'd63: begin st_op = OP_MISSED; st_cnt = 6'd31; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; end  // miss_8K_64B
+        7'd64: begin st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
+        7'd65: begin st_op = OP_HIT; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
+        7'd66: begin st_op = OP_UNHIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
+        7'd67: begin st_op = OP_SUB; st_cnt = 6'd2; st_close = 1'b1; st_code = 9'h18a; end
+        7'd68: begin st_op = OP_SUB; st_cnt = 6'd3; end
+        7'd69: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; end  // miss_8K_16B
+        7'd70: begin st_op = OP_UNHIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
+        7'd71: begin st_op = OP_SUB; st_cnt = 6'd2; st_close = 1'b1; st_code = 9'h012; end
+        7'd72: begin st_op = OP_SUB; st_cnt = 6'd3; end
+        7'd73: begin st_op = OP_MISSED; st_cnt = 6'd1; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; end  // miss_8K_16B
+        7'd74: begin st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
+        7'd75: begin st_op = OP_HIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
+        7'd76: begin st_op = OP_UNHIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
+        7'd77: begin st_op = OP_SUB; st_cnt = 6'd14; st_close = 1'b1; st_code = 9'h112; end
+        7'd78: begin st_op = OP_SUB; st_cnt = 6'd15; end
+        7'd79: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; end  // miss_8K_32B
+        7'd80: begin st_op = OP_UNHIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
+        7'd81: begin st_op = OP_SUB; st_cnt = 6'd14; st_close = 1'b1; st_code = 9'h052; end
+        7'd82: begin st_op = OP_SUB; st_cnt = 6'd15; end
+        7'd83: begin st_op = OP_MISSED; st_cnt = 6'd13; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; end  // miss_8K_32B
+        7'd84: begin st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
+        7'd85: begin st_op = OP_HIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
+        7'd86: begin st_op = OP_UNHIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
+        7'd87: begin st_op = OP_SUB; st_cnt = 6'd26; st_close = 1'b1; st_code = 9'h152; end
+        7'd88: begin st_op = OP_SUB; st_cnt = 6'd27; end
+        7'd89: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; end  // miss_8K_64B
+        7'd90: begin st_op = OP_UNHIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
+        7'd91: begin st_op = OP_SUB; st_cnt = 6'd26; st_close = 1'b1; st_code = 9'h092; end
+        7'd92: begin st_op = OP_SUB; st_cnt = 6'd27; end
+        7'd93: begin st_op = OP_MISSED; st_cnt = 6'd25; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; end  // miss_8K_64B
+        7'd94: begin st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
+        7'd95: begin st_op = OP_HIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
+        7'd96: begin st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
+        7'd97: begin st_close = 1'b1; st_code = 9'h192; end
+        7'd98: begin st_last = 1'b1; end
         default: ;
       endcase
-    end else begin  // 117 steps
+    end else begin  // 126 steps
       case (step_q)
-        7'd0: begin st_op = OP_LOAD; st_cnt = 6'd4; end
-        7'd1: begin st_op = OP_ADD; st_cnt = 6'd2; end
-        7'd2: begin st_op = OP_ADD; st_cnt = 6'd3; end
-        7'd3: begin st_op = OP_LOAD; st_cnt = 6'd5; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7674; end  // miss_2K_16B
-        7'd4: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7656; end  // writeback_2K
-        7'd5: begin st_op = OP_LOAD; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd18; end  // probe_2K_1W
-        7'd6: begin st_op = OP_ADD; st_cnt = 6'd17; st_close = 1'b1; st_code = 9'h000; end
-        7'd7: begin st_op = OP_ADD; st_cnt = 6'd18; end
-        7'd8: begin st_op = OP_LOAD; st_cnt = 6'd20; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10565; end  // miss_2K_32B
-        7'd9: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7656; end  // writeback_2K
-        7'd10: begin st_op = OP_LOAD; st_cnt = 6'd34; st_mac = 1'b1; st_coef = 16'd18; end  // probe_2K_1W
-        7'd11: begin st_op = OP_ADD; st_cnt = 6'd32; st_close = 1'b1; st_code = 9'h040; end
-        7'd12: begin st_op = OP_ADD; st_cnt = 6'd33; end
-        7'd13: begin st_op = OP_LOAD; st_cnt = 6'd35; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16343; end  // miss_2K_64B
-        7'd14: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7656; end  // writeback_2K
-        7'd15: begin st_op = OP_LOAD; st_cnt = 6'd10; st_mac = 1'b1; st_coef = 16'd18; end  // probe_2K_1W
-        7'd16: begin st_op = OP_ADD; st_cnt = 6'd9; st_close = 1'b1; st_code = 9'h080; end
-        7'd17: begin st_op = OP_LOAD; st_cnt = 6'd11; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7676; end  // miss_4K_16B
-        7'd18: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
-        7'd19: begin st_op = OP_LOAD; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
-        7'd20: begin st_op = OP_ADD; st_cnt = 6'd24; st_close = 1'b1; st_code = 9'h001; end
-        7'd21: begin st_op = OP_LOAD; st_cnt = 6'd26; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10567; end  // miss_4K_32B
-        7'd22: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
-        7'd23: begin st_op = OP_LOAD; st_cnt = 6'd40; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
-        7'd24: begin st_op = OP_ADD; st_cnt = 6'd39; st_close = 1'b1; st_code = 9'h041; end
-        7'd25: begin st_op = OP_LOAD; st_cnt = 6'd41; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16346; end  // miss_4K_64B
-        7'd26: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
-        7'd27: begin st_op = OP_LOAD; st_cnt = 6'd4; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
-        7'd28: begin st_op = OP_ADD; st_cnt = 6'd3; st_close = 1'b1; st_code = 9'h081; end
-        7'd29: begin st_op = OP_LOAD; st_cnt = 6'd6; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7676; end  // miss_4K_16B
-        7'd30: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
-        7'd31: begin st_op = OP_LOAD; st_cnt = 6'd4; st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
-        7'd32: begin st_op = OP_ADD; st_cnt = 6'd3; st_close = 1'b1; st_code = 9'h009; end
-        7'd33: begin st_op = OP_LOAD; st_cnt = 6'd6; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7676; end  // miss_4K_16B
-        7'd34: begin st_op = OP_MISSED; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
-        7'd35: begin st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
-        7'd36: begin st_op = OP_HIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_4K
-        7'd37: begin st_op = OP_LOAD; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
-        7'd38: begin st_op = OP_ADD; st_cnt = 6'd18; st_close = 1'b1; st_code = 9'h109; end
-        7'd39: begin st_op = OP_LOAD; st_cnt = 6'd21; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10567; end  // miss_4K_32B
-        7'd40: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
-        7'd41: begin st_op = OP_LOAD; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
-        7'd42: begin st_op = OP_ADD; st_cnt = 6'd18; st_close = 1'b1; st_code = 9'h049; end
-        7'd43: begin st_op = OP_LOAD; st_cnt = 6'd21; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10567; end  // miss_4K_32B
-        7'd44: begin st_op = OP_MISSED; st_cnt = 6'd16; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
-        7'd45: begin st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
-        7'd46: begin st_op = OP_HIT; st_cnt = 6'd16; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_4K
-        7'd47: begin st_op = OP_LOAD; st_cnt = 6'd34; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
-        7'd48: begin st_op = OP_ADD; st_cnt = 6'd33; st_close = 1'b1; st_code = 9'h149; end
-        7'd49: begin st_op = OP_LOAD; st_cnt = 6'd36; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16346; end  // miss_4K_64B
-        7'd50: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
-        7'd51: begin st_op = OP_LOAD; st_cnt = 6'd34; st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
-        7'd52: begin st_op = OP_ADD; st_cnt = 6'd33; st_close = 1'b1; st_code = 9'h089; end
-        7'd53: begin st_op = OP_LOAD; st_cnt = 6'd36; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16346; end  // miss_4K_64B
-        7'd54: begin st_op = OP_MISSED; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
-        7'd55: begin st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
-        7'd56: begin st_op = OP_HIT; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_4K
-        7'd57: begin st_op = OP_LOAD; st_cnt = 6'd14; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
-        7'd58: begin st_op = OP_LOAD; st_cnt = 6'd15; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; st_close = 1'b1; st_code = 9'h189; end  // miss_8K_16B
-        7'd59: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd60: begin st_op = OP_LOAD; st_cnt = 6'd29; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd61: begin st_op = OP_LOAD; st_cnt = 6'd30; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; st_close = 1'b1; st_code = 9'h002; end  // miss_8K_32B
-        7'd62: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd63: begin st_op = OP_LOAD; st_cnt = 6'd44; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd64: begin st_op = OP_LOAD; st_cnt = 6'd45; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; st_close = 1'b1; st_code = 9'h042; end  // miss_8K_64B
-        7'd65: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd66: begin st_op = OP_LOAD; st_cnt = 6'd10; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd67: begin st_op = OP_LOAD; st_cnt = 6'd12; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; st_close = 1'b1; st_code = 9'h082; end  // miss_8K_16B
-        7'd68: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd69: begin st_op = OP_LOAD; st_cnt = 6'd10; st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd70: begin st_op = OP_LOAD; st_cnt = 6'd12; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; st_close = 1'b1; st_code = 9'h00a; end  // miss_8K_16B
-        7'd71: begin st_op = OP_MISSED; st_cnt = 6'd8; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd72: begin st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd73: begin st_op = OP_HIT; st_cnt = 6'd8; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
-        7'd74: begin st_op = OP_LOAD; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd75: begin st_op = OP_LOAD; st_cnt = 6'd27; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; st_close = 1'b1; st_code = 9'h10a; end  // miss_8K_32B
-        7'd76: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd77: begin st_op = OP_LOAD; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd78: begin st_op = OP_LOAD; st_cnt = 6'd27; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; st_close = 1'b1; st_code = 9'h04a; end  // miss_8K_32B
-        7'd79: begin st_op = OP_MISSED; st_cnt = 6'd23; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd80: begin st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd81: begin st_op = OP_HIT; st_cnt = 6'd23; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
-        7'd82: begin st_op = OP_LOAD; st_cnt = 6'd40; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd83: begin st_op = OP_LOAD; st_cnt = 6'd42; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; st_close = 1'b1; st_code = 9'h14a; end  // miss_8K_64B
-        7'd84: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd85: begin st_op = OP_LOAD; st_cnt = 6'd40; st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd86: begin st_op = OP_LOAD; st_cnt = 6'd42; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; st_close = 1'b1; st_code = 9'h08a; end  // miss_8K_64B
-        7'd87: begin st_op = OP_MISSED; st_cnt = 6'd38; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd88: begin st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd89: begin st_op = OP_HIT; st_cnt = 6'd38; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
-        7'd90: begin st_op = OP_LOAD; st_cnt = 6'd4; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd91: begin st_op = OP_LOAD; st_cnt = 6'd7; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; st_close = 1'b1; st_code = 9'h18a; end  // miss_8K_16B
-        7'd92: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd93: begin st_op = OP_LOAD; st_cnt = 6'd4; st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd94: begin st_op = OP_LOAD; st_cnt = 6'd7; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; st_close = 1'b1; st_code = 9'h012; end  // miss_8K_16B
-        7'd95: begin st_op = OP_MISSED; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd96: begin st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd97: begin st_op = OP_HIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
-        7'd98: begin st_op = OP_LOAD; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd99: begin st_op = OP_LOAD; st_cnt = 6'd22; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; st_close = 1'b1; st_code = 9'h112; end  // miss_8K_32B
-        7'd100: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd101: begin st_op = OP_LOAD; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd102: begin st_op = OP_LOAD; st_cnt = 6'd22; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; st_close = 1'b1; st_code = 9'h052; end  // miss_8K_32B
-        7'd103: begin st_op = OP_MISSED; st_cnt = 6'd16; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd104: begin st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd105: begin st_op = OP_HIT; st_cnt = 6'd16; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
-        7'd106: begin st_op = OP_LOAD; st_cnt = 6'd34; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd107: begin st_op = OP_LOAD; st_cnt = 6'd37; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; st_close = 1'b1; st_code = 9'h152; end  // miss_8K_64B
-        7'd108: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd109: begin st_op = OP_LOAD; st_cnt = 6'd34; st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd110: begin st_op = OP_LOAD; st_cnt = 6'd37; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; st_close = 1'b1; st_code = 9'h092; end  // miss_8K_64B
-        7'd111: begin st_op = OP_MISSED; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd112: begin st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd113: begin st_op = OP_HIT; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
-        7'd114: begin st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd115: begin st_close = 1'b1; st_code = 9'h192; end
-        7'd116: begin st_last = 1'b1; end
+        7'd0: begin st_op = OP_UNHIT; st_cnt = 6'd1; end
+        7'd1: begin st_op = OP_LOAD; st_cnt = 6'd4; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7674; end  // miss_2K_16B
+        7'd2: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7656; end  // writeback_2K
+        7'd3: begin st_op = OP_UNHIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd18; end  // probe_2K_1W
+        7'd4: begin st_op = OP_LOAD; st_cnt = 6'd16; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10565; st_close = 1'b1; st_code = 9'h000; end  // miss_2K_32B
+        7'd5: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7656; end  // writeback_2K
+        7'd6: begin st_op = OP_UNHIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd18; end  // probe_2K_1W
+        7'd7: begin st_op = OP_LOAD; st_cnt = 6'd28; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16343; st_close = 1'b1; st_code = 9'h040; end  // miss_2K_64B
+        7'd8: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7656; end  // writeback_2K
+        7'd9: begin st_op = OP_UNHIT; st_cnt = 6'd7; st_mac = 1'b1; st_coef = 16'd18; end  // probe_2K_1W
+        7'd10: begin st_op = OP_LOAD; st_cnt = 6'd9; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7676; st_close = 1'b1; st_code = 9'h080; end  // miss_4K_16B
+        7'd11: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
+        7'd12: begin st_op = OP_UNHIT; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
+        7'd13: begin st_op = OP_LOAD; st_cnt = 6'd21; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10567; st_close = 1'b1; st_code = 9'h001; end  // miss_4K_32B
+        7'd14: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
+        7'd15: begin st_op = OP_UNHIT; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
+        7'd16: begin st_op = OP_LOAD; st_cnt = 6'd33; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16346; st_close = 1'b1; st_code = 9'h041; end  // miss_4K_64B
+        7'd17: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
+        7'd18: begin st_op = OP_UNHIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
+        7'd19: begin st_op = OP_SUB; st_cnt = 6'd2; st_close = 1'b1; st_code = 9'h081; end
+        7'd20: begin st_op = OP_LOAD; st_cnt = 6'd5; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7676; end  // miss_4K_16B
+        7'd21: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
+        7'd22: begin st_op = OP_UNHIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
+        7'd23: begin st_op = OP_SUB; st_cnt = 6'd2; st_close = 1'b1; st_code = 9'h009; end
+        7'd24: begin st_op = OP_LOAD; st_cnt = 6'd5; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7676; end  // miss_4K_16B
+        7'd25: begin st_op = OP_MISSED; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
+        7'd26: begin st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
+        7'd27: begin st_op = OP_HIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_4K
+        7'd28: begin st_op = OP_UNHIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
+        7'd29: begin st_op = OP_SUB; st_cnt = 6'd14; st_close = 1'b1; st_code = 9'h109; end
+        7'd30: begin st_op = OP_LOAD; st_cnt = 6'd17; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10567; end  // miss_4K_32B
+        7'd31: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
+        7'd32: begin st_op = OP_UNHIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
+        7'd33: begin st_op = OP_SUB; st_cnt = 6'd14; st_close = 1'b1; st_code = 9'h049; end
+        7'd34: begin st_op = OP_LOAD; st_cnt = 6'd17; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10567; end  // miss_4K_32B
+        7'd35: begin st_op = OP_MISSED; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
+        7'd36: begin st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
+        7'd37: begin st_op = OP_HIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_4K
+        7'd38: begin st_op = OP_UNHIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
+        7'd39: begin st_op = OP_SUB; st_cnt = 6'd26; st_close = 1'b1; st_code = 9'h149; end
+        7'd40: begin st_op = OP_LOAD; st_cnt = 6'd29; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16346; end  // miss_4K_64B
+        7'd41: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
+        7'd42: begin st_op = OP_UNHIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
+        7'd43: begin st_op = OP_SUB; st_cnt = 6'd26; st_close = 1'b1; st_code = 9'h089; end
+        7'd44: begin st_op = OP_LOAD; st_cnt = 6'd29; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16346; end  // miss_4K_64B
+        7'd45: begin st_op = OP_MISSED; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
+        7'd46: begin st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
+        7'd47: begin st_op = OP_HIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_4K
+        7'd48: begin st_op = OP_UNHIT; st_cnt = 6'd11; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
+        7'd49: begin st_op = OP_LOAD; st_cnt = 6'd12; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; st_close = 1'b1; st_code = 9'h189; end  // miss_8K_16B
+        7'd50: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
+        7'd51: begin st_op = OP_UNHIT; st_cnt = 6'd23; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
+        7'd52: begin st_op = OP_LOAD; st_cnt = 6'd24; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; st_close = 1'b1; st_code = 9'h002; end  // miss_8K_32B
+        7'd53: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
+        7'd54: begin st_op = OP_UNHIT; st_cnt = 6'd35; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
+        7'd55: begin st_op = OP_LOAD; st_cnt = 6'd36; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; st_close = 1'b1; st_code = 9'h042; end  // miss_8K_64B
+        7'd56: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
+        7'd57: begin st_op = OP_UNHIT; st_cnt = 6'd7; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
+        7'd58: begin st_op = OP_SUB; st_cnt = 6'd8; st_close = 1'b1; st_code = 9'h082; end
+        7'd59: begin st_op = OP_LOAD; st_cnt = 6'd10; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; end  // miss_8K_16B
+        7'd60: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
+        7'd61: begin st_op = OP_UNHIT; st_cnt = 6'd7; st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
+        7'd62: begin st_op = OP_SUB; st_cnt = 6'd8; st_close = 1'b1; st_code = 9'h00a; end
+        7'd63: begin st_op = OP_LOAD; st_cnt = 6'd10; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; end  // miss_8K_16B
+        7'd64: begin st_op = OP_MISSED; st_cnt = 6'd7; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
+        7'd65: begin st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
+        7'd66: begin st_op = OP_HIT; st_cnt = 6'd7; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
+        7'd67: begin st_op = OP_UNHIT; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
+        7'd68: begin st_op = OP_SUB; st_cnt = 6'd20; st_close = 1'b1; st_code = 9'h10a; end
+        7'd69: begin st_op = OP_LOAD; st_cnt = 6'd22; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; end  // miss_8K_32B
+        7'd70: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
+        7'd71: begin st_op = OP_UNHIT; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
+        7'd72: begin st_op = OP_SUB; st_cnt = 6'd20; st_close = 1'b1; st_code = 9'h04a; end
+        7'd73: begin st_op = OP_LOAD; st_cnt = 6'd22; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; end  // miss_8K_32B
+        7'd74: begin st_op = OP_MISSED; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
+        7'd75: begin st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
+        7'd76: begin st_op = OP_HIT; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
+        7'd77: begin st_op = OP_UNHIT; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
+        7'd78: begin st_op = OP_SUB; st_cnt = 6'd32; st_close = 1'b1; st_code = 9'h14a; end
+        7'd79: begin st_op = OP_LOAD; st_cnt = 6'd34; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; end  // miss_8K_64B
+        7'd80: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
+        7'd81: begin st_op = OP_UNHIT; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
+        7'd82: begin st_op = OP_SUB; st_cnt = 6'd32; st_close = 1'b1; st_code = 9'h08a; end
+        7'd83: begin st_op = OP_LOAD; st_cnt = 6'd34; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; end  // miss_8K_64B
+        7'd84: begin st_op = OP_MISSED; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
+        7'd85: begin st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
+        7'd86: begin st_op = OP_HIT; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
+        7'd87: begin st_op = OP_UNHIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
+        7'd88: begin st_op = OP_SUB; st_cnt = 6'd2; st_close = 1'b1; st_code = 9'h18a; end
+        7'd89: begin st_op = OP_SUB; st_cnt = 6'd3; end
+        7'd90: begin st_op = OP_LOAD; st_cnt = 6'd6; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; end  // miss_8K_16B
+        7'd91: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
+        7'd92: begin st_op = OP_UNHIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
+        7'd93: begin st_op = OP_SUB; st_cnt = 6'd2; st_close = 1'b1; st_code = 9'h012; end
+        7'd94: begin st_op = OP_SUB; st_cnt = 6'd3; end
+        7'd95: begin st_op = OP_LOAD; st_cnt = 6'd6; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; end  // miss_8K_16B
+        7'd96: begin st_op = OP_MISSED; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
+        7'd97: begin st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
+        7'd98: begin st_op = OP_HIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
+        7'd99: begin st_op = OP_UNHIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
+        7'd100: begin st_op = OP_SUB; st_cnt = 6'd14; st_close = 1'b1; st_code = 9'h112; end
+        7'd101: begin st_op = OP_SUB; st_cnt = 6'd15; end
+        7'd102: begin st_op = OP_LOAD; st_cnt = 6'd18; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; end  // miss_8K_32B
+        7'd103: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
+        7'd104: begin st_op = OP_UNHIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
+        7'd105: begin st_op = OP_SUB; st_cnt = 6'd14; st_close = 1'b1; st_code = 9'h052; end
+        7'd106: begin st_op = OP_SUB; st_cnt = 6'd15; end
+        7'd107: begin st_op = OP_LOAD; st_cnt = 6'd18; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; end  // miss_8K_32B
+        7'd108: begin st_op = OP_MISSED; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
+        7'd109: begin st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
+        7'd110: begin st_op = OP_HIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
+        7'd111: begin st_op = OP_UNHIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
+        7'd112: begin st_op = OP_SUB; st_cnt = 6'd26; st_close = 1'b1; st_code = 9'h152; end
+        7'd113: begin st_op = OP_SUB; st_cnt = 6'd27; end
+        7'd114: begin st_op = OP_LOAD; st_cnt = 6'd30; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; end  // miss_8K_64B
+        7'd115: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
+        7'd116: begin st_op = OP_UNHIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
+        7'd117: begin st_op = OP_SUB; st_cnt = 6'd26; st_close = 1'b1; st_code = 9'h092; end
+        7'd118: begin st_op = OP_SUB; st_cnt = 6'd27; end
+        7'd119: begin st_op = OP_LOAD; st_cnt = 6'd30; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; end  // miss_8K_64B
+        7'd120: begin st_op = OP_MISSED; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
+        7'd121: begin st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
+        7'd122: begin st_op = OP_HIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
+        7'd123: begin st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
+        7'd124: begin st_close = 1'b1; st_code = 9'h192; end
+        7'd125: begin st_last = 1'b1; end
         default: ;
       endcase
     end
@@ -339,8 +360,11 @@ module stc_monitor_tuner #(
   reg  [7:0]  changes_q, changes_d;
 
   // ---- Datapath
-  wire [15:0] hits      = (cnt_i < watched_q) ? cnt_i : watched_q;
-  wire [16:0] added     = {1'b0, operand_q} + {1'b0, cnt_i};
+  // one comparator and subtractor: base - min(cnt_i, base)
+  wire [15:0] base      = (st_op == OP_SUB)   ? operand_q :
+                          (st_op == OP_UNHIT) ? watched_i : watched_q;
+  wire [15:0] taken     = (cnt_i < base) ? cnt_i : base;
+  wire [15:0] left      = base - taken;
   wire [31:0] product   = operand_q * st_coef;
   wire [32:0] mac_sum   = {1'b0, st_first ? 32'd0 : energy_q} + {1'b0, product};
   wire [31:0] mac_value = mac_sum[32] ? 32'hffffffff : mac_sum[31:0];
@@ -397,9 +421,10 @@ module stc_monitor_tuner #(
       end else if (deciding_q) begin
         case (st_op)
           OP_LOAD:    operand_d = cnt_i;
-          OP_ADD:     operand_d = added[16] ? 16'hffff : added[15:0];
-          OP_MISSED:  operand_d = watched_q - hits;
-          OP_HIT:     operand_d = hits;
+          OP_SUB:     operand_d = left;
+          OP_MISSED:  operand_d = left;
+          OP_HIT:     operand_d = taken;
+          OP_UNHIT:   operand_d = left;
           OP_WATCHED: operand_d = watched_q;
           default:    ;
         endcase

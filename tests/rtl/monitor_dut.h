@@ -33,6 +33,7 @@ typedef struct {
     bool busy;
     unsigned tuner_sel;  /* the count the unit reads */
     uint32_t row_writes; /* rows the monitor wrote back (its simulation counter) */
+    uint16_t watched;    /* the monitor's count 0 port (watched_o), which the unit reads */
 } monitor_dut_out;
 
 /* Reset (rst_ni low for one clock, then high), no event. */

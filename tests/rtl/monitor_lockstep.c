@@ -125,6 +125,13 @@ static void compare(harness *h)
     for (size_t array = 0; array < STC_MONITOR_MAX_ARRAYS; array++) {
         model_writes += stc_monitor_row_writes(h->model, array);
     }
+    if (!h->failed && out.watched != counts[0]) {
+        fprintf(stderr,
+                "monitor_lockstep: FAIL scenario %s, cycle %lu: watched_o: RTL %u, model count 0 "
+                "%llu\n",
+                h->scenario, h->cycle, out.watched, (unsigned long long)counts[0]);
+        h->failed = true;
+    }
     if (!h->failed && out.row_writes != (uint32_t)model_writes) {
         fprintf(stderr,
                 "monitor_lockstep: FAIL scenario %s, cycle %lu: rows written back: RTL %u, "
@@ -281,6 +288,7 @@ static bool cycle(harness *h, bool valid, uint64_t line, bool write)
     stc_monitor_tuner_in unit_in = {
         .ev_access = valid,
         .count = (uint16_t)(value > 0xffff ? 0xffff : value),
+        .watched = (uint16_t)(counts[0] > 0xffff ? 0xffff : counts[0]),
         .current_code = h->cur_code,
         .cfg_ready = in.cfg_ready,
         .cfg_done = in.cfg_done,

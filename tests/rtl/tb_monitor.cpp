@@ -86,6 +86,7 @@ extern "C" void monitor_dut_outputs(monitor_dut *dut, monitor_dut_out *out)
     out->busy = top->busy_o;
     out->tuner_sel = top->tuner_sel_o;
     out->row_writes = top->row_writes_o;
+    out->watched = top->watched_o;
 }
 
 extern "C" uint32_t monitor_dut_register(monitor_dut *dut, unsigned addr)

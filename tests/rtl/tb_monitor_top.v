@@ -18,6 +18,7 @@ module tb_monitor_top #(
   input  wire        peek_i,
   input  wire [15:0] peek_sel_i,
   output wire [15:0] cnt_o,
+  output wire [15:0] watched_o,     // the monitor's count 0 port, as the unit sees it
   output wire [15:0] tuner_sel_o,
   input  wire [8:0]  cur_code_i,
   output wire        cfg_valid_o,
@@ -47,7 +48,8 @@ module tb_monitor_top #(
     .ev_line_i  (ev_line_i[LINE_BITS-1:0]),
     .ev_write_i (ev_write_i),
     .cnt_sel_i  (cnt_sel),
-    .cnt_o      (cnt_o)
+    .cnt_o      (cnt_o),
+    .watched_o  (watched_o)
   );
 
   stc_monitor_tuner #(.READ_ONLY(READ_ONLY)) u_tuner (
@@ -56,6 +58,7 @@ module tb_monitor_top #(
     .ev_access_i     (ev_valid_i),
     .cnt_sel_o       (tuner_sel),
     .cnt_i           (cnt_o),
+    .watched_i       (watched_o),
     .cur_banks_log_i (cur_code_i[2:0]),
     .cur_ways_log_i  (cur_code_i[5:3]),
     .cur_sub_log_i   (cur_code_i[7:6]),
