@@ -20,11 +20,13 @@ typedef struct {
     unsigned sel;    /* the monitor's count select */
     unsigned step;   /* the step register */
     unsigned win;    /* the window counter (0 .. window - 1) */
+    unsigned count;  /* the monitor's counts, so every operand */
 } widths;
 
 static widths widths_of(const stcgen_params *params)
 {
-    widths w = {params->monitor_sel_bits, params->monitor_step_bits, params->monitor_win_bits};
+    widths w = {params->monitor_sel_bits, params->monitor_step_bits, params->monitor_win_bits,
+                params->monitor_count_bits};
     return w;
 }
 
@@ -146,15 +148,16 @@ static void emit_table(stcgen_text *text, const stcgen_params *params, const wid
 
 static void emit_datapath(stcgen_text *text, const stcgen_params *params, const widths *w)
 {
+    unsigned cb = w->count;
     stcgen_text_raw(text, "\n  // ---- Flops (the model's names)\n");
     stcgen_text_raw(text, "  reg         enable_q, enable_d;\n");
     stcgen_text_raw(text, "  reg  [%u:0] win_q, win_d;            // accesses in this window\n",
                     w->win - 1);
     stcgen_text_raw(text, "  reg         deciding_q, deciding_d;\n");
     stcgen_text_raw(text, "  reg  [%u:0]  step_q, step_d;\n", w->step - 1);
-    stcgen_text_raw(text, "  reg  [15:0] watched_q, watched_d;    // count 0 when the decision "
-                          "started\n");
-    stcgen_text_raw(text, "  reg  [15:0] operand_q, operand_d;\n");
+    stcgen_text_raw(text, "  reg  [%u:0] watched_q, watched_d;    // count 0 when the decision "
+                          "started\n", cb - 1);
+    stcgen_text_raw(text, "  reg  [%u:0] operand_q, operand_d;\n", cb - 1);
     stcgen_text_raw(text, "  reg  [31:0] energy_q, energy_d;\n");
     stcgen_text_raw(text, "  reg  [31:0] lowest_q, lowest_d;\n");
     stcgen_text_raw(text, "  reg  [8:0]  lowest_code_q, lowest_code_d;\n");
@@ -165,11 +168,24 @@ static void emit_datapath(stcgen_text *text, const stcgen_params *params, const 
     stcgen_text_raw(text, "  reg  [7:0]  decisions_q, decisions_d;\n");
     stcgen_text_raw(text, "  reg  [7:0]  changes_q, changes_d;\n");
     stcgen_text_raw(text, "\n  // ---- Datapath\n");
-    stcgen_text_raw(text, "  // one comparator and subtractor: base - min(cnt_i, base)\n");
-    stcgen_text_raw(text, "  wire [15:0] base      = (st_op == OP_SUB)   ? operand_q :\n");
-    stcgen_text_raw(text, "                          (st_op == OP_UNHIT) ? watched_i : watched_q;\n");
-    stcgen_text_raw(text, "  wire [15:0] taken     = (cnt_i < base) ? cnt_i : base;\n");
-    stcgen_text_raw(text, "  wire [15:0] left      = base - taken;\n");
+    if (cb < 16) {
+        /* Every operand is a count or a difference of counts, and the
+         * monitor halves its counts before any reaches 2^cb. */
+        stcgen_text_raw(text, "  // the monitor's counts are %u bits (halved before 2^%u): so is every "
+                              "operand\n", cb, cb);
+        stcgen_text_raw(text, "  wire [%u:0] cnt         = cnt_i[%u:0];\n", cb - 1, cb - 1);
+        stcgen_text_raw(text, "  wire [%u:0] watched_now = watched_i[%u:0];\n", cb - 1, cb - 1);
+        stcgen_text_raw(text, "  wire        unused_cnt_hi = ^{cnt_i[15:%u], watched_i[15:%u]};\n",
+                        cb, cb);
+    } else {
+        stcgen_text_raw(text, "  wire [15:0] cnt         = cnt_i;\n");
+        stcgen_text_raw(text, "  wire [15:0] watched_now = watched_i;\n");
+    }
+    stcgen_text_raw(text, "  // one comparator and subtractor: base - min(cnt, base)\n");
+    stcgen_text_raw(text, "  wire [%u:0] base      = (st_op == OP_SUB)   ? operand_q :\n", cb - 1);
+    stcgen_text_raw(text, "                          (st_op == OP_UNHIT) ? watched_now : watched_q;\n");
+    stcgen_text_raw(text, "  wire [%u:0] taken     = (cnt < base) ? cnt : base;\n", cb - 1);
+    stcgen_text_raw(text, "  wire [%u:0] left      = base - taken;\n", cb - 1);
     stcgen_text_raw(text, "  wire [31:0] product   = operand_q * st_coef;\n");
     stcgen_text_raw(text, "  wire [32:0] mac_sum   = {1'b0, st_first ? 32'd0 : energy_q} + {1'b0, "
                           "product};\n");
@@ -195,7 +211,7 @@ static void emit_datapath(stcgen_text *text, const stcgen_params *params, const 
         stcgen_text_raw(text, "  wire [2:0]  cur_groups_log = cur_banks_log_i - cur_ways_log_i;\n");
         stcgen_text_raw(text, "  wire        walks      = (lowest_code_q[2:0] < cur_banks_log_i) ||\n");
         stcgen_text_raw(text, "                           (low_groups_log > cur_groups_log);\n");
-        stcgen_text_raw(text, "  wire        hasty      = walks && (watched_q < 16'd%u);\n",
+        stcgen_text_raw(text, "  wire        hasty      = walks && (watched_q < %u'd%u);\n", cb,
                         params->monitor_walk_min);
     } else {
         stcgen_text_raw(text, "  wire        hasty      = 1'b0;  // any change may be offered\n");
@@ -226,17 +242,17 @@ static void emit_datapath(stcgen_text *text, const stcgen_params *params, const 
     stcgen_text_raw(text, "      if (deciding_q && st_last) begin\n");
     stcgen_text_raw(text, "        deciding_d  = 1'b0;\n");
     stcgen_text_raw(text, "        decisions_d = decisions_q + 8'd1;\n");
-    stcgen_text_raw(text, "        // cnt_i is count 0 again: below watched_q, the monitor halved its\n");
+    stcgen_text_raw(text, "        // cnt is count 0 again: below watched_q, the monitor halved its\n");
     stcgen_text_raw(text, "        // counts during the decision (mixed energies): offer nothing; nor a\n");
     stcgen_text_raw(text, "        // change that walks on too few watched accesses (hasty)\n");
-    stcgen_text_raw(text, "        if (lowest_q < bar && cnt_i >= watched_q && !hasty) begin\n");
+    stcgen_text_raw(text, "        if (lowest_q < bar && cnt >= watched_q && !hasty) begin\n");
     stcgen_text_raw(text, "          pending_d = 1'b1;\n");
     stcgen_text_raw(text, "          target_d  = lowest_code_q;\n");
     stcgen_text_raw(text, "          changes_d = changes_q + 8'd1;\n");
     stcgen_text_raw(text, "        end\n");
     stcgen_text_raw(text, "      end else if (deciding_q) begin\n");
     stcgen_text_raw(text, "        case (st_op)\n");
-    stcgen_text_raw(text, "          OP_LOAD:    operand_d = cnt_i;\n");
+    stcgen_text_raw(text, "          OP_LOAD:    operand_d = cnt;\n");
     stcgen_text_raw(text, "          OP_SUB:     operand_d = left;\n");
     stcgen_text_raw(text, "          OP_MISSED:  operand_d = left;\n");
     stcgen_text_raw(text, "          OP_HIT:     operand_d = taken;\n");
@@ -255,8 +271,8 @@ static void emit_datapath(stcgen_text *text, const stcgen_params *params, const 
                           "begin\n");
     stcgen_text_raw(text, "        // a window with nothing watched (the clear walk's start) "
                           "decides nothing\n");
-    stcgen_text_raw(text, "        watched_d  = cnt_i;\n");
-    stcgen_text_raw(text, "        deciding_d = (cnt_i != 16'd0);\n");
+    stcgen_text_raw(text, "        watched_d  = cnt;\n");
+    stcgen_text_raw(text, "        deciding_d = (cnt != %u'd0);\n", cb);
     stcgen_text_raw(text, "        step_d     = %u'd0;\n", w->step);
     stcgen_text_raw(text, "        lowest_d   = 32'hffffffff;\n");
     stcgen_text_raw(text, "        current_d  = 32'hffffffff;\n");
@@ -267,6 +283,7 @@ static void emit_datapath(stcgen_text *text, const stcgen_params *params, const 
 
 static void emit_outputs_and_flops(stcgen_text *text, const widths *w)
 {
+    unsigned cb = w->count;
     stcgen_text_raw(text, "\n  assign cnt_sel_o       = deciding_q ? st_cnt : %u'd0;\n", w->sel);
     stcgen_text_raw(text, "  assign cfg_valid_o     = pending_q;\n");
     stcgen_text_raw(text, "  assign cfg_banks_log_o = target_q[2:0];\n");
@@ -297,8 +314,8 @@ static void emit_outputs_and_flops(stcgen_text *text, const widths *w)
     stcgen_text_raw(text, "      win_q         <= %u'd0;\n", w->win);
     stcgen_text_raw(text, "      deciding_q    <= 1'b0;\n");
     stcgen_text_raw(text, "      step_q        <= %u'd0;\n", w->step);
-    stcgen_text_raw(text, "      watched_q     <= 16'd0;\n");
-    stcgen_text_raw(text, "      operand_q     <= 16'd0;\n");
+    stcgen_text_raw(text, "      watched_q     <= %u'd0;\n", cb);
+    stcgen_text_raw(text, "      operand_q     <= %u'd0;\n", cb);
     stcgen_text_raw(text, "      energy_q      <= 32'd0;\n");
     stcgen_text_raw(text, "      lowest_q      <= 32'hffffffff;\n");
     stcgen_text_raw(text, "      lowest_code_q <= 9'h000;\n");

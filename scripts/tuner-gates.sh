@@ -114,5 +114,17 @@ parts_of "the default D-cache decision unit" "$work/out/stc_monitor_tuner.v" stc
     "chparam -set READ_ONLY 0 stc_monitor_tuner"
 # (a 16-bit XOR keeps both operands alive)
 # shellcheck disable=SC2016
-cut "16 x 16 multiplier" \
+cut "multiplier (C x 16 bits)" \
     -e 's/^  wire \[31:0\] product   = operand_q \* st_coef;/  wire [31:0] product   = {16'"'"'d0, operand_q ^ st_coef};/'
+# The program's case table: every step's operation, count, coefficient
+# and codes decoded from step_q. Cut, they are step_q's bits themselves
+# (every use downstream stays, with values that vary).
+# shellcheck disable=SC2016
+cut "step program (case table)" \
+    -e '/^        [0-9]*'"'"'d[0-9]*: begin .* end/d' \
+    -e 's/^    st_op = OP_KEEP; st_cnt = \([0-9]*\)'"'"'d0; .*/    st_op = step_q[2:0]; st_cnt = {step_q, step_q} >> (14 - \1); st_mac = step_q[3]; st_first = step_q[4]; st_coef = {step_q, step_q, step_q[1:0]};/' \
+    -e 's/^    st_close = 1'"'"'b0; st_code = 9'"'"'h000; st_last = 1'"'"'b0;/    st_close = step_q[5]; st_code = {step_q, step_q[1:0]}; st_last = step_q[6];/'
+# The register block: its read port, and the decision and change counts
+# that only it reads (CTRL's enable bit stays writable).
+# shellcheck disable=SC2016
+cut "register read port, counts" -e 's/^    case (reg_addr_i)/    case (3'"'"'d7)/'

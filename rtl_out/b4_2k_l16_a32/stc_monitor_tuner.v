@@ -347,8 +347,8 @@ module stc_monitor_tuner #(
   reg  [7:0] win_q, win_d;            // accesses in this window
   reg         deciding_q, deciding_d;
   reg  [6:0]  step_q, step_d;
-  reg  [15:0] watched_q, watched_d;    // count 0 when the decision started
-  reg  [15:0] operand_q, operand_d;
+  reg  [13:0] watched_q, watched_d;    // count 0 when the decision started
+  reg  [13:0] operand_q, operand_d;
   reg  [31:0] energy_q, energy_d;
   reg  [31:0] lowest_q, lowest_d;
   reg  [8:0]  lowest_code_q, lowest_code_d;
@@ -360,11 +360,15 @@ module stc_monitor_tuner #(
   reg  [7:0]  changes_q, changes_d;
 
   // ---- Datapath
-  // one comparator and subtractor: base - min(cnt_i, base)
-  wire [15:0] base      = (st_op == OP_SUB)   ? operand_q :
-                          (st_op == OP_UNHIT) ? watched_i : watched_q;
-  wire [15:0] taken     = (cnt_i < base) ? cnt_i : base;
-  wire [15:0] left      = base - taken;
+  // the monitor's counts are 14 bits (halved before 2^14): so is every operand
+  wire [13:0] cnt         = cnt_i[13:0];
+  wire [13:0] watched_now = watched_i[13:0];
+  wire        unused_cnt_hi = ^{cnt_i[15:14], watched_i[15:14]};
+  // one comparator and subtractor: base - min(cnt, base)
+  wire [13:0] base      = (st_op == OP_SUB)   ? operand_q :
+                          (st_op == OP_UNHIT) ? watched_now : watched_q;
+  wire [13:0] taken     = (cnt < base) ? cnt : base;
+  wire [13:0] left      = base - taken;
   wire [31:0] product   = operand_q * st_coef;
   wire [32:0] mac_sum   = {1'b0, st_first ? 32'd0 : energy_q} + {1'b0, product};
   wire [31:0] mac_value = mac_sum[32] ? 32'hffffffff : mac_sum[31:0];
@@ -377,7 +381,7 @@ module stc_monitor_tuner #(
   wire [2:0]  cur_groups_log = cur_banks_log_i - cur_ways_log_i;
   wire        walks      = (lowest_code_q[2:0] < cur_banks_log_i) ||
                            (low_groups_log > cur_groups_log);
-  wire        hasty      = walks && (watched_q < 16'd256);
+  wire        hasty      = walks && (watched_q < 14'd256);
   wire        window_end = (win_q == 8'd255);
   wire        answered   = cfg_done_i || cfg_err_i;
   wire        unused_wdata = ^reg_wdata_i[31:1];  // CTRL has one bit
@@ -410,17 +414,17 @@ module stc_monitor_tuner #(
       if (deciding_q && st_last) begin
         deciding_d  = 1'b0;
         decisions_d = decisions_q + 8'd1;
-        // cnt_i is count 0 again: below watched_q, the monitor halved its
+        // cnt is count 0 again: below watched_q, the monitor halved its
         // counts during the decision (mixed energies): offer nothing; nor a
         // change that walks on too few watched accesses (hasty)
-        if (lowest_q < bar && cnt_i >= watched_q && !hasty) begin
+        if (lowest_q < bar && cnt >= watched_q && !hasty) begin
           pending_d = 1'b1;
           target_d  = lowest_code_q;
           changes_d = changes_q + 8'd1;
         end
       end else if (deciding_q) begin
         case (st_op)
-          OP_LOAD:    operand_d = cnt_i;
+          OP_LOAD:    operand_d = cnt;
           OP_SUB:     operand_d = left;
           OP_MISSED:  operand_d = left;
           OP_HIT:     operand_d = taken;
@@ -437,8 +441,8 @@ module stc_monitor_tuner #(
         step_d = step_q + 7'd1;
       end else if (window_end && enable_q && !pending_q && !sent_q) begin
         // a window with nothing watched (the clear walk's start) decides nothing
-        watched_d  = cnt_i;
-        deciding_d = (cnt_i != 16'd0);
+        watched_d  = cnt;
+        deciding_d = (cnt != 14'd0);
         step_d     = 7'd0;
         lowest_d   = 32'hffffffff;
         current_d  = 32'hffffffff;
@@ -472,8 +476,8 @@ module stc_monitor_tuner #(
       win_q         <= 8'd0;
       deciding_q    <= 1'b0;
       step_q        <= 7'd0;
-      watched_q     <= 16'd0;
-      operand_q     <= 16'd0;
+      watched_q     <= 14'd0;
+      operand_q     <= 14'd0;
       energy_q      <= 32'd0;
       lowest_q      <= 32'hffffffff;
       lowest_code_q <= 9'h000;
