@@ -23,6 +23,15 @@ typedef struct {
     unsigned count;  /* the monitor's counts, so every operand */
 } widths;
 
+/* The step's controls as ctl_q holds them: not a field of the model's
+ * registers but a function of step_q while deciding (ARCHITECTURE.md
+ * 18.3): operation 3, count select, mac, first, mantissa, shift 4, close,
+ * code 9, last. */
+static unsigned ctl_bits_of(const widths *w)
+{
+    return 3 + w->sel + 1 + 1 + STC_FIXED_MONITOR_MANTISSA_BITS + 4 + 1 + 9 + 1;
+}
+
 static widths widths_of(const stcgen_params *params)
 {
     widths w = {params->monitor_sel_bits, params->monitor_step_bits, params->monitor_win_bits,
@@ -79,27 +88,32 @@ static void emit_program(stcgen_text *text, const stcgen_params *params, const w
                          int read_only)
 {
     const stc_monitor_program *program = &params->monitor_program[read_only];
-    stcgen_text_raw(text, "      case (step_q)\n");
+    stcgen_text_raw(text, "      case (step_sel)\n");
     for (size_t index = 0; index < program->step_count; index++) {
         const stc_monitor_step *step = &program->steps[index];
         bool last = index + 1 == program->step_count;
         stcgen_text_raw(text, "        %u'd%zu: begin", w->step, index);
         if (last) {
-            stcgen_text_raw(text, " st_last = 1'b1;");
+            stcgen_text_raw(text, " nx_last = 1'b1;");
         }
         if (step->operand != STC_OPERAND_KEEP) {
-            stcgen_text_raw(text, " st_op = %s;", operand_names[step->operand]);
+            stcgen_text_raw(text, " nx_op = %s;", operand_names[step->operand]);
             if (step->operand != STC_OPERAND_WATCHED) {
-                stcgen_text_raw(text, " st_cnt = %u'd%u;", w->sel, step->count);
+                stcgen_text_raw(text, " nx_cnt = %u'd%u;", w->sel, step->count);
             }
         }
         if (step->mac) {
-            stcgen_text_raw(text, " st_mac = 1'b1;%s st_coef = 16'd%u;",
-                            step->mac_first ? " st_first = 1'b1;" : "",
-                            program->coefficients[step->coefficient]);
+            unsigned mantissa, shift;
+            stc_fixed_monitor_split(program->coefficients[step->coefficient], &mantissa, &shift);
+            stcgen_text_raw(text, " nx_mac = 1'b1;%s nx_mant = %u'd%u;",
+                            step->mac_first ? " nx_first = 1'b1;" : "",
+                            STC_FIXED_MONITOR_MANTISSA_BITS, mantissa);
+            if (shift) {
+                stcgen_text_raw(text, " nx_shift = 4'd%u;", shift);
+            }
         }
         if (step->close) {
-            stcgen_text_raw(text, " st_close = 1'b1; st_code = 9'h%03x;", step->config_code);
+            stcgen_text_raw(text, " nx_close = 1'b1; nx_code = 9'h%03x;", step->config_code);
         }
         stcgen_text_raw(text, " end");
         if (step->mac) {
@@ -114,28 +128,35 @@ static void emit_program(stcgen_text *text, const stcgen_params *params, const w
 static void emit_table(stcgen_text *text, const stcgen_params *params, const widths *w)
 {
     stcgen_text_raw(text, "\n  // ---- The program: one step per access while deciding "
-                          "(ref/monitor_tuner.c builds it)\n");
+                          "(ref/monitor_tuner.c builds it),\n");
+    stcgen_text_raw(text, "  // decoded for step_sel, the step the next access runs: the step's "
+                          "controls\n");
+    stcgen_text_raw(text, "  // are flops (ctl_q), off the multiplier's and the count port's "
+                          "paths (18.3)\n");
     stcgen_text_raw(text, "  localparam [2:0] OP_KEEP = 3'd0, OP_LOAD = 3'd1, OP_SUB = 3'd2, "
                           "OP_MISSED = 3'd3,\n");
     stcgen_text_raw(text, "                   OP_HIT = 3'd4, OP_WATCHED = 3'd5, OP_UNHIT = 3'd6;\n");
     stcgen_text_raw(text, "  // operand: keep, load, less the count (stopping at 0), watched - hits, "
                           "hits,\n");
     stcgen_text_raw(text, "  // watched, count 0 now (watched_i) less the count (a misses count)\n");
-    stcgen_text_raw(text, "  reg  [2:0]  st_op;\n");
-    stcgen_text_raw(text, "  reg  [%u:0]  st_cnt;    // the count it reads\n", w->sel - 1);
-    stcgen_text_raw(text, "  reg         st_mac;    // energy += operand x st_coef\n");
-    stcgen_text_raw(text, "  reg         st_first;  // ... from 0: a configuration's first "
+    stcgen_text_raw(text, "  reg  [2:0]  nx_op;\n");
+    stcgen_text_raw(text, "  reg  [%u:0]  nx_cnt;    // the count it reads\n", w->sel - 1);
+    stcgen_text_raw(text, "  reg         nx_mac;    // energy += operand x (st_mant << st_shift)\n");
+    stcgen_text_raw(text, "  reg         nx_first;  // ... from 0: a configuration's first "
                           "product\n");
-    stcgen_text_raw(text, "  reg  [15:0] st_coef;\n");
-    stcgen_text_raw(text, "  reg         st_close;  // the energy before this step is st_code's\n");
-    stcgen_text_raw(text, "  reg  [8:0]  st_code;   // [2:0] log2 k [5:3] log2 a [7:6] log2 L/P "
+    stcgen_text_raw(text, "  reg  [%u:0]  nx_mant;   // the coefficient: a mantissa and a shift "
+                          "(FIXED_POINT.md 9)\n",
+                    STC_FIXED_MONITOR_MANTISSA_BITS - 1);
+    stcgen_text_raw(text, "  reg  [3:0]  nx_shift;\n");
+    stcgen_text_raw(text, "  reg         nx_close;  // the energy before this step is st_code's\n");
+    stcgen_text_raw(text, "  reg  [8:0]  nx_code;   // [2:0] log2 k [5:3] log2 a [7:6] log2 L/P "
                           "[8] wp\n");
-    stcgen_text_raw(text, "  reg         st_last;   // the decision\n");
+    stcgen_text_raw(text, "  reg         nx_last;   // the decision\n");
     stcgen_text_raw(text, "  always @* begin\n");
-    stcgen_text_raw(text, "    st_op = OP_KEEP; st_cnt = %u'd0; st_mac = 1'b0; st_first = 1'b0; "
-                          "st_coef = 16'd0;\n",
-                    w->sel);
-    stcgen_text_raw(text, "    st_close = 1'b0; st_code = 9'h000; st_last = 1'b0;\n");
+    stcgen_text_raw(text, "    nx_op = OP_KEEP; nx_cnt = %u'd0; nx_mac = 1'b0; nx_first = 1'b0; "
+                          "nx_mant = %u'd0;\n",
+                    w->sel, STC_FIXED_MONITOR_MANTISSA_BITS);
+    stcgen_text_raw(text, "    nx_shift = 4'd0; nx_close = 1'b0; nx_code = 9'h000; nx_last = 1'b0;\n");
     stcgen_text_raw(text, "    if (READ_ONLY != 0) begin  // %zu steps\n",
                     params->monitor_program[1].step_count);
     emit_program(text, params, w, 1);
@@ -144,6 +165,26 @@ static void emit_table(stcgen_text *text, const stcgen_params *params, const wid
     emit_program(text, params, w, 0);
     stcgen_text_raw(text, "    end\n");
     stcgen_text_raw(text, "  end\n");
+}
+
+/* Bit s set: some multiply-accumulate step of either program shifts its
+ * coefficient's mantissa left by s (FIXED_POINT.md 9). */
+static unsigned used_shifts(const stcgen_params *params)
+{
+    unsigned shifts = 0;
+    for (unsigned read_only = 0; read_only < 2; read_only++) {
+        const stc_monitor_program *program = &params->monitor_program[read_only];
+        for (size_t index = 0; index < program->step_count; index++) {
+            const stc_monitor_step *step = &program->steps[index];
+            if (step->mac) {
+                unsigned mantissa, shift;
+                stc_fixed_monitor_split(program->coefficients[step->coefficient], &mantissa,
+                                        &shift);
+                shifts |= 1u << shift;
+            }
+        }
+    }
+    return shifts;
 }
 
 static void emit_datapath(stcgen_text *text, const stcgen_params *params, const widths *w)
@@ -167,6 +208,26 @@ static void emit_datapath(stcgen_text *text, const stcgen_params *params, const 
     stcgen_text_raw(text, "  reg  [8:0]  target_q, target_d;\n");
     stcgen_text_raw(text, "  reg  [7:0]  decisions_q, decisions_d;\n");
     stcgen_text_raw(text, "  reg  [7:0]  changes_q, changes_d;\n");
+    unsigned ctl_bits = ctl_bits_of(w);
+    stcgen_text_raw(text, "  reg  [%u:0] ctl_q, ctl_d;            // the step's decoded controls "
+                          "(while deciding)\n",
+                    ctl_bits - 1);
+    stcgen_text_raw(text, "\n  // ---- The step's controls\n");
+    stcgen_text_raw(text, "  wire [%u:0]  step_sel = deciding_q ? step_q + %u'd1 : %u'd0;  // the "
+                          "next access's step\n",
+                    w->step - 1, w->step, w->step);
+    stcgen_text_raw(text, "  wire [%u:0] ctl_next = {nx_last, nx_code, nx_close, nx_shift, nx_mant, "
+                          "nx_first, nx_mac,\n",
+                    ctl_bits - 1);
+    stcgen_text_raw(text, "                          nx_cnt, nx_op};\n");
+    stcgen_text_raw(text, "  wire [2:0]  st_op;\n");
+    stcgen_text_raw(text, "  wire [%u:0]  st_cnt;\n", w->sel - 1);
+    stcgen_text_raw(text, "  wire        st_mac, st_first, st_close, st_last;\n");
+    stcgen_text_raw(text, "  wire [%u:0]  st_mant;\n", STC_FIXED_MONITOR_MANTISSA_BITS - 1);
+    stcgen_text_raw(text, "  wire [3:0]  st_shift;\n");
+    stcgen_text_raw(text, "  wire [8:0]  st_code;\n");
+    stcgen_text_raw(text, "  assign {st_last, st_code, st_close, st_shift, st_mant, st_first, "
+                          "st_mac, st_cnt, st_op} = ctl_q;\n");
     stcgen_text_raw(text, "\n  // ---- Datapath\n");
     if (cb < 16) {
         /* Every operand is a count or a difference of counts, and the
@@ -186,7 +247,27 @@ static void emit_datapath(stcgen_text *text, const stcgen_params *params, const 
     stcgen_text_raw(text, "                          (st_op == OP_UNHIT) ? watched_now : watched_q;\n");
     stcgen_text_raw(text, "  wire [%u:0] taken     = (cnt < base) ? cnt : base;\n", cb - 1);
     stcgen_text_raw(text, "  wire [%u:0] left      = base - taken;\n", cb - 1);
-    stcgen_text_raw(text, "  wire [31:0] product   = operand_q * st_coef;\n");
+    /* C + 8 + the largest shift (16 - 8) = C + 16 <= 32 bits, as the
+     * C x 16 product was. The shift is a case over the shifts the two
+     * programs use (the default geometry: 5 and 6), not a barrel shifter:
+     * it sits between the multiplier and the accumulator, on the unit's
+     * longest path. */
+    unsigned mant = STC_FIXED_MONITOR_MANTISSA_BITS;
+    unsigned shifts = used_shifts(params);
+    stcgen_text_raw(text, "  wire [%u:0] scaled    = operand_q * st_mant;   // C x %u bits\n",
+                    cb + mant - 1, mant);
+    stcgen_text_raw(text, "  reg  [31:0] product;\n");
+    stcgen_text_raw(text, "  always @* begin\n");
+    stcgen_text_raw(text, "    case (st_shift)  // the shifts the programs use\n");
+    for (unsigned shift = 1; shift <= 16 - mant; shift++) {
+        if (shifts & (1u << shift)) {
+            stcgen_text_raw(text, "      4'd%u: product = {%u'd0, scaled, %u'd0};\n", shift,
+                            32 - cb - mant - shift, shift);
+        }
+    }
+    stcgen_text_raw(text, "      default: product = {%u'd0, scaled};\n", 32 - cb - mant);
+    stcgen_text_raw(text, "    endcase\n");
+    stcgen_text_raw(text, "  end\n");
     stcgen_text_raw(text, "  wire [32:0] mac_sum   = {1'b0, st_first ? 32'd0 : energy_q} + {1'b0, "
                           "product};\n");
     stcgen_text_raw(text, "  wire [31:0] mac_value = mac_sum[32] ? 32'hffffffff : "
@@ -224,7 +305,7 @@ static void emit_datapath(stcgen_text *text, const stcgen_params *params, const 
     static const char *const hold[] = {"enable",  "deciding", "step",        "watched",
                                        "operand", "energy",   "lowest",      "lowest_code",
                                        "current", "pending",  "sent",        "target",
-                                       "decisions", "changes"};
+                                       "decisions", "changes", "ctl"};
     for (size_t index = 0; index < sizeof hold / sizeof hold[0]; index++) {
         stcgen_text_raw(text, "    %s_d = %s_q;\n", hold[index], hold[index]);
     }
@@ -267,6 +348,7 @@ static void emit_datapath(stcgen_text *text, const stcgen_params *params, const 
     stcgen_text_raw(text, "        end\n");
     stcgen_text_raw(text, "        if (st_close && st_code == cur_code) current_d = energy_q;\n");
     stcgen_text_raw(text, "        step_d = step_q + %u'd1;\n", w->step);
+    stcgen_text_raw(text, "        ctl_d  = ctl_next;\n");
     stcgen_text_raw(text, "      end else if (window_end && enable_q && !pending_q && !sent_q) "
                           "begin\n");
     stcgen_text_raw(text, "        // a window with nothing watched (the clear walk's start) "
@@ -274,6 +356,7 @@ static void emit_datapath(stcgen_text *text, const stcgen_params *params, const 
     stcgen_text_raw(text, "        watched_d  = cnt;\n");
     stcgen_text_raw(text, "        deciding_d = (cnt != %u'd0);\n", cb);
     stcgen_text_raw(text, "        step_d     = %u'd0;\n", w->step);
+    stcgen_text_raw(text, "        ctl_d      = ctl_next;\n");
     stcgen_text_raw(text, "        lowest_d   = 32'hffffffff;\n");
     stcgen_text_raw(text, "        current_d  = 32'hffffffff;\n");
     stcgen_text_raw(text, "      end\n");
@@ -325,11 +408,12 @@ static void emit_outputs_and_flops(stcgen_text *text, const widths *w)
     stcgen_text_raw(text, "      target_q      <= 9'h000;\n");
     stcgen_text_raw(text, "      decisions_q   <= 8'd0;\n");
     stcgen_text_raw(text, "      changes_q     <= 8'd0;\n");
+    stcgen_text_raw(text, "      ctl_q         <= %u'd0;\n", ctl_bits_of(w));
     stcgen_text_raw(text, "    end else begin\n");
     static const char *const flops[] = {"enable",  "win",      "deciding",  "step",
                                         "watched", "operand",  "energy",    "lowest",
                                         "lowest_code", "current", "pending", "sent",
-                                        "target",  "decisions", "changes"};
+                                        "target",  "decisions", "changes", "ctl"};
     for (size_t index = 0; index < sizeof flops / sizeof flops[0]; index++) {
         char name[24];
         snprintf(name, sizeof name, "%s_q", flops[index]);

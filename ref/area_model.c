@@ -21,7 +21,8 @@
  * Least squares per module and quantity (the relative error minimised) on
  * 9 synthesized caches (synth/synth.sh: Yosys 0.23, synth/lib/stc_ge.lib,
  * OSU 0.18 um cells after fanout repair), re-fitted 2026-12-07 on the
- * monitor without its misses counts. The terms are those chosen
+ * monitor without its misses counts and the decision unit with 8-bit
+ * coefficient mantissas and registered step controls. The terms are those chosen
  * 2026-12-05, after twelve of the controller's counters were split between flops and a register file
  * (ARCHITECTURE.md 15.1), and before it the controller's valid, dirty and
  * recency bits moved into its register file, it accepts a request in a
@@ -34,20 +35,21 @@
  * READ_ONLY = 1):
  *
  *   point       geometry            GE  model  err    OSU um^2   model  err flops model  err
- *   default     4x2048/16        28941  28795 -0.5  730362  719263 -1.5  1292  1288 -0.3
- *   line32      4x2048/32        31369  31414 +0.1  773520  777018 +0.5  1287  1290 +0.2
- *   banks2      2x2048/16        20373  20346 -0.1  514729  514487 -0.0   997   993 -0.4
- *   banks1      1x2048/16        15589  15659 +0.5  395723  396461 +0.2   802   806 +0.5
- *   bytes1k     4x1024/16        28894  28815 -0.3  719489  719714 +0.0  1286  1288 +0.2
- *   bytes512    4x512/16         28845  28836 -0.0  709835  720165 +1.5  1280  1288 +0.6
- *   nowp        4x2048/16 nowp   28179  27947 -0.8  710823  698981 -1.7  1274  1270 -0.3
- *   default_ro  4x2048/16 I      22423  22661 +1.1  561554  561664 +0.0   992   988 -0.4
- *   banks2_ro   2x2048/16 I      16972  16952 -0.1  423623  425890 +0.5   824   822 -0.2
+ *   default     4x2048/16        28579  28379 -0.7  720907  709386 -1.6  1321  1318 -0.2
+ *   line32      4x2048/32        31013  30986 -0.1  763468  766431 +0.4  1316  1320 +0.3
+ *   banks2      2x2048/16        19972  20056 +0.4  507256  506687 -0.1  1023  1017 -0.6
+ *   banks1      1x2048/16        15372  15427 +0.4  389054  389939 +0.2   820   828 +0.9
+ *   bytes1k     4x1024/16        28388  28399 +0.0  702273  709832 +1.1  1315  1318 +0.2
+ *   bytes512    4x512/16         28362  28420 +0.2  701216  710278 +1.3  1309  1318 +0.7
+ *   nowp        4x2048/16 nowp   27883  27629 -0.9  704362  689762 -2.1  1302  1296 -0.5
+ *   default_ro  4x2048/16 I      22097  22260 +0.7  554768  552102 -0.5  1020  1016 -0.4
+ *   banks2_ro   2x2048/16 I      16707  16659 -0.3  415037  417810 +0.7   849   846 -0.4
  *
- * Worst (rounded up): GE 1.1 %, um^2 1.7 %, flops 0.6 % (2026-12-07,
- * the monitor with 37 counts, the decision unit's operands 14 bits).
- * Each point predicted by a fit to the other 8 (leave one out): GE 1.7 %
- * (default_ro), um^2 4.5 %, flops 2.3 %
+ * Worst (rounded up): GE 1.0 %, um^2 2.1 %, flops 1.0 % (2026-12-07,
+ * the decision unit's coefficients 8-bit mantissas with a shift and its
+ * step's controls registered, ARCHITECTURE.md 18.3, 18.5).
+ * Each point predicted by a fit to the other 8 (leave one out): GE 1.3 %
+ * (banks2), um^2 6.5 %, flops 2.4 %
  * (both nowp: way prediction is one point's difference). The
  * controller's `d_cache` term (the
  * store path of a D-cache: store buffer, forwarding, dirty bits) is what
@@ -69,20 +71,20 @@ static const module_model models[STC_AREA_MODULES] = {
     [STC_AREA_CTRL] = {"stc_cache_ctrl", 5,
                        {"one", "bank_datapath_bits", "row_state_word_bits", "wp_other_banks",
                         "d_cache"},
-                       {6833.64, 5.11593, 17.5065, 117.962, 911.589},
-                       {173089, 112.804, 374.245, 3051.36, 22443.1},
+                       {6849.03, 5.09219, 17.3235, 107.127, 924.468},
+                       {173078, 111.415, 375.952, 2947.13, 23347.2},
                        {420.385, 0.00324471, 0.16421, 4.20083, 43.0545}},
     [STC_AREA_MONITOR] = {"stc_monitor", 3, {"one", "counts", "array_row_bits"},
-                          {646.759, 230.109, 4.7568},
-                          {16990.2, 6578.02, 46.1577},
+                          {642.448, 231.311, 4.62403},
+                          {17554.5, 6511.29, 47.149},
                           {68.5702, 13.6714, 0.0509694}},
     [STC_AREA_DECISION] = {"stc_monitor_tuner", 2, {"one", "steps"},
-                           {4164.03, 8.6657},
-                           {107531, 195.218},
-                           {162.332, 0.0913132}},
+                           {3924.95, 7.51775},
+                           {100220, 189.182},
+                           {182.547, 0.166649}},
     [STC_AREA_POWER] = {"stc_power_ctrl", 2, {"one", "banks"},
-                        {3.74914, 93.6152},
-                        {35.6009, 2398.23},
+                        {3.62321, 93.0364},
+                        {79.152, 2370.68},
                         {1, 8}},
 };
 
@@ -91,23 +93,24 @@ static const module_model models[STC_AREA_MODULES] = {
  * I-cache, SRAM bits, logic GE, OSU um^2, flops. Re-measured 2026-12-07
  * (walks that move lines; the monitor's 14-bit counts and 6-bit tags, and
  * later that day without its 9 misses counts, 37 counts, and with the
- * decision unit's operands 14 bits wide). */
+ * decision unit's operands 14 bits wide, then its coefficients 8-bit
+ * mantissas and its step's controls registered). */
 static const stc_area_calibration_point calibration[] = {
-    {"default", 4, 2048, 16, true, false, 86880, 28940.677, 730362, 1292},
-    {"line32", 4, 2048, 32, true, false, 76592, 31369.488, 773520, 1287},
-    {"banks2", 2, 2048, 16, true, false, 42208, 20372.649, 514729, 997},
-    {"banks1", 1, 2048, 16, true, false, 20968, 15588.884, 395723, 802},
-    {"bytes1k", 4, 1024, 16, true, false, 44080, 28894.33, 719489, 1286},
-    {"bytes512", 4, 512, 16, true, false, 22552, 28845.306, 709835, 1280},
-    {"nowp", 4, 2048, 16, false, false, 86880, 28179.093, 710823, 1274},
-    {"default_ro", 4, 2048, 16, true, true, 84064, 22422.986, 561554, 992},
-    {"banks2_ro", 2, 2048, 16, true, true, 41376, 16972.461, 423623, 824},
+    {"default", 4, 2048, 16, true, false, 86880, 28579, 720907, 1321},
+    {"line32", 4, 2048, 32, true, false, 76592, 31013.217, 763468, 1316},
+    {"banks2", 2, 2048, 16, true, false, 42208, 19972.005, 507256, 1023},
+    {"banks1", 1, 2048, 16, true, false, 20968, 15371.987, 389054, 820},
+    {"bytes1k", 4, 1024, 16, true, false, 44080, 28387.621, 702273, 1315},
+    {"bytes512", 4, 512, 16, true, false, 22552, 28362.026, 701216, 1309},
+    {"nowp", 4, 2048, 16, false, false, 86880, 27883.38, 704362, 1302},
+    {"default_ro", 4, 2048, 16, true, true, 84064, 22097.04, 554768, 1020},
+    {"banks2_ro", 2, 2048, 16, true, true, 41376, 16706.821, 415037, 849},
 };
 
 /* The worst errors of the model above over those points. */
-static const double calibration_error_ge = 0.011;
-static const double calibration_error_um2 = 0.017;
-static const double calibration_error_flops = 0.006;
+static const double calibration_error_ge = 0.010;
+static const double calibration_error_um2 = 0.021;
+static const double calibration_error_flops = 0.010;
 
 /* ---- What the generator builds ------------------------------------------ */
 

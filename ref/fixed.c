@@ -334,6 +334,32 @@ uint32_t stc_fixed_energy(const stc_fixed_coefficients *coefficients, const stc_
 
 /* ---- The monitor's decision ------------------------------------------ */
 
+/* A monitor coefficient: nj rounded as quantise does, but on the coarsest
+ * grid 2^e units (e >= 0 the least) on which it has at most
+ * STC_FIXED_MONITOR_MANTISSA_BITS significant bits, so the decision unit's
+ * multiplier takes a mantissa and a shift (fixed.h). Each rounding is to
+ * the nearest multiple, halves up; a value that rounds up to 2^bits on one
+ * grid is 2^(bits-1) on the next, the same number. */
+static uint64_t monitor_quantise(double nj, int unit_exponent)
+{
+    for (int grid = 0;; grid++) {
+        uint64_t mantissa = quantise(nj, unit_exponent + grid);
+        if (mantissa <= (1u << STC_FIXED_MONITOR_MANTISSA_BITS)) {
+            return mantissa << grid;
+        }
+    }
+}
+
+void stc_fixed_monitor_split(uint16_t coefficient, unsigned *mantissa, unsigned *shift)
+{
+    unsigned bits = 0;
+    while (bits < 16 && (coefficient >> bits) != 0) {
+        bits++;
+    }
+    *shift = bits > STC_FIXED_MONITOR_MANTISSA_BITS ? bits - STC_FIXED_MONITOR_MANTISSA_BITS : 0;
+    *mantissa = coefficient >> *shift;
+}
+
 /* The monitor's charges in nJ before rounding (fixed.h). */
 typedef struct {
     unsigned sizes;
@@ -390,9 +416,9 @@ static bool monitor_unit_fits(const void *what, int unit_exponent)
     const monitor_charges *charges = what;
     uint64_t probe = 0, miss = 0, writeback = 0;
     for (unsigned size_index = 0; size_index < charges->sizes; size_index++) {
-        uint64_t second = quantise(charges->second_probe[size_index], unit_exponent);
+        uint64_t second = monitor_quantise(charges->second_probe[size_index], unit_exponent);
         for (unsigned ways_index = 0; ways_index <= size_index; ways_index++) {
-            uint64_t first = quantise(charges->probe[size_index][ways_index], unit_exponent);
+            uint64_t first = monitor_quantise(charges->probe[size_index][ways_index], unit_exponent);
             if (first > COEFFICIENT_MAX) {
                 return false;
             }
@@ -400,10 +426,10 @@ static bool monitor_unit_fits(const void *what, int unit_exponent)
             probe = most > probe ? most : probe;
         }
         for (unsigned line_index = 0; line_index < STC_LINE_SIZES; line_index++) {
-            uint64_t value = quantise(charges->miss[size_index][line_index], unit_exponent);
+            uint64_t value = monitor_quantise(charges->miss[size_index][line_index], unit_exponent);
             miss = value > miss ? value : miss;
         }
-        uint64_t value = quantise(charges->writeback[size_index], unit_exponent);
+        uint64_t value = monitor_quantise(charges->writeback[size_index], unit_exponent);
         writeback = value > writeback ? value : writeback;
         if (second > COEFFICIENT_MAX) {
             return false;
@@ -438,16 +464,16 @@ int stc_fixed_monitor_from_table(const stc_energy_table *table,
     for (unsigned size_index = 0; size_index < extent.sizes; size_index++) {
         for (unsigned ways_index = 0; ways_index <= size_index; ways_index++) {
             coefficients->probe[size_index][ways_index] =
-                (uint16_t)quantise(charges.probe[size_index][ways_index], unit_exponent);
+                (uint16_t)monitor_quantise(charges.probe[size_index][ways_index], unit_exponent);
         }
         coefficients->second_probe[size_index] =
-            (uint16_t)quantise(charges.second_probe[size_index], unit_exponent);
+            (uint16_t)monitor_quantise(charges.second_probe[size_index], unit_exponent);
         for (unsigned line_index = 0; line_index < STC_LINE_SIZES; line_index++) {
             coefficients->miss[size_index][line_index] =
-                (uint16_t)quantise(charges.miss[size_index][line_index], unit_exponent);
+                (uint16_t)monitor_quantise(charges.miss[size_index][line_index], unit_exponent);
         }
         coefficients->writeback[size_index] =
-            (uint16_t)quantise(charges.writeback[size_index], unit_exponent);
+            (uint16_t)monitor_quantise(charges.writeback[size_index], unit_exponent);
     }
     return 0;
 }

@@ -112,18 +112,23 @@ cut "their read port" \
     -e 's/^  assign cnt_o = cnt_read;/  assign cnt_o = 16'"'"'d0;/'
 parts_of "the default D-cache decision unit" "$work/out/stc_monitor_tuner.v" stc_monitor_tuner \
     "chparam -set READ_ONLY 0 stc_monitor_tuner"
-# (a 16-bit XOR keeps both operands alive)
+# (the operands' concatenation, C + 8 bits as the product, keeps both alive)
 # shellcheck disable=SC2016
-cut "multiplier (C x 16 bits)" \
-    -e 's/^  wire \[31:0\] product   = operand_q \* st_coef;/  wire [31:0] product   = {16'"'"'d0, operand_q ^ st_coef};/'
+cut "multiplier (C x 8 bits)" \
+    -e 's/^\(  wire \[[0-9]*:0\] scaled    = \)operand_q \* st_mant;/\1{operand_q, st_mant};/'
+# The coefficient's shift: the product's multiplexer over the shifts the
+# program uses, and the shift's decode from the step.
+# shellcheck disable=SC2016
+cut "coefficient shift" -e 's/^    case (st_shift)  /    case (4'"'"'d0)  /'
 # The program's case table: every step's operation, count, coefficient
-# and codes decoded from step_q. Cut, they are step_q's bits themselves
+# and codes decoded from step_sel (the next step, into ctl_q). Cut, they
+# are step_sel's bits themselves
 # (every use downstream stays, with values that vary).
 # shellcheck disable=SC2016
 cut "step program (case table)" \
     -e '/^        [0-9]*'"'"'d[0-9]*: begin .* end/d' \
-    -e 's/^    st_op = OP_KEEP; st_cnt = \([0-9]*\)'"'"'d0; .*/    st_op = step_q[2:0]; st_cnt = {step_q, step_q} >> (14 - \1); st_mac = step_q[3]; st_first = step_q[4]; st_coef = {step_q, step_q, step_q[1:0]};/' \
-    -e 's/^    st_close = 1'"'"'b0; st_code = 9'"'"'h000; st_last = 1'"'"'b0;/    st_close = step_q[5]; st_code = {step_q, step_q[1:0]}; st_last = step_q[6];/'
+    -e 's/^    nx_op = OP_KEEP; nx_cnt = \([0-9]*\)'"'"'d0; .*/    nx_op = step_sel[2:0]; nx_cnt = {step_sel, step_sel} >> (14 - \1); nx_mac = step_sel[3]; nx_first = step_sel[4]; nx_mant = {step_sel, step_sel[0]};/' \
+    -e 's/^    nx_shift = 4'"'"'d0; nx_close = 1'"'"'b0; nx_code = 9'"'"'h000; nx_last = 1'"'"'b0;/    nx_shift = step_sel[3:0]; nx_close = step_sel[5]; nx_code = {step_sel, step_sel[1:0]}; nx_last = step_sel[6];/'
 # The register block: its read port, and the decision and change counts
 # that only it reads (CTRL's enable bit stays writable).
 # shellcheck disable=SC2016

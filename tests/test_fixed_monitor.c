@@ -44,6 +44,11 @@ static stc_geometry make_geometry(const char *assignments)
  * Largest 36.75 nJ -> first unit tried 2^-10; an access's most is
  * 4.125 + 0.25 + 36.75 + 4 x 7.25 = 70.125 nJ = 71808 units > 65536, so
  * the unit is 2^-9 nJ (35904 units).
+ * Each coefficient keeps 8 significant bits (fixed.h): miss[0][1] =
+ * 16.9375 nJ = 8672 units = 135.5 x 64 -> 136 x 64 = 8704; miss[0][2] =
+ * 33.1875 nJ = 16992 = 265.5 x 64, too many bits, 132.75 x 128 -> 133 x
+ * 128 = 17024; miss[1][2] = 34.375 nJ = 17600 = 137.5 x 128 -> 17664;
+ * every other value already has at most 8 (e.g. 18816 = 147 x 128).
  */
 static stc_energy_table hand_table(void)
 {
@@ -75,7 +80,7 @@ static void test_hand_table(void)
     CHECK(stc_fixed_monitor_from_table(&table, &coefficients, err, sizeof err) == 0, "%s", err);
     CHECK(coefficients.nj_per_unit == ldexp(1.0, -9), "unit %g", coefficients.nj_per_unit);
     const unsigned probe[3][3] = {{528, 0, 0}, {544, 1056, 0}, {576, 1088, 2112}};
-    const unsigned miss[3][3] = {{4512, 8672, 16992}, {4928, 9152, 17600}, {5760, 10112, 18816}};
+    const unsigned miss[3][3] = {{4512, 8704, 17024}, {4928, 9152, 17664}, {5760, 10112, 18816}};
     const unsigned second[3] = {80, 96, 128};
     const unsigned writeback[3] = {2464, 2880, 3712};
     for (unsigned size = 0; size < 3; size++) {
@@ -156,15 +161,43 @@ static stc_energy_table random_table(const stc_geometry *geometry, uint64_t *sta
     return table;
 }
 
-/* The test's own rounding (FIXED_POINT.md section 3): nearest, halves
- * up, a positive energy at least 1. */
+/* The test's own rounding (FIXED_POINT.md sections 3 and 9): nearest,
+ * halves up, a positive energy at least 1, on the finest grid of 2^g
+ * units that leaves at most 8 significant bits. */
 static uint64_t units_of(double nj, double unit)
 {
     if (nj == 0.0) {
         return 0;
     }
-    double units = floor(nj / unit + 0.5);
-    return units < 1.0 ? 1 : (uint64_t)units;
+    for (unsigned grid = 0;; grid++) {
+        double step = ldexp(unit, (int)grid);
+        double units = floor(nj / step + 0.5);
+        uint64_t mantissa = units < 1.0 ? 1 : (uint64_t)units;
+        if (mantissa <= 256) {
+            return mantissa << grid;
+        }
+    }
+}
+
+/* At most 8 significant bits, and split into the mantissa and shift the
+ * decision unit's case table holds. */
+static void check_mantissa(uint16_t coefficient, const char *what, unsigned size)
+{
+    unsigned mantissa = 999, shift = 99;
+    stc_fixed_monitor_split(coefficient, &mantissa, &shift);
+    CHECK(mantissa < 256 && shift <= 8 && (mantissa << shift) == coefficient &&
+              (shift == 0 || mantissa >= 128),
+          "%s[%u] = %u: mantissa %u shift %u", what, size, coefficient, mantissa, shift);
+}
+
+/* The rounding error a count's charge may carry: half a unit from the
+ * unit, half the grid from the mantissa (at most coefficient / 256 units
+ * when the grid is coarser than the unit), one unit in all for a small
+ * coefficient. */
+static double charge_error(uint16_t coefficient)
+{
+    double grid_half = coefficient >= 256 ? (double)coefficient / 256.0 : 0.0;
+    return 1.0 + grid_half;
 }
 
 /* Whether a unit keeps section 9's two rules for table. */
@@ -220,6 +253,16 @@ static void test_random_tables(void)
                 continue;
             }
             double unit = coefficients.nj_per_unit;
+            for (unsigned size = 0; size < stc_log2(geometry.banks) + 1; size++) {
+                for (unsigned ways = 0; ways <= size; ways++) {
+                    check_mantissa(coefficients.probe[size][ways], "probe", size);
+                }
+                for (unsigned line = 0; line < STC_LINE_SIZES; line++) {
+                    check_mantissa(coefficients.miss[size][line], "miss", size);
+                }
+                check_mantissa(coefficients.second_probe[size], "second_probe", size);
+                check_mantissa(coefficients.writeback[size], "writeback", size);
+            }
             CHECK(unit_keeps_rules(&table, unit), "%s trial %u: unit %g breaks a rule",
                   geometries[shape], trial, unit);
             CHECK(!unit_keeps_rules(&table, unit / 2), "%s trial %u: unit %g is not the finest",
@@ -247,8 +290,19 @@ static void test_random_tables(void)
                                   misses * stc_line_miss_cycles(&geometry, config->sublines) +
                                   writebacks * stc_writeback_cycles(&geometry);
                 double float_nj = stc_energy_of(&table, config, &estimate).total_nj;
-                double charged = (double)misses + writebacks + accesses +
-                                 (config->way_predict ? accesses - first : 0);
+                unsigned size_index = stc_log2(config->banks_on);
+                unsigned ways_index = stc_log2(config->ways);
+                unsigned line_index = stc_log2(config->sublines);
+                double charged =
+                    (double)misses * charge_error(coefficients.miss[size_index][line_index]) +
+                    (double)writebacks * charge_error(coefficients.writeback[size_index]) +
+                    (double)(accesses - first) *
+                        charge_error(coefficients.probe[size_index][ways_index]);
+                if (config->way_predict) {
+                    charged += (double)(accesses - first) *
+                                   charge_error(coefficients.second_probe[size_index]) +
+                               (double)first * charge_error(coefficients.probe[size_index][0]);
+                }
                 CHECK(fabs((double)energy * unit - float_nj) <= charged * unit,
                       "%s trial %u config %zu: fixed %g nJ float %g nJ", geometries[shape], trial,
                       index, (double)energy * unit, float_nj);
@@ -259,7 +313,8 @@ static void test_random_tables(void)
             }
         }
     }
-    printf("test_fixed_monitor: %u random energies within a unit per count of the float model\n",
+    printf("test_fixed_monitor: %u random energies within a unit and a 256th per count of the "
+           "float model\n",
            compared);
 }
 

@@ -90,253 +90,256 @@ module stc_monitor_tuner #(
   output reg  [31:0] reg_rdata_o
 );
 
-  // ---- The program: one step per access while deciding (ref/monitor_tuner.c builds it)
+  // ---- The program: one step per access while deciding (ref/monitor_tuner.c builds it),
+  // decoded for step_sel, the step the next access runs: the step's controls
+  // are flops (ctl_q), off the multiplier's and the count port's paths (18.3)
   localparam [2:0] OP_KEEP = 3'd0, OP_LOAD = 3'd1, OP_SUB = 3'd2, OP_MISSED = 3'd3,
                    OP_HIT = 3'd4, OP_WATCHED = 3'd5, OP_UNHIT = 3'd6;
   // operand: keep, load, less the count (stopping at 0), watched - hits, hits,
   // watched, count 0 now (watched_i) less the count (a misses count)
-  reg  [2:0]  st_op;
-  reg  [5:0]  st_cnt;    // the count it reads
-  reg         st_mac;    // energy += operand x st_coef
-  reg         st_first;  // ... from 0: a configuration's first product
-  reg  [15:0] st_coef;
-  reg         st_close;  // the energy before this step is st_code's
-  reg  [8:0]  st_code;   // [2:0] log2 k [5:3] log2 a [7:6] log2 L/P [8] wp
-  reg         st_last;   // the decision
+  reg  [2:0]  nx_op;
+  reg  [5:0]  nx_cnt;    // the count it reads
+  reg         nx_mac;    // energy += operand x (st_mant << st_shift)
+  reg         nx_first;  // ... from 0: a configuration's first product
+  reg  [7:0]  nx_mant;   // the coefficient: a mantissa and a shift (FIXED_POINT.md 9)
+  reg  [3:0]  nx_shift;
+  reg         nx_close;  // the energy before this step is st_code's
+  reg  [8:0]  nx_code;   // [2:0] log2 k [5:3] log2 a [7:6] log2 L/P [8] wp
+  reg         nx_last;   // the decision
   always @* begin
-    st_op = OP_KEEP; st_cnt = 6'd0; st_mac = 1'b0; st_first = 1'b0; st_coef = 16'd0;
-    st_close = 1'b0; st_code = 9'h000; st_last = 1'b0;
+    nx_op = OP_KEEP; nx_cnt = 6'd0; nx_mac = 1'b0; nx_first = 1'b0; nx_mant = 8'd0;
+    nx_shift = 4'd0; nx_close = 1'b0; nx_code = 9'h000; nx_last = 1'b0;
     if (READ_ONLY != 0) begin  // 99 steps
-      case (step_q)
-        7'd0: begin st_op = OP_UNHIT; st_cnt = 6'd1; end
-        7'd1: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7674; end  // miss_2K_16B
-        7'd2: begin st_op = OP_UNHIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd18; end  // probe_2K_1W
-        7'd3: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10565; st_close = 1'b1; st_code = 9'h000; end  // miss_2K_32B
-        7'd4: begin st_op = OP_UNHIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd18; end  // probe_2K_1W
-        7'd5: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16343; st_close = 1'b1; st_code = 9'h040; end  // miss_2K_64B
-        7'd6: begin st_op = OP_UNHIT; st_cnt = 6'd7; st_mac = 1'b1; st_coef = 16'd18; end  // probe_2K_1W
-        7'd7: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7676; st_close = 1'b1; st_code = 9'h080; end  // miss_4K_16B
-        7'd8: begin st_op = OP_UNHIT; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
-        7'd9: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10567; st_close = 1'b1; st_code = 9'h001; end  // miss_4K_32B
-        7'd10: begin st_op = OP_UNHIT; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
-        7'd11: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16346; st_close = 1'b1; st_code = 9'h041; end  // miss_4K_64B
-        7'd12: begin st_op = OP_UNHIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
-        7'd13: begin st_op = OP_SUB; st_cnt = 6'd2; st_close = 1'b1; st_code = 9'h081; end
-        7'd14: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7676; end  // miss_4K_16B
-        7'd15: begin st_op = OP_UNHIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
-        7'd16: begin st_op = OP_SUB; st_cnt = 6'd2; st_close = 1'b1; st_code = 9'h009; end
-        7'd17: begin st_op = OP_MISSED; st_cnt = 6'd1; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7676; end  // miss_4K_16B
-        7'd18: begin st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
-        7'd19: begin st_op = OP_HIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_4K
-        7'd20: begin st_op = OP_UNHIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
-        7'd21: begin st_op = OP_SUB; st_cnt = 6'd14; st_close = 1'b1; st_code = 9'h109; end
-        7'd22: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10567; end  // miss_4K_32B
-        7'd23: begin st_op = OP_UNHIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
-        7'd24: begin st_op = OP_SUB; st_cnt = 6'd14; st_close = 1'b1; st_code = 9'h049; end
-        7'd25: begin st_op = OP_MISSED; st_cnt = 6'd13; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10567; end  // miss_4K_32B
-        7'd26: begin st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
-        7'd27: begin st_op = OP_HIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_4K
-        7'd28: begin st_op = OP_UNHIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
-        7'd29: begin st_op = OP_SUB; st_cnt = 6'd26; st_close = 1'b1; st_code = 9'h149; end
-        7'd30: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16346; end  // miss_4K_64B
-        7'd31: begin st_op = OP_UNHIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
-        7'd32: begin st_op = OP_SUB; st_cnt = 6'd26; st_close = 1'b1; st_code = 9'h089; end
-        7'd33: begin st_op = OP_MISSED; st_cnt = 6'd25; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16346; end  // miss_4K_64B
-        7'd34: begin st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
-        7'd35: begin st_op = OP_HIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_4K
-        7'd36: begin st_op = OP_UNHIT; st_cnt = 6'd11; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
-        7'd37: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; st_close = 1'b1; st_code = 9'h189; end  // miss_8K_16B
-        7'd38: begin st_op = OP_UNHIT; st_cnt = 6'd23; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd39: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; st_close = 1'b1; st_code = 9'h002; end  // miss_8K_32B
-        7'd40: begin st_op = OP_UNHIT; st_cnt = 6'd35; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd41: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; st_close = 1'b1; st_code = 9'h042; end  // miss_8K_64B
-        7'd42: begin st_op = OP_UNHIT; st_cnt = 6'd7; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd43: begin st_op = OP_SUB; st_cnt = 6'd8; st_close = 1'b1; st_code = 9'h082; end
-        7'd44: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; end  // miss_8K_16B
-        7'd45: begin st_op = OP_UNHIT; st_cnt = 6'd7; st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd46: begin st_op = OP_SUB; st_cnt = 6'd8; st_close = 1'b1; st_code = 9'h00a; end
-        7'd47: begin st_op = OP_MISSED; st_cnt = 6'd7; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; end  // miss_8K_16B
-        7'd48: begin st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd49: begin st_op = OP_HIT; st_cnt = 6'd7; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
-        7'd50: begin st_op = OP_UNHIT; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd51: begin st_op = OP_SUB; st_cnt = 6'd20; st_close = 1'b1; st_code = 9'h10a; end
-        7'd52: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; end  // miss_8K_32B
-        7'd53: begin st_op = OP_UNHIT; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd54: begin st_op = OP_SUB; st_cnt = 6'd20; st_close = 1'b1; st_code = 9'h04a; end
-        7'd55: begin st_op = OP_MISSED; st_cnt = 6'd19; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; end  // miss_8K_32B
-        7'd56: begin st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd57: begin st_op = OP_HIT; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
-        7'd58: begin st_op = OP_UNHIT; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd59: begin st_op = OP_SUB; st_cnt = 6'd32; st_close = 1'b1; st_code = 9'h14a; end
-        7'd60: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; end  // miss_8K_64B
-        7'd61: begin st_op = OP_UNHIT; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd62: begin st_op = OP_SUB; st_cnt = 6'd32; st_close = 1'b1; st_code = 9'h08a; end
-        7'd63: begin st_op = OP_MISSED; st_cnt = 6'd31; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; end  // miss_8K_64B
-        7'd64: begin st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd65: begin st_op = OP_HIT; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
-        7'd66: begin st_op = OP_UNHIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd67: begin st_op = OP_SUB; st_cnt = 6'd2; st_close = 1'b1; st_code = 9'h18a; end
-        7'd68: begin st_op = OP_SUB; st_cnt = 6'd3; end
-        7'd69: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; end  // miss_8K_16B
-        7'd70: begin st_op = OP_UNHIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd71: begin st_op = OP_SUB; st_cnt = 6'd2; st_close = 1'b1; st_code = 9'h012; end
-        7'd72: begin st_op = OP_SUB; st_cnt = 6'd3; end
-        7'd73: begin st_op = OP_MISSED; st_cnt = 6'd1; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; end  // miss_8K_16B
-        7'd74: begin st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd75: begin st_op = OP_HIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
-        7'd76: begin st_op = OP_UNHIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd77: begin st_op = OP_SUB; st_cnt = 6'd14; st_close = 1'b1; st_code = 9'h112; end
-        7'd78: begin st_op = OP_SUB; st_cnt = 6'd15; end
-        7'd79: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; end  // miss_8K_32B
-        7'd80: begin st_op = OP_UNHIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd81: begin st_op = OP_SUB; st_cnt = 6'd14; st_close = 1'b1; st_code = 9'h052; end
-        7'd82: begin st_op = OP_SUB; st_cnt = 6'd15; end
-        7'd83: begin st_op = OP_MISSED; st_cnt = 6'd13; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; end  // miss_8K_32B
-        7'd84: begin st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd85: begin st_op = OP_HIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
-        7'd86: begin st_op = OP_UNHIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd87: begin st_op = OP_SUB; st_cnt = 6'd26; st_close = 1'b1; st_code = 9'h152; end
-        7'd88: begin st_op = OP_SUB; st_cnt = 6'd27; end
-        7'd89: begin st_op = OP_WATCHED; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; end  // miss_8K_64B
-        7'd90: begin st_op = OP_UNHIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd91: begin st_op = OP_SUB; st_cnt = 6'd26; st_close = 1'b1; st_code = 9'h092; end
-        7'd92: begin st_op = OP_SUB; st_cnt = 6'd27; end
-        7'd93: begin st_op = OP_MISSED; st_cnt = 6'd25; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; end  // miss_8K_64B
-        7'd94: begin st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd95: begin st_op = OP_HIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
-        7'd96: begin st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd97: begin st_close = 1'b1; st_code = 9'h192; end
-        7'd98: begin st_last = 1'b1; end
+      case (step_sel)
+        7'd0: begin nx_op = OP_UNHIT; nx_cnt = 6'd1; end
+        7'd1: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd240; nx_shift = 4'd5; end  // miss_2K_16B
+        7'd2: begin nx_op = OP_UNHIT; nx_cnt = 6'd13; nx_mac = 1'b1; nx_mant = 8'd18; end  // probe_2K_1W
+        7'd3: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd165; nx_shift = 4'd6; nx_close = 1'b1; nx_code = 9'h000; end  // miss_2K_32B
+        7'd4: begin nx_op = OP_UNHIT; nx_cnt = 6'd25; nx_mac = 1'b1; nx_mant = 8'd18; end  // probe_2K_1W
+        7'd5: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd255; nx_shift = 4'd6; nx_close = 1'b1; nx_code = 9'h040; end  // miss_2K_64B
+        7'd6: begin nx_op = OP_UNHIT; nx_cnt = 6'd7; nx_mac = 1'b1; nx_mant = 8'd18; end  // probe_2K_1W
+        7'd7: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd240; nx_shift = 4'd5; nx_close = 1'b1; nx_code = 9'h080; end  // miss_4K_16B
+        7'd8: begin nx_op = OP_UNHIT; nx_cnt = 6'd19; nx_mac = 1'b1; nx_mant = 8'd19; end  // probe_4K_1W
+        7'd9: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd165; nx_shift = 4'd6; nx_close = 1'b1; nx_code = 9'h001; end  // miss_4K_32B
+        7'd10: begin nx_op = OP_UNHIT; nx_cnt = 6'd31; nx_mac = 1'b1; nx_mant = 8'd19; end  // probe_4K_1W
+        7'd11: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd255; nx_shift = 4'd6; nx_close = 1'b1; nx_code = 9'h041; end  // miss_4K_64B
+        7'd12: begin nx_op = OP_UNHIT; nx_cnt = 6'd1; nx_mac = 1'b1; nx_mant = 8'd19; end  // probe_4K_1W
+        7'd13: begin nx_op = OP_SUB; nx_cnt = 6'd2; nx_close = 1'b1; nx_code = 9'h081; end
+        7'd14: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd240; nx_shift = 4'd5; end  // miss_4K_16B
+        7'd15: begin nx_op = OP_UNHIT; nx_cnt = 6'd1; nx_mac = 1'b1; nx_mant = 8'd36; end  // probe_4K_2W
+        7'd16: begin nx_op = OP_SUB; nx_cnt = 6'd2; nx_close = 1'b1; nx_code = 9'h009; end
+        7'd17: begin nx_op = OP_MISSED; nx_cnt = 6'd1; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd240; nx_shift = 4'd5; end  // miss_4K_16B
+        7'd18: begin nx_mac = 1'b1; nx_mant = 8'd36; end  // probe_4K_2W
+        7'd19: begin nx_op = OP_HIT; nx_cnt = 6'd1; nx_mac = 1'b1; nx_mant = 8'd64; end  // second_probe_4K
+        7'd20: begin nx_op = OP_UNHIT; nx_cnt = 6'd13; nx_mac = 1'b1; nx_mant = 8'd19; end  // probe_4K_1W
+        7'd21: begin nx_op = OP_SUB; nx_cnt = 6'd14; nx_close = 1'b1; nx_code = 9'h109; end
+        7'd22: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd165; nx_shift = 4'd6; end  // miss_4K_32B
+        7'd23: begin nx_op = OP_UNHIT; nx_cnt = 6'd13; nx_mac = 1'b1; nx_mant = 8'd36; end  // probe_4K_2W
+        7'd24: begin nx_op = OP_SUB; nx_cnt = 6'd14; nx_close = 1'b1; nx_code = 9'h049; end
+        7'd25: begin nx_op = OP_MISSED; nx_cnt = 6'd13; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd165; nx_shift = 4'd6; end  // miss_4K_32B
+        7'd26: begin nx_mac = 1'b1; nx_mant = 8'd36; end  // probe_4K_2W
+        7'd27: begin nx_op = OP_HIT; nx_cnt = 6'd13; nx_mac = 1'b1; nx_mant = 8'd64; end  // second_probe_4K
+        7'd28: begin nx_op = OP_UNHIT; nx_cnt = 6'd25; nx_mac = 1'b1; nx_mant = 8'd19; end  // probe_4K_1W
+        7'd29: begin nx_op = OP_SUB; nx_cnt = 6'd26; nx_close = 1'b1; nx_code = 9'h149; end
+        7'd30: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd255; nx_shift = 4'd6; end  // miss_4K_64B
+        7'd31: begin nx_op = OP_UNHIT; nx_cnt = 6'd25; nx_mac = 1'b1; nx_mant = 8'd36; end  // probe_4K_2W
+        7'd32: begin nx_op = OP_SUB; nx_cnt = 6'd26; nx_close = 1'b1; nx_code = 9'h089; end
+        7'd33: begin nx_op = OP_MISSED; nx_cnt = 6'd25; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd255; nx_shift = 4'd6; end  // miss_4K_64B
+        7'd34: begin nx_mac = 1'b1; nx_mant = 8'd36; end  // probe_4K_2W
+        7'd35: begin nx_op = OP_HIT; nx_cnt = 6'd25; nx_mac = 1'b1; nx_mant = 8'd64; end  // second_probe_4K
+        7'd36: begin nx_op = OP_UNHIT; nx_cnt = 6'd11; nx_mac = 1'b1; nx_mant = 8'd19; end  // probe_4K_1W
+        7'd37: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd240; nx_shift = 4'd5; nx_close = 1'b1; nx_code = 9'h189; end  // miss_8K_16B
+        7'd38: begin nx_op = OP_UNHIT; nx_cnt = 6'd23; nx_mac = 1'b1; nx_mant = 8'd21; end  // probe_8K_1W
+        7'd39: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd165; nx_shift = 4'd6; nx_close = 1'b1; nx_code = 9'h002; end  // miss_8K_32B
+        7'd40: begin nx_op = OP_UNHIT; nx_cnt = 6'd35; nx_mac = 1'b1; nx_mant = 8'd21; end  // probe_8K_1W
+        7'd41: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd255; nx_shift = 4'd6; nx_close = 1'b1; nx_code = 9'h042; end  // miss_8K_64B
+        7'd42: begin nx_op = OP_UNHIT; nx_cnt = 6'd7; nx_mac = 1'b1; nx_mant = 8'd21; end  // probe_8K_1W
+        7'd43: begin nx_op = OP_SUB; nx_cnt = 6'd8; nx_close = 1'b1; nx_code = 9'h082; end
+        7'd44: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd240; nx_shift = 4'd5; end  // miss_8K_16B
+        7'd45: begin nx_op = OP_UNHIT; nx_cnt = 6'd7; nx_mac = 1'b1; nx_mant = 8'd38; end  // probe_8K_2W
+        7'd46: begin nx_op = OP_SUB; nx_cnt = 6'd8; nx_close = 1'b1; nx_code = 9'h00a; end
+        7'd47: begin nx_op = OP_MISSED; nx_cnt = 6'd7; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd240; nx_shift = 4'd5; end  // miss_8K_16B
+        7'd48: begin nx_mac = 1'b1; nx_mant = 8'd38; end  // probe_8K_2W
+        7'd49: begin nx_op = OP_HIT; nx_cnt = 6'd7; nx_mac = 1'b1; nx_mant = 8'd64; end  // second_probe_8K
+        7'd50: begin nx_op = OP_UNHIT; nx_cnt = 6'd19; nx_mac = 1'b1; nx_mant = 8'd21; end  // probe_8K_1W
+        7'd51: begin nx_op = OP_SUB; nx_cnt = 6'd20; nx_close = 1'b1; nx_code = 9'h10a; end
+        7'd52: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd165; nx_shift = 4'd6; end  // miss_8K_32B
+        7'd53: begin nx_op = OP_UNHIT; nx_cnt = 6'd19; nx_mac = 1'b1; nx_mant = 8'd38; end  // probe_8K_2W
+        7'd54: begin nx_op = OP_SUB; nx_cnt = 6'd20; nx_close = 1'b1; nx_code = 9'h04a; end
+        7'd55: begin nx_op = OP_MISSED; nx_cnt = 6'd19; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd165; nx_shift = 4'd6; end  // miss_8K_32B
+        7'd56: begin nx_mac = 1'b1; nx_mant = 8'd38; end  // probe_8K_2W
+        7'd57: begin nx_op = OP_HIT; nx_cnt = 6'd19; nx_mac = 1'b1; nx_mant = 8'd64; end  // second_probe_8K
+        7'd58: begin nx_op = OP_UNHIT; nx_cnt = 6'd31; nx_mac = 1'b1; nx_mant = 8'd21; end  // probe_8K_1W
+        7'd59: begin nx_op = OP_SUB; nx_cnt = 6'd32; nx_close = 1'b1; nx_code = 9'h14a; end
+        7'd60: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd255; nx_shift = 4'd6; end  // miss_8K_64B
+        7'd61: begin nx_op = OP_UNHIT; nx_cnt = 6'd31; nx_mac = 1'b1; nx_mant = 8'd38; end  // probe_8K_2W
+        7'd62: begin nx_op = OP_SUB; nx_cnt = 6'd32; nx_close = 1'b1; nx_code = 9'h08a; end
+        7'd63: begin nx_op = OP_MISSED; nx_cnt = 6'd31; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd255; nx_shift = 4'd6; end  // miss_8K_64B
+        7'd64: begin nx_mac = 1'b1; nx_mant = 8'd38; end  // probe_8K_2W
+        7'd65: begin nx_op = OP_HIT; nx_cnt = 6'd31; nx_mac = 1'b1; nx_mant = 8'd64; end  // second_probe_8K
+        7'd66: begin nx_op = OP_UNHIT; nx_cnt = 6'd1; nx_mac = 1'b1; nx_mant = 8'd21; end  // probe_8K_1W
+        7'd67: begin nx_op = OP_SUB; nx_cnt = 6'd2; nx_close = 1'b1; nx_code = 9'h18a; end
+        7'd68: begin nx_op = OP_SUB; nx_cnt = 6'd3; end
+        7'd69: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd240; nx_shift = 4'd5; end  // miss_8K_16B
+        7'd70: begin nx_op = OP_UNHIT; nx_cnt = 6'd1; nx_mac = 1'b1; nx_mant = 8'd73; end  // probe_8K_4W
+        7'd71: begin nx_op = OP_SUB; nx_cnt = 6'd2; nx_close = 1'b1; nx_code = 9'h012; end
+        7'd72: begin nx_op = OP_SUB; nx_cnt = 6'd3; end
+        7'd73: begin nx_op = OP_MISSED; nx_cnt = 6'd1; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd240; nx_shift = 4'd5; end  // miss_8K_16B
+        7'd74: begin nx_mac = 1'b1; nx_mant = 8'd73; end  // probe_8K_4W
+        7'd75: begin nx_op = OP_HIT; nx_cnt = 6'd1; nx_mac = 1'b1; nx_mant = 8'd64; end  // second_probe_8K
+        7'd76: begin nx_op = OP_UNHIT; nx_cnt = 6'd13; nx_mac = 1'b1; nx_mant = 8'd21; end  // probe_8K_1W
+        7'd77: begin nx_op = OP_SUB; nx_cnt = 6'd14; nx_close = 1'b1; nx_code = 9'h112; end
+        7'd78: begin nx_op = OP_SUB; nx_cnt = 6'd15; end
+        7'd79: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd165; nx_shift = 4'd6; end  // miss_8K_32B
+        7'd80: begin nx_op = OP_UNHIT; nx_cnt = 6'd13; nx_mac = 1'b1; nx_mant = 8'd73; end  // probe_8K_4W
+        7'd81: begin nx_op = OP_SUB; nx_cnt = 6'd14; nx_close = 1'b1; nx_code = 9'h052; end
+        7'd82: begin nx_op = OP_SUB; nx_cnt = 6'd15; end
+        7'd83: begin nx_op = OP_MISSED; nx_cnt = 6'd13; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd165; nx_shift = 4'd6; end  // miss_8K_32B
+        7'd84: begin nx_mac = 1'b1; nx_mant = 8'd73; end  // probe_8K_4W
+        7'd85: begin nx_op = OP_HIT; nx_cnt = 6'd13; nx_mac = 1'b1; nx_mant = 8'd64; end  // second_probe_8K
+        7'd86: begin nx_op = OP_UNHIT; nx_cnt = 6'd25; nx_mac = 1'b1; nx_mant = 8'd21; end  // probe_8K_1W
+        7'd87: begin nx_op = OP_SUB; nx_cnt = 6'd26; nx_close = 1'b1; nx_code = 9'h152; end
+        7'd88: begin nx_op = OP_SUB; nx_cnt = 6'd27; end
+        7'd89: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd255; nx_shift = 4'd6; end  // miss_8K_64B
+        7'd90: begin nx_op = OP_UNHIT; nx_cnt = 6'd25; nx_mac = 1'b1; nx_mant = 8'd73; end  // probe_8K_4W
+        7'd91: begin nx_op = OP_SUB; nx_cnt = 6'd26; nx_close = 1'b1; nx_code = 9'h092; end
+        7'd92: begin nx_op = OP_SUB; nx_cnt = 6'd27; end
+        7'd93: begin nx_op = OP_MISSED; nx_cnt = 6'd25; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd255; nx_shift = 4'd6; end  // miss_8K_64B
+        7'd94: begin nx_mac = 1'b1; nx_mant = 8'd73; end  // probe_8K_4W
+        7'd95: begin nx_op = OP_HIT; nx_cnt = 6'd25; nx_mac = 1'b1; nx_mant = 8'd64; end  // second_probe_8K
+        7'd96: begin nx_mac = 1'b1; nx_mant = 8'd21; end  // probe_8K_1W
+        7'd97: begin nx_close = 1'b1; nx_code = 9'h192; end
+        7'd98: begin nx_last = 1'b1; end
         default: ;
       endcase
     end else begin  // 126 steps
-      case (step_q)
-        7'd0: begin st_op = OP_UNHIT; st_cnt = 6'd1; end
-        7'd1: begin st_op = OP_LOAD; st_cnt = 6'd4; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7674; end  // miss_2K_16B
-        7'd2: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7656; end  // writeback_2K
-        7'd3: begin st_op = OP_UNHIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd18; end  // probe_2K_1W
-        7'd4: begin st_op = OP_LOAD; st_cnt = 6'd16; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10565; st_close = 1'b1; st_code = 9'h000; end  // miss_2K_32B
-        7'd5: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7656; end  // writeback_2K
-        7'd6: begin st_op = OP_UNHIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd18; end  // probe_2K_1W
-        7'd7: begin st_op = OP_LOAD; st_cnt = 6'd28; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16343; st_close = 1'b1; st_code = 9'h040; end  // miss_2K_64B
-        7'd8: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7656; end  // writeback_2K
-        7'd9: begin st_op = OP_UNHIT; st_cnt = 6'd7; st_mac = 1'b1; st_coef = 16'd18; end  // probe_2K_1W
-        7'd10: begin st_op = OP_LOAD; st_cnt = 6'd9; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7676; st_close = 1'b1; st_code = 9'h080; end  // miss_4K_16B
-        7'd11: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
-        7'd12: begin st_op = OP_UNHIT; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
-        7'd13: begin st_op = OP_LOAD; st_cnt = 6'd21; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10567; st_close = 1'b1; st_code = 9'h001; end  // miss_4K_32B
-        7'd14: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
-        7'd15: begin st_op = OP_UNHIT; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
-        7'd16: begin st_op = OP_LOAD; st_cnt = 6'd33; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16346; st_close = 1'b1; st_code = 9'h041; end  // miss_4K_64B
-        7'd17: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
-        7'd18: begin st_op = OP_UNHIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
-        7'd19: begin st_op = OP_SUB; st_cnt = 6'd2; st_close = 1'b1; st_code = 9'h081; end
-        7'd20: begin st_op = OP_LOAD; st_cnt = 6'd5; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7676; end  // miss_4K_16B
-        7'd21: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
-        7'd22: begin st_op = OP_UNHIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
-        7'd23: begin st_op = OP_SUB; st_cnt = 6'd2; st_close = 1'b1; st_code = 9'h009; end
-        7'd24: begin st_op = OP_LOAD; st_cnt = 6'd5; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7676; end  // miss_4K_16B
-        7'd25: begin st_op = OP_MISSED; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
-        7'd26: begin st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
-        7'd27: begin st_op = OP_HIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_4K
-        7'd28: begin st_op = OP_UNHIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
-        7'd29: begin st_op = OP_SUB; st_cnt = 6'd14; st_close = 1'b1; st_code = 9'h109; end
-        7'd30: begin st_op = OP_LOAD; st_cnt = 6'd17; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10567; end  // miss_4K_32B
-        7'd31: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
-        7'd32: begin st_op = OP_UNHIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
-        7'd33: begin st_op = OP_SUB; st_cnt = 6'd14; st_close = 1'b1; st_code = 9'h049; end
-        7'd34: begin st_op = OP_LOAD; st_cnt = 6'd17; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10567; end  // miss_4K_32B
-        7'd35: begin st_op = OP_MISSED; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
-        7'd36: begin st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
-        7'd37: begin st_op = OP_HIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_4K
-        7'd38: begin st_op = OP_UNHIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
-        7'd39: begin st_op = OP_SUB; st_cnt = 6'd26; st_close = 1'b1; st_code = 9'h149; end
-        7'd40: begin st_op = OP_LOAD; st_cnt = 6'd29; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16346; end  // miss_4K_64B
-        7'd41: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
-        7'd42: begin st_op = OP_UNHIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
-        7'd43: begin st_op = OP_SUB; st_cnt = 6'd26; st_close = 1'b1; st_code = 9'h089; end
-        7'd44: begin st_op = OP_LOAD; st_cnt = 6'd29; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16346; end  // miss_4K_64B
-        7'd45: begin st_op = OP_MISSED; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd7658; end  // writeback_4K
-        7'd46: begin st_mac = 1'b1; st_coef = 16'd36; end  // probe_4K_2W
-        7'd47: begin st_op = OP_HIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_4K
-        7'd48: begin st_op = OP_UNHIT; st_cnt = 6'd11; st_mac = 1'b1; st_coef = 16'd19; end  // probe_4K_1W
-        7'd49: begin st_op = OP_LOAD; st_cnt = 6'd12; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; st_close = 1'b1; st_code = 9'h189; end  // miss_8K_16B
-        7'd50: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd51: begin st_op = OP_UNHIT; st_cnt = 6'd23; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd52: begin st_op = OP_LOAD; st_cnt = 6'd24; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; st_close = 1'b1; st_code = 9'h002; end  // miss_8K_32B
-        7'd53: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd54: begin st_op = OP_UNHIT; st_cnt = 6'd35; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd55: begin st_op = OP_LOAD; st_cnt = 6'd36; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; st_close = 1'b1; st_code = 9'h042; end  // miss_8K_64B
-        7'd56: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd57: begin st_op = OP_UNHIT; st_cnt = 6'd7; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd58: begin st_op = OP_SUB; st_cnt = 6'd8; st_close = 1'b1; st_code = 9'h082; end
-        7'd59: begin st_op = OP_LOAD; st_cnt = 6'd10; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; end  // miss_8K_16B
-        7'd60: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd61: begin st_op = OP_UNHIT; st_cnt = 6'd7; st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd62: begin st_op = OP_SUB; st_cnt = 6'd8; st_close = 1'b1; st_code = 9'h00a; end
-        7'd63: begin st_op = OP_LOAD; st_cnt = 6'd10; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; end  // miss_8K_16B
-        7'd64: begin st_op = OP_MISSED; st_cnt = 6'd7; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd65: begin st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd66: begin st_op = OP_HIT; st_cnt = 6'd7; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
-        7'd67: begin st_op = OP_UNHIT; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd68: begin st_op = OP_SUB; st_cnt = 6'd20; st_close = 1'b1; st_code = 9'h10a; end
-        7'd69: begin st_op = OP_LOAD; st_cnt = 6'd22; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; end  // miss_8K_32B
-        7'd70: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd71: begin st_op = OP_UNHIT; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd72: begin st_op = OP_SUB; st_cnt = 6'd20; st_close = 1'b1; st_code = 9'h04a; end
-        7'd73: begin st_op = OP_LOAD; st_cnt = 6'd22; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; end  // miss_8K_32B
-        7'd74: begin st_op = OP_MISSED; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd75: begin st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd76: begin st_op = OP_HIT; st_cnt = 6'd19; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
-        7'd77: begin st_op = OP_UNHIT; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd78: begin st_op = OP_SUB; st_cnt = 6'd32; st_close = 1'b1; st_code = 9'h14a; end
-        7'd79: begin st_op = OP_LOAD; st_cnt = 6'd34; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; end  // miss_8K_64B
-        7'd80: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd81: begin st_op = OP_UNHIT; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd82: begin st_op = OP_SUB; st_cnt = 6'd32; st_close = 1'b1; st_code = 9'h08a; end
-        7'd83: begin st_op = OP_LOAD; st_cnt = 6'd34; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; end  // miss_8K_64B
-        7'd84: begin st_op = OP_MISSED; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd85: begin st_mac = 1'b1; st_coef = 16'd38; end  // probe_8K_2W
-        7'd86: begin st_op = OP_HIT; st_cnt = 6'd31; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
-        7'd87: begin st_op = OP_UNHIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd88: begin st_op = OP_SUB; st_cnt = 6'd2; st_close = 1'b1; st_code = 9'h18a; end
-        7'd89: begin st_op = OP_SUB; st_cnt = 6'd3; end
-        7'd90: begin st_op = OP_LOAD; st_cnt = 6'd6; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; end  // miss_8K_16B
-        7'd91: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd92: begin st_op = OP_UNHIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd93: begin st_op = OP_SUB; st_cnt = 6'd2; st_close = 1'b1; st_code = 9'h012; end
-        7'd94: begin st_op = OP_SUB; st_cnt = 6'd3; end
-        7'd95: begin st_op = OP_LOAD; st_cnt = 6'd6; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd7679; end  // miss_8K_16B
-        7'd96: begin st_op = OP_MISSED; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd97: begin st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd98: begin st_op = OP_HIT; st_cnt = 6'd1; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
-        7'd99: begin st_op = OP_UNHIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd100: begin st_op = OP_SUB; st_cnt = 6'd14; st_close = 1'b1; st_code = 9'h112; end
-        7'd101: begin st_op = OP_SUB; st_cnt = 6'd15; end
-        7'd102: begin st_op = OP_LOAD; st_cnt = 6'd18; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; end  // miss_8K_32B
-        7'd103: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd104: begin st_op = OP_UNHIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd105: begin st_op = OP_SUB; st_cnt = 6'd14; st_close = 1'b1; st_code = 9'h052; end
-        7'd106: begin st_op = OP_SUB; st_cnt = 6'd15; end
-        7'd107: begin st_op = OP_LOAD; st_cnt = 6'd18; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd10570; end  // miss_8K_32B
-        7'd108: begin st_op = OP_MISSED; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd109: begin st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd110: begin st_op = OP_HIT; st_cnt = 6'd13; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
-        7'd111: begin st_op = OP_UNHIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd112: begin st_op = OP_SUB; st_cnt = 6'd26; st_close = 1'b1; st_code = 9'h152; end
-        7'd113: begin st_op = OP_SUB; st_cnt = 6'd27; end
-        7'd114: begin st_op = OP_LOAD; st_cnt = 6'd30; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; end  // miss_8K_64B
-        7'd115: begin st_op = OP_WATCHED; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd116: begin st_op = OP_UNHIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd117: begin st_op = OP_SUB; st_cnt = 6'd26; st_close = 1'b1; st_code = 9'h092; end
-        7'd118: begin st_op = OP_SUB; st_cnt = 6'd27; end
-        7'd119: begin st_op = OP_LOAD; st_cnt = 6'd30; st_mac = 1'b1; st_first = 1'b1; st_coef = 16'd16350; end  // miss_8K_64B
-        7'd120: begin st_op = OP_MISSED; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd7661; end  // writeback_8K
-        7'd121: begin st_mac = 1'b1; st_coef = 16'd73; end  // probe_8K_4W
-        7'd122: begin st_op = OP_HIT; st_cnt = 6'd25; st_mac = 1'b1; st_coef = 16'd64; end  // second_probe_8K
-        7'd123: begin st_mac = 1'b1; st_coef = 16'd21; end  // probe_8K_1W
-        7'd124: begin st_close = 1'b1; st_code = 9'h192; end
-        7'd125: begin st_last = 1'b1; end
+      case (step_sel)
+        7'd0: begin nx_op = OP_UNHIT; nx_cnt = 6'd1; end
+        7'd1: begin nx_op = OP_LOAD; nx_cnt = 6'd4; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd240; nx_shift = 4'd5; end  // miss_2K_16B
+        7'd2: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_2K
+        7'd3: begin nx_op = OP_UNHIT; nx_cnt = 6'd13; nx_mac = 1'b1; nx_mant = 8'd18; end  // probe_2K_1W
+        7'd4: begin nx_op = OP_LOAD; nx_cnt = 6'd16; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd165; nx_shift = 4'd6; nx_close = 1'b1; nx_code = 9'h000; end  // miss_2K_32B
+        7'd5: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_2K
+        7'd6: begin nx_op = OP_UNHIT; nx_cnt = 6'd25; nx_mac = 1'b1; nx_mant = 8'd18; end  // probe_2K_1W
+        7'd7: begin nx_op = OP_LOAD; nx_cnt = 6'd28; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd255; nx_shift = 4'd6; nx_close = 1'b1; nx_code = 9'h040; end  // miss_2K_64B
+        7'd8: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_2K
+        7'd9: begin nx_op = OP_UNHIT; nx_cnt = 6'd7; nx_mac = 1'b1; nx_mant = 8'd18; end  // probe_2K_1W
+        7'd10: begin nx_op = OP_LOAD; nx_cnt = 6'd9; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd240; nx_shift = 4'd5; nx_close = 1'b1; nx_code = 9'h080; end  // miss_4K_16B
+        7'd11: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_4K
+        7'd12: begin nx_op = OP_UNHIT; nx_cnt = 6'd19; nx_mac = 1'b1; nx_mant = 8'd19; end  // probe_4K_1W
+        7'd13: begin nx_op = OP_LOAD; nx_cnt = 6'd21; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd165; nx_shift = 4'd6; nx_close = 1'b1; nx_code = 9'h001; end  // miss_4K_32B
+        7'd14: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_4K
+        7'd15: begin nx_op = OP_UNHIT; nx_cnt = 6'd31; nx_mac = 1'b1; nx_mant = 8'd19; end  // probe_4K_1W
+        7'd16: begin nx_op = OP_LOAD; nx_cnt = 6'd33; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd255; nx_shift = 4'd6; nx_close = 1'b1; nx_code = 9'h041; end  // miss_4K_64B
+        7'd17: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_4K
+        7'd18: begin nx_op = OP_UNHIT; nx_cnt = 6'd1; nx_mac = 1'b1; nx_mant = 8'd19; end  // probe_4K_1W
+        7'd19: begin nx_op = OP_SUB; nx_cnt = 6'd2; nx_close = 1'b1; nx_code = 9'h081; end
+        7'd20: begin nx_op = OP_LOAD; nx_cnt = 6'd5; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd240; nx_shift = 4'd5; end  // miss_4K_16B
+        7'd21: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_4K
+        7'd22: begin nx_op = OP_UNHIT; nx_cnt = 6'd1; nx_mac = 1'b1; nx_mant = 8'd36; end  // probe_4K_2W
+        7'd23: begin nx_op = OP_SUB; nx_cnt = 6'd2; nx_close = 1'b1; nx_code = 9'h009; end
+        7'd24: begin nx_op = OP_LOAD; nx_cnt = 6'd5; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd240; nx_shift = 4'd5; end  // miss_4K_16B
+        7'd25: begin nx_op = OP_MISSED; nx_cnt = 6'd1; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_4K
+        7'd26: begin nx_mac = 1'b1; nx_mant = 8'd36; end  // probe_4K_2W
+        7'd27: begin nx_op = OP_HIT; nx_cnt = 6'd1; nx_mac = 1'b1; nx_mant = 8'd64; end  // second_probe_4K
+        7'd28: begin nx_op = OP_UNHIT; nx_cnt = 6'd13; nx_mac = 1'b1; nx_mant = 8'd19; end  // probe_4K_1W
+        7'd29: begin nx_op = OP_SUB; nx_cnt = 6'd14; nx_close = 1'b1; nx_code = 9'h109; end
+        7'd30: begin nx_op = OP_LOAD; nx_cnt = 6'd17; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd165; nx_shift = 4'd6; end  // miss_4K_32B
+        7'd31: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_4K
+        7'd32: begin nx_op = OP_UNHIT; nx_cnt = 6'd13; nx_mac = 1'b1; nx_mant = 8'd36; end  // probe_4K_2W
+        7'd33: begin nx_op = OP_SUB; nx_cnt = 6'd14; nx_close = 1'b1; nx_code = 9'h049; end
+        7'd34: begin nx_op = OP_LOAD; nx_cnt = 6'd17; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd165; nx_shift = 4'd6; end  // miss_4K_32B
+        7'd35: begin nx_op = OP_MISSED; nx_cnt = 6'd13; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_4K
+        7'd36: begin nx_mac = 1'b1; nx_mant = 8'd36; end  // probe_4K_2W
+        7'd37: begin nx_op = OP_HIT; nx_cnt = 6'd13; nx_mac = 1'b1; nx_mant = 8'd64; end  // second_probe_4K
+        7'd38: begin nx_op = OP_UNHIT; nx_cnt = 6'd25; nx_mac = 1'b1; nx_mant = 8'd19; end  // probe_4K_1W
+        7'd39: begin nx_op = OP_SUB; nx_cnt = 6'd26; nx_close = 1'b1; nx_code = 9'h149; end
+        7'd40: begin nx_op = OP_LOAD; nx_cnt = 6'd29; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd255; nx_shift = 4'd6; end  // miss_4K_64B
+        7'd41: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_4K
+        7'd42: begin nx_op = OP_UNHIT; nx_cnt = 6'd25; nx_mac = 1'b1; nx_mant = 8'd36; end  // probe_4K_2W
+        7'd43: begin nx_op = OP_SUB; nx_cnt = 6'd26; nx_close = 1'b1; nx_code = 9'h089; end
+        7'd44: begin nx_op = OP_LOAD; nx_cnt = 6'd29; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd255; nx_shift = 4'd6; end  // miss_4K_64B
+        7'd45: begin nx_op = OP_MISSED; nx_cnt = 6'd25; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_4K
+        7'd46: begin nx_mac = 1'b1; nx_mant = 8'd36; end  // probe_4K_2W
+        7'd47: begin nx_op = OP_HIT; nx_cnt = 6'd25; nx_mac = 1'b1; nx_mant = 8'd64; end  // second_probe_4K
+        7'd48: begin nx_op = OP_UNHIT; nx_cnt = 6'd11; nx_mac = 1'b1; nx_mant = 8'd19; end  // probe_4K_1W
+        7'd49: begin nx_op = OP_LOAD; nx_cnt = 6'd12; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd240; nx_shift = 4'd5; nx_close = 1'b1; nx_code = 9'h189; end  // miss_8K_16B
+        7'd50: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_8K
+        7'd51: begin nx_op = OP_UNHIT; nx_cnt = 6'd23; nx_mac = 1'b1; nx_mant = 8'd21; end  // probe_8K_1W
+        7'd52: begin nx_op = OP_LOAD; nx_cnt = 6'd24; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd165; nx_shift = 4'd6; nx_close = 1'b1; nx_code = 9'h002; end  // miss_8K_32B
+        7'd53: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_8K
+        7'd54: begin nx_op = OP_UNHIT; nx_cnt = 6'd35; nx_mac = 1'b1; nx_mant = 8'd21; end  // probe_8K_1W
+        7'd55: begin nx_op = OP_LOAD; nx_cnt = 6'd36; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd255; nx_shift = 4'd6; nx_close = 1'b1; nx_code = 9'h042; end  // miss_8K_64B
+        7'd56: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_8K
+        7'd57: begin nx_op = OP_UNHIT; nx_cnt = 6'd7; nx_mac = 1'b1; nx_mant = 8'd21; end  // probe_8K_1W
+        7'd58: begin nx_op = OP_SUB; nx_cnt = 6'd8; nx_close = 1'b1; nx_code = 9'h082; end
+        7'd59: begin nx_op = OP_LOAD; nx_cnt = 6'd10; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd240; nx_shift = 4'd5; end  // miss_8K_16B
+        7'd60: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_8K
+        7'd61: begin nx_op = OP_UNHIT; nx_cnt = 6'd7; nx_mac = 1'b1; nx_mant = 8'd38; end  // probe_8K_2W
+        7'd62: begin nx_op = OP_SUB; nx_cnt = 6'd8; nx_close = 1'b1; nx_code = 9'h00a; end
+        7'd63: begin nx_op = OP_LOAD; nx_cnt = 6'd10; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd240; nx_shift = 4'd5; end  // miss_8K_16B
+        7'd64: begin nx_op = OP_MISSED; nx_cnt = 6'd7; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_8K
+        7'd65: begin nx_mac = 1'b1; nx_mant = 8'd38; end  // probe_8K_2W
+        7'd66: begin nx_op = OP_HIT; nx_cnt = 6'd7; nx_mac = 1'b1; nx_mant = 8'd64; end  // second_probe_8K
+        7'd67: begin nx_op = OP_UNHIT; nx_cnt = 6'd19; nx_mac = 1'b1; nx_mant = 8'd21; end  // probe_8K_1W
+        7'd68: begin nx_op = OP_SUB; nx_cnt = 6'd20; nx_close = 1'b1; nx_code = 9'h10a; end
+        7'd69: begin nx_op = OP_LOAD; nx_cnt = 6'd22; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd165; nx_shift = 4'd6; end  // miss_8K_32B
+        7'd70: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_8K
+        7'd71: begin nx_op = OP_UNHIT; nx_cnt = 6'd19; nx_mac = 1'b1; nx_mant = 8'd38; end  // probe_8K_2W
+        7'd72: begin nx_op = OP_SUB; nx_cnt = 6'd20; nx_close = 1'b1; nx_code = 9'h04a; end
+        7'd73: begin nx_op = OP_LOAD; nx_cnt = 6'd22; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd165; nx_shift = 4'd6; end  // miss_8K_32B
+        7'd74: begin nx_op = OP_MISSED; nx_cnt = 6'd19; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_8K
+        7'd75: begin nx_mac = 1'b1; nx_mant = 8'd38; end  // probe_8K_2W
+        7'd76: begin nx_op = OP_HIT; nx_cnt = 6'd19; nx_mac = 1'b1; nx_mant = 8'd64; end  // second_probe_8K
+        7'd77: begin nx_op = OP_UNHIT; nx_cnt = 6'd31; nx_mac = 1'b1; nx_mant = 8'd21; end  // probe_8K_1W
+        7'd78: begin nx_op = OP_SUB; nx_cnt = 6'd32; nx_close = 1'b1; nx_code = 9'h14a; end
+        7'd79: begin nx_op = OP_LOAD; nx_cnt = 6'd34; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd255; nx_shift = 4'd6; end  // miss_8K_64B
+        7'd80: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_8K
+        7'd81: begin nx_op = OP_UNHIT; nx_cnt = 6'd31; nx_mac = 1'b1; nx_mant = 8'd38; end  // probe_8K_2W
+        7'd82: begin nx_op = OP_SUB; nx_cnt = 6'd32; nx_close = 1'b1; nx_code = 9'h08a; end
+        7'd83: begin nx_op = OP_LOAD; nx_cnt = 6'd34; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd255; nx_shift = 4'd6; end  // miss_8K_64B
+        7'd84: begin nx_op = OP_MISSED; nx_cnt = 6'd31; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_8K
+        7'd85: begin nx_mac = 1'b1; nx_mant = 8'd38; end  // probe_8K_2W
+        7'd86: begin nx_op = OP_HIT; nx_cnt = 6'd31; nx_mac = 1'b1; nx_mant = 8'd64; end  // second_probe_8K
+        7'd87: begin nx_op = OP_UNHIT; nx_cnt = 6'd1; nx_mac = 1'b1; nx_mant = 8'd21; end  // probe_8K_1W
+        7'd88: begin nx_op = OP_SUB; nx_cnt = 6'd2; nx_close = 1'b1; nx_code = 9'h18a; end
+        7'd89: begin nx_op = OP_SUB; nx_cnt = 6'd3; end
+        7'd90: begin nx_op = OP_LOAD; nx_cnt = 6'd6; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd240; nx_shift = 4'd5; end  // miss_8K_16B
+        7'd91: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_8K
+        7'd92: begin nx_op = OP_UNHIT; nx_cnt = 6'd1; nx_mac = 1'b1; nx_mant = 8'd73; end  // probe_8K_4W
+        7'd93: begin nx_op = OP_SUB; nx_cnt = 6'd2; nx_close = 1'b1; nx_code = 9'h012; end
+        7'd94: begin nx_op = OP_SUB; nx_cnt = 6'd3; end
+        7'd95: begin nx_op = OP_LOAD; nx_cnt = 6'd6; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd240; nx_shift = 4'd5; end  // miss_8K_16B
+        7'd96: begin nx_op = OP_MISSED; nx_cnt = 6'd1; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_8K
+        7'd97: begin nx_mac = 1'b1; nx_mant = 8'd73; end  // probe_8K_4W
+        7'd98: begin nx_op = OP_HIT; nx_cnt = 6'd1; nx_mac = 1'b1; nx_mant = 8'd64; end  // second_probe_8K
+        7'd99: begin nx_op = OP_UNHIT; nx_cnt = 6'd13; nx_mac = 1'b1; nx_mant = 8'd21; end  // probe_8K_1W
+        7'd100: begin nx_op = OP_SUB; nx_cnt = 6'd14; nx_close = 1'b1; nx_code = 9'h112; end
+        7'd101: begin nx_op = OP_SUB; nx_cnt = 6'd15; end
+        7'd102: begin nx_op = OP_LOAD; nx_cnt = 6'd18; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd165; nx_shift = 4'd6; end  // miss_8K_32B
+        7'd103: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_8K
+        7'd104: begin nx_op = OP_UNHIT; nx_cnt = 6'd13; nx_mac = 1'b1; nx_mant = 8'd73; end  // probe_8K_4W
+        7'd105: begin nx_op = OP_SUB; nx_cnt = 6'd14; nx_close = 1'b1; nx_code = 9'h052; end
+        7'd106: begin nx_op = OP_SUB; nx_cnt = 6'd15; end
+        7'd107: begin nx_op = OP_LOAD; nx_cnt = 6'd18; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd165; nx_shift = 4'd6; end  // miss_8K_32B
+        7'd108: begin nx_op = OP_MISSED; nx_cnt = 6'd13; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_8K
+        7'd109: begin nx_mac = 1'b1; nx_mant = 8'd73; end  // probe_8K_4W
+        7'd110: begin nx_op = OP_HIT; nx_cnt = 6'd13; nx_mac = 1'b1; nx_mant = 8'd64; end  // second_probe_8K
+        7'd111: begin nx_op = OP_UNHIT; nx_cnt = 6'd25; nx_mac = 1'b1; nx_mant = 8'd21; end  // probe_8K_1W
+        7'd112: begin nx_op = OP_SUB; nx_cnt = 6'd26; nx_close = 1'b1; nx_code = 9'h152; end
+        7'd113: begin nx_op = OP_SUB; nx_cnt = 6'd27; end
+        7'd114: begin nx_op = OP_LOAD; nx_cnt = 6'd30; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd255; nx_shift = 4'd6; end  // miss_8K_64B
+        7'd115: begin nx_op = OP_WATCHED; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_8K
+        7'd116: begin nx_op = OP_UNHIT; nx_cnt = 6'd25; nx_mac = 1'b1; nx_mant = 8'd73; end  // probe_8K_4W
+        7'd117: begin nx_op = OP_SUB; nx_cnt = 6'd26; nx_close = 1'b1; nx_code = 9'h092; end
+        7'd118: begin nx_op = OP_SUB; nx_cnt = 6'd27; end
+        7'd119: begin nx_op = OP_LOAD; nx_cnt = 6'd30; nx_mac = 1'b1; nx_first = 1'b1; nx_mant = 8'd255; nx_shift = 4'd6; end  // miss_8K_64B
+        7'd120: begin nx_op = OP_MISSED; nx_cnt = 6'd25; nx_mac = 1'b1; nx_mant = 8'd239; nx_shift = 4'd5; end  // writeback_8K
+        7'd121: begin nx_mac = 1'b1; nx_mant = 8'd73; end  // probe_8K_4W
+        7'd122: begin nx_op = OP_HIT; nx_cnt = 6'd25; nx_mac = 1'b1; nx_mant = 8'd64; end  // second_probe_8K
+        7'd123: begin nx_mac = 1'b1; nx_mant = 8'd21; end  // probe_8K_1W
+        7'd124: begin nx_close = 1'b1; nx_code = 9'h192; end
+        7'd125: begin nx_last = 1'b1; end
         default: ;
       endcase
     end
@@ -358,6 +361,19 @@ module stc_monitor_tuner #(
   reg  [8:0]  target_q, target_d;
   reg  [7:0]  decisions_q, decisions_d;
   reg  [7:0]  changes_q, changes_d;
+  reg  [33:0] ctl_q, ctl_d;            // the step's decoded controls (while deciding)
+
+  // ---- The step's controls
+  wire [6:0]  step_sel = deciding_q ? step_q + 7'd1 : 7'd0;  // the next access's step
+  wire [33:0] ctl_next = {nx_last, nx_code, nx_close, nx_shift, nx_mant, nx_first, nx_mac,
+                          nx_cnt, nx_op};
+  wire [2:0]  st_op;
+  wire [5:0]  st_cnt;
+  wire        st_mac, st_first, st_close, st_last;
+  wire [7:0]  st_mant;
+  wire [3:0]  st_shift;
+  wire [8:0]  st_code;
+  assign {st_last, st_code, st_close, st_shift, st_mant, st_first, st_mac, st_cnt, st_op} = ctl_q;
 
   // ---- Datapath
   // the monitor's counts are 14 bits (halved before 2^14): so is every operand
@@ -369,7 +385,15 @@ module stc_monitor_tuner #(
                           (st_op == OP_UNHIT) ? watched_now : watched_q;
   wire [13:0] taken     = (cnt < base) ? cnt : base;
   wire [13:0] left      = base - taken;
-  wire [31:0] product   = operand_q * st_coef;
+  wire [21:0] scaled    = operand_q * st_mant;   // C x 8 bits
+  reg  [31:0] product;
+  always @* begin
+    case (st_shift)  // the shifts the programs use
+      4'd5: product = {5'd0, scaled, 5'd0};
+      4'd6: product = {4'd0, scaled, 6'd0};
+      default: product = {10'd0, scaled};
+    endcase
+  end
   wire [32:0] mac_sum   = {1'b0, st_first ? 32'd0 : energy_q} + {1'b0, product};
   wire [31:0] mac_value = mac_sum[32] ? 32'hffffffff : mac_sum[31:0];
   wire [8:0]  cur_code  = {cur_wp_i, cur_sub_log_i, cur_ways_log_i, cur_banks_log_i};
@@ -401,6 +425,7 @@ module stc_monitor_tuner #(
     target_d = target_q;
     decisions_d = decisions_q;
     changes_d = changes_q;
+    ctl_d = ctl_q;
     win_d = win_q;
     if (reg_we_i && reg_addr_i == 3'd0) enable_d = reg_wdata_i[0];
     if (pending_q && cfg_ready_i) begin
@@ -439,11 +464,13 @@ module stc_monitor_tuner #(
         end
         if (st_close && st_code == cur_code) current_d = energy_q;
         step_d = step_q + 7'd1;
+        ctl_d  = ctl_next;
       end else if (window_end && enable_q && !pending_q && !sent_q) begin
         // a window with nothing watched (the clear walk's start) decides nothing
         watched_d  = cnt;
         deciding_d = (cnt != 14'd0);
         step_d     = 7'd0;
+        ctl_d      = ctl_next;
         lowest_d   = 32'hffffffff;
         current_d  = 32'hffffffff;
       end
@@ -487,6 +514,7 @@ module stc_monitor_tuner #(
       target_q      <= 9'h000;
       decisions_q   <= 8'd0;
       changes_q     <= 8'd0;
+      ctl_q         <= 34'd0;
     end else begin
       enable_q      <= enable_d;
       win_q         <= win_d;
@@ -503,6 +531,7 @@ module stc_monitor_tuner #(
       target_q      <= target_d;
       decisions_q   <= decisions_d;
       changes_q     <= changes_d;
+      ctl_q         <= ctl_d;
     end
   end
 
