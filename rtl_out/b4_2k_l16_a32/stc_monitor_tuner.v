@@ -394,8 +394,8 @@ module stc_monitor_tuner #(
       default: product = {10'd0, scaled};
     endcase
   end
-  wire [32:0] mac_sum   = {1'b0, st_first ? 32'd0 : energy_q} + {1'b0, product};
-  wire [31:0] mac_value = mac_sum[32] ? 32'hffffffff : mac_sum[31:0];
+  // a configuration's energy stays below 2^30 (FIXED_POINT.md 9): no carry out
+  wire [31:0] mac_value = (st_first ? 32'd0 : energy_q) + product;
   wire [8:0]  cur_code  = {cur_wp_i, cur_sub_log_i, cur_ways_log_i, cur_banks_log_i};
   // move only below the current energy less 1/2^7 of it
   wire [31:0] bar       = current_q - {7'd0, current_q[31:7]};
