@@ -334,8 +334,8 @@ uint32_t stc_fixed_energy(const stc_fixed_coefficients *coefficients, const stc_
 
 /* ---- The monitor's decision ------------------------------------------ */
 
-/* A monitor coefficient: nj rounded as quantise does, but on the coarsest
- * grid 2^e units (e >= 0 the least) on which it has at most
+/* A monitor coefficient: nj rounded as quantise does, but on the finest
+ * grid of 2^e units (the least e >= 0) on which it has at most
  * STC_FIXED_MONITOR_MANTISSA_BITS significant bits, so the decision unit's
  * multiplier takes a mantissa and a shift (fixed.h). Each rounding is to
  * the nearest multiple, halves up; a value that rounds up to 2^bits on one

@@ -121,7 +121,7 @@ typedef struct {
 
 /* Quantise table (for its geometry's timing) into the monitor's
  * coefficients, each rounded as stc_fixed_from_table does (nearest, halves
- * up, a positive energy at least 1) but to the coarsest power-of-two
+ * up, a positive energy at least 1) but to the finest power-of-two
  * multiple of the unit on which it keeps STC_FIXED_MONITOR_MANTISSA_BITS
  * significant bits (a miss of ~7660 units is a multiple of 32). The unit is the
  * finest power of two with every coefficient in 16 bits and the largest
