@@ -96,7 +96,7 @@ TEST_JOBS ?= 2
 TEST_CHECKS := coh-lockstep test-rtl test-tuner test-coh-rtl test-axi test-obi paper-check \
     coherence-check unit synth-check test-oracles lockstep test-monitor test-apb test-cli \
     test-timing mc-traces-check
-TEST_BUILDS = $(UNIT_BUILDS) lockstep-build $(LS)/clang-check.stamp $(COH_LS)/coh_lockstep.o \
+TEST_BUILDS = $(UNIT_BUILDS) lockstep-build $(LS)/clang-check.stamp $(COH_LS)/coh_lockstep.o $(COH_LS)/coh_tuner.o \
     $(B)/gcc/stcmurphi $(B)/gcc/stccohtb $(B)/gcc/stcsnooptb $(B)/gcc/stcbustb
 .PHONY: test test-checks test-cli test-oracles test-rtl test-tuner test-monitor
 test:

@@ -74,23 +74,24 @@ $(B)/gcc/stcbustb: tools/stcbustb.c $(TB_COMMON) $(LIB_HDR) $(STCBUSTB_REF:%=$(B
 # coherent controller's broken variants caught (about 3 minutes, most of
 # it Verilator).
 COH_LS := $(B)/coh-lockstep
-$(COH_LS)/coh_lockstep.o: tb/coh/coh_lockstep.c tb/coh/coh_dut.h $(LIB_HDR)
+$(COH_LS)/coh_lockstep.o $(COH_LS)/coh_tuner.o: $(COH_LS)/%.o: tb/coh/%.c tb/coh/coh_dut.h \
+    tb/coh/coh_tuner.h $(LIB_HDR)
 	mkdir -p $(COH_LS)
 	gcc $(CFLAGS_COMMON) $(OPT) -g -Iref -Itb/coh -c -o $@ $<
 	clang $(CFLAGS_COMMON) $(OPT) -Iref -Itb/coh -fsyntax-only $<
 .PHONY: coh-lockstep
-coh-lockstep: $(B)/gcc/stcgen $(COH_LS)/coh_lockstep.o $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o) \
+coh-lockstep: $(B)/gcc/stcgen $(COH_LS)/coh_lockstep.o $(COH_LS)/coh_tuner.o $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o) \
     $(MC_TRACES_DEP)
 	COH_LOCKSTEP_MC_TRACES=$(MC_TRACES) tests/coh-lockstep.sh $(B)/gcc/stcgen $(COH_LS) $(COH_LS)/coh_lockstep.o \
-	    $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o)
+	    $(COH_LS)/coh_tuner.o $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o)
 # The same runs with 200 000 operations per core, and MOESI on 8 cores with
 # 50 000: 17.0 million references in all (about 26 minutes); and the
 # harness's speed, one run of 4 cores.
 .PHONY: coh-lockstep-long bench-coh-lockstep
-coh-lockstep-long: $(B)/gcc/stcgen $(COH_LS)/coh_lockstep.o $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o) mc-traces
+coh-lockstep-long: $(B)/gcc/stcgen $(COH_LS)/coh_lockstep.o $(COH_LS)/coh_tuner.o $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o) mc-traces
 	COH_LOCKSTEP_MC_TRACES=$(MC_TRACES) COH_LOCKSTEP_REFS=200000 COH_LOCKSTEP_MANY_CORES=1 \
 	    tests/coh-lockstep.sh $(B)/gcc/stcgen $(COH_LS)-long \
-	    $(COH_LS)/coh_lockstep.o $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o)
+	    $(COH_LS)/coh_lockstep.o $(COH_LS)/coh_tuner.o $(LIB_SRC:ref/%.c=$(B)/gcc/obj/%.o)
 bench-coh-lockstep: coh-lockstep
 	scripts/bench-coh-lockstep.sh $(COH_LS)/mesi-n4-8K_4W_16B/obj/coh_lockstep
 .PHONY: test-coh-rtl

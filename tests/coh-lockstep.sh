@@ -18,6 +18,11 @@
 # (--debug-break upgrade-silent, fill-shared, no-supply, lost-upgrade), a protocol table whose
 # snoop does not invalidate (coh-no-invalidate) and a bus deaf to the
 # memory's handshake (coh-bus-fixed-latency) must fail with a MISMATCH.
+# One build keeps stcgen's default tuner (MOESI, 2 cores, --with-tuner):
+# each core's monitor tuner runs in lockstep with its C twin
+# (tb/coh/coh_tuner.h), its changes beside software's, and the top's joint
+# with it broken three ways (b2b-decide, monitor-line, tuner-mux) must be
+# caught too; the tuners must make changes.
 #
 #   tests/coh-lockstep.sh STCGEN OUTDIR HARNESS_OBJECT MODEL_OBJECTS...
 #
@@ -47,6 +52,7 @@ supplies=0        # lines a cache supplied (M or O snooped by a read)
 probe_waits=0     # cycles a load's second probe waited for a supply's read
 lost_upgrades=0   # stores that hit S or O and lost the bus to another core's invalidation
 trace_runs=0      # runs on a multi-core trace
+tuner_changes=0   # changes the caches' monitor tuners made (the --with-tuner builds)
 REFS=${COH_LOCKSTEP_REFS:-4000}
 # The C++ optimisation of a build's model: Verilator's own default (-Os),
 # but -O0 for the broken builds below, whose one run stops at its first
@@ -71,14 +77,22 @@ check() {
     fi
 }
 
-# build TAG PROTOCOL CORES [stcgen options...]: $out/TAG/obj/coh_lockstep
+# build TAG PROTOCOL CORES [--with-tuner] [stcgen options...]: $out/TAG/obj/coh_lockstep;
+# the caches without tuners, or with --with-tuner with stcgen's default one
+# (the monitor tuner, which the harness then runs in lockstep too)
 build() {
     local tag=$1 protocol=$2 cores=$3
     shift 3
+    local tuner=(--no-tuner) define=()
+    if [ "${1:-}" = --with-tuner ]; then
+        tuner=()
+        define=(-DTB_COH_TUNER)
+        shift
+    fi
     local dir=$out/$tag
     rm -rf "$dir"
     mkdir -p "$dir"
-    "$stcgen" --protocol "$protocol" --cores "$cores" --no-tuner --out "$dir/rtl" "$@" \
+    "$stcgen" --protocol "$protocol" --cores "$cores" "${tuner[@]}" --out "$dir/rtl" "$@" \
         >"$dir/stcgen.log" 2>&1 || { cat "$dir/stcgen.log"; return 1; }
     # (Verilated code compiles about twice as fast with clang++: tb/lockstep.mk)
     local cxx=()
@@ -94,8 +108,9 @@ build() {
     vl_build "$dir/obj" "${cxx[@]}" -- --cc --exe -O3 --x-assign fast --x-initial fast \
         -Wno-fatal -Wno-lint -Wno-style -Wno-WIDTH \
         --top-module tb_coh_system -GN="$cores" -GRB="$rb" -GEB="$eb" -GEXCL="$excl" \
+        "${define[@]}" \
         "$root/tb/coh/tb_coh_system.sv" "$dir"/rtl/*.v "$root/tb/coh/coh_dut_verilator.cpp" \
-        -CFLAGS "-I$root/tb/coh" -LDFLAGS "$harness $model_objs -lzstd -lz -lm -pthread" \
+        -CFLAGS "-I$root/tb/coh -I$(cd "$dir/rtl" && pwd)" -LDFLAGS "$harness $model_objs -lzstd -lz -lm -pthread" \
         -o coh_lockstep >"$dir/build.log" 2>&1 || { tail -20 "$dir/build.log"; return 1; }
 }
 
@@ -113,6 +128,9 @@ passes() {
     supplies=$((supplies + $(sed -n 's/^PASS .*, \([0-9]*\) lines supplied by a cache.*/\1/p' "$log")))
     probe_waits=$((probe_waits + $(sed -n 's/^PASS .*supplied by a cache (\([0-9]*\) cycles a second.*/\1/p' "$log")))
     lost_upgrades=$((lost_upgrades + $(sed -n 's/^PASS .*, \([0-9]*\) upgrades lost.*/\1/p' "$log")))
+    local made
+    made=$(sed -n 's/^TUNERS .*, \([0-9]*\) made$/\1/p' "$log")
+    tuner_changes=$((tuner_changes + ${made:-0}))
 }
 
 # caught TAG PROTOCOL CORES [OPTIONS...]: the broken build's run reports a MISMATCH
@@ -174,6 +192,20 @@ for run in "${runs[@]}"; do
     fi
 done
 
+# The caches with stcgen's default tuner, the monitor tuner (ARCHITECTURE.md
+# 17-18, 19.8): every core's decision unit against its C twin in every
+# cycle (tb/coh/coh_tuner.h: each flop, its access events, its change
+# taken before the next request), the changes it makes run by the model as
+# software's are; software changes the configuration about every 500
+# operations beside it (configurations the tuner then moves away from).
+tag=moesi-n2-tuner
+check "$tag: stcgen and Verilator build" build "$tag" moesi 2 --with-tuner
+if [ -x "$out/$tag/obj/coh_lockstep" ]; then
+    check "$tag seed 1: lockstep" passes "$tag" moesi 2 8K_4W_16B 1 --reconfig 500 --race 1
+    check "$tag seed 2: lockstep" passes "$tag" moesi 2 8K_4W_16B 2 --reconfig 500 \
+        --mem-latency 2-40
+fi
+
 # (coh-no-invalidate: the protocol table's snoop row (S, BusRdX) keeps S,
 # a table Rumur rejects: a cache keeps a copy core 0's store miss should
 # have invalidated. In MSI, where core 0's loads take S, its store misses
@@ -193,6 +225,16 @@ for broken in "upgrade-silent msi 2" "fill-shared mesi 2" "coh-no-invalidate msi
     [ -x "$out/$tag/obj/coh_lockstep" ] || continue
     check "$tag: the lockstep catches it" caught "$tag" "$2" "$3" "${@:4}"
 done
+# ... and the top's joint with its monitor tuner, in the system: b2b-decide
+# (the next request taken in the decision's access), monitor-line (the
+# monitor sees the wrong line), tuner-mux (the tuner's change takes its
+# banks field from software's pins)
+for broken in b2b-decide monitor-line tuner-mux; do
+    tag=broken-$broken
+    check "$tag: builds" build "$tag" mesi 2 --with-tuner --debug-break "$broken"
+    [ -x "$out/$tag/obj/coh_lockstep" ] || continue
+    check "$tag: the lockstep catches it" caught "$tag" mesi 2 --reconfig 500
+done
 
 # The race traffic must reach a miss of two bursts: the case whose second
 # run was snooped late until 2026-12-06 (ARCHITECTURE.md 19.7).
@@ -204,10 +246,11 @@ check "--race reaches core 0's store inside a miss of two bursts ($two_run_races
 check "caches supply lines ($supplies times)" test "$supplies" -gt 0
 check "a second probe waits for a supply's read ($probe_waits cycles)" test "$probe_waits" -gt 0
 check "stores lose their upgrade's race ($lost_upgrades times)" test "$lost_upgrades" -gt 0
+check "the monitor tuners change configurations ($tuner_changes times)" test "$tuner_changes" -gt 0
 if [ -n "${COH_LOCKSTEP_MC_TRACES:-}" ]; then
     check "runs on multi-core traces ($trace_runs)" test "$trace_runs" -eq "$expected_trace_runs"
 fi
 echo "coh-lockstep: $references references in lockstep, $two_run_races races with misses of two" \
     "bursts, $supplies lines supplied, $probe_waits second-probe waits, $lost_upgrades lost" \
-    "upgrades, $passed passed, $failed failed"
+    "upgrades, $tuner_changes tuner changes, $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

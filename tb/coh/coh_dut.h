@@ -91,6 +91,30 @@ bool coh_dut_drain_done(const coh_dut *dut, unsigned core);
 /* The memory's word at word address word_addr (after coh_dut_settle). */
 uint32_t coh_dut_memory_word(coh_dut *dut, uint32_t word_addr);
 
+/* The monitor tuners (ARCHITECTURE.md 17-18), when the device was built
+ * with them (stcgen without --no-tuner; tb_coh_system with TB_COH_TUNER):
+ * what stcgen wrote into stc_geometry_gen.h for them, so that the harness
+ * builds the same monitor and decision unit. */
+typedef struct {
+    bool present;          /* 0: the caches have no tuner (the rest is 0) */
+    unsigned sample_bits, tag_bits, counter_bits;
+    uint64_t rotate_every;
+    uint32_t window, margin, walk_min;
+    unsigned steps;        /* a decision's steps (checked against the model's program) */
+    bool way_prediction;
+} coh_dut_tuner_build;
+void coh_dut_tuner_build_of(coh_dut_tuner_build *build);
+
+/* Core's decision unit this cycle (after coh_dut_settle): its handshake
+ * and event inputs and every flop the C model has (stc_monitor_tuner_regs,
+ * named as there). */
+typedef struct {
+    bool ev_access, cfg_ready, cfg_done, cfg_err;
+    uint32_t enable, win, deciding, step, watched, operand, energy, lowest, lowest_code, current,
+        pending, sent, target, decisions, changes;
+} coh_dut_tuner_view;
+void coh_dut_tuner_view_of(const coh_dut *dut, unsigned core, coh_dut_tuner_view *view);
+
 /* The rising edge: the cycle ends. */
 void coh_dut_tick(coh_dut *dut);
 

@@ -2,6 +2,7 @@
 #include "coh_dut.h"
 
 #include "Vtb_coh_system.h"
+#include "stc_geometry_gen.h"
 #include "verilated.h"
 #if VM_TRACE
 #include "verilated_fst_c.h"
@@ -230,6 +231,40 @@ extern "C" uint32_t coh_dut_slot(const coh_dut *dut, unsigned core, unsigned ban
 extern "C" uint32_t coh_dut_row_state(const coh_dut *dut, unsigned core)
 {
     return dut->top->dbg_rowstate_o[core];
+}
+
+extern "C" void coh_dut_tuner_build_of(coh_dut_tuner_build *build)
+{
+    *build = coh_dut_tuner_build{};
+#if defined(STC_GEN_TUNER_MONITOR) && STC_GEN_TUNER && STC_GEN_TUNER_MONITOR
+    build->present = true;
+    build->sample_bits = STC_GEN_MONITOR_SAMPLE_BITS;
+    build->tag_bits = STC_GEN_MONITOR_TAG_BITS;
+    build->counter_bits = STC_GEN_MONITOR_COUNT_BITS;
+    build->rotate_every = STC_GEN_MONITOR_ROTATE;
+    build->window = STC_GEN_MONITOR_WINDOW;
+    build->margin = STC_GEN_MONITOR_MARGIN;
+    build->walk_min = STC_GEN_MONITOR_WALK_MIN;
+    build->steps = STC_GEN_MONITOR_STEPS;
+    build->way_prediction = STC_GEN_WAY_PREDICTION != 0;
+#endif
+}
+
+extern "C" void coh_dut_tuner_view_of(const coh_dut *dut, unsigned core, coh_dut_tuner_view *view)
+{
+    const auto &words = dut->top->dbg_tuner_o[core];
+    const uint32_t inputs = words[0];
+    view->ev_access = inputs >> 3 & 1u;
+    view->cfg_err = inputs >> 2 & 1u;
+    view->cfg_done = inputs >> 1 & 1u;
+    view->cfg_ready = inputs & 1u;
+    uint32_t *flops[] = {&view->enable,  &view->win,         &view->deciding, &view->step,
+                         &view->watched, &view->operand,     &view->energy,   &view->lowest,
+                         &view->lowest_code, &view->current, &view->pending,  &view->sent,
+                         &view->target,  &view->decisions,   &view->changes};
+    for (unsigned i = 0; i < sizeof flops / sizeof flops[0]; i++) {
+        *flops[i] = words[1 + i];
+    }
 }
 
 // A wait that starts this cycle takes the next latency L: a read's first

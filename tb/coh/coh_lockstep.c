@@ -32,6 +32,7 @@
  * to each other).
  */
 #include "coh_dut.h"
+#include "coh_tuner.h"
 
 #include "coherent_stc.h"
 #include "mc_trace.h"
@@ -81,6 +82,7 @@ typedef struct {
     unsigned long grants;
     unsigned long answered;
     unsigned long reconfigs;
+    unsigned long tuner_changes;   /* ... of them the tuner's */
     unsigned long walks;           /* reconfigurations that walked (a tenure each) */
     uint64_t reconfig_stall;       /* their cycles waiting for the bus */
     unsigned long change_done;     /* the cycle the last change completed */
@@ -482,6 +484,11 @@ typedef struct {
     unsigned long lost_upgrades; /* stores that hit S or O and were ordered as misses */
     unsigned long offered_in_read; /* requests offered in such a cycle of their core */
     latency_draws rtl_latency, model_latency; /* the memory's, the same for both */
+    coh_dut_tuner_build tuner_build; /* the caches' monitor tuners, if built */
+    coh_tuner *tuners[MAX_CORES];    /* ... and their twins */
+    coh_dut_tuner_view tuner_views[MAX_CORES]; /* this cycle's RTL units */
+    uint32_t answered_addr[MAX_CORES];  /* this cycle's answered reference of each core */
+    bool answered_store[MAX_CORES];
     unsigned long waits;         /* memory waits before the drain (each side's) */
     char message[256];
 } harness;
@@ -635,6 +642,27 @@ static void on_accept(harness *h, unsigned core)
         if (s->next.reconfig && s->offer_at < s->change_done + CHANGE_GAP)
             s->offer_at = s->change_done + CHANGE_GAP;
     }
+}
+
+/* The cache takes its tuner's change (ARCHITECTURE.md 18.3): in flight as
+ * a change software asked for would be, the CPU's next reference waiting. */
+static int on_tuner_accept(harness *h, unsigned core, const stc_config *config)
+{
+    core_state *s = &h->cores[core];
+    if (s->in_flight) {
+        snprintf(h->message, sizeof h->message, "core %u takes its tuner's change with a %s in "
+                 "flight", core, s->current.reconfig ? "change" : "reference");
+        return fail(h->cycle, h->message);
+    }
+    s->current = (reference){.reconfig = true, .config = *config};
+    s->in_flight = true;
+    s->fed = false;
+    s->accepted_at = h->cycle;
+    s->accepted_state = STC_COH_I;
+    s->idle = h->cycle - s->last_answer;
+    s->sublines = config->sublines;
+    s->tuner_changes++;
+    return 0;
 }
 
 /* Whether the run is on its way to a checkpoint: no core is offered
@@ -794,7 +822,7 @@ static bool drive(harness *h)
         coh_dut_set_config(h->dut, c, change, stc_log2(n->config.banks_on),
                            stc_log2(n->config.ways), stc_log2(n->config.sublines),
                            n->config.way_predict);
-        work = work || s->pending || s->in_flight;
+        work = work || s->pending || s->in_flight || (h->tuners[c] && coh_tuner_busy(h->tuners[c]));
     }
     return work;
 }
@@ -851,6 +879,14 @@ static int observe(harness *h, unsigned core, unsigned grant, unsigned order)
     bool accept = offered && !s->next.reconfig && coh_dut_ready(h->dut, core);
     bool accept_change = offered && s->next.reconfig && !s->in_flight &&
                          coh_dut_config_ready(h->dut, core);
+    coh_tuner *tuner = h->tuners[core];
+    stc_config tuner_config;
+    bool tuner_accept = tuner && coh_tuner_offer(tuner, &tuner_config);
+    if (accept && tuner && coh_tuner_holds(tuner)) {
+        snprintf(h->message, sizeof h->message, "core %u takes a request while its tuner's "
+                 "change is due (it must land first: ARCHITECTURE.md 18.3)", core);
+        return fail(h->cycle, h->message);
+    }
     if ((grant >> core & 1u) && on_grant(h, core) != 0)
         return 1;
     if ((order >> core & 1u) && on_order(h, core) != 0)
@@ -859,8 +895,15 @@ static int observe(harness *h, unsigned core, unsigned grant, unsigned order)
         return 1;
     if (accept || accept_change)
         on_accept(h, core);
+    if (tuner_accept && on_tuner_accept(h, core, &tuner_config) != 0)
+        return 1;
     bool refused = false;
-    if (coh_dut_config_done(h->dut, core, &refused) && on_change_done(h, core, refused) != 0)
+    bool done = coh_dut_config_done(h->dut, core, &refused);
+    if (tuner && h->tuner_views[core].cfg_done) {
+        done = true;
+        refused = h->tuner_views[core].cfg_err;
+    }
+    if (done && on_change_done(h, core, refused) != 0)
         return 1;
     return 0;
 }
@@ -947,6 +990,14 @@ static int start(harness *h)
         h->cores[c].rng = h->opt.seed * 1000003u + c * 7919u + 1u;
         h->cores[c].left = h->opt.refs;
     }
+    coh_dut_tuner_build_of(&h->tuner_build);
+    for (unsigned c = 0; h->tuner_build.present && c < h->opt.cores; c++) {
+        h->tuners[c] = coh_tuner_create(&h->tuner_build, &h->config.geometry, err, sizeof err);
+        if (!h->tuners[c]) {
+            fprintf(stderr, "coh_lockstep: monitor tuner: %s\n", err);
+            return -1;
+        }
+    }
     if (!h->opt.latency_min)
         h->opt.latency_min = h->opt.latency_max = h->config.geometry.mem_latency;
     h->rtl_latency = (latency_draws){h->opt.latency_min, h->opt.latency_max,
@@ -1003,6 +1054,30 @@ static int drain(harness *h)
     return 0;
 }
 
+/* Every core's tuner this cycle, against its twin (coh_tuner.h): the
+ * reference each core answers now is the unit's step and the monitor's
+ * next access. */
+static int tuners_settle(harness *h)
+{
+    for (unsigned c = 0; c < h->opt.cores; c++) {
+        if (!h->tuners[c])
+            continue;
+        uint32_t rdata;
+        bool answered = coh_dut_response(h->dut, c, &rdata);
+        h->answered_addr[c] = h->cores[c].current.addr;
+        h->answered_store[c] = h->cores[c].current.store;
+        coh_dut_tuner_view_of(h->dut, c, &h->tuner_views[c]);
+        char message[200];
+        if (coh_tuner_settle(h->tuners[c], &h->tuner_views[c], answered,
+                             stc_cache_config(stc_cstc_cache(h->model, c)), message,
+                             sizeof message) != 0) {
+            snprintf(h->message, sizeof h->message, "core %u: %s", c, message);
+            return fail(h->cycle, h->message);
+        }
+    }
+    return 0;
+}
+
 /* The run to its end or its first difference: 0 if it passed. */
 static int run(harness *h)
 {
@@ -1041,6 +1116,8 @@ static int run(harness *h)
             return fail(h->cycle, "the bus flags an error (two suppliers)");
         unsigned grant = coh_dut_grant(h->dut);
         unsigned order = coh_dut_order(h->dut);
+        if (tuners_settle(h) != 0)
+            return 1;
         for (unsigned c = 0; c < h->opt.cores; c++)
             if (observe_answer(h, c, order) != 0)
                 return 1;
@@ -1055,6 +1132,9 @@ static int run(harness *h)
             return fail(h->cycle, "a snoop port flags a snoop it cannot take");
         if (draining(h) && checkpoint(h) != 0)
             return 1;
+        for (unsigned c = 0; c < h->opt.cores; c++)
+            if (h->tuners[c])
+                coh_tuner_edge(h->tuners[c], h->answered_addr[c], h->answered_store[c]);
         coh_dut_tick(h->dut);
         if (h->cycle - h->last_progress > 20000)
             return fail(h->cycle, "no answer for 20000 cycles");
@@ -1106,6 +1186,21 @@ static void report(const harness *h)
            h->checkpoints, h->supplies, stc_cstc_probe_waits(h->model), h->offered_in_read,
            h->lost_upgrades, proc_reached, proc_rows, snoop_reached, snoop_rows, h->races[0],
            h->race_loads[0], h->races[1], h->race_loads[1]);
+    if (!h->tuner_build.present)
+        return;
+    coh_tuner_stats total = {0};
+    unsigned long changes = 0;
+    for (unsigned c = 0; c < h->opt.cores; c++) {
+        coh_tuner_stats stats;
+        coh_tuner_stats_of(h->tuners[c], &stats);
+        total.events += stats.events;
+        total.decisions += stats.decisions;
+        total.offers += stats.offers;
+        changes += h->cores[c].tuner_changes;
+    }
+    printf("TUNERS every cycle, every flop of each core's decision unit against its twin: %" PRIu64
+           " accesses observed, %" PRIu64 " decisions, %" PRIu64 " changes offered, %lu made\n",
+           total.events, total.decisions, total.offers, changes);
 }
 
 int main(int argc, char **argv)
@@ -1116,6 +1211,8 @@ int main(int argc, char **argv)
     int status = start(&h) == 0 ? run(&h) : 2;
     if (status == 0)
         report(&h);
+    for (unsigned c = 0; c < MAX_CORES; c++)
+        coh_tuner_destroy(h.tuners[c]);
     coh_dut_destroy(h.dut);
     stc_cstc_destroy(h.model);
     for (unsigned c = 0; c < MAX_CORES; c++)

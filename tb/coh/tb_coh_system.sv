@@ -19,7 +19,8 @@ module tb_coh_system #(
   parameter integer ML = 15,  // memory: 2^ML words, the low bits of the address
   parameter integer RB = 7,   // a row's index
   parameter integer EB = 23,  // a slot of the snoop port's array: state + tag
-  parameter integer EXCL = 1  // the row state keeps excl bits (MESI, MOESI)
+  parameter integer EXCL = 1, // the row state keeps excl bits (MESI, MOESI)
+  parameter integer TW = 16   // words of dbg_tuner_o
 ) (
   input  wire          clk_i,
   input  wire          rst_ni,
@@ -75,7 +76,11 @@ module tb_coh_system #(
   output wire [3*B-1:0] dbg_rowstate_o [N],
   // the memory's word dbg_mem_word_i (compared with the model's after the drain)
   input  wire [ML-1:0] dbg_mem_word_i,
-  output wire [31:0]   dbg_mem_o
+  output wire [31:0]   dbg_mem_o,
+  // Built with TB_COH_TUNER (the system's caches with their monitor
+  // tuners): each core's decision unit as the harness compares it, word
+  // by word (coh_dut.h, coh_dut_tuner_view); zero without it.
+  output wire [32*TW-1:0] dbg_tuner_o [N]
 );
 
   // ---------------------------------------------------------------- the system
@@ -120,7 +125,14 @@ module tb_coh_system #(
     end
   endgenerate
   assign snp_err_o = |snp_err;
-  wire unused = &{1'b0, rsp_err, cfg_banks_now, cfg_ways_now, cfg_sub_now, cfg_wp_now};
+  wire [N*32-1:0]   tun_rdata;
+  wire [N-1:0]      tun_busy;
+`ifndef TB_COH_TUNER
+  assign tun_rdata = {(N*32){1'b0}};
+  assign tun_busy  = {N{1'b0}};
+`endif
+  wire unused = &{1'b0, rsp_err, cfg_banks_now, cfg_ways_now, cfg_sub_now, cfg_wp_now, tun_rdata,
+                  tun_busy};
   assign mem_rd_start_o = mem_rd && !mem_rd_cont;
   assign mem_wr_wait_o  = mem_wr && !mem_wr_posted;
 
@@ -173,6 +185,13 @@ module tb_coh_system #(
     .mem_beat_idx_o  (beat_idx),
     .mem_rdata_i     (mem_rdata),
     .mem_wdata_o     (mem_wdata),
+`ifdef TB_COH_TUNER
+    .tun_we_i        ({N{1'b0}}),
+    .tun_addr_i      ({(N*3){1'b0}}),
+    .tun_wdata_i     ({(N*32){1'b0}}),
+    .tun_rdata_o     (tun_rdata),
+    .tun_busy_o      (tun_busy),
+`endif
     .grant_o         (grant_o),
     .bus_busy_o      (bus_busy_o),
     .bus_err_o       (bus_err_o),
@@ -244,6 +263,39 @@ module tb_coh_system #(
         assign dbg_excl = {B{1'b0}};
       end
       assign dbg_rowstate_o[c] = {dbg_excl, dbg_rs[B + RECB +: B], dbg_rs[0 +: B]};
+    end
+  endgenerate
+
+  // Each core's monitor tuner (ARCHITECTURE.md 18): the handshake and event
+  // inputs of its decision unit and every flop the C model has, one per
+  // word (zero-extended), in coh_dut_tuner_view's order.
+  generate
+    for (c = 0; c < N; c = c + 1) begin : g_dbg_tuner
+      wire [32*TW-1:0] view;
+`ifdef TB_COH_TUNER
+      assign view[32*0 +: 32]  = {28'd0, u_system.g_core[c].u_cache.u_tuner.ev_access_i,
+                                  u_system.g_core[c].u_cache.u_tuner.cfg_err_i,
+                                  u_system.g_core[c].u_cache.u_tuner.cfg_done_i,
+                                  u_system.g_core[c].u_cache.u_tuner.cfg_ready_i};
+      assign view[32*1 +: 32]  = 32'(u_system.g_core[c].u_cache.u_tuner.enable_q);
+      assign view[32*2 +: 32]  = 32'(u_system.g_core[c].u_cache.u_tuner.win_q);
+      assign view[32*3 +: 32]  = 32'(u_system.g_core[c].u_cache.u_tuner.deciding_q);
+      assign view[32*4 +: 32]  = 32'(u_system.g_core[c].u_cache.u_tuner.step_q);
+      assign view[32*5 +: 32]  = 32'(u_system.g_core[c].u_cache.u_tuner.watched_q);
+      assign view[32*6 +: 32]  = 32'(u_system.g_core[c].u_cache.u_tuner.operand_q);
+      assign view[32*7 +: 32]  = 32'(u_system.g_core[c].u_cache.u_tuner.energy_q);
+      assign view[32*8 +: 32]  = 32'(u_system.g_core[c].u_cache.u_tuner.lowest_q);
+      assign view[32*9 +: 32]  = 32'(u_system.g_core[c].u_cache.u_tuner.lowest_code_q);
+      assign view[32*10 +: 32] = 32'(u_system.g_core[c].u_cache.u_tuner.current_q);
+      assign view[32*11 +: 32] = 32'(u_system.g_core[c].u_cache.u_tuner.pending_q);
+      assign view[32*12 +: 32] = 32'(u_system.g_core[c].u_cache.u_tuner.sent_q);
+      assign view[32*13 +: 32] = 32'(u_system.g_core[c].u_cache.u_tuner.target_q);
+      assign view[32*14 +: 32] = 32'(u_system.g_core[c].u_cache.u_tuner.decisions_q);
+      assign view[32*15 +: 32] = 32'(u_system.g_core[c].u_cache.u_tuner.changes_q);
+`else
+      assign view = {(32*TW){1'b0}};
+`endif
+      assign dbg_tuner_o[c] = view;
     end
   endgenerate
 
