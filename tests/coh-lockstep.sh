@@ -11,7 +11,8 @@
 # longer logical lines with way prediction, or direct-mapped; every
 # protocol on 2 and 4 cores, MOESI on 3 too; a quarter of the references
 # to lines every core shares (read and written by all), with
-# checkpoints of every slot's state; seeds 2 and 3 behind a memory whose
+# checkpoints of every slot's state, every valid line's bytes and every
+# memory word (tb/coh/coh.vlt makes the arrays readable); seeds 2 and 3 behind a memory whose
 # latency is drawn for each wait from 2-40 cycles (seed 1 and the traces:
 # the fixed 20); with COH_LOCKSTEP_MC_TRACES, a run on
 # a real kernel's trace for each build of 2 and 4 cores. The coherent controller's deliberately broken variants
@@ -108,7 +109,7 @@ build() {
     vl_build "$dir/obj" "${cxx[@]}" -- --cc --exe -O3 --x-assign fast --x-initial fast \
         -Wno-fatal -Wno-lint -Wno-style -Wno-WIDTH \
         --top-module tb_coh_system -GN="$cores" -GRB="$rb" -GEB="$eb" -GEXCL="$excl" \
-        "${define[@]}" \
+        "${define[@]}" "$root/tb/coh/coh.vlt" \
         "$root/tb/coh/tb_coh_system.sv" "$dir"/rtl/*.v "$root/tb/coh/coh_dut_verilator.cpp" \
         -CFLAGS "-I$root/tb/coh -I$(cd "$dir/rtl" && pwd)" -LDFLAGS "$harness $model_objs -lzstd -lz -lm -pthread" \
         -o coh_lockstep >"$dir/build.log" 2>&1 || { tail -20 "$dir/build.log"; return 1; }

@@ -88,6 +88,14 @@ uint32_t coh_dut_row_state(const coh_dut *dut, unsigned core);
 void coh_dut_set_drain(coh_dut *dut, unsigned core, bool valid);
 bool coh_dut_drain_ready(const coh_dut *dut, unsigned core);
 bool coh_dut_drain_done(const coh_dut *dut, unsigned core);
+/* Core's data SRAM of bank, row row: its line_bytes bytes into data,
+ * straight from the arrays (tb/coh/coh.vlt makes them readable; nothing
+ * is evaluated). -1 if the model has no such array or another width. */
+int coh_dut_line_data(const coh_dut *dut, unsigned core, unsigned bank, unsigned row,
+                      uint8_t *data, unsigned line_bytes);
+/* The memory's word at word_addr, straight from its array; -1 if the
+ * model does not make it readable. */
+int coh_dut_memory_peek(const coh_dut *dut, uint32_t word_addr, uint32_t *value);
 /* The memory's word at word address word_addr (after coh_dut_settle). */
 uint32_t coh_dut_memory_word(coh_dut *dut, uint32_t word_addr);
 

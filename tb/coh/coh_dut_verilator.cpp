@@ -4,12 +4,42 @@
 #include "Vtb_coh_system.h"
 #include "stc_geometry_gen.h"
 #include "verilated.h"
+#include "verilated_syms.h"
 #if VM_TRACE
 #include "verilated_fst_c.h"
 #endif
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+// One public array of the Verilated model (tb/coh/coh.vlt): its elements
+// are `bytes` wide.
+struct array_ref {
+    const void *data = nullptr;
+    unsigned bytes = 0;
+    unsigned elements = 0;
+};
+
+bool find_array(VerilatedContext *context, const std::string &scope, const char *name,
+                array_ref *out)
+{
+    const VerilatedScope *found = context->scopeFind(scope.c_str());
+    const VerilatedVar *var = found ? found->varFind(name) : nullptr;
+    if (!var || var->udims() != 1) {
+        return false;
+    }
+    int left = var->unpacked().left(), right = var->unpacked().right();
+    out->data = var->datap();
+    out->bytes = (unsigned)var->entSize();
+    out->elements = (unsigned)((left > right ? left - right : right - left) + 1);
+    return true;
+}
+
+}  // namespace
 
 struct coh_dut {
     VerilatedContext context;
@@ -26,6 +56,11 @@ struct coh_dut {
     uint64_t cycle = 0;
     uint64_t rready_at = UINT64_MAX;
     uint64_t wdone_at = UINT64_MAX;
+    // The arrays coh_dut_line_data and coh_dut_memory_peek read (empty if
+    // the model was built without tb/coh/coh.vlt): per core and bank the
+    // data SRAM's byte columns, and the memory's words.
+    std::vector<std::vector<std::vector<array_ref>>> data_columns;
+    array_ref memory;
 };
 
 namespace {
@@ -43,6 +78,37 @@ void edge(coh_dut *dut, bool clock)
     }
 #endif
     dut->time++;
+}
+
+// Every core's data SRAMs, bank by bank, column by column (one byte each),
+// and the memory, as far as the model has them public.
+void find_arrays(coh_dut *dut, unsigned cores)
+{
+    for (unsigned core = 0; core < cores; core++) {
+        std::vector<std::vector<array_ref>> banks;
+        for (unsigned bank = 0;; bank++) {
+            std::vector<array_ref> columns;
+            for (unsigned column = 0;; column++) {
+                array_ref array;
+                std::string scope = "TOP.tb_coh_system.u_system.g_core[" + std::to_string(core) +
+                                    "].u_cache.u_bank" + std::to_string(bank) +
+                                    "_data.g_column[" + std::to_string(column) + "]";
+                if (!find_array(&dut->context, scope, "mem", &array) || array.bytes != 1) {
+                    break;
+                }
+                columns.push_back(array);
+            }
+            if (columns.empty()) {
+                break;
+            }
+            banks.push_back(columns);
+        }
+        dut->data_columns.push_back(banks);
+    }
+    array_ref memory;
+    if (find_array(&dut->context, "TOP.tb_coh_system", "mem", &memory) && memory.bytes == 4) {
+        dut->memory = memory;
+    }
 }
 
 }  // namespace
@@ -72,6 +138,7 @@ extern "C" coh_dut *coh_dut_create(unsigned cores, const char *trace_path)
         coh_dut_set_drain(dut, c, false);
     }
     coh_dut_set_debug_row(dut, 0);
+    find_arrays(dut, cores);
     dut->top->rst_ni = 0;
     for (int i = 0; i < 4; i++) {
         edge(dut, false);
@@ -231,6 +298,31 @@ extern "C" uint32_t coh_dut_slot(const coh_dut *dut, unsigned core, unsigned ban
 extern "C" uint32_t coh_dut_row_state(const coh_dut *dut, unsigned core)
 {
     return dut->top->dbg_rowstate_o[core];
+}
+
+extern "C" int coh_dut_line_data(const coh_dut *dut, unsigned core, unsigned bank, unsigned row,
+                                 uint8_t *data, unsigned line_bytes)
+{
+    if (core >= dut->data_columns.size() || bank >= dut->data_columns[core].size()) {
+        return -1;
+    }
+    const std::vector<array_ref> &columns = dut->data_columns[core][bank];
+    if (columns.size() != line_bytes || row >= columns[0].elements) {
+        return -1;
+    }
+    for (unsigned byte = 0; byte < line_bytes; byte++) {
+        data[byte] = static_cast<const uint8_t *>(columns[byte].data)[row];
+    }
+    return 0;
+}
+
+extern "C" int coh_dut_memory_peek(const coh_dut *dut, uint32_t word_addr, uint32_t *value)
+{
+    if (!dut->memory.data || word_addr >= dut->memory.elements) {
+        return -1;
+    }
+    *value = static_cast<const uint32_t *>(dut->memory.data)[word_addr];
+    return 0;
 }
 
 extern "C" void coh_dut_tuner_build_of(coh_dut_tuner_build *build)

@@ -406,6 +406,50 @@ static int compare_counters(coh_dut *dut, stc_cstc_system *model, const core_sta
     return 0;
 }
 
+/* A valid line's bytes in core's data SRAM of bank, row row (read straight
+ * from the array) against the model's line there. */
+static int compare_line_data(coh_dut *dut, unsigned core, unsigned bank, unsigned row,
+                             const stc_slot *view, unsigned line_bytes, unsigned long cycle)
+{
+    uint8_t rtl[STC_COH_MAX_LINE];
+    char message[256];
+    if (coh_dut_line_data(dut, core, bank, row, rtl, line_bytes) != 0) {
+        snprintf(message, sizeof message, "core %u bank %u: the data SRAM is not readable "
+                 "(a model built without tb/coh/coh.vlt?)", core, bank);
+        return fail(cycle, message);
+    }
+    if (memcmp(rtl, view->data, line_bytes) == 0)
+        return 0;
+    unsigned byte = 0;
+    while (rtl[byte] == view->data[byte])
+        byte++;
+    snprintf(message, sizeof message, "core %u bank %u row %u: line 0x%" PRIx64 " byte %u holds "
+             "0x%02x in the data SRAM, 0x%02x in the model", core, bank, row, view->line_addr,
+             byte, rtl[byte], view->data[byte]);
+    return fail(cycle, message);
+}
+
+/* Memory word by word against the model's (nothing in flight, every write
+ * landed): the lines no cache owns dirty must be equal, and so must the
+ * others, whose last writeback both sides made alike. */
+static int compare_memory(coh_dut *dut, stc_cstc_system *model, unsigned long cycle)
+{
+    char message[256];
+    for (uint32_t addr = 0; addr < MEMORY_BYTES; addr += 4) {
+        uint32_t rtl;
+        if (coh_dut_memory_peek(dut, addr >> 2, &rtl) != 0)
+            return fail(cycle, "the memory is not readable (a model built without "
+                               "tb/coh/coh.vlt?)");
+        uint32_t want = (uint32_t)stc_cstc_memory_read(model, addr, 4);
+        if (rtl != want) {
+            snprintf(message, sizeof message, "memory 0x%x holds 0x%08x, the model's 0x%08x",
+                     addr, rtl, want);
+            return fail(cycle, message);
+        }
+    }
+    return 0;
+}
+
 /* Every slot of every core's snoop-port array (ARCHITECTURE.md 19.4)
  * against the model's line and state there: the controller writes the
  * array in the cycle each slot's state changes (19.5), so when no core has
@@ -450,8 +494,12 @@ static int compare_slots(coh_dut *dut, stc_cstc_system *model, const stc_cstc_co
                 uint32_t got = coh_dut_slot(dut, c, bank);
                 uint32_t got_code = got & code_mask;
                 uint64_t got_tag = got >> state_bits;
-                if (got_code == want_code && (state == STC_COH_I || got_tag == view.tag))
+                if (got_code == want_code && (state == STC_COH_I || got_tag == view.tag)) {
+                    if (state != STC_COH_I &&
+                        compare_line_data(dut, c, bank, row, &view, g->line_bytes, cycle) != 0)
+                        return 1;
                     continue;
+                }
                 snprintf(message, sizeof message,
                          "core %u bank %u row %u: the snoop port holds state code %u tag 0x%" PRIx64
                          ", the model %s (code %u)%s line 0x%" PRIx64,
@@ -683,7 +731,8 @@ static int checkpoint(harness *h)
      * its cycle or, made under the bus, of the next: ARCHITECTURE.md 19.5) */
     if (coh_dut_bus_busy(h->dut) || h->cycle < h->last_progress + 2)
         return 0;
-    if (compare_slots(h->dut, h->model, &h->config, h->cycle) != 0)
+    if (compare_slots(h->dut, h->model, &h->config, h->cycle) != 0 ||
+        compare_memory(h->dut, h->model, h->cycle) != 0)
         return 1;
     h->checkpoints++;
     h->next_check = h->cycle + h->opt.check_every;
@@ -1144,7 +1193,8 @@ static int run(harness *h)
         coh_dut_settle(h->dut);
         coh_dut_tick(h->dut);
     }
-    if (compare_slots(h->dut, h->model, &h->config, h->cycle) != 0)
+    if (compare_slots(h->dut, h->model, &h->config, h->cycle) != 0 ||
+        compare_memory(h->dut, h->model, h->cycle) != 0)
         return 1;
     h->checkpoints++;
     if (compare_counters(h->dut, h->model, h->cores, h->opt.cores, h->cycle) != 0)
