@@ -144,6 +144,16 @@ caught() {
     [ $status -ne 0 ] && grep -q MISMATCH "$log"
 }
 
+# refused TAG OPTION VALUE: the harness exits 2 before running, naming the
+# option and its value
+refused() {
+    local log=$out/$1/refused.log
+    "$out/$1/obj/coh_lockstep" --protocol mesi --cores 2 "$2" "$3" >"$log" 2>&1
+    local status=$?
+    echo "$1 $2 $3: $(head -1 "$log")"
+    [ $status -eq 2 ] && grep -q -- "$2 $3" "$log" && ! grep -q '^PASS' "$log"
+}
+
 # PROTOCOL CORES CONFIG: the reset configuration (8K_4W_16B), or a cache
 # fixed in a configuration with longer logical lines and way prediction
 # (stcgen --fixed; the harness does not reconfigure yet).
@@ -167,6 +177,13 @@ for run in "${runs[@]}"; do
     [ "$3" = 8K_4W_16B ] || { fixed=(--fixed "$3"); reconfig=(); }
     check "$tag: stcgen and Verilator build" build "$tag" "$1" "$2" "${fixed[@]}"
     [ -x "$out/$tag/obj/coh_lockstep" ] || continue
+    # bad numbers are refused by name (once, on the first build)
+    if [ "$tag" = msi-n2-8K_4W_16B ]; then
+        for bad in "--refs abc" "--refs 0" "--shared 101" "--race 2" "--cores 9" "--seed -1" \
+            "--check-every 5x"; do
+            check "$tag: refuses $bad" refused "$tag" $bad
+        done
+    fi
     # seeds 1 and 2 with --race (another core's burst meeting core 0's
     # store to a later line of it: ARCHITECTURE.md 19.6), seed 3 without,
     # its shared data one 64-byte block (upgrades lost to each other);

@@ -37,7 +37,9 @@
 #include "coherent_stc.h"
 #include "mc_trace.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,6 +259,27 @@ static int feed(stc_cstc_system *model, unsigned core, core_state *state, unsign
     return 0;
 }
 
+/* A decimal option value from min to max into *out; -1 with a message
+ * naming the option otherwise. */
+static int number(const char *option, const char *value, unsigned long long min,
+                  unsigned long long max, unsigned long long *out)
+{
+    char *end = NULL;
+    unsigned long long parsed = 0;
+    bool digits = value[0] >= '0' && value[0] <= '9';
+    if (digits) {
+        errno = 0;
+        parsed = strtoull(value, &end, 10);
+    }
+    if (!digits || *end != '\0' || errno == ERANGE || parsed < min || parsed > max) {
+        fprintf(stderr, "coh_lockstep: %s %s: a whole number from %llu to %llu\n", option, value,
+                min, max);
+        return -1;
+    }
+    *out = parsed;
+    return 0;
+}
+
 static int parse(int argc, char **argv, options *opt)
 {
     *opt = (options){2, STC_COH_MESI, "8K_4W_16B", 2000, 0, 1, NULL, 1000, 0, SHARED_BYTES, false,
@@ -269,8 +292,11 @@ static int parse(int argc, char **argv, options *opt)
             return -1;
         }
         i++;
+        unsigned long long parsed = 0;
         if (strcmp(arg, "--cores") == 0) {
-            opt->cores = (unsigned)strtoul(value, NULL, 10);
+            if (number(arg, value, 1, MAX_CORES, &parsed) != 0)
+                return -1;
+            opt->cores = (unsigned)parsed;
         } else if (strcmp(arg, "--protocol") == 0) {
             char err[160];
             if (stc_coh_protocol_parse(value, &opt->protocol, err, sizeof err) != 0) {
@@ -280,19 +306,33 @@ static int parse(int argc, char **argv, options *opt)
         } else if (strcmp(arg, "--config") == 0) {
             opt->config_name = value;
         } else if (strcmp(arg, "--refs") == 0) {
-            opt->refs = strtoul(value, NULL, 10);
+            if (number(arg, value, 1, ULONG_MAX, &parsed) != 0)
+                return -1;
+            opt->refs = (unsigned long)parsed;
         } else if (strcmp(arg, "--reconfig") == 0) {
-            opt->reconfig_every = strtoul(value, NULL, 10);
+            if (number(arg, value, 0, ULONG_MAX, &parsed) != 0)
+                return -1;
+            opt->reconfig_every = (unsigned long)parsed;
         } else if (strcmp(arg, "--seed") == 0) {
-            opt->seed = strtoull(value, NULL, 10);
+            if (number(arg, value, 0, ULLONG_MAX, &parsed) != 0)
+                return -1;
+            opt->seed = parsed;
         } else if (strcmp(arg, "--shared") == 0) {
-            opt->shared_percent = (unsigned)strtoul(value, NULL, 10);
+            if (number(arg, value, 0, 100, &parsed) != 0)
+                return -1;
+            opt->shared_percent = (unsigned)parsed;
         } else if (strcmp(arg, "--shared-bytes") == 0) {
-            opt->shared_bytes = (uint32_t)strtoul(value, NULL, 10);
+            if (number(arg, value, 0, UINT32_MAX, &parsed) != 0)
+                return -1;
+            opt->shared_bytes = (uint32_t)parsed;
         } else if (strcmp(arg, "--race") == 0) {
-            opt->race = strtoul(value, NULL, 10) != 0;
+            if (number(arg, value, 0, 1, &parsed) != 0)
+                return -1;
+            opt->race = parsed != 0;
         } else if (strcmp(arg, "--check-every") == 0) {
-            opt->check_every = strtoul(value, NULL, 10);
+            if (number(arg, value, 0, ULONG_MAX, &parsed) != 0)
+                return -1;
+            opt->check_every = (unsigned long)parsed;
         } else if (strcmp(arg, "--mc-trace") == 0) {
             opt->mc_trace = value;
         } else if (strcmp(arg, "--trace") == 0) {
@@ -318,10 +358,6 @@ static int parse(int argc, char **argv, options *opt)
         (opt->shared_bytes & (opt->shared_bytes - 1)) != 0) {
         fprintf(stderr, "coh_lockstep: --shared-bytes %u: a power of two, %d .. %d\n",
                 opt->shared_bytes, BLOCK_BYTES, PRIVATE_BYTES / 2);
-        return -1;
-    }
-    if (opt->cores < 1 || opt->cores > MAX_CORES) {
-        fprintf(stderr, "coh_lockstep: --cores %u: 1 .. %d\n", opt->cores, MAX_CORES);
         return -1;
     }
     return 0;
@@ -432,15 +468,22 @@ static int compare_line_data(coh_dut *dut, unsigned core, unsigned bank, unsigne
 /* Memory word by word against the model's (nothing in flight, every write
  * landed): the lines no cache owns dirty must be equal, and so must the
  * others, whose last writeback both sides made alike. */
-static int compare_memory(coh_dut *dut, stc_cstc_system *model, unsigned long cycle)
+static int compare_memory(coh_dut *dut, stc_cstc_system *model, unsigned line_bytes,
+                          unsigned long cycle)
 {
     char message[256];
+    /* the model's two words at addr & ~7 with one lookup (one word a lookup
+     * in lines of 4 bytes) */
+    const uint32_t step = line_bytes >= 8 ? 8u : 4u;
+    uint64_t pair = 0;
     for (uint32_t addr = 0; addr < MEMORY_BYTES; addr += 4) {
         uint32_t rtl;
         if (coh_dut_memory_peek(dut, addr >> 2, &rtl) != 0)
             return fail(cycle, "the memory is not readable (a model built without "
                                "tb/coh/coh.vlt?)");
-        uint32_t want = (uint32_t)stc_cstc_memory_read(model, addr, 4);
+        if (addr % step == 0)
+            pair = stc_cstc_memory_read(model, addr, step);
+        uint32_t want = (uint32_t)(pair >> (8u * (addr % step)));
         if (rtl != want) {
             snprintf(message, sizeof message, "memory 0x%x holds 0x%08x, the model's 0x%08x",
                      addr, rtl, want);
@@ -732,7 +775,7 @@ static int checkpoint(harness *h)
     if (coh_dut_bus_busy(h->dut) || h->cycle < h->last_progress + 2)
         return 0;
     if (compare_slots(h->dut, h->model, &h->config, h->cycle) != 0 ||
-        compare_memory(h->dut, h->model, h->cycle) != 0)
+        compare_memory(h->dut, h->model, h->config.geometry.line_bytes, h->cycle) != 0)
         return 1;
     h->checkpoints++;
     h->next_check = h->cycle + h->opt.check_every;
@@ -1194,7 +1237,7 @@ static int run(harness *h)
         coh_dut_tick(h->dut);
     }
     if (compare_slots(h->dut, h->model, &h->config, h->cycle) != 0 ||
-        compare_memory(h->dut, h->model, h->cycle) != 0)
+        compare_memory(h->dut, h->model, h->config.geometry.line_bytes, h->cycle) != 0)
         return 1;
     h->checkpoints++;
     if (compare_counters(h->dut, h->model, h->cores, h->opt.cores, h->cycle) != 0)
