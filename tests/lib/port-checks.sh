@@ -87,7 +87,7 @@ yosys_no_latch() {
 
 # run_tb TB TAG DIR EXPECT [iverilog options...]: tests/rtl/TB.v in Icarus on
 # the output DIR, with ${plusargs[@]}; EXPECT pass: "TB: PASS", fail: a FAIL
-# line and no PASS.
+# line and no PASS (the run stops at its first error).
 run_tb() {
     local tb=$1 tag=$2 dir=$3 expect=$4
     shift 4
@@ -102,7 +102,8 @@ run_tb() {
     if [ "$expect" = pass ]; then
         sim "$tag: $tb" "$tb: PASS" vvp -n "$work/$tb.vvp" "${plusargs[@]}"
     else
-        vvp -n "$work/$tb.vvp" "${plusargs[@]}" >"$work/log" 2>&1
+        # (a red run ends at its first error: +stop_at_first_fail)
+        vvp -n "$work/$tb.vvp" "${plusargs[@]}" +stop_at_first_fail >"$work/log" 2>&1
         if grep -q "^FAIL" "$work/log" && ! grep -q "$tb: PASS" "$work/log"; then
             passed=$((passed + 1))
             echo "red as wanted ($tag): $(grep -m1 '^FAIL' "$work/log")"

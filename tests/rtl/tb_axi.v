@@ -17,7 +17,8 @@
 // the shadow word by word; last, a read answered SLVERR: the beats still
 // arrive (the data is right) and axi_err_o holds the burst's address.
 // +bad_rlast: the model sends RLAST one beat early once (the checker must
-// fail: a test of the checker). Defines: TB_NO_TUNER for an output made
+// fail: a test of the checker). +stop_at_first_fail: end at the first
+// error. Defines: TB_NO_TUNER for an output made
 // with --no-tuner (lines over 256 bytes: the bridge cuts transfers into
 // 256-beat transactions). Prints "tb_axi: PASS".
 `timescale 1ns / 1ps
@@ -40,6 +41,15 @@ module tb_axi;
   always @(posedge clk) cycle <= cycle + 1;
 
   integer errors = 0;
+  // +stop_at_first_fail (the runs that must fail, tests/lib/port-checks.sh):
+  // the run ends at the cycle after its first error instead of running on.
+  reg stop_at_first_fail = 1'b0;
+  initial stop_at_first_fail = $test$plusargs("stop_at_first_fail");
+  always @(posedge clk)
+    if (stop_at_first_fail && errors != 0) begin
+      $display("tb_axi: FAIL (%0d errors, stopped at the first: +stop_at_first_fail)", errors);
+      $finish;
+    end
 
   // ------------------------------------------------ random numbers
   // xorshift32, the same sequence in every simulator.

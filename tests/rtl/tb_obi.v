@@ -23,7 +23,8 @@
 // against the shadow word by word; axi_err_o still 0 (uncached errors go to
 // their requester only); enough traffic of every kind, including cached
 // grants in consecutive cycles (hits one per cycle through the adapter).
-// Prints "tb_obi: PASS". Defines: TB_NO_TUNER for an output without a tuner.
+// Prints "tb_obi: PASS"; +stop_at_first_fail ends the run at the first
+// error. Defines: TB_NO_TUNER for an output without a tuner.
 // TRAFFIC = 0 drops the minimum counts of each kind (for short runs: 512-byte
 // lines simulate slowly).
 `timescale 1ns / 1ps
@@ -48,6 +49,15 @@ module tb_obi;
   always @(posedge clk) cycle <= cycle + 1;
 
   integer errors = 0;
+  // +stop_at_first_fail (the runs that must fail, tests/lib/port-checks.sh):
+  // the run ends at the cycle after its first error instead of running on.
+  reg stop_at_first_fail = 1'b0;
+  initial stop_at_first_fail = $test$plusargs("stop_at_first_fail");
+  always @(posedge clk)
+    if (stop_at_first_fail && errors != 0) begin
+      $display("tb_obi: FAIL (%0d errors, stopped at the first: +stop_at_first_fail)", errors);
+      $finish;
+    end
 
   // ------------------------------------------------ random numbers
   // xorshift32, the same sequence in every simulator.
