@@ -4,6 +4,7 @@
 
 #include "monitor.h"
 #include "monitor_tuner.h"
+#include "monitor_twin.h"
 #include "tuner_hw.h"
 
 #include "sweep.h"
@@ -174,10 +175,7 @@ struct stc_tuned_cache {
 
     /* Monitor search (STC_SEARCH_MONITOR): the shadow tags and the
      * coefficients of its decisions. */
-    stc_monitor *monitor;
-    stc_fixed_monitor_coefficients monitor_coefficients;
-    stc_monitor_program monitor_program;
-    stc_monitor_tuner monitor_unit; /* the decision unit, stepped once per access */
+    stc_monitor_twin twin; /* the decision unit stepped once per access */
 
     double walk_move_nj;       /* one line moved by a walk (options.walk_moves) */
     double walk_row_end_nj;    /* the cycle ending a walked row with moves */
@@ -342,14 +340,11 @@ static stc_config probe_decide(const stc_tuned_cache *tuned, const stc_config *i
 
 static void account_unmeasured(stc_tuned_cache *tuned);
 
-/* The monitor's counts, at most (46 for the default geometry). */
-enum { STC_MONITOR_TUNE_MAX_COUNTS = 512 };
-
 /* One clock of the decision unit: the count it selects, read from the
  * monitor as it is now (after every earlier access). */
 static void monitor_unit_clock(stc_tuned_cache *tuned, bool access, bool cfg_answer)
 {
-    stc_monitor_tuner *unit = &tuned->monitor_unit;
+    stc_monitor_tuner *unit = &tuned->twin.unit;
     stc_monitor_tuner_in in = {
         .ev_access = access,
         .current_code = stc_tuner_config_pack(stc_cache_config(tuned->cache)),
@@ -358,12 +353,8 @@ static void monitor_unit_clock(stc_tuned_cache *tuned, bool access, bool cfg_ans
     };
     bool reads = unit->q.deciding || unit->q.win + 1 == unit->build.window;
     if (access && reads) {
-        uint64_t counts[STC_MONITOR_TUNE_MAX_COUNTS];
-        size_t count = stc_monitor_counts(tuned->monitor, counts, STC_MONITOR_TUNE_MAX_COUNTS);
-        unsigned select = stc_monitor_tuner_count_select(unit);
-        uint64_t value = select < count ? counts[select] : 0;
-        in.count = (uint16_t)stc_counter_saturate(value, STC_FIXED_COUNTER_BITS);
-        in.watched = (uint16_t)stc_counter_saturate(counts[0], STC_FIXED_COUNTER_BITS);
+        in.count = stc_monitor_twin_count(&tuned->twin, stc_monitor_tuner_count_select(unit));
+        in.watched = stc_monitor_twin_count(&tuned->twin, 0);
     }
     bool was_deciding = unit->q.deciding != 0;
     uint32_t window_position = unit->q.win;
@@ -372,7 +363,7 @@ static void monitor_unit_clock(stc_tuned_cache *tuned, bool access, bool cfg_ans
         tuned->report.windows++;
     }
     if (was_deciding && !unit->q.deciding) {
-        stc_monitor_decay(tuned->monitor, tuned->options.monitor_decay);
+        stc_monitor_decay(tuned->twin.monitor, tuned->options.monitor_decay);
         tuned->report.searches_started++;
         tuned->report.searches_completed++;
         tuned->report.examined_total += tuned->config_count;
@@ -393,7 +384,7 @@ static void monitor_unit_clock(stc_tuned_cache *tuned, bool access, bool cfg_ans
 static void monitor_unit_change(stc_tuned_cache *tuned)
 {
     stc_monitor_tuner_out out;
-    stc_monitor_tuner_outputs(&tuned->monitor_unit, &out);
+    stc_monitor_tuner_outputs(&tuned->twin.unit, &out);
     if (!out.cfg_valid) {
         return;
     }
@@ -616,12 +607,10 @@ stc_tuned_cache *stc_tuned_cache_create(const stc_geometry *geometry, stc_cache_
                                    options->monitor_tag_bits, kind == STC_ICACHE,
                                    options->monitor_counter_bits, true,
                                    options->monitor_rotate_empty};
-        tuned->monitor = stc_monitor_create(geometry, &shape, err, err_len);
         if (options->window > 65536) {
             snprintf(err, err_len, "window %llu: the monitor search's decision unit counts at "
                                    "most 65536 accesses",
                      (unsigned long long)options->window);
-            stc_monitor_destroy(tuned->monitor);
             stc_timeline_destroy(tuned->timeline);
             stc_cache_destroy(tuned->cache);
             free(tuned);
@@ -632,14 +621,8 @@ stc_tuned_cache *stc_tuned_cache_create(const stc_geometry *geometry, stc_cache_
             .margin = options->plan.margin_shift,
             .walk_min = options->monitor_walk_min,
         };
-        if (!tuned->monitor ||
-            stc_fixed_monitor_from_table(table, &tuned->monitor_coefficients, err, err_len) != 0 ||
-            stc_monitor_program_build(tuned->monitor, geometry, &tuned->monitor_coefficients,
-                                      kind == STC_ICACHE, true, &tuned->monitor_program,
-                                      err, err_len) != 0 ||
-            stc_monitor_tuner_reset(&tuned->monitor_unit, &build, &tuned->monitor_program, err,
-                                    err_len) != 0) {
-            stc_monitor_destroy(tuned->monitor);
+        if (stc_monitor_twin_init(&tuned->twin, geometry, &shape, table, true, &build, err,
+                                  err_len) != 0) {
             stc_timeline_destroy(tuned->timeline);
             stc_cache_destroy(tuned->cache);
             free(tuned);
@@ -654,7 +637,7 @@ stc_tuned_cache *stc_tuned_cache_create(const stc_geometry *geometry, stc_cache_
 void stc_tuned_cache_destroy(stc_tuned_cache *tuned)
 {
     if (tuned) {
-        stc_monitor_destroy(tuned->monitor);
+        stc_monitor_twin_free(&tuned->twin);
         stc_timeline_destroy(tuned->timeline);
         stc_cache_destroy(tuned->cache);
         free(tuned);
@@ -665,7 +648,7 @@ void stc_tuned_cache_destroy(stc_tuned_cache *tuned)
  * decision unit, or the window and warm-up accounting of a search. */
 static void tuner_after_request(stc_tuned_cache *tuned, stc_op op, uint64_t addr, unsigned bytes)
 {
-    if (tuned->monitor) {
+    if (tuned->twin.monitor) {
         /* The same pieces the cache performed, one per physical line: the
          * decision unit's step reads the counts of the accesses before
          * each (ARCHITECTURE.md 18), then the monitor observes it. */
@@ -673,7 +656,7 @@ static void tuner_after_request(stc_tuned_cache *tuned, stc_op op, uint64_t addr
         uint64_t first = addr >> offset_bits, last = (addr + bytes - 1) >> offset_bits;
         for (uint64_t line = first; line <= last; line++) {
             monitor_unit_clock(tuned, true, false);
-            stc_monitor_observe(tuned->monitor, line << offset_bits, op != STC_OP_READ);
+            stc_monitor_observe(tuned->twin.monitor, line << offset_bits, op != STC_OP_READ);
         }
         monitor_unit_change(tuned);
         return;
@@ -731,8 +714,8 @@ void stc_tuned_cache_run(stc_tuned_cache *tuned, const stc_ref *refs, size_t cou
 static stc_energy monitor_energy(const stc_tuned_cache *tuned, uint64_t cycles, uint64_t *bits)
 {
     stc_monitor_array arrays[STC_MONITOR_MAX_ARRAYS];
-    size_t count = stc_monitor_arrays(tuned->monitor, arrays, STC_MONITOR_MAX_ARRAYS);
-    uint64_t array_accesses = stc_monitor_array_accesses(tuned->monitor);
+    size_t count = stc_monitor_arrays(tuned->twin.monitor, arrays, STC_MONITOR_MAX_ARRAYS);
+    uint64_t array_accesses = stc_monitor_array_accesses(tuned->twin.monitor);
     /* Every array access reads a row of every array; only a row it
      * changes is written back (monitor.h). */
     double access_nj = 0.0, leak_nj = 0.0;
@@ -741,7 +724,7 @@ static stc_energy monitor_energy(const stc_tuned_cache *tuned, uint64_t cycles, 
         stc_small_sram_energy array = stc_energy_small_sram(
             arrays[index].rows, arrays[index].row_bits, arrays[index].compare_bits);
         access_nj += (double)array_accesses * array.read_nj +
-                     (double)stc_monitor_row_writes(tuned->monitor, index) *
+                     (double)stc_monitor_row_writes(tuned->twin.monitor, index) *
                          (array.rmw_nj - array.read_nj);
         leak_nj += array.leak_nj_per_cycle;
         *bits += (uint64_t)arrays[index].rows * arrays[index].row_bits;
@@ -757,8 +740,8 @@ static stc_energy monitor_energy(const stc_tuned_cache *tuned, uint64_t cycles, 
 static void charge_monitor(stc_tuned_cache *tuned)
 {
     stc_tuned_report *report = &tuned->report;
-    report->monitor_array_accesses = stc_monitor_array_accesses(tuned->monitor);
-    report->monitor_lookups = stc_monitor_lookups(tuned->monitor);
+    report->monitor_array_accesses = stc_monitor_array_accesses(tuned->twin.monitor);
+    report->monitor_lookups = stc_monitor_lookups(tuned->twin.monitor);
     report->monitor_energy = monitor_energy(tuned, report->counters.cycles, &report->monitor_bits);
     stc_energy_add(&report->energy, &report->monitor_energy);
 }
@@ -778,7 +761,7 @@ static void timeline_record(stc_tuned_cache *tuned)
     point.changes = tuned->changes;
     point.tuned_nj = tuned->report.energy.total_nj +
                      stc_energy_of(&tuned->table, config, pending).total_nj;
-    if (tuned->monitor) {
+    if (tuned->twin.monitor) {
         uint64_t bits;
         point.tuned_nj += monitor_energy(tuned, point.cycles, &bits).total_nj;
     }
@@ -800,7 +783,7 @@ void stc_tuned_cache_finish(stc_tuned_cache *tuned, stc_tuned_report *report)
     /* The partial window counts in the energy but is not a measurement. */
     account_unmeasured(tuned);
     settle_estimate(tuned);
-    if (tuned->monitor) {
+    if (tuned->twin.monitor) {
         charge_monitor(tuned);
     }
     tuned->report.final_config = *stc_cache_config(tuned->cache);

@@ -2,7 +2,6 @@
 #include "monitor_side.h"
 
 #include "energy.h"
-#include "fixed.h"
 #include "harness.h"
 #include "tuner_hw.h"
 
@@ -14,8 +13,6 @@
 #ifndef STC_GEN_TUNER_MONITOR
 #define STC_GEN_TUNER_MONITOR 0u
 #endif
-
-enum { MAX_COUNTS = 1024 };
 
 void monitor_side_init(harness *h)
 {
@@ -43,24 +40,19 @@ void monitor_side_init(harness *h)
     /* The coefficients as stcgen computes them: the generated geometry's
      * default energy table, whatever memory latency this run uses. */
     stc_energy_table table;
-    stc_fixed_monitor_coefficients coefficients;
     stc_monitor_tuner_build build = {STC_GEN_MONITOR_WINDOW, STC_GEN_MONITOR_MARGIN,
                                      STC_GEN_MONITOR_WALK_MIN};
     if (stc_geometry_init(&geometry, err, sizeof err) != 0 ||
-        !(m->monitor = stc_monitor_create(&geometry, &shape, err, sizeof err)) ||
         stc_energy_default(&geometry, &table, err, sizeof err) != 0 ||
-        stc_fixed_monitor_from_table(&table, &coefficients, err, sizeof err) != 0 ||
-        stc_monitor_program_build(m->monitor, &geometry, &coefficients, LOCKSTEP_ICACHE,
-                                  STC_GEN_WAY_PREDICTION != 0, &m->program, err,
-                                  sizeof err) != 0 ||
-        stc_monitor_tuner_reset(&m->unit, &build, &m->program, err, sizeof err) != 0) {
+        stc_monitor_twin_init(&m->twin, &geometry, &shape, &table, STC_GEN_WAY_PREDICTION != 0,
+                              &build, err, sizeof err) != 0) {
         fprintf(stderr, "lockstep: monitor tuner: %s\n", err);
         exit(2);
     }
     unsigned steps = LOCKSTEP_ICACHE ? STC_GEN_MONITOR_STEPS_RO : STC_GEN_MONITOR_STEPS;
-    if (m->program.step_count != steps) {
+    if (m->twin.program.step_count != steps) {
         fprintf(stderr, "lockstep: monitor tuner: the model's decision has %zu steps, the "
-                "header's %u\n", m->program.step_count, steps);
+                "header's %u\n", m->twin.program.step_count, steps);
         exit(2);
     }
 #endif
@@ -68,8 +60,9 @@ void monitor_side_init(harness *h)
 
 void monitor_side_free(harness *h)
 {
-    stc_monitor_destroy(h->mon.monitor);
-    h->mon.monitor = NULL;
+    if (h->mon.present) {
+        stc_monitor_twin_free(&h->mon.twin);
+    }
 }
 
 /* The configuration in use as the top shows it (cfg_*_o), packed. */
@@ -79,14 +72,6 @@ static unsigned current_code(const harness *h)
            (h->pins.cur_sub_log & 3u) << 6 | (h->pins.cur_wp & 1u) << 8;
 }
 
-static uint16_t model_count(const monitor_side *m, unsigned select)
-{
-    uint64_t counts[MAX_COUNTS];
-    size_t count = stc_monitor_counts(m->monitor, counts, MAX_COUNTS);
-    uint64_t value = select < count ? counts[select] : 0;
-    return (uint16_t)(value > 0xffff ? 0xffff : value);
-}
-
 void monitor_side_settle(harness *h, int strobes)
 {
     monitor_side *m = &h->mon;
@@ -94,17 +79,17 @@ void monitor_side_settle(harness *h, int strobes)
     /* The previous cycle's access: stc_monitor counts it at the end of this
      * cycle, and its count port already shows it (section 17.3). */
     if (m->event_pending) {
-        stc_monitor_observe(m->monitor, m->event_addr, m->event_write);
+        stc_monitor_observe(m->twin.monitor, m->event_addr, m->event_write);
         m->event_pending = false;
     }
     unsigned ready, done, err;
     dut_tuner_cfg_inputs(h->rtl, &ready, &done, &err);
-    unsigned select = stc_monitor_tuner_count_select(&m->unit);
+    unsigned select = stc_monitor_tuner_count_select(&m->twin.unit);
     in->ev_access = strobes & 1;
     /* The unit reads its count only in an access's cycle (a step, or the
      * window's end); the select is 0 when it is idle. */
-    in->count = in->ev_access ? model_count(m, select) : 0;
-    in->watched = in->ev_access ? model_count(m, 0) : 0;
+    in->count = in->ev_access ? stc_monitor_twin_count(&m->twin, select) : 0;
+    in->watched = in->ev_access ? stc_monitor_twin_count(&m->twin, 0) : 0;
     in->current_code = current_code(h);
     in->cfg_ready = ready;
     in->cfg_done = done;
@@ -113,14 +98,14 @@ void monitor_side_settle(harness *h, int strobes)
     in->reg_addr = h->pins.tun_addr;
     in->reg_wdata = h->pins.tun_wdata;
     stc_monitor_tuner_out out;
-    stc_monitor_tuner_outputs(&m->unit, &out);
+    stc_monitor_tuner_outputs(&m->twin.unit, &out);
     tuner_side_compare_port(h, "monitor tuner model", out.busy,
-                            stc_monitor_tuner_read(&m->unit, h->pins.tun_addr));
-    if (m->unit.q.deciding && in->ev_access) {
+                            stc_monitor_tuner_read(&m->twin.unit, h->pins.tun_addr));
+    if (m->twin.unit.q.deciding && in->ev_access) {
         unsigned rtl_count = dut_monitor_count(h->rtl);
         if (rtl_count != in->count) {
             mismatch(h, "RTL", "u_monitor's count %u (decision step %" PRIu32 "): model %u, RTL %u",
-                     select, m->unit.q.step, in->count, rtl_count);
+                     select, m->twin.unit.q.step, in->count, rtl_count);
         }
         m->count_reads++;
     }
@@ -134,7 +119,7 @@ static void compare_flops(harness *h)
         fprintf(stderr, "lockstep: u_tuner's flops are not readable (tb/lockstep.vlt)\n");
         exit(2);
     }
-    const stc_monitor_tuner_regs *model = &m->unit.q;
+    const stc_monitor_tuner_regs *model = &m->twin.unit.q;
 #define FLOP(name)                                                                                 \
     if (rtl.name != model->name) {                                                                 \
         mismatch(h, "RTL", "monitor tuner flop " #name "_q: model 0x%" PRIx32 ", RTL 0x%" PRIx32,  \
@@ -149,11 +134,11 @@ static void compare_flops(harness *h)
 void monitor_side_edge(harness *h)
 {
     monitor_side *m = &h->mon;
-    bool was_deciding = m->unit.q.deciding != 0, was_pending = m->unit.q.pending != 0;
-    stc_monitor_tuner_step(&m->unit, &m->in);
-    m->decisions += was_deciding && !m->unit.q.deciding;
-    m->offers += !was_pending && m->unit.q.pending;
-    if (!was_pending && m->unit.q.pending && h->accepted_at_edge) {
+    bool was_deciding = m->twin.unit.q.deciding != 0, was_pending = m->twin.unit.q.pending != 0;
+    stc_monitor_tuner_step(&m->twin.unit, &m->in);
+    m->decisions += was_deciding && !m->twin.unit.q.deciding;
+    m->offers += !was_pending && m->twin.unit.q.pending;
+    if (!was_pending && m->twin.unit.q.pending && h->accepted_at_edge) {
         mismatch(h, "RTL", "a request accepted at the edge of the monitor tuner's decision: its "
                  "change must land before the next request (sections 15.3, 18.3)");
     }
@@ -175,7 +160,7 @@ void monitor_side_edge(harness *h)
 bool monitor_side_offer(const harness *h, unsigned *code)
 {
     stc_monitor_tuner_out out;
-    stc_monitor_tuner_outputs(&h->mon.unit, &out);
+    stc_monitor_tuner_outputs(&h->mon.twin.unit, &out);
     *code = out.cfg_code;
     return out.cfg_valid;
 }
@@ -189,12 +174,12 @@ void monitor_side_report(const harness *h)
     printf("  monitor tuner (every cycle against ref/monitor.c and ref/monitor_tuner.c, window "
            "%u, margin %u): %" PRIu64 " accesses observed, %" PRIu64 " decisions, %" PRIu64
            " changes offered, %" PRIu64 " counts read and compared; decisions %s\n",
-           m->unit.build.window, m->unit.build.margin, m->events, m->decisions, m->offers,
+           m->twin.unit.build.window, m->twin.unit.build.margin, m->events, m->decisions, m->offers,
            m->count_reads, h->tune.on ? "enabled (--tune)" : "disabled (CTRL = 0 after reset)");
 }
 
 bool monitor_side_last_step(const harness *h)
 {
     const monitor_side *m = &h->mon;
-    return m->present && stc_monitor_tuner_last_step(&m->unit);
+    return m->present && stc_monitor_tuner_last_step(&m->twin.unit);
 }

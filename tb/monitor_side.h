@@ -28,8 +28,7 @@
 #ifndef STC_TB_MONITOR_SIDE_H
 #define STC_TB_MONITOR_SIDE_H
 
-#include "monitor.h"
-#include "monitor_tuner.h"
+#include "monitor_twin.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -38,9 +37,7 @@ typedef struct harness harness;
 
 typedef struct {
     bool present;             /* the top has the monitor tuner */
-    stc_monitor *monitor;     /* the model of u_monitor */
-    stc_monitor_program program;
-    stc_monitor_tuner unit;   /* the model of u_tuner */
+    stc_monitor_twin twin;    /* the models of u_monitor and u_tuner */
     stc_monitor_tuner_in in;  /* its inputs in the settled cycle */
     /* The access of the previous cycle, for the model monitor now. */
     bool event_pending;

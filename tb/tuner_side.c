@@ -45,11 +45,11 @@ void tuner_side_init(harness *h)
         return;
     }
     if (h->mon.present) {
-        if (t->window != h->mon.unit.build.window || t->retune || t->threshold || t->coef_seed) {
+        if (t->window != h->mon.twin.unit.build.window || t->retune || t->threshold || t->coef_seed) {
             fprintf(stderr, "lockstep: --tune: this top's monitor tuner decides every %u accesses "
                     "(stcgen --monitor-window) and has no RETUNE, THRESHOLD or coefficient "
                     "registers: give --tune %u and no --retune, --phase-threshold, --tune-coefs\n",
-                    h->mon.unit.build.window, h->mon.unit.build.window);
+                    h->mon.twin.unit.build.window, h->mon.twin.unit.build.window);
             exit(2);
         }
         return;
@@ -459,7 +459,7 @@ void tuner_side_finish(harness *h)
         /* A decision in progress still ends (and may change the
          * configuration): keep the traffic going until it has. */
         write_register(h, STC_MREG_CTRL, 0);
-        const stc_monitor_tuner_regs *q = &h->mon.unit.q;
+        const stc_monitor_tuner_regs *q = &h->mon.twin.unit.q;
         for (uint64_t index = 0; q->deciding || q->pending || q->sent; index++) {
             do_request(h, false, h->stimuli.flush_base + 4 * (index % (ROWS * BEATS)), 0, 0);
         }

@@ -2,21 +2,15 @@
 #include "coh_tuner.h"
 
 #include "energy.h"
-#include "fixed.h"
-#include "monitor.h"
-#include "monitor_tuner.h"
+#include "monitor_twin.h"
 #include "tuner_hw.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { MAX_COUNTS = 1024 };
-
 struct coh_tuner {
-    stc_monitor *monitor;
-    stc_monitor_program program;
-    stc_monitor_tuner unit;
+    stc_monitor_twin twin;
     stc_monitor_tuner_in in;
     bool event_pending; /* the previous cycle's answered reference, not yet observed */
     uint32_t event_addr;
@@ -43,19 +37,15 @@ coh_tuner *coh_tuner_create(const coh_dut_tuner_build *build, const stc_geometry
     };
     stc_monitor_tuner_build unit_build = {build->window, build->margin, build->walk_min};
     stc_energy_table table;
-    stc_fixed_monitor_coefficients coefficients;
-    if (!(tuner->monitor = stc_monitor_create(geometry, &shape, err, err_len)) ||
-        stc_energy_default(geometry, &table, err, err_len) != 0 ||
-        stc_fixed_monitor_from_table(&table, &coefficients, err, err_len) != 0 ||
-        stc_monitor_program_build(tuner->monitor, geometry, &coefficients, false,
-                                  build->way_prediction, &tuner->program, err, err_len) != 0 ||
-        stc_monitor_tuner_reset(&tuner->unit, &unit_build, &tuner->program, err, err_len) != 0) {
+    if (stc_energy_default(geometry, &table, err, err_len) != 0 ||
+        stc_monitor_twin_init(&tuner->twin, geometry, &shape, &table, build->way_prediction,
+                              &unit_build, err, err_len) != 0) {
         coh_tuner_destroy(tuner);
         return NULL;
     }
-    if (tuner->program.step_count != build->steps) {
+    if (tuner->twin.program.step_count != build->steps) {
         snprintf(err, err_len, "the model's decision has %zu steps, the header's %u",
-                 tuner->program.step_count, build->steps);
+                 tuner->twin.program.step_count, build->steps);
         coh_tuner_destroy(tuner);
         return NULL;
     }
@@ -65,16 +55,8 @@ coh_tuner *coh_tuner_create(const coh_dut_tuner_build *build, const stc_geometry
 void coh_tuner_destroy(coh_tuner *tuner)
 {
     if (tuner)
-        stc_monitor_destroy(tuner->monitor);
+        stc_monitor_twin_free(&tuner->twin);
     free(tuner);
-}
-
-static uint16_t model_count(const coh_tuner *tuner, unsigned select)
-{
-    uint64_t counts[MAX_COUNTS];
-    size_t count = stc_monitor_counts(tuner->monitor, counts, MAX_COUNTS);
-    uint64_t value = select < count ? counts[select] : 0;
-    return (uint16_t)(value > 0xffff ? 0xffff : value);
 }
 
 int coh_tuner_settle(coh_tuner *tuner, const coh_dut_tuner_view *view, bool answered,
@@ -83,10 +65,10 @@ int coh_tuner_settle(coh_tuner *tuner, const coh_dut_tuner_view *view, bool answ
     /* The previous cycle's access: the monitor counts it at the end of
      * this cycle and its count port already shows it (17.3). */
     if (tuner->event_pending) {
-        stc_monitor_observe(tuner->monitor, tuner->event_addr, tuner->event_write);
+        stc_monitor_observe(tuner->twin.monitor, tuner->event_addr, tuner->event_write);
         tuner->event_pending = false;
     }
-    const stc_monitor_tuner_regs *q = &tuner->unit.q;
+    const stc_monitor_tuner_regs *q = &tuner->twin.unit.q;
     const struct {
         const char *name;
         uint32_t model, rtl;
@@ -124,8 +106,9 @@ int coh_tuner_settle(coh_tuner *tuner, const coh_dut_tuner_view *view, bool answ
     *in = (stc_monitor_tuner_in){0};
     in->ev_access = answered;
     /* the unit reads its count only in an access's cycle */
-    in->count = answered ? model_count(tuner, stc_monitor_tuner_count_select(&tuner->unit)) : 0;
-    in->watched = answered ? model_count(tuner, 0) : 0;
+    unsigned select = stc_monitor_tuner_count_select(&tuner->twin.unit);
+    in->count = answered ? stc_monitor_twin_count(&tuner->twin, select) : 0;
+    in->watched = answered ? stc_monitor_twin_count(&tuner->twin, 0) : 0;
     in->current_code = stc_tuner_config_pack(config);
     in->cfg_ready = view->cfg_ready;
     in->cfg_done = view->cfg_done;
@@ -135,29 +118,29 @@ int coh_tuner_settle(coh_tuner *tuner, const coh_dut_tuner_view *view, bool answ
 
 bool coh_tuner_offer(const coh_tuner *tuner, stc_config *config)
 {
-    if (!tuner->unit.q.pending || !tuner->in.cfg_ready)
+    if (!tuner->twin.unit.q.pending || !tuner->in.cfg_ready)
         return false;
-    *config = stc_tuner_config_unpack(tuner->unit.q.target);
+    *config = stc_tuner_config_unpack(tuner->twin.unit.q.target);
     return true;
 }
 
 bool coh_tuner_holds(const coh_tuner *tuner)
 {
     return coh_tuner_busy(tuner) ||
-           (tuner->in.ev_access && stc_monitor_tuner_last_step(&tuner->unit));
+           (tuner->in.ev_access && stc_monitor_tuner_last_step(&tuner->twin.unit));
 }
 
 bool coh_tuner_busy(const coh_tuner *tuner)
 {
-    return tuner->unit.q.pending || tuner->unit.q.sent;
+    return tuner->twin.unit.q.pending || tuner->twin.unit.q.sent;
 }
 
 void coh_tuner_edge(coh_tuner *tuner, uint32_t addr, bool store)
 {
-    bool was_deciding = tuner->unit.q.deciding != 0, was_pending = tuner->unit.q.pending != 0;
-    stc_monitor_tuner_step(&tuner->unit, &tuner->in);
-    tuner->stats.decisions += was_deciding && !tuner->unit.q.deciding;
-    tuner->stats.offers += !was_pending && tuner->unit.q.pending;
+    bool was_deciding = tuner->twin.unit.q.deciding != 0, was_pending = tuner->twin.unit.q.pending != 0;
+    stc_monitor_tuner_step(&tuner->twin.unit, &tuner->in);
+    tuner->stats.decisions += was_deciding && !tuner->twin.unit.q.deciding;
+    tuner->stats.offers += !was_pending && tuner->twin.unit.q.pending;
     if (tuner->in.ev_access) {
         tuner->event_pending = true;
         tuner->event_addr = addr;
