@@ -142,6 +142,16 @@
   reg  [31:0]  exp_wdata, u_data_due;
   reg  [7:0]   ar_len_q;
   reg          b_due = 1'b0, u_due = 1'b0, u_err_due = 1'b0;
+  // +stop_at_first_fail (the runs that must fail, tests/lib/port-checks.sh):
+  // the run ends at the cycle after its first error, the checker's or the
+  // including testbench's, instead of running on.
+  reg stop_at_first_fail = 1'b0;
+  initial stop_at_first_fail = $test$plusargs("stop_at_first_fail");
+  always @(posedge clk)
+    if (stop_at_first_fail && errors != 0) begin
+      $display("%m: FAIL (%0d errors, stopped at the first: +stop_at_first_fail)", errors);
+      $finish;
+    end
   task bad;
     input [511:0] what;
     begin

@@ -49,15 +49,6 @@ module tb_obi;
   always @(posedge clk) cycle <= cycle + 1;
 
   integer errors = 0;
-  // +stop_at_first_fail (the runs that must fail, tests/lib/port-checks.sh):
-  // the run ends at the cycle after its first error instead of running on.
-  reg stop_at_first_fail = 1'b0;
-  initial stop_at_first_fail = $test$plusargs("stop_at_first_fail");
-  always @(posedge clk)
-    if (stop_at_first_fail && errors != 0) begin
-      $display("tb_obi: FAIL (%0d errors, stopped at the first: +stop_at_first_fail)", errors);
-      $finish;
-    end
 
   // ------------------------------------------------ random numbers
   // xorshift32, the same sequence in every simulator.
