@@ -68,6 +68,18 @@
 # (scripts/trace-arch.sh). Runs are made reproducible with env -i and a
 # fixed environment, setarch -R (no address randomisation) and working
 # directories inside OUTDIR (commands use relative paths only).
+# Not reproducible across folders (found 2026-12-07): valgrind puts the
+# working directory's absolute path on the client's initial stack, so
+# OUTDIR's path length moves every stack address (qsort made in /tmp/a
+# and in /tmp/abcdefghijklmnopq: its first stack load at feffde30 and at
+# feffde20) and changes a few start-up references (all 13 traces differ
+# between /tmp/tt/stc/build/traces and /tmp/tr2: qsort 769 927 against
+# 769 915 references); results measured on them move by up to half a
+# point (stcsim tune --mode hardware, qsort's loss against the optimum
+# 5.05 % and 4.54 % on two such sets). Two runs in the same folder give
+# the same bytes. A fix: trace from a working directory of fixed path
+# length, and the cachegrind oracle (tests/oracle-cachegrind.sh) from the
+# same one.
 #
 # Installs what it needs when missing: valgrind, zstd, gcc, gcc-multilib
 # (unless STC_TRACE_ARCH=amd64), mjpegtools (mpeg2enc, without recommends),
