@@ -74,9 +74,10 @@
 # and in /tmp/abcdefghijklmnopq: its first stack load at feffde30 and at
 # feffde20) and changes a few start-up references (all 13 traces differ
 # between /tmp/tt/stc/build/traces and /tmp/tr2: qsort 769 927 against
-# 769 915 references); results measured on them move by up to half a
-# point (stcsim tune --mode hardware, qsort's loss against the optimum
-# 5.05 % and 4.54 % on two such sets). Two runs in the same folder give
+# 769 915 references); results measured on them move by about a point
+# (stcsim tune --mode hardware, loss against the optimum on the two sets:
+# bitcount 7.05 % and 5.93 %, qsort 4.54 % and 4.39 %; mean saving 29.97 %
+# and 30.03 %). Two runs in the same folder give
 # the same bytes. A fix: trace from a working directory of fixed path
 # length, and the cachegrind oracle (tests/oracle-cachegrind.sh) from the
 # same one.
