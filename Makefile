@@ -114,6 +114,7 @@ test-cli: $(B)/asan/stcsim $(B)/asan/stcgen
 	tests/explore-cli.sh $(B)/asan/stcsim $(B)/asan/stcgen $(B)/traces
 test-oracles: $(STCSIM)
 	tests/oracle-cachegrind.sh $(STCSIM) $(B)/traces
+	tests/traces-check.sh $(B)/traces
 	tests/engines-agree.sh $(STCSIM) $(B)/traces
 test-rtl: $(B)/asan/stcgen
 	tests/rtl-checks.sh $(B)/asan/stcgen

@@ -42,6 +42,11 @@
 # Environment: ORACLE_JOBS (parallel cachegrind runs, default 2),
 #              ORACLE_ONLY (space-separated trace names, default all).
 set -euo pipefail
+# The programs run where make-traces.sh ran them: in a working directory of
+# fixed path length linking TRACEDIR's files (the path's length moves the
+# stack's addresses under valgrind).
+# shellcheck source=../traces/fixed-cwd.sh
+. "$(cd "$(dirname "$0")/.." && pwd)/traces/fixed-cwd.sh"
 
 # --- internal: one cachegrind run (called through xargs, in parallel) ---
 if [ "${1:-}" = --cachegrind-job ]; then
@@ -62,12 +67,16 @@ if [ "${1:-}" = --cachegrind-job ]; then
     [ -n "$prefix" ] && [ -n "$command" ] || { echo "oracle: $dir/$name.cmd is incomplete" >&2; exit 1; }
     geom="--I1=$bytes,$ways,$line --D1=$bytes,$ways,$line --LL=1048576,16,64"
     rm -f "$out.out" "$out.summary"
+    rundir=$(fixed_cwd_make "$dir" "$cwd" "${command%% *}") || { echo "oracle: cannot make a working directory in /tmp" >&2; exit 1; }
+    rc=0
     # Same shape as the lackey run: program stdout to /dev/null, valgrind's
     # log on fd 3, stderr to a file, stdin /dev/null.
     # shellcheck disable=SC2086
-    if ! (cd "$dir/$cwd" && $prefix --tool=cachegrind --cache-sim=yes $geom \
+    (cd "$rundir/$cwd" && $prefix --tool=cachegrind --cache-sim=yes $geom \
         --cachegrind-out-file="$out.out" --log-fd=3 $command \
-        3>"$out.log" >/dev/null 2>"$out.stderr" </dev/null); then
+        3>"$out.log" >/dev/null 2>"$out.stderr" </dev/null) || rc=$?
+    fixed_cwd_remove "$rundir"
+    if [ $rc -ne 0 ]; then
         echo "oracle: cachegrind failed for $name $cfg (see $out.log, $out.stderr)" >&2
         exit 1
     fi
@@ -134,7 +143,7 @@ fi
 # to or larger than the maximum register size (32)"; a run that completes
 # means 16 bytes is accepted. Cached in TRACEDIR/cachegrind/min-line.ARCH.
 min_line() {
-    local arch=$1 p key cache cwd prefix command log rc=0 min
+    local arch=$1 p key cache cwd prefix command log rc=0 min rundir
     p=$(programs_of "$arch" | head -n 1)
     key="$(cat "$TRACEDIR/$p.stamp") $(valgrind --version)"
     cache=$TRACEDIR/cachegrind/min-line.$arch
@@ -146,10 +155,12 @@ min_line() {
     prefix=$(sed -n 's/^prefix: //p' "$TRACEDIR/$p.cmd")
     command=$(sed -n 's/^command: //p' "$TRACEDIR/$p.cmd")
     log=$TRACEDIR/cachegrind/min-line.$arch.log
+    rundir=$(fixed_cwd_make "$TRACEDIR" "$cwd" "${command%% *}") || return 1
     # shellcheck disable=SC2086
-    (cd "$TRACEDIR/$cwd" && $prefix --tool=cachegrind --cache-sim=yes --I1=2048,1,16 --D1=2048,1,16 \
+    (cd "$rundir/$cwd" && $prefix --tool=cachegrind --cache-sim=yes --I1=2048,1,16 --D1=2048,1,16 \
         --LL=1048576,16,64 --cachegrind-out-file=/dev/null --log-fd=3 $command \
         3>"$log" >/dev/null 2>&1 </dev/null) || rc=$?
+    fixed_cwd_remove "$rundir"
     if [ $rc -eq 0 ]; then
         min=16
     else

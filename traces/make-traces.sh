@@ -66,21 +66,16 @@
 # and OUTDIR/index.txt listing the traces (with their architecture), and
 # OUTDIR/arch.txt holding ARCH: consumers of trace names read it
 # (scripts/trace-arch.sh). Runs are made reproducible with env -i and a
-# fixed environment, setarch -R (no address randomisation) and working
-# directories inside OUTDIR (commands use relative paths only).
-# Not reproducible across folders (found 2026-12-07): valgrind puts the
-# working directory's absolute path on the client's initial stack, so
-# OUTDIR's path length moves every stack address (qsort made in /tmp/a
-# and in /tmp/abcdefghijklmnopq: its first stack load at feffde30 and at
-# feffde20) and changes a few start-up references (all 13 traces differ
-# between /tmp/tt/stc/build/traces and /tmp/tr2: qsort 769 927 against
-# 769 915 references); results measured on them move by about a point
-# (stcsim tune --mode hardware, loss against the optimum on the two sets:
-# bitcount 7.05 % and 5.93 %, qsort 4.54 % and 4.39 %; mean saving 29.97 %
-# and 30.03 %). Two runs in the same folder give
-# the same bytes. A fix: trace from a working directory of fixed path
-# length, and the cachegrind oracle (tests/oracle-cachegrind.sh) from the
-# same one.
+# fixed environment, setarch -R (no address randomisation) and a working
+# directory whose path has the same length wherever OUTDIR lies
+# (traces/fixed-cwd.sh: a fresh /tmp/stc-cwd.XXXXXXXXXX linking OUTDIR's
+# files; commands use relative paths only). Without it the traces depended
+# on OUTDIR's path length (valgrind puts the working directory on the
+# client's stack): all 13 traces differed between two folders, and the
+# tuner's loss against the optimum moved by about a point (bitcount 7.05 %
+# and 5.93 %). tests/traces-check.sh makes a trace in a second folder of
+# another length and compares the bytes. The cachegrind oracle
+# (tests/oracle-cachegrind.sh) runs its programs the same way.
 #
 # Installs what it needs when missing: valgrind, zstd, gcc, gcc-multilib
 # (unless STC_TRACE_ARCH=amd64), mjpegtools (mpeg2enc, without recommends),
@@ -106,7 +101,11 @@ say() { echo "$TRACE_TOOL: $*" >&2; }
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(dirname "$HERE")
 # Bump when the way traces are made changes (forces every trace to be redone).
-RECIPE_VERSION=1
+# 2: run in a working directory of fixed path length (fixed-cwd.sh); valgrind's
+#    ==PID== line prefix written as ==0==.
+RECIPE_VERSION=2
+# shellcheck source=fixed-cwd.sh
+. "$HERE/fixed-cwd.sh"
 
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
@@ -405,7 +404,7 @@ trace_prefixes() {
 
 # make_trace NAME CLASS ORACLE CWD COMMAND...: run in the background.
 make_trace() {
-    local name=$1 kind=$2 cwd=$4 prefix stamp t0 t1 main w
+    local name=$1 kind=$2 cwd=$4 prefix stamp t0 t1 main w rundir rc
     shift 4
     if [ "$kind" = real-debian ]; then prefix=$PREFIX_DEBIAN; else prefix=$PREFIX_STATIC; fi
     mkdir -p "$OUT/$cwd"
@@ -435,10 +434,17 @@ make_trace() {
     t0=$(date +%s.%N)
     # valgrind's log (the trace) on fd 3, the program's stdout to /dev/null,
     # its stderr to a log file, stdin from /dev/null, the lock's fd closed.
-    # pipefail catches a failing program.
+    # pipefail catches a failing program. The run's working directory is
+    # CWD inside a directory of fixed path length (fixed-cwd.sh). valgrind
+    # starts its own lines with ==PID==; the PID becomes 0, so that the same
+    # run gives the same bytes.
+    rundir=$(fixed_cwd_make "$OUT" "$cwd" "$1") || { echo "$TRACE_TOOL: error: cannot make a working directory in /tmp" >&2; return 1; }
+    rc=0
     # shellcheck disable=SC2086
-    if ! (cd "$OUT/$cwd" && $prefix $LACKEY "$@" 3>&1 >/dev/null 2>"$OUT/logs/$name.stderr" </dev/null 9>&- |
-        zstd -3 -q -f -o "$OUT/$name.lackey.zst.tmp"); then
+    (cd "$rundir/$cwd" && $prefix $LACKEY "$@" 3>&1 >/dev/null 2>"$OUT/logs/$name.stderr" </dev/null 9>&- |
+        sed 's/^==[0-9]*==/==0==/' | zstd -3 -q -f -o "$OUT/$name.lackey.zst.tmp") || rc=$?
+    fixed_cwd_remove "$rundir"
+    if [ $rc -ne 0 ]; then
         echo "$TRACE_TOOL: error: tracing $name failed (see $OUT/logs/$name.stderr)" >&2
         return 1
     fi
@@ -512,13 +518,16 @@ make_trace() {
     mv "$OUT/$name.lackey.zst.tmp" "$OUT/$name.lackey.zst"
     {
         echo "# How $name.lackey.zst was made. Run 'prefix' + valgrind tool options"
-        echo "# + 'command' in directory 'cwd' (relative to the trace directory),"
-        echo "# with the program's stdout on /dev/null and valgrind's log on fd 3."
+        echo "# + 'command' in directory 'cwd' (relative to the trace directory, or"
+        echo "# to a directory of links to it whose path has a fixed length:"
+        echo "# traces/fixed-cwd.sh, as make-traces.sh and the oracle do), with the"
+        echo "# program's stdout on /dev/null and valgrind's log on fd 3."
+        echo "# FIXEDDIR below: such a directory of links, TRACEDIR: the trace directory."
         echo "cwd: $cwd"
         echo "prefix: $prefix"
         echo "tool: $LACKEY"
         echo "command: $*"
-        echo "full: cd TRACEDIR/$cwd && $prefix $LACKEY $* 3>&1 >/dev/null 2>TRACEDIR/logs/$name.stderr </dev/null | zstd -3 -q -o TRACEDIR/$name.lackey.zst"
+        echo "full: cd FIXEDDIR/$cwd && $prefix $LACKEY $* 3>&1 >/dev/null 2>TRACEDIR/logs/$name.stderr </dev/null | sed 's/^==[0-9]*==/==0==/' | zstd -3 -q -o TRACEDIR/$name.lackey.zst"
     } >"$OUT/$name.cmd"
     echo "$stamp" >"$OUT/$name.stamp"
     t1=$(date +%s.%N)

@@ -32,13 +32,11 @@
 # on the directory it is given, which replaces OUTDIR/ARCH/root with
 # make-traces.sh's packages (these traces' commands then fail).
 #
-# PIDs: lackey prefixes its own lines (banner, summary) with ==PID==, the
-# only bytes that differ from run to run; this script writes ==0== instead
-# (after the trace is made; noted in NAME.cmd), so that the same command
-# in the same OUTDIR gives the same bytes. (Stack addresses depend on
-# OUTDIR's absolute path, as with make-traces.sh: crc.i386 made under
-# /tmp/mt-new has its stack 16 bytes away from build/traces' and 9 more
-# references.)
+# Same bytes for the same command wherever OUTDIR lies: make-traces.sh's
+# make_trace writes valgrind's ==PID== prefix as ==0== and runs the program
+# in a working directory of fixed path length (traces/fixed-cwd.sh; before,
+# crc.i386 made under /tmp/mt-new had its stack 16 bytes away from
+# build/traces' and 9 more references).
 #
 # Environment: STC_TRACE_JOBS, STC_TRACE_ONLY (names such as md5sum.i386),
 # STC_TRACE_ARCH: as for make-traces.sh.
@@ -116,24 +114,6 @@ add "md5sum.$ARCH"   real-debian yes . "$R/md5sum" inputs/log.txt
 
 trace_prefixes
 run_traces
-
-# ------------------------------------------------------ PID normalising ---
-# ==PID== -> ==0== in lackey's own lines (once per trace: a normalised trace
-# is left alone, so its stamp stays valid).
-for t in "${TRACES[@]}"; do
-    # shellcheck disable=SC2086
-    set -- $t
-    f=$OUT/$1.lackey.zst
-    [ -f "$f" ] || continue
-    first=$(zstd -dc "$f" | head -c 5 || true)
-    [ "$first" != "==0==" ] || continue
-    zstd -dc "$f" | sed 's/^==[0-9]*==/==0==/' | zstd -3 -q -f -o "$f.tmp" ||
-        die "normalising the PIDs of $f failed"
-    mv "$f.tmp" "$f"
-    if ! grep -q '^post:' "$OUT/$1.cmd"; then
-        echo "post: valgrind's ==PID== line prefix replaced by ==0== (zstd -dc | sed 's/^==[0-9]*==/==0==/' | zstd -3)" >>"$OUT/$1.cmd"
-    fi
-done
 
 # -------------------------------------------------------------- index ---
 {

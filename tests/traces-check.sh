@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# traces-check.sh TRACEDIR - the traces do not depend on where they are made.
+#
+# make-traces.sh runs every program in a working directory whose path has
+# a fixed length (traces/fixed-cwd.sh), because valgrind puts the working
+# directory on the client's stack and its length moves the stack's
+# addresses, and glibc copies the program's real path (/proc/self/exe) to
+# its heap. This check makes two traces again (a static kernel, crc, and a
+# Debian program, cksum: one of each kind of start-up), into a second
+# trace directory whose path is longer than TRACEDIR's by an amount that
+# is not a multiple of 16 (so that, without the fixed directory, the stack
+# would move), and compares the bytes with TRACEDIR's traces and counts.
+# The second directory shares TRACEDIR's private root (ARCH/, a link: the
+# Debian packages are not downloaded again); its own programs and inputs
+# are built by make-traces.sh. Takes ~25 s.
+set -euo pipefail
+
+die() { echo "traces-check: error: $*" >&2; exit 1; }
+[ $# -eq 1 ] || die "usage: $0 TRACEDIR"
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(dirname "$HERE")
+DIR=$(cd "$1" && pwd) || die "no trace directory $1"
+[ -f "$DIR/arch.txt" ] || die "$DIR/arch.txt missing: make the traces first (make traces)"
+ARCH=$(cat "$DIR/arch.txt")
+NAMES="crc.$ARCH cksum.$ARCH"
+for name in $NAMES; do
+    [ -f "$DIR/$name.lackey.zst" ] || die "$DIR/$name.lackey.zst missing: make the traces first (make traces)"
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# A path 21 characters longer than TRACEDIR's (at least one more 16-byte
+# step of the stack either way).
+other=$tmp/$(printf '%*s' $(( ${#DIR} + 21 - ${#tmp} - 1 )) '' | tr ' ' x)
+[ ${#other} -eq $(( ${#DIR} + 21 )) ] || other=$tmp/longer-folder-name-for-the-check-xxxxxxxxxxxxxx
+mkdir -p "$other"
+ln -s "$DIR/$ARCH" "$other/$ARCH"
+if ! STC_TRACE_ONLY=$NAMES "$REPO/traces/make-traces.sh" "$other" >"$tmp/log" 2>&1; then
+    cat "$tmp/log" >&2
+    die "make-traces.sh failed in $other"
+fi
+bad=0
+for name in $NAMES; do
+    differs=0
+    for f in "$name.lackey.zst" "$name.counts" "$name.stamp"; do
+        if ! cmp -s "$DIR/$f" "$other/$f"; then
+            echo "traces-check: FAIL: $f differs between $DIR (path ${#DIR} characters) and $other (${#other})" >&2
+            differs=1
+        fi
+    done
+    if [ $differs -ne 0 ]; then
+        echo "traces-check: $name: first differing lines:" >&2
+        diff <(zstd -dc "$DIR/$name.lackey.zst") <(zstd -dc "$other/$name.lackey.zst") | head -n 6 >&2 || true
+        bad=1
+        continue
+    fi
+    echo "traces-check: $name made in a folder whose path is ${#other} characters long (TRACEDIR's: ${#DIR})" \
+        "is the same bytes as TRACEDIR's ($(awk 'NR <= 4 { n += $2 } END { print n }' "$DIR/$name.counts") references): OK"
+done
+[ $bad -eq 0 ] || exit 1
