@@ -12,7 +12,12 @@
 # would move), and compares the bytes with TRACEDIR's traces and counts.
 # The second directory shares TRACEDIR's private root (ARCH/, a link: the
 # Debian packages are not downloaded again); its own programs and inputs
-# are built by make-traces.sh. Takes ~25 s.
+# are built by make-traces.sh.
+# And the traces do not depend on the host's installed packages: every
+# Debian program of TRACEDIR/index.txt, run natively as its NAME.cmd says
+# (without setarch and valgrind) with LD_DEBUG=libs, loads its libraries without
+# searching /etc/ld.so.cache (whose size, changed by any package install,
+# used to move the later mappings). Takes ~25 s.
 set -euo pipefail
 
 die() { echo "traces-check: error: $*" >&2; exit 1; }
@@ -57,4 +62,35 @@ for name in $NAMES; do
     echo "traces-check: $name made in a folder whose path is ${#other} characters long (TRACEDIR's: ${#DIR})" \
         "is the same bytes as TRACEDIR's ($(awk 'NR <= 4 { n += $2 } END { print n }' "$DIR/$name.counts") references): OK"
 done
+
+# shellcheck source=../traces/fixed-cwd.sh
+. "$REPO/traces/fixed-cwd.sh"
+ndeb=0
+for name in $(awk '!/^#/ && $3 == "real-debian" { print $1 }' "$DIR/index.txt"); do
+    cwd=$(sed -n 's/^cwd: //p' "$DIR/$name.cmd")
+    prefix=$(sed -n 's/^prefix: //p' "$DIR/$name.cmd")
+    command=$(sed -n 's/^command: //p' "$DIR/$name.cmd")
+    # The prefix without setarch and valgrind (env -i VARS setarch ARCH -R
+    # valgrind OPTS): setarch, itself a dynamic program, would show its own
+    # search (for the host's libc, in the cache) in the log.
+    native=${prefix%% setarch *}
+    [ "$native" != "$prefix" ] && [ "${native#env -i }" != "$native" ] ||
+        die "$DIR/$name.cmd: unexpected prefix '$prefix'"
+    rundir=$(fixed_cwd_make "$DIR" "$cwd" "${command%% *}") || die "cannot make a working directory in /tmp"
+    # shellcheck disable=SC2086 # the recorded words, split as make-traces.sh ran them
+    (cd "$rundir/$cwd" && env -i LD_DEBUG=libs ${native#env -i } $command >/dev/null 2>"$tmp/ld.log" </dev/null) || true
+    fixed_cwd_remove "$rundir"
+    if ! grep -q 'find library=' "$tmp/ld.log"; then
+        echo "traces-check: FAIL: $name: LD_DEBUG=libs printed no library search (see the run in $DIR/$name.cmd)" >&2
+        bad=1
+    elif grep -q 'search cache=' "$tmp/ld.log"; then
+        echo "traces-check: FAIL: $name: the loader searches its cache for $(awk '
+            /find library=/ { lib = $0; sub(/.*library=/, "", lib); sub(/[ ;].*/, "", lib) }
+            /search cache=/ { print lib; exit }' "$tmp/ld.log"): the trace depends on the host's installed packages" >&2
+        bad=1
+    else
+        ndeb=$((ndeb + 1))
+    fi
+done
 [ $bad -eq 0 ] || exit 1
+echo "traces-check: $ndeb Debian programs load every library without the loader's cache: OK"

@@ -103,7 +103,10 @@ REPO=$(dirname "$HERE")
 # Bump when the way traces are made changes (forces every trace to be redone).
 # 2: run in a working directory of fixed path length (fixed-cwd.sh); valgrind's
 #    ==PID== line prefix written as ==0==.
-RECIPE_VERSION=2
+# 3: LD_LIBRARY_PATH ends in the host glibc's directory (LIBC_DIR): the loader
+#    no longer maps /etc/ld.so.cache, whose size (any package install rewrites
+#    it) moved every later mapping.
+RECIPE_VERSION=3
 # shellcheck source=fixed-cwd.sh
 . "$HERE/fixed-cwd.sh"
 
@@ -189,6 +192,7 @@ trace_setup() {
         PERSONALITY=i386          # setarch's argument
         CC_STATIC="gcc -m32 -static"
         LIBC_PKG=libc6-i386       # the host's glibc the programs run with
+        LIBC_DIR=/lib32           # ... where LIBC_PKG puts libc.so.6
         BIN=bin                   # the static programs, relative to OUT
         ;;
     amd64)
@@ -199,10 +203,12 @@ trace_setup() {
         PERSONALITY=x86_64
         CC_STATIC="gcc -static"
         LIBC_PKG=libc6
+        LIBC_DIR=/lib/x86_64-linux-gnu
         BIN=amd64/bin
         [ -e /lib64/ld-linux-x86-64.so.2 ] || die "no /lib64/ld-linux-x86-64.so.2 (the host's amd64 glibc loader)"
         ;;
     esac
+    [ -e "$LIBC_DIR/libc.so.6" ] || die "no $LIBC_DIR/libc.so.6 (the host's $ARCH glibc, package $LIBC_PKG)"
     NATIVE=$(dpkg --print-architecture)
 
     # The package lists of ARCH, so that apt-get download finds its packages
@@ -394,11 +400,18 @@ LACKEY="--tool=lackey --trace-mem=yes --log-fd=3"
 # one or two). An existing LD_PRELOAD valgrind extends in place (to
 # "LD_PRELOAD=.../vgpreload_core-amd64-linux.so:", whose empty element ld.so
 # skips), away from the random bytes. i386 runs keep their recipe unchanged.
+# A Debian program's LD_LIBRARY_PATH is the private root's directories and
+# then LIBC_DIR, the host glibc's: every library is found on the path, so
+# ld.so never opens /etc/ld.so.cache. When it did (for libc.so.6), it mapped
+# the cache file, and every later mapping's address depended on the file's
+# size: installing any package on the host (rumur, netpbm) changed the
+# traces of all six Debian programs (cjpeg's tuner loss moved 4.4 -> 3.4 %).
+# tests/traces-check.sh checks with LD_DEBUG=libs that no cache is searched.
 # trace_prefixes: PREFIX_DEBIAN and PREFIX_STATIC (after prepare_root).
 trace_prefixes() {
     ENV_FIRST=""
     [ "$ARCH" = i386 ] || ENV_FIRST="LD_BIND_NOW=1 LD_PRELOAD= "
-    PREFIX_DEBIAN="env -i ${ENV_FIRST}PATH=/usr/bin:/bin LC_ALL=C LD_LIBRARY_PATH=$LIBPATH setarch $PERSONALITY -R $VALGRIND"
+    PREFIX_DEBIAN="env -i ${ENV_FIRST}PATH=/usr/bin:/bin LC_ALL=C LD_LIBRARY_PATH=$LIBPATH:$LIBC_DIR setarch $PERSONALITY -R $VALGRIND"
     PREFIX_STATIC="env -i ${ENV_FIRST}PATH=/usr/bin:/bin LC_ALL=C setarch $PERSONALITY -R $VALGRIND"
 }
 
@@ -418,12 +431,11 @@ make_trace() {
         done
         if [ "$kind" = real-debian ]; then
             cat "$ARCHDIR/packages.txt"
-            # The host's loader and its cache decide where libraries
-            # land: installing any package rewrites /etc/ld.so.cache, which
-            # moves mappings and so changes miss counts. A trace made before
-            # such a change no longer matches a cachegrind run after it.
+            # The host's glibc (its loader and libraries) is part of the
+            # run. /etc/ld.so.cache is not: LD_LIBRARY_PATH ends in
+            # LIBC_DIR, so the loader finds every library there or in the
+            # private root and never reads the cache (trace_prefixes).
             dpkg-query -W -f='${Version}\n' "$LIBC_PKG" 2>/dev/null || true
-            sha256sum </etc/ld.so.cache 2>/dev/null || true
         fi
     ) | sha256sum | cut -c1-64)
     if [ -f "$OUT/$name.lackey.zst" ] && [ -f "$OUT/$name.counts" ] &&
