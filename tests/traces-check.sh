@@ -21,7 +21,7 @@
 # Debian program of TRACEDIR/index.txt, run natively as its NAME.cmd says
 # (without setarch and valgrind) with LD_DEBUG=libs, loads its libraries without
 # searching /etc/ld.so.cache (whose size, changed by any package install,
-# used to move the later mappings). Takes ~30 s.
+# used to move the later mappings). Takes ~45 s (three valgrind runs on 2 cores).
 set -euo pipefail
 
 die() { echo "traces-check: error: $*" >&2; exit 1; }
